@@ -1,0 +1,77 @@
+// buildApp: a configured Fastify instance with every route, ready to listen or inject.
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/index.ts';
+import { errorBody, handleError } from './errors.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { requireBearerToken } from './plugins/auth.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { useSplitValidation } from './plugins/validation.ts';
+import type { ServiceContext } from './services/context.ts';
+import { inviteRoutes } from './routes/invites/index.ts';
+import { memberRoutes } from './routes/members/index.ts';
+import { organizationRoutes } from './routes/organizations/index.ts';
+import { teamRoutes } from './routes/teams/index.ts';
+import { userRoutes } from './routes/users/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: ServiceContext;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  /** Close the database when the app closes (the server owns it; tests may not). */
+  closeDatabase?: boolean;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // A log line per request costs more than answering it; they appear at debug and trace.
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
+    bodyLimit: config.bodyLimit,
+    routerOptions: { maxParamLength: 200 },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('ctx', { db: database.db, clock: options.clock ?? systemClock, config });
+  useSplitValidation(app);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+  if (options.closeDatabase) app.addHook('onClose', () => database.close());
+
+  await registerOpenApi(app, config.publicUrl);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(database.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send(errorBody(503, 'The database is not reachable'));
+    }
+  });
+
+  await app.register(
+    async (v1) => {
+      requireBearerToken(v1);
+      await v1.register(userRoutes);
+      await v1.register(organizationRoutes);
+      await v1.register(memberRoutes);
+      await v1.register(teamRoutes);
+      await v1.register(inviteRoutes);
+    },
+    { prefix: '/v1' },
+  );
+
+  return app;
+}

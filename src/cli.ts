@@ -1,0 +1,194 @@
+// The `quire` command line: serve, migrate, and admin commands for the first
+// organization, users and tokens. Runs with the same environment as the server and
+// is safe beside a running server (SQLite in WAL mode, PostgreSQL transactions).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { migrate, openMigratedDatabase, type DatabaseHandle } from './db/index.ts';
+import { openDatabase } from './db/dialect.ts';
+import { AppError } from './errors.ts';
+import { systemClock } from './lib/clock.ts';
+import { isRole, ROLES } from './lib/roles.ts';
+import { addUser, bootstrap, createToken } from './services/accounts.ts';
+import { revokeToken } from './services/users.ts';
+import { startServer } from './server.ts';
+
+class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+interface Command {
+  usage: string;
+  options: Options;
+  run(values: Record<string, unknown>, config: Config): Promise<void>;
+}
+
+const json = { type: 'boolean' } as const;
+const text = { type: 'string' } as const;
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function email(values: Record<string, unknown>): string {
+  const value = required(values, 'email');
+  if (!EMAIL.test(value) || value.length > 320) throw new UsageError(`--email must be an e-mail address, got "${value}"`);
+  return value;
+}
+
+async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const handle = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+function print(values: Record<string, unknown>, asJson: object, forPerson: string): void {
+  console.log(values.json ? JSON.stringify(asJson) : forPerson);
+}
+
+const commands: Record<string, Command> = {
+  serve: {
+    usage: 'quire serve\n  Serves the API on PORT with the configured database (same as npm start).',
+    options: {},
+    async run(_values, config) {
+      await startServer(config);
+    },
+  },
+  migrate: {
+    usage: 'quire migrate\n  Brings the database schema up to date, then exits.',
+    options: {},
+    async run(_values, config) {
+      const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+      try {
+        const applied = await migrate(handle);
+        console.log(applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date');
+      } finally {
+        await handle.close();
+      }
+    },
+  },
+  'admin bootstrap': {
+    usage:
+      'quire admin bootstrap --org <title> --email <email> --name <name> [--json]\n' +
+      '  Creates the user (unless the e-mail has one), an organization with them as admin, and an API token.',
+    options: { org: text, email: text, name: text, json },
+    async run(values, config) {
+      const organizationTitle = required(values, 'org');
+      if (organizationTitle.length < 2 || organizationTitle.length > 255) {
+        throw new UsageError('--org must be 2 to 255 characters');
+      }
+      const input = { organizationTitle, email: email(values), name: required(values, 'name') };
+      const result = await withDatabase(config, (handle) => bootstrap(handle.db, systemClock, input));
+      print(
+        values,
+        { organization: { id: result.organization.id }, user: { id: result.user.id }, token: result.token },
+        `Organization "${result.organization.title}" (${result.organization.id}) created.\n` +
+          `Administrator: ${result.user.display_name} <${result.user.email}> (${result.user.id})\n` +
+          `API token (shown once): ${result.token}`,
+      );
+    },
+  },
+  'admin add-user': {
+    usage:
+      'quire admin add-user --org <organizationId> --email <email> --name <name> --role <role> [--json]\n' +
+      `  Adds a person to an organization (roles: ${[...ROLES].reverse().join(', ')}) and issues them an API token.`,
+    options: { org: text, email: text, name: text, role: text, json },
+    async run(values, config) {
+      const role = required(values, 'role');
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${[...ROLES].reverse().join(', ')}, got "${role}"`);
+      const input = { organizationId: required(values, 'org'), email: email(values), name: required(values, 'name'), role };
+      const result = await withDatabase(config, (handle) => addUser(handle.db, systemClock, input));
+      print(
+        values,
+        { user: { id: result.user.id }, token: result.token },
+        `${result.user.display_name} <${result.user.email}> (${result.user.id}) is a member with role "${role}".\n` +
+          `API token (shown once): ${result.token}`,
+      );
+    },
+  },
+  'admin create-token': {
+    usage: 'quire admin create-token --user <userId> [--label <label>] [--json]\n  Issues a new API token for a user.',
+    options: { user: text, label: text, json },
+    async run(values, config) {
+      const userId = required(values, 'user');
+      const label = typeof values.label === 'string' ? values.label : undefined;
+      const result = await withDatabase(config, (handle) => createToken(handle.db, systemClock, userId, label));
+      print(
+        values,
+        { token: result.token, id: result.id },
+        `API token for ${result.user.email} (id ${result.id}, shown once): ${result.token}`,
+      );
+    },
+  },
+  'admin revoke-token': {
+    usage:
+      'quire admin revoke-token (--token <token> | --id <tokenId>) [--json]\n' +
+      '  Revokes an API token at once, given its value or its id.',
+    options: { token: text, id: text, json },
+    async run(values, config) {
+      const token = typeof values.token === 'string' ? values.token : undefined;
+      const tokenId = typeof values.id === 'string' ? values.id : undefined;
+      if (!token === !tokenId) throw new UsageError('give exactly one of --token or --id');
+      const revoked = await withDatabase(config, (handle) => revokeToken(handle.db, systemClock, { token, tokenId }));
+      if (!revoked) throw new AppError(404, 'No active token matches; it may already be revoked');
+      print(values, { revoked: true }, 'Token revoked.');
+    },
+  },
+};
+
+const OVERVIEW = `Usage: quire <command> [options]
+
+Commands:
+  serve                 serve the API (same as npm start)
+  migrate               bring the database schema up to date
+  admin bootstrap       create the first user, organization and token
+  admin add-user        add a person to an organization and issue a token
+  admin create-token    issue a new token for a user
+  admin revoke-token    revoke a token
+
+Every command reads the same environment as the server (QUIRE_DATA_DIR, DATABASE_URL, …)
+and takes --help.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [first, second] = argv;
+  if (!first || first === '--help' || first === '-h' || first === 'help') {
+    console.log(OVERVIEW);
+    return first ? 0 : 2;
+  }
+  const name = first === 'admin' && second && !second.startsWith('-') ? `admin ${second}` : first;
+  const command = commands[name];
+  if (!command) {
+    console.error(`quire: unknown command "${argv.slice(0, first === 'admin' ? 2 : 1).join(' ')}"; see quire --help`);
+    return 2;
+  }
+  const rest = argv.slice(name.split(' ').length);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(`Usage: ${command.usage}`);
+    return 0;
+  }
+  try {
+    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false });
+    await command.run(values, loadConfig());
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`quire ${name}: ${(error as Error).message} (see quire ${name} --help)`);
+      return 2;
+    }
+    if (!(error instanceof ConfigError || error instanceof AppError) && process.env.LOG_LEVEL === 'debug') {
+      console.error(error);
+    }
+    console.error(`quire ${name}: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+const exitCode = await main(process.argv.slice(2));
+// `serve` keeps running; every other command ends here.
+if (exitCode !== 0 || process.argv[2] !== 'serve') process.exit(exitCode);

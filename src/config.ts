@@ -1,0 +1,91 @@
+// Reads and validates Quire's configuration from the environment, in one place.
+// Every variable here is listed in the README's configuration table; an invalid
+// value stops the start with a one-line message naming the variable.
+import { resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… when set; otherwise the embedded SQLite database in dataDir. */
+  databaseUrl: string | undefined;
+  /** Base of every `urls.*` field, without a trailing slash. */
+  publicUrl: string;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  logLevel: LogLevel;
+  /** Lets URL-fetching features reach loopback and private addresses. */
+  allowPrivateUrls: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024, gb: 1024 * 1024 * 1024 };
+
+function parseSize(raw: string): number {
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  const bytes = match ? Number(match[1]) * SIZE_UNITS[(match[2] ?? '').toLowerCase()] : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new ConfigError(`QUIRE_BODY_LIMIT must be a size such as 1048576, 512kb or 1mb, got "${raw}"`);
+  }
+  return bytes;
+}
+
+function parseBoolean(name: string, raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(value)) return true;
+  if (['false', '0', 'no', ''].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function parseUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parsePort(env.PORT ?? '8080');
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const databaseUrl = env.DATABASE_URL
+    ? parseUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'])
+    : undefined;
+  const publicUrl = parseUrl('QUIRE_PUBLIC_URL', env.QUIRE_PUBLIC_URL ?? `http://localhost:${port}`, [
+    'http:',
+    'https:',
+  ]).replace(/\/+$/, '');
+  const host = env.HOST ?? '0.0.0.0';
+  if (!host.trim()) throw new ConfigError('HOST must not be empty');
+  return {
+    port,
+    host,
+    dataDir: resolve(env.QUIRE_DATA_DIR ?? './data'),
+    databaseUrl,
+    publicUrl,
+    bodyLimit: parseSize(env.QUIRE_BODY_LIMIT ?? '1mb'),
+    logLevel,
+    allowPrivateUrls: parseBoolean('QUIRE_ALLOW_PRIVATE_URLS', env.QUIRE_ALLOW_PRIVATE_URLS ?? 'false'),
+  };
+}

@@ -1,0 +1,104 @@
+// Everything that differs between SQLite and PostgreSQL lives here: how a connection
+// is opened and tuned, and the few SQL spellings the engines disagree on.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Expression, type RawBuilder } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://… selects PostgreSQL; otherwise SQLite in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Largest number of pooled PostgreSQL connections. */
+  poolSize?: number;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 compiles a statement on every prepare(); Kysely prepares each query
+ * it runs. Caching statements by SQL text keeps that compile off the per-request path.
+ * Safe because better-sqlite3 runs statements synchronously on one connection.
+ */
+function withStatementCache(database: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        statement = database.prepare(sqlText);
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          statements.delete(statements.keys().next().value!);
+        }
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new SqliteDatabase(join(dataDir, 'quire.db'));
+  // WAL lets readers (a second process, the CLI) work beside the writer; FULL makes
+  // every acknowledged commit survive power loss, not only a process crash.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(databaseUrl: string, poolSize: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection the server drops must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+export function openDatabase(options: OpenOptions): DatabaseHandle {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openSqlite(options.dataDir);
+}
+
+/** Case-insensitive "contains", with LIKE wildcards in the needle taken literally. */
+export function containsInsensitive(column: Expression<string>, needle: string): RawBuilder<boolean> {
+  const pattern = `%${needle.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${column}) like ${pattern} escape '\\'`;
+}
+
+/** COUNT(*) comes back as a bigint string from PostgreSQL and a number from SQLite. */
+export function toCount(value: unknown): number {
+  return Number(value ?? 0);
+}
+
+export function engineOf(db: Kysely<Database> | { getExecutor(): { adapter: unknown } }): Engine {
+  return (db as Kysely<Database>).getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Serialises transactions that change the same row. PostgreSQL takes a row lock;
+ * SQLite needs nothing, since one write transaction runs at a time.
+ */
+export async function lockRow(
+  db: Kysely<Database>,
+  table: 'organizations',
+  id: string,
+): Promise<void> {
+  if (engineOf(db) !== 'postgres') return;
+  await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(db);
+}

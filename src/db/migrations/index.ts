@@ -1,0 +1,12 @@
+// The list of migrations, in order. Forward-only: a shipped migration is never edited;
+// a change is a new file with a later timestamp.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as identity from './20261122_0001_identity.ts';
+
+const migrations: Record<string, Migration> = {
+  '20261122_0001_identity': identity,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,97 @@
+// The one pagination helper: keyset cursors over an ordered query, never OFFSET, so a
+// deep page costs what the first does. The cursor is opaque to callers: the sort key
+// values of the last row returned, base64url-encoded.
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { BadRequest } from '../errors.ts';
+import { toCount } from './dialect.ts';
+
+export const DEFAULT_LIMIT = 50;
+
+export interface PageRequest {
+  page?: string;
+  limit?: number;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  count: number;
+  next?: { page: string };
+}
+
+type KeyValue = string | number;
+
+export interface SortKey<Row> {
+  /** A column reference as written in the query, such as "m.joined_at". */
+  column: string;
+  direction: 'asc' | 'desc';
+  value: (row: Row) => KeyValue;
+}
+
+function encodeCursor(values: KeyValue[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeCursor(page: string, length: number): KeyValue[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+  } catch {
+    values = undefined;
+  }
+  if (
+    !Array.isArray(values) ||
+    values.length !== length ||
+    !values.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+  ) {
+    throw new BadRequest('page is not a valid cursor: pass the value of next.page from the previous answer');
+  }
+  return values as KeyValue[];
+}
+
+/**
+ * Runs one page of `query` (filters applied, no order or limit) sorted by `keys`, whose
+ * last key must be unique, and counts the whole list. `present` turns each row into
+ * the API object.
+ */
+export async function paginate<Row, Item>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query: SelectQueryBuilder<any, any, Row>,
+  keys: SortKey<Row>[],
+  request: PageRequest,
+  present: (row: Row) => Item,
+): Promise<ListPage<Item>> {
+  const limit = request.limit ?? DEFAULT_LIMIT;
+  const countQuery = query
+    .clearSelect()
+    .select(sql<number | string>`count(*)`.as('count'))
+    .executeTakeFirst();
+
+  let pageQuery = query;
+  if (request.page) {
+    const after = decodeCursor(request.page, keys.length);
+    pageQuery = pageQuery.where(({ or, and }) =>
+      or(
+        keys.map((key, index) =>
+          and([
+            ...keys.slice(0, index).map((previous, i) => sql<boolean>`${sql.ref(previous.column)} = ${after[i]}`),
+            key.direction === 'asc'
+              ? sql<boolean>`${sql.ref(key.column)} > ${after[index]}`
+              : sql<boolean>`${sql.ref(key.column)} < ${after[index]}`,
+          ]),
+        ),
+      ),
+    );
+  }
+  for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
+  const rowsQuery = limit === 0 ? Promise.resolve([] as Row[]) : pageQuery.limit(limit + 1).execute();
+
+  const [rows, counted] = await Promise.all([rowsQuery, countQuery]);
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return {
+    items: pageRows.map(present),
+    count: toCount((counted as { count?: unknown } | undefined)?.count),
+    ...(hasMore && last ? { next: { page: encodeCursor(keys.map((key) => key.value(last))) } } : {}),
+  };
+}

@@ -1,0 +1,93 @@
+// Table types for Kysely. Timestamps are ISO 8601 strings (UTC, millisecond
+// precision) and booleans are 0/1 integers on both engines, so rows read the same
+// from SQLite and PostgreSQL and timestamps sort as text.
+import type { Kysely, Transaction } from 'kysely';
+import type { Role } from '../lib/roles.ts';
+
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  hostname: string | null;
+  /** JSON array of lowercase domains; organization_email_domains indexes it for look-ups. */
+  email_domains: string;
+  type: string;
+  default_role: Role | null;
+  default_content_site: string | null;
+  logo_url: string | null;
+  sso: Flag;
+  ai: Flag;
+  invite_links: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationEmailDomainsTable {
+  organization_id: string;
+  domain: string;
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  /** null for guests */
+  role: Role | null;
+  sso: Flag;
+  disabled: Flag;
+  joined_at: string;
+  last_seen_at: string | null;
+}
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: 'owner' | 'member';
+  added_at: string;
+}
+
+export interface OrganizationInvitesTable {
+  id: string;
+  organization_id: string;
+  role: Role | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  organization_email_domains: OrganizationEmailDomainsTable;
+  organization_members: OrganizationMembersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  organization_invites: OrganizationInvitesTable;
+}
+
+/** A connection or an open transaction: every repo write accepts either. */
+export type Db = Kysely<Database> | Transaction<Database>;

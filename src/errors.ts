@@ -1,0 +1,126 @@
+// Named errors with stable status codes, and the one place that renders any error
+// into GitBook's shape: {"error": {"code": <status>, "message": "…"}}.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(message = 'Authentication required: send "Authorization: Bearer <token>" with a valid API token') {
+    super(401, message);
+  }
+}
+
+export class Forbidden extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export interface ErrorBody {
+  error: { code: number; message: string };
+}
+
+export function errorBody(code: number, message: string): ErrorBody {
+  return { error: { code, message } };
+}
+
+/** Fastify's own errors for bad requests, with the status each deserves. */
+const FASTIFY_CLIENT_ERRORS: Record<string, number> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 400,
+  FST_ERR_CTP_EMPTY_JSON_BODY: 400,
+  FST_ERR_CTP_BODY_TOO_LARGE: 413,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 415,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 400,
+  FST_ERR_CTP_INVALID_TYPE: 400,
+  FST_ERR_VALIDATION: 400,
+};
+
+/**
+ * Database errors caused by the input rather than by Quire: PostgreSQL refuses NUL
+ * characters and invalid encodings in text, and a unique index can race a check.
+ */
+function databaseInputError(error: { code?: unknown }): ErrorBody['error'] | undefined {
+  switch (error.code) {
+    case '22021':
+    case '22P05':
+      return { code: 400, message: 'Text values must not contain NUL characters or invalid UTF-8' };
+    case '23505':
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+      return { code: 409, message: 'This conflicts with an existing object; reload and try again' };
+    default:
+      return undefined;
+  }
+}
+
+function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'request';
+  const path = first.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+  const params = first.params as Record<string, unknown>;
+  const field =
+    first.keyword === 'required'
+      ? [path, String(params.missingProperty)].filter(Boolean).join('.')
+      : first.keyword === 'additionalProperties'
+        ? [path, String(params.additionalProperty)].filter(Boolean).join('.')
+        : path;
+  const subject = field ? `${where}.${field}` : where;
+  switch (first.keyword) {
+    case 'required':
+      return `${subject} is required`;
+    case 'additionalProperties':
+      return `${subject} is not a known field`;
+    case 'enum':
+      return `${subject} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return `${subject} ${first.message ?? 'is invalid'}`;
+  }
+}
+
+export function toErrorBody(error: unknown): ErrorBody['error'] & { unexpected?: true } {
+  if (error instanceof AppError) return { code: error.statusCode, message: error.message };
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return { code: 400, message: describeValidation(fastifyError) };
+  const known = fastifyError.code ? FASTIFY_CLIENT_ERRORS[fastifyError.code] : undefined;
+  if (known) return { code: known, message: fastifyError.message };
+  const fromDatabase = databaseInputError(fastifyError);
+  if (fromDatabase) return fromDatabase;
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { code: status, message: fastifyError.message };
+  }
+  return { code: 500, message: 'Internal server error', unexpected: true };
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { code, message, unexpected } = toErrorBody(error);
+  if (unexpected) request.log.error({ err: error }, 'unexpected error');
+  void reply.code(code).type('application/json; charset=utf-8').send(errorBody(code, message));
+}

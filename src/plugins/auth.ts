@@ -1,0 +1,38 @@
+// Bearer-token authentication for every /v1 operation: request.actor is the caller.
+// The token is looked up on every request (one indexed query joining its user), so
+// a revoked token loses access at once, in every process sharing the database.
+import type { FastifyInstance } from 'fastify';
+import { findTokenOwner } from '../db/repos/apiTokens.ts';
+import { Unauthorized } from '../errors.ts';
+import { hashToken } from '../lib/ids.ts';
+import type { Actor } from '../services/context.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor;
+  }
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+export function requireBearerToken(app: FastifyInstance): void {
+  const { db } = app.ctx;
+  app.decorateRequest('actor', null as unknown as Actor);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    if (!token) throw new Unauthorized();
+    const owner = await findTokenOwner(db, hashToken(token));
+    if (!owner) throw new Unauthorized('The API token is unknown or has been revoked');
+    request.actor = {
+      tokenId: owner.token_id,
+      user: {
+        id: owner.user_id,
+        email: owner.email,
+        display_name: owner.display_name,
+        photo_url: owner.photo_url,
+        created_at: owner.created_at,
+      },
+    };
+  });
+}

@@ -1,0 +1,23 @@
+// The OpenAPI document generated from the route schemas (/openapi.json) and a
+// browsable reference (/docs) served from local assets.
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Quire API',
+        version: '1.0.0',
+        description: "Quire's REST API, compatible with GitBook's. Authenticate with `Authorization: Bearer <token>`.",
+      },
+      servers: [{ url: publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } as never });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+}

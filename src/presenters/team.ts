@@ -1,0 +1,16 @@
+// Team objects and team-membership entries.
+import type { TeamWithCountsRow } from '../db/repos/teams.ts';
+import { toCount } from '../db/dialect.ts';
+
+export function presentTeam(team: TeamWithCountsRow, permissions: { admin: boolean; view: boolean }) {
+  return {
+    object: 'team' as const,
+    id: team.id,
+    title: team.title,
+    members: toCount(team.member_count),
+    // Spaces arrive with the spaces capability; until then a team reaches none.
+    spaces: 0,
+    createdAt: team.created_at,
+    permissions,
+  };
+}

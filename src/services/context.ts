@@ -1,0 +1,18 @@
+// What every service function receives: the database, the clock and the configuration.
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { UserRow } from '../db/repos/users.ts';
+
+export interface ServiceContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'>;
+}
+
+/** The authenticated caller of an API operation. */
+export interface Actor {
+  user: UserRow;
+  tokenId: string;
+}

@@ -1,0 +1,19 @@
+// Unit tests run once; the API tests run on SQLite, and again on PostgreSQL when
+// TEST_DATABASE_URL is set (each test file then gets a schema of its own).
+import { defineConfig } from 'vitest/config';
+
+const apiTests = ['test/routes/**/*.test.ts', 'test/cli/**/*.test.ts'];
+const engines = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      ...engines.map((engine) => ({
+        test: { name: engine, include: apiTests, env: { QUIRE_TEST_ENGINE: engine } },
+      })),
+    ],
+  },
+});
