@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { errorBody, handleError } from './errors.ts';
+import { BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { requireBearerToken } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -30,6 +30,21 @@ export interface AppOptions {
   closeDatabase?: boolean;
 }
 
+/** A \u0000 escape not itself escaped: PostgreSQL cannot store NUL in text, so no engine accepts it. */
+const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+
+function rejectNulCharacters(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    if (NUL_ESCAPE.test(body)) {
+      done(new BadRequest('Text values must not contain NUL characters (\\u0000)'), undefined);
+      return;
+    }
+    parseJson(request, body, done);
+  });
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -38,11 +53,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     bodyLimit: config.bodyLimit,
     routerOptions: { maxParamLength: 200 },
+    // Errors raised before routing (a URL that does not decode, for one) get the same shape.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('ctx', { db: database.db, clock: options.clock ?? systemClock, config });
   useSplitValidation(app);
+  rejectNulCharacters(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));

@@ -13,6 +13,7 @@ import {
 import { insertMembership } from '../db/repos/members.ts';
 import type { Db } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isDomainName } from '../lib/domains.ts';
 import { newId } from '../lib/ids.ts';
 import { isoNow } from '../lib/clock.ts';
 import { isRole, type Role } from '../lib/roles.ts';
@@ -59,12 +60,10 @@ export function listOrganizations(ctx: ServiceContext, actor: Actor, page: PageR
   );
 }
 
-const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
 function normalizeEmailDomains(domains: string[]): string[] {
   const normalized = [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
   for (const domain of normalized) {
-    if (!DOMAIN_PATTERN.test(domain)) {
+    if (!isDomainName(domain)) {
       throw new BadRequest(`emailDomains: "${domain}" is not a domain name such as example.com`);
     }
   }

@@ -8,6 +8,7 @@ import {
   listOrganizationsForEmailDomain,
   patchOrganization,
 } from '../../services/organizations.ts';
+import { DOMAIN_NAME_PATTERN } from '../../lib/domains.ts';
 import { OrganizationParams, PageQuery, errors, listOf } from '../schemas.ts';
 import { CreateOrganizationBody, OrganizationSchema, UpdateOrganizationBody } from './schemas.ts';
 
@@ -82,7 +83,9 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['organizations'],
         operationId: 'getOrganizationsForEmailDomain',
         summary: 'Organizations claiming an e-mail domain that the caller may join or is in',
-        params: Type.Object({ emailDomain: Type.String({ minLength: 1, maxLength: 253 }) }),
+        params: Type.Object({
+          emailDomain: Type.String({ pattern: DOMAIN_NAME_PATTERN, description: 'A domain name such as example.com' }),
+        }),
         response: { 200: Type.Object({ organizations: Type.Array(OrganizationSchema) }), ...errors() },
       },
     },
