@@ -10,8 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...engines.map((engine) => ({
+        extends: true,
         test: { name: engine, include: apiTests, env: { QUIRE_TEST_ENGINE: engine } },
       })),
     ],

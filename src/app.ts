@@ -33,9 +33,10 @@ export interface AppOptions {
 /** A \u0000 escape not itself escaped: PostgreSQL cannot store NUL in text, so no engine accepts it. */
 const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 
-function rejectNulCharacters(app: FastifyInstance): void {
+function acceptJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // Bodies are JSON: anything else is a 415 rather than a string that fails validation.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
     if (NUL_ESCAPE.test(body)) {
       done(new BadRequest('Text values must not contain NUL characters (\\u0000)'), undefined);
@@ -60,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('ctx', { db: database.db, clock: options.clock ?? systemClock, config });
   useSplitValidation(app);
-  rejectNulCharacters(app);
+  acceptJsonBodies(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));

@@ -1,0 +1,106 @@
+// The command line's contract, run as a separate process on the test database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+
+let database: TestDatabase;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  server?.child.kill('SIGKILL');
+  await database.drop();
+});
+
+const json = (text: string) => JSON.parse(text.trim().split('\n').pop()!);
+
+describe('quire command line', () => {
+  it('migrates, bootstraps, adds users and manages tokens against a running server', async () => {
+    const migrated = await runCli(['migrate'], database.env);
+    expect(migrated.code).toBe(0);
+    server = await startServerProcess(database.env);
+    const api = (path: string, token: string) =>
+      fetch(`${server!.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+    const boot = await runCli(
+      ['admin', 'bootstrap', '--org', 'Acme', '--email', 'ada@acme.test', '--name', 'Ada', '--json'],
+      database.env,
+    );
+    expect(boot.code, boot.stderr).toBe(0);
+    const bootstrapped = json(boot.stdout);
+    expect(bootstrapped).toEqual({
+      organization: { id: expect.any(String) },
+      user: { id: expect.any(String) },
+      token: expect.any(String),
+    });
+    const organizationId = bootstrapped.organization.id;
+    const organizations = await (await api('/v1/orgs', bootstrapped.token)).json();
+    expect(organizations.items.map((o: any) => o.id)).toEqual([organizationId]);
+
+    const added = await runCli(
+      ['admin', 'add-user', '--org', organizationId, '--email', 'bob@acme.test', '--name', 'Bob', '--role', 'read', '--json'],
+      database.env,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const bob = json(added.stdout);
+    expect(bob).toEqual({ user: { id: expect.any(String) }, token: expect.any(String) });
+    const bobMember = await (await api(`/v1/orgs/${organizationId}/members/${bob.user.id}`, bob.token)).json();
+    expect(bobMember.role).toBe('read');
+
+    const secondOrg = await runCli(
+      ['admin', 'bootstrap', '--org', 'Bobs', '--email', 'BOB@acme.test', '--name', 'Bob', '--json'],
+      database.env,
+    );
+    expect(json(secondOrg.stdout).user.id).toBe(bob.user.id);
+
+    const created = await runCli(['admin', 'create-token', '--user', bob.user.id, '--json'], database.env);
+    expect(created.code).toBe(0);
+    const { token } = json(created.stdout);
+    expect((await api('/v1/user', token)).status).toBe(200);
+
+    const revoked = await runCli(['admin', 'revoke-token', '--token', token], database.env);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await api('/v1/user', token)).status).toBe(401);
+    expect((await api('/v1/user', bob.token)).status).toBe(200);
+
+    const human = await runCli(['admin', 'create-token', '--user', bob.user.id], database.env);
+    expect(human.stdout).toMatch(/API token for bob@acme\.test/);
+  });
+
+  it.each([
+    [['admin', 'bootstrap', '--org', 'Acme', '--email', 'not-an-email', '--name', 'Ada'], /--email must be an e-mail address/],
+    [['admin', 'bootstrap', '--org', 'Acme', '--name', 'Ada'], /--email is required/],
+    [['admin', 'add-user', '--org', 'x', '--email', 'a@b.test', '--name', 'A', '--role', 'owner'], /--role must be one of/],
+    [['admin', 'create-token', '--user', 'u', '--bogus'], /Unknown option '--bogus'/],
+    [['admin', 'revoke-token'], /exactly one of --token or --id/],
+    [['admin', 'frobnicate'], /unknown command "admin frobnicate"/],
+  ])('exits 2 with a one-line error for wrong arguments: %j', async (args, message) => {
+    const result = await runCli(args, database.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('answers --help on every command', async () => {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['admin', 'bootstrap', '--help'], ['admin', 'add-user', '--help'], ['admin', 'create-token', '--help'], ['admin', 'revoke-token', '--help']]) {
+      const result = await runCli(args, database.env);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/Usage: quire/);
+    }
+  });
+
+  it('reports an unknown organization or user as an error, exit 1', async () => {
+    const result = await runCli(['admin', 'add-user', '--org', 'nope', '--email', 'c@d.test', '--name', 'C', '--role', 'read'], database.env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/No organization with id "nope"/);
+  });
+
+  it('stops the start with a one-line message naming an invalid variable', async () => {
+    const result = await runCli(['serve'], { ...database.env, QUIRE_BODY_LIMIT: 'lots' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^quire serve: QUIRE_BODY_LIMIT must be/);
+  });
+});
