@@ -2,7 +2,7 @@
 // TEST_DATABASE_URL is set (each test file then gets a schema of its own).
 import { defineConfig } from 'vitest/config';
 
-const apiTests = ['test/routes/**/*.test.ts', 'test/cli/**/*.test.ts'];
+const apiTests = ['test/routes/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
 const engines = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export default defineConfig({
@@ -12,7 +12,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...engines.map((engine) => ({
-        extends: true,
+        extends: true as const,
         test: { name: engine, include: apiTests, env: { QUIRE_TEST_ENGINE: engine } },
       })),
     ],

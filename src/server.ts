@@ -14,8 +14,17 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing in-flight requests');
+    // Keep-alive connections that finish a request while closing would hold the
+    // server open; close each as soon as it falls idle. Give up after the deadline.
+    const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => {
+      app.log.error('in-flight requests did not finish within 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    deadline.unref();
     try {
       await app.close();
+      clearInterval(sweeper);
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');

@@ -26,14 +26,30 @@ export interface OpenOptions {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
+ * The SQLite connection as Kysely sees it, plus what the per-request fast path needs.
+ *
  * better-sqlite3 compiles a statement on every prepare(); Kysely prepares each query
  * it runs. Caching statements by SQL text keeps that compile off the per-request path.
  * Safe because better-sqlite3 runs statements synchronously on one connection.
+ *
+ * changeStamp() changes whenever the database may have changed: this connection ran a
+ * statement that writes (Kysely prepares every statement just before running it), or
+ * another connection committed (SQLite's data_version). Results read under one stamp
+ * stay true until it moves, in this process and across processes.
  */
 function withStatementCache(database: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
+  const dataVersion = database.prepare('pragma data_version').pluck();
+  let writes = 0;
   return {
     close: () => database.close(),
+    /** True while a transaction is open on the connection (Kysely then holds it across awaits). */
+    get inTransaction() {
+      return database.inTransaction;
+    },
+    changeStamp(): string {
+      return `${dataVersion.get() as number}:${writes}`;
+    },
     prepare(sqlText: string) {
       let statement = statements.get(sqlText);
       if (!statement) {
@@ -43,9 +59,17 @@ function withStatementCache(database: SqliteDatabase.Database) {
         }
         statements.set(sqlText, statement);
       }
+      if (!statement.reader) writes++;
       return statement;
     },
   };
+}
+
+/** The SQLite connection behind each Kysely instance, for the prepared-query fast path. */
+const sqliteConnections = new WeakMap<Kysely<Database>, ReturnType<typeof withStatementCache>>();
+
+export function sqliteConnectionOf(db: Kysely<Database>) {
+  return sqliteConnections.get(db);
 }
 
 function openSqlite(dataDir: string): DatabaseHandle {
@@ -57,8 +81,17 @@ function openSqlite(dataDir: string): DatabaseHandle {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const connection = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  sqliteConnections.set(db, connection);
   return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+/** The PostgreSQL pool behind each Kysely instance, for named prepared statements. */
+const postgresPools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+export function postgresPoolOf(db: Kysely<Database>) {
+  return postgresPools.get(db);
 }
 
 function openPostgres(databaseUrl: string, poolSize: number): DatabaseHandle {
@@ -66,6 +99,7 @@ function openPostgres(databaseUrl: string, poolSize: number): DatabaseHandle {
   // An idle connection the server drops must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  postgresPools.set(db, pool);
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 

@@ -1,8 +1,10 @@
 // Bearer-token authentication for every /v1 operation: request.actor is the caller.
 // The token is looked up on every request (one indexed query joining its user), so
 // a revoked token loses access at once, in every process sharing the database.
+// Under /orgs/{organizationId} the same query also reads that organization and the
+// caller's membership, which nearly every such operation authorizes against.
 import type { FastifyInstance } from 'fastify';
-import { findTokenOwner } from '../db/repos/apiTokens.ts';
+import { findTokenOwner, findTokenOwnerWithOrganization } from '../db/repos/apiTokens.ts';
 import { Unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/ids.ts';
 import type { Actor } from '../services/context.ts';
@@ -22,10 +24,19 @@ export function requireBearerToken(app: FastifyInstance): void {
     const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token) throw new Unauthorized();
-    const owner = await findTokenOwner(db, hashToken(token));
+    const tokenHash = hashToken(token);
+    const { organizationId } = request.params as { organizationId?: unknown };
+    const found =
+      typeof organizationId === 'string'
+        ? await findTokenOwnerWithOrganization(db, tokenHash, organizationId)
+        : { owner: await findTokenOwner(db, tokenHash), organization: undefined };
+    const owner = found?.owner;
     if (!owner) throw new Unauthorized('The API token is unknown or has been revoked');
     request.actor = {
       tokenId: owner.token_id,
+      ...(typeof organizationId === 'string'
+        ? { requestOrganization: { organizationId, organization: found!.organization } }
+        : {}),
       user: {
         id: owner.user_id,
         email: owner.email,

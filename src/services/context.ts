@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { UserRow } from '../db/repos/users.ts';
+import type { OrganizationWithAccessRow } from '../db/repos/organizations.ts';
 
 export interface ServiceContext {
   db: Kysely<Database>;
@@ -15,4 +16,9 @@ export interface ServiceContext {
 export interface Actor {
   user: UserRow;
   tokenId: string;
+  /**
+   * The organization named in the request path and the caller's access to it, read
+   * with the token in one round trip (undefined organization: it does not exist).
+   */
+  requestOrganization?: { organizationId: string; organization: OrganizationWithAccessRow | undefined };
 }

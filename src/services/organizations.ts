@@ -38,7 +38,11 @@ export async function authorizeInOrganization(
   permission: keyof OrganizationPermissions,
   db: Db = ctx.db,
 ): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
-  const row = await findOrganizationWithAccess(db, organizationId, actor.user.id);
+  // Inside a transaction, read afresh; otherwise what the request read with its token is as fresh.
+  const preloaded = db === ctx.db && actor.requestOrganization?.organizationId === organizationId;
+  const row = preloaded
+    ? actor.requestOrganization!.organization
+    : await findOrganizationWithAccess(db, organizationId, actor.user.id);
   const access = authorizeOrganization(accessFromRow(row), permission, organizationId);
   return { organization: row!, access };
 }
@@ -166,7 +170,9 @@ export async function patchOrganization(
     if (changes.inviteLinks !== undefined) update.invite_links = changes.inviteLinks ? 1 : 0;
     await updateOrganization(trx, organizationId, update);
   });
-  return getOrganization(ctx, actor, organizationId);
+  // Read afresh: what the request read with its token predates this change.
+  const changed = await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id);
+  return presentOrganization(ctx.config.publicUrl, changed!, accessFromRow(changed)!);
 }
 
 /**

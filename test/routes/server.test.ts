@@ -51,6 +51,7 @@ describe('the server', () => {
     const database = await createTestDatabase();
     try {
       const boot = await runCli(['admin', 'bootstrap', '--org', 'Acme', '--email', 'a@a.test', '--name', 'A', '--json'], database.env);
+      expect(boot.code, boot.stderr).toBe(0);
       const { token, organization } = JSON.parse(boot.stdout);
       const server = await startServerProcess(database.env);
       const inFlight = Array.from({ length: 40 }, () =>

@@ -1,5 +1,8 @@
 // API tokens, stored only as SHA-256 hashes.
 import type { ApiTokensTable, Db, UsersTable } from '../schema.ts';
+import { sql } from 'kysely';
+import { preparedQuery } from '../prepared.ts';
+import { isMember, ownsTeam, type OrganizationWithAccessRow } from './organizations.ts';
 
 export type ApiTokenRow = ApiTokensTable;
 
@@ -16,9 +19,8 @@ export async function insertApiToken(db: Db, token: ApiTokenRow): Promise<void> 
   await db.insertInto('api_tokens').values(token).execute();
 }
 
-/** The owner of an unrevoked token, with the user's row, in one query. */
-export function findTokenOwner(db: Db, tokenHash: string): Promise<TokenOwnerRow | undefined> {
-  return db
+const tokenOwnerQuery = preparedQuery<'tokenHash', TokenOwnerRow>((db, param) =>
+  db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select([
@@ -29,9 +31,74 @@ export function findTokenOwner(db: Db, tokenHash: string): Promise<TokenOwnerRow
       'u.photo_url',
       'u.created_at',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', param('tokenHash'))
+    .where('t.revoked_at', 'is', null),
+  { remember: true },
+);
+
+/** The owner of an unrevoked token, with the user's row, in one query (every request runs it). */
+export async function findTokenOwner(db: Db, tokenHash: string): Promise<TokenOwnerRow | undefined> {
+  return (await tokenOwnerQuery(db, { tokenHash }))[0];
+}
+
+type OwnerWithOrganizationRow = {
+  token_id: string;
+  user_id: string;
+  user_email: string;
+  user_display_name: string;
+  user_photo_url: string | null;
+  user_created_at: string;
+} & { [Column in keyof OrganizationWithAccessRow]: OrganizationWithAccessRow[Column] | null };
+
+const ownerWithOrganizationQuery = preparedQuery<'tokenHash' | 'organizationId', OwnerWithOrganizationRow>(
+  (db, param) =>
+    db
+      .selectFrom('api_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .leftJoin('organizations as o', (join) => join.on('o.id', '=', param('organizationId')))
+      .leftJoin('organization_members as m', (join) =>
+        join.onRef('m.organization_id', '=', 'o.id').onRef('m.user_id', '=', 'u.id'),
+      )
+      .selectAll('o')
+      .select([
+        't.id as token_id',
+        'u.id as user_id',
+        'u.email as user_email',
+        'u.display_name as user_display_name',
+        'u.photo_url as user_photo_url',
+        'u.created_at as user_created_at',
+        'm.role as member_role',
+        isMember,
+        ownsTeam(sql.ref('u.id')),
+      ])
+      .where('t.token_hash', '=', param('tokenHash'))
+      .where('t.revoked_at', 'is', null),
+  { remember: true },
+);
+
+/**
+ * The token's owner and, in the same round trip, an organization with the owner's
+ * access to it: requests under /orgs/{organizationId} need both.
+ */
+export async function findTokenOwnerWithOrganization(
+  db: Db,
+  tokenHash: string,
+  organizationId: string,
+): Promise<{ owner: TokenOwnerRow; organization: OrganizationWithAccessRow | undefined } | undefined> {
+  const [row] = await ownerWithOrganizationQuery(db, { tokenHash, organizationId });
+  if (!row) return undefined;
+  const { token_id, user_id, user_email, user_display_name, user_photo_url, user_created_at, ...organization } = row;
+  return {
+    owner: {
+      token_id,
+      user_id,
+      email: user_email,
+      display_name: user_display_name,
+      photo_url: user_photo_url,
+      created_at: user_created_at,
+    },
+    organization: organization.id === null ? undefined : (organization as OrganizationWithAccessRow),
+  };
 }
 
 /** Revokes by hash or id; answers how many tokens were revoked (0 or 1). */

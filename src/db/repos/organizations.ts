@@ -1,7 +1,8 @@
 // Organizations and their e-mail domains.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, OrganizationsTable } from '../schema.ts';
 import { lockRow } from '../dialect.ts';
+import { preparedQuery } from '../prepared.ts';
 
 export type OrganizationRow = OrganizationsTable;
 
@@ -14,12 +15,14 @@ export interface OrganizationWithAccessRow extends OrganizationRow {
   owns_team: number;
 }
 
-const isMember = sql<number | null>`case when m.user_id is null then null else 1 end`.as('is_member');
+/** Selects is_member from a query that left-joins organization_members as m. */
+export const isMember = sql<number | null>`case when m.user_id is null then null else 1 end`.as('is_member');
 
-function ownsTeam(userId: string) {
+/** Selects owns_team for organizations as o; `user` is a user id or a column reference. */
+export function ownsTeam(user: string | RawBuilder<unknown>) {
   return sql<number>`case when exists (
     select 1 from team_members tm inner join teams t on t.id = tm.team_id
-    where t.organization_id = o.id and tm.user_id = ${userId} and tm.role = 'owner'
+    where t.organization_id = o.id and tm.user_id = ${user} and tm.role = 'owner'
   ) then 1 else 0 end`.as('owns_team');
 }
 
@@ -32,25 +35,25 @@ export function findOrganizationById(db: Db, organizationId: string): Promise<Or
   return db.selectFrom('organizations').selectAll().where('id', '=', organizationId).executeTakeFirst();
 }
 
-/** The organization and the user's access to it, in one round trip. */
-export function findOrganizationWithAccess(
+const organizationWithAccessQuery = preparedQuery<'organizationId' | 'userId', OrganizationWithAccessRow>(
+  (db, param) =>
+    db
+      .selectFrom('organizations as o')
+      .leftJoin('organization_members as m', (join) =>
+        join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', param('userId')),
+      )
+      .selectAll('o')
+      .select(['m.role as member_role', isMember, ownsTeam(param('userId'))])
+      .where('o.id', '=', param('organizationId')),
+);
+
+/** The organization and the user's access to it, in one round trip (most requests run it). */
+export async function findOrganizationWithAccess(
   db: Db,
   organizationId: string,
   userId: string,
 ): Promise<OrganizationWithAccessRow | undefined> {
-  return db
-    .selectFrom('organizations as o')
-    .leftJoin('organization_members as m', (join) =>
-      join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId),
-    )
-    .selectAll('o')
-    .select([
-      'm.role as member_role',
-      isMember,
-      ownsTeam(userId),
-    ])
-    .where('o.id', '=', organizationId)
-    .executeTakeFirst();
+  return (await organizationWithAccessQuery(db, { organizationId, userId }))[0];
 }
 
 /** The organizations a user belongs to, for the pagination helper; sorted by the caller. */
