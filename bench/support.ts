@@ -1,12 +1,8 @@
 // Shared pieces of the benchmarks: child processes, load generation, databases.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { createTestDatabase, type Engine, type TestDatabase } from '../test/helpers/database.ts';
 import { freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
-import { newId } from '../src/lib/ids.ts';
 
 export { runCli, startServerProcess, type ServerProcess };
 
@@ -44,44 +40,22 @@ export async function startBareServer(body: string): Promise<{ url: string; chil
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-export interface BenchDatabase {
-  engine: 'sqlite' | 'postgres';
-  env: Record<string, string>;
-  drop(): Promise<void>;
+export interface BenchDatabase extends TestDatabase {
+  engine: Engine;
 }
 
 export async function sqliteDatabase(): Promise<BenchDatabase> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
-  return { engine: 'sqlite', env: { QUIRE_DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  return { engine: 'sqlite', ...(await createTestDatabase('sqlite')) };
 }
 
 /** A fresh schema in BENCH_DATABASE_URL (default: the machine's test database), or undefined if unreachable. */
 export async function postgresDatabase(): Promise<BenchDatabase | undefined> {
   const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `quire_bench_${newId(10).toLowerCase()}`;
-  const client = new pg.Client({ connectionString: baseUrl });
   try {
-    await client.connect();
-    await client.query(`create schema ${schema}`);
+    return { engine: 'postgres', ...(await createTestDatabase('postgres', baseUrl)) };
   } catch {
     return undefined;
-  } finally {
-    await client.end().catch(() => {});
   }
-  const url = new URL(baseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
-  return {
-    engine: 'postgres',
-    env: { DATABASE_URL: url.toString(), QUIRE_DATA_DIR: dataDir },
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: baseUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop schema if exists ${schema} cascade`);
-      await cleanup.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 export function stop(child: ChildProcess): Promise<void> {

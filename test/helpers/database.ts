@@ -24,16 +24,18 @@ function withSearchPath(url: string, schema: string): string {
   return parsed.toString();
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(
+  on: Engine = engine,
+  baseUrl: string | undefined = process.env.TEST_DATABASE_URL,
+): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-test-'));
-  if (engine === 'sqlite') {
+  if (on === 'sqlite') {
     return {
       env: { QUIRE_DATA_DIR: dataDir },
       open: () => openMigratedDatabase({ dataDir }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('QUIRE_TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const schema = `quire_test_${newId(12).toLowerCase()}`;
   const admin = new pg.Client({ connectionString: baseUrl });
