@@ -10,7 +10,10 @@ import { requireBearerToken } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
+import { collectionRoutes } from './routes/collections/index.ts';
+import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
+import { spaceRoutes } from './routes/spaces/index.ts';
 import { memberRoutes } from './routes/members/index.ts';
 import { organizationRoutes } from './routes/organizations/index.ts';
 import { teamRoutes } from './routes/teams/index.ts';
@@ -88,6 +91,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
       await v1.register(inviteRoutes);
+      await v1.register(collectionRoutes);
+      await v1.register(spaceRoutes);
+      await v1.register(customFieldRoutes);
     },
     { prefix: '/v1' },
   );

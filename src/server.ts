@@ -3,11 +3,20 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
+import { jobHandlers } from './jobs/handlers.ts';
+import { startJobWorker } from './jobs/queue.ts';
+
+/** How often an idle worker looks for due jobs. */
+const JOB_POLL_MS = 5_000;
 
 export async function startServer(config: Config): Promise<FastifyInstance> {
   const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
+  const worker = startJobWorker(app.ctx, jobHandlers, {
+    intervalMs: JOB_POLL_MS,
+    onError: (error) => app.log.error({ err: error }, 'job worker failed; retrying'),
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -23,6 +32,8 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     }, 30_000);
     deadline.unref();
     try {
+      // Stop taking jobs before the database closes; a job cut short runs again after its lease.
+      await worker.stop();
       await app.close();
       clearInterval(sweeper);
       process.exit(0);

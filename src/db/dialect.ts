@@ -136,3 +136,22 @@ export async function lockRow(
   if (engineOf(db) !== 'postgres') return;
   await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(db);
 }
+
+/**
+ * Lets several processes take rows from one queue: on PostgreSQL a row locked by one
+ * is skipped by the others; SQLite runs one write transaction at a time anyway.
+ */
+export function skipLockedRows<Query extends { forUpdate(): Query; skipLocked(): Query }>(
+  db: Kysely<Database>,
+  query: Query,
+): Query {
+  return engineOf(db) === 'postgres' ? query.forUpdate().skipLocked() : query;
+}
+
+/**
+ * A text column type that sorts byte by byte, as JavaScript compares strings. SQLite
+ * does by default; PostgreSQL follows the database's locale unless told "C".
+ */
+export function bytewiseText(db: { getExecutor(): { adapter: unknown } }) {
+  return engineOf(db) === 'postgres' ? sql`text collate "C"` : sql`text`;
+}

@@ -78,6 +78,88 @@ export interface OrganizationInvitesTable {
   created_at: string;
 }
 
+/** A role, or "inherit" (from the parent collection, or the organization at the top). */
+export type DefaultLevel = Role | 'inherit' | null;
+
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: string;
+  /** Fractional index: sorts as text among the spaces and collections of one parent. */
+  position: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RevisionsTable {
+  id: string;
+  /** JSON array of parent revision ids. */
+  parents: string;
+  created_at: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string;
+  visibility: string;
+  edit_mode: string;
+  default_level: string;
+  position: string;
+  revision_id: string;
+  share_key: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ContentGrantsTable {
+  organization_id: string;
+  target_kind: 'space' | 'collection';
+  target_id: string;
+  user_id: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface CustomFieldsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  type: string;
+  title: string;
+  description: string;
+  placeholder: string;
+  /** JSON array of strings, for select fields. */
+  options: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpaceCustomFieldValuesTable {
+  space_id: string;
+  field_id: string;
+  /** JSON of the value. */
+  value: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  run_at: string;
+  attempts: number;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -87,6 +169,13 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   organization_invites: OrganizationInvitesTable;
+  collections: CollectionsTable;
+  revisions: RevisionsTable;
+  spaces: SpacesTable;
+  content_grants: ContentGrantsTable;
+  custom_fields: CustomFieldsTable;
+  space_custom_field_values: SpaceCustomFieldValuesTable;
+  jobs: JobsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

@@ -3,7 +3,8 @@ import type { MemberRow } from '../db/repos/members.ts';
 import { toCount } from '../db/dialect.ts';
 import { presentUser } from './user.ts';
 
-export function presentMember(publicUrl: string, member: MemberRow) {
+/** `spaces`: how many spaces the member reaches (see memberSpaceCounts). */
+export function presentMember(publicUrl: string, member: MemberRow, spaces: number) {
   return {
     object: 'member' as const,
     id: member.user_id,
@@ -13,8 +14,7 @@ export function presentMember(publicUrl: string, member: MemberRow) {
     joinedAt: member.joined_at,
     ...(member.last_seen_at ? { lastSeenAt: member.last_seen_at } : {}),
     sso: member.sso === 1,
-    // Spaces arrive with the spaces capability; until then a member reaches none.
-    spaces: 0,
+    spaces,
     teams: toCount(member.team_count),
   };
 }

@@ -8,7 +8,7 @@ export function presentTeam(team: TeamWithCountsRow, permissions: { admin: boole
     id: team.id,
     title: team.title,
     members: toCount(team.member_count),
-    // Spaces arrive with the spaces capability; until then a team reaches none.
+    // Content is granted to people, not yet to teams: no space is reached through a team.
     spaces: 0,
     createdAt: team.created_at,
     permissions,

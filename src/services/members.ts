@@ -12,14 +12,46 @@ import {
 import { lockOrganization } from '../db/repos/organizations.ts';
 import { teamsOfMemberQuery } from '../db/repos/teams.ts';
 import type { Db } from '../db/schema.ts';
-import { paginate, type ListPage, type PageRequest } from '../db/pagination.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { spaceRole } from '../policies/content.ts';
+import { presentSpace } from '../presenters/content.ts';
+import { loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
 import { isoNow } from '../lib/clock.ts';
 import type { Role } from '../lib/roles.ts';
 import { teamPermissions } from '../policies/organization.ts';
 import { presentMember } from '../presenters/member.ts';
+import { countSpaces, spacesQuery } from '../db/repos/spaces.ts';
 import { presentTeam } from '../presenters/team.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
+
+/**
+ * How many spaces each member reaches: every live space for full members; for guests,
+ * what their grants open (the same rule the space lists apply).
+ */
+export async function memberSpaceCounts(db: Db, organizationId: string, members: MemberRow[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const everything = members.some((member) => member.role !== null) ? await countSpaces(db, organizationId) : 0;
+  for (const member of members) {
+    if (member.role !== null) counts.set(member.user_id, everything);
+    else {
+      const caller = await loadContentCaller(db, organizationId, member.user_id);
+      counts.set(member.user_id, await countSpaces(db, organizationId, { visibleTo: visibleContent(caller) }));
+    }
+  }
+  return counts;
+}
+
+/** Presents members with their space counts. */
+export async function presentMembers(ctx: ServiceContext, organizationId: string, members: MemberRow[]) {
+  const counts = await memberSpaceCounts(ctx.db, organizationId, members);
+  return members.map((member) => presentMember(ctx.config.publicUrl, member, counts.get(member.user_id) ?? 0));
+}
+
+async function presentOne(ctx: ServiceContext, organizationId: string, userId: string) {
+  const [member] = await presentMembers(ctx, organizationId, [await requireMember(ctx.db, organizationId, userId)]);
+  return member;
+}
 
 async function requireMember(db: Db, organizationId: string, userId: string): Promise<MemberRow> {
   const member = await findMember(db, organizationId, userId);
@@ -42,18 +74,19 @@ export async function listMembers(ctx: ServiceContext, actor: Actor, organizatio
     options.sort === 'lastSeenAt'
       ? { column: 'm.last_seen_at', direction, value: (row: MemberRow) => row.last_seen_at! }
       : { column: 'm.joined_at', direction, value: (row: MemberRow) => row.joined_at };
-  return paginate(
+  const page = await paginate(
     membersQuery(ctx.db, organizationId, filters),
     [sortKey, { column: 'm.user_id', direction, value: (row) => row.user_id }],
     options,
-    (row) => presentMember(ctx.config.publicUrl, row),
+    (row) => row,
   );
+  return { ...page, items: await presentMembers(ctx, organizationId, page.items) };
 }
 
 export async function getMember(ctx: ServiceContext, actor: Actor, organizationId: string, userId: string) {
   if (userId !== actor.user.id) await authorizeInOrganization(ctx, actor, organizationId, 'listMembers');
   else await authorizeInOrganization(ctx, actor, organizationId, 'view');
-  return presentMember(ctx.config.publicUrl, await requireMember(ctx.db, organizationId, userId));
+  return presentOne(ctx, organizationId, userId);
 }
 
 /** Refuses a change that would leave the organization without an administrator. */
@@ -77,7 +110,7 @@ export async function changeMemberRole(
     if (role !== 'admin') await assertAdminRemains(trx, organizationId, member, 'demote');
     await updateMembership(trx, organizationId, userId, { role });
   });
-  return presentMember(ctx.config.publicUrl, await requireMember(ctx.db, organizationId, userId));
+  return presentOne(ctx, organizationId, userId);
 }
 
 /** Administrators remove anyone; every member may leave. */
@@ -103,7 +136,7 @@ export async function markMemberSso(ctx: ServiceContext, actor: Actor, organizat
   await authorizeInOrganization(ctx, actor, organizationId, 'admin');
   await requireMember(ctx.db, organizationId, userId);
   await updateMembership(ctx.db, organizationId, userId, { sso: 1 });
-  return presentMember(ctx.config.publicUrl, await requireMember(ctx.db, organizationId, userId));
+  return presentOne(ctx, organizationId, userId);
 }
 
 export async function listTeamsOfMember(
@@ -129,14 +162,28 @@ export async function listTeamsOfMember(
   );
 }
 
-/** The spaces a member reaches. Spaces arrive with the spaces capability: none exist yet. */
+/** The spaces a member reaches, each with the member's role on it. */
 export async function listSpacesOfMember(
   ctx: ServiceContext,
   actor: Actor,
   organizationId: string,
   userId: string,
-): Promise<ListPage<never>> {
-  await authorizeInOrganization(ctx, actor, organizationId, 'listMembers');
+  options: PageRequest & { order?: 'asc' | 'desc' },
+) {
+  await authorizeInOrganization(ctx, actor, organizationId, userId === actor.user.id ? 'view' : 'listMembers');
   await requireMember(ctx.db, organizationId, userId);
-  return { items: [], count: 0 };
+  const member = await loadContentCaller(ctx.db, organizationId, userId);
+  const direction = options.order ?? 'desc';
+  return paginate(
+    spacesQuery(ctx.db, organizationId, { visibleTo: visibleContent(member) }),
+    [
+      { column: 's.created_at', direction, value: (row) => row.created_at },
+      { column: 's.id', direction, value: (row) => row.id },
+    ],
+    options,
+    (row) => {
+      const permission = spaceRole(member, spaceFacts(row))!;
+      return { permission, space: presentSpace(ctx.config.publicUrl, row, permission) };
+    },
+  );
 }

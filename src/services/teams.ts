@@ -17,7 +17,7 @@ import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { authorizeTeamAdmin, teamPermissions, type OrganizationAccess } from '../policies/organization.ts';
-import { presentMember } from '../presenters/member.ts';
+import { presentMembers } from './members.ts';
 import { presentTeam } from '../presenters/team.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
@@ -121,19 +121,24 @@ export async function listTeamMembers(
 ) {
   await authorizeInOrganization(ctx, actor, organizationId, 'listTeams');
   await requireTeam(ctx.db, organizationId, teamId, actor);
-  return paginate(
+  const listed = await paginate(
     teamMembersQuery(ctx.db, organizationId, teamId),
     [
       { column: 'tm.added_at', direction: 'desc', value: (row) => row.added_at },
       { column: 'tm.user_id', direction: 'desc', value: (row) => row.user_id },
     ],
     page,
-    (row) => ({
-      organization: presentMember(ctx.config.publicUrl, row),
+    (row) => row,
+  );
+  const members = await presentMembers(ctx, organizationId, listed.items);
+  return {
+    ...listed,
+    items: listed.items.map((row, index) => ({
+      organization: members[index],
       team: { role: row.team_role },
       permissions: { view: true },
-    }),
-  );
+    })),
+  };
 }
 
 export interface TeamMembershipChanges {

@@ -2,9 +2,11 @@
 // a change is a new file with a later timestamp.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as identity from './20261122_0001_identity.ts';
+import * as contentTree from './20261122_0002_content_tree.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
+  '20261122_0002_content_tree': contentTree,
 };
 
 export const migrationProvider: MigrationProvider = {

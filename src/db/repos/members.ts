@@ -82,8 +82,9 @@ export async function updateMembership(
     .execute();
 }
 
-/** Removes the membership and the user's places in the organization's teams. */
+/** Removes the membership, the user's places in the organization's teams and their grants there. */
 export async function deleteMembership(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db.deleteFrom('content_grants').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
   await db
     .deleteFrom('team_members')
     .where('user_id', '=', userId)

@@ -12,6 +12,7 @@ import {
   removeMember,
 } from '../../services/members.ts';
 import { IdParam, NoContent, OrganizationIdParam, OrganizationParams, OrderQuery, PageQuery, RoleOrGuestSchema, RoleSchema, errors, listOf } from '../schemas.ts';
+import { SpaceSchema } from '../spaces/schemas.ts';
 import { TeamSchema } from '../teams/schemas.ts';
 import { MemberListQuery, MemberSchema } from './schemas.ts';
 
@@ -128,12 +129,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: MemberParams,
         querystring: Type.Object({ ...PageQuery, order: OrderQuery }),
         response: {
-          200: listOf(Type.Object({ permission: RoleSchema, space: Type.Object({}, { additionalProperties: true }) })),
+          200: listOf(Type.Object({ permission: RoleSchema, space: SpaceSchema })),
           ...errors(403, 404),
         },
       },
     },
-    (request) => listSpacesOfMember(ctx, request.actor, request.params.organizationId, request.params.userId),
+    (request) =>
+      listSpacesOfMember(ctx, request.actor, request.params.organizationId, request.params.userId, request.query),
   );
 
   app.get(

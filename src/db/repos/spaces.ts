@@ -1,0 +1,79 @@
+// Spaces: where documentation lives. Deleting one only sets deleted_at; the purge
+// job removes it for good after the retention window.
+import type { Db, SpacesTable } from '../schema.ts';
+
+export type SpaceRow = SpacesTable;
+
+export async function insertSpace(db: Db, space: SpaceRow): Promise<void> {
+  await db.insertInto('spaces').values(space).execute();
+}
+
+/** A space, deleted or not. */
+export function findSpace(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
+  return db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+}
+
+export interface SpaceFilter {
+  /** Only spaces directly in this collection. */
+  parentId?: string;
+  /** When set, only these spaces or spaces in these collections (for callers who see only some). */
+  visibleTo?: { spaceIds: string[]; collectionIds: string[] };
+}
+
+/** Live spaces of an organization for the pagination helper. */
+export function spacesQuery(db: Db, organizationId: string, filter: SpaceFilter = {}) {
+  let query = db
+    .selectFrom('spaces as s')
+    .selectAll('s')
+    .where('s.organization_id', '=', organizationId)
+    .where('s.deleted_at', 'is', null);
+  if (filter.parentId !== undefined) query = query.where('s.parent_id', '=', filter.parentId);
+  const visible = filter.visibleTo;
+  if (visible) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('s.id', 'in', visible.spaceIds.length ? visible.spaceIds : ['']),
+        eb('s.parent_id', 'in', visible.collectionIds.length ? visible.collectionIds : ['']),
+      ]),
+    );
+  }
+  return query;
+}
+
+/** Live spaces directly inside the given collections. */
+export function spacesInCollections(db: Db, collectionIds: string[]): Promise<SpaceRow[]> {
+  if (collectionIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('spaces').selectAll().where('parent_id', 'in', collectionIds).where('deleted_at', 'is', null).execute();
+}
+
+export async function updateSpace(
+  db: Db,
+  spaceId: string,
+  changes: Partial<Omit<SpaceRow, 'id' | 'created_at'>>,
+): Promise<void> {
+  await db.updateTable('spaces').set(changes).where('id', '=', spaceId).execute();
+}
+
+export async function updateSpaces(
+  db: Db,
+  spaceIds: string[],
+  changes: Partial<Omit<SpaceRow, 'id' | 'created_at'>>,
+): Promise<void> {
+  if (spaceIds.length === 0) return;
+  await db.updateTable('spaces').set(changes).where('id', 'in', spaceIds).execute();
+}
+
+/** Removes a space for good, with its grants. */
+export async function purgeSpace(db: Db, spaceId: string): Promise<void> {
+  await db.deleteFrom('content_grants').where('target_kind', '=', 'space').where('target_id', '=', spaceId).execute();
+  await db.deleteFrom('space_custom_field_values').where('space_id', '=', spaceId).execute();
+  await db.deleteFrom('spaces').where('id', '=', spaceId).execute();
+}
+
+export async function countSpaces(db: Db, organizationId: string, filter: SpaceFilter = {}): Promise<number> {
+  const row = await spacesQuery(db, organizationId, filter)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}

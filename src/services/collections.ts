@@ -1,0 +1,214 @@
+// Collections: nestable groups of spaces, ordered together with the spaces beside them.
+import { BadRequest } from '../errors.ts';
+import {
+  collectionsOfOrganization,
+  collectionsQuery,
+  deleteCollections,
+  insertCollection,
+  reassignCollections,
+  updateCollection,
+  type CollectionRow,
+} from '../db/repos/collections.ts';
+import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
+import { spacesInCollections, spacesQuery, updateSpaces } from '../db/repos/spaces.ts';
+import { deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
+import type { Db } from '../db/schema.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { authorizeCollectionRole, collectionRole, spaceRole } from '../policies/content.ts';
+import { presentCollection, presentSpace, storedDefaultLevel } from '../presenters/content.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeCollection, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeInOrganization } from './organizations.ts';
+import { positionFor, type PositionInput } from './ordering.ts';
+import { softDeleteSpaces, type DefaultLevelInput } from './spaces.ts';
+
+/** A collection and every collection nested in it, from the organization's whole set. */
+function subtreeIds(all: CollectionRow[], rootId: string): string[] {
+  const children = new Map<string, string[]>();
+  for (const collection of all) {
+    if (collection.parent_id) children.set(collection.parent_id, [...(children.get(collection.parent_id) ?? []), collection.id]);
+  }
+  const ids: string[] = [];
+  const pending = [rootId];
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    ids.push(id);
+    pending.push(...(children.get(id) ?? []));
+  }
+  return ids;
+}
+
+async function presentFor(ctx: ServiceContext, actor: Actor, collectionId: string) {
+  const { collection, role } = await authorizeCollection(ctx, actor, collectionId, 'view');
+  return presentCollection(ctx.config.publicUrl, collection, role);
+}
+
+/** Checks the caller may create under `parentId` (a collection of the organization, or its top level). */
+async function authorizeCreateIn(ctx: ServiceContext, actor: Actor, organizationId: string, parentId: string | null, db: Db) {
+  if (parentId === null) {
+    await authorizeInOrganization(ctx, actor, organizationId, 'createContent', db);
+    return;
+  }
+  const caller = await loadContentCaller(db, organizationId, actor.user.id);
+  if (!caller.collections.has(parentId)) {
+    throw new BadRequest(`parent: no collection with id "${parentId}" in this organization`);
+  }
+  authorizeCollectionRole(collectionRole(caller, parentId), 'create', parentId);
+}
+
+export async function createCollection(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  input: { title?: string; parent?: string },
+) {
+  const id = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    const parentId = input.parent ?? null;
+    await authorizeCreateIn(ctx, actor, organizationId, parentId, trx);
+    const now = isoNow(ctx.clock);
+    await insertCollection(trx, {
+      id,
+      organization_id: organizationId,
+      parent_id: parentId,
+      title: input.title ?? 'Untitled',
+      description: null,
+      default_level: 'inherit',
+      position: await positionFor(trx, organizationId, parentId, id, undefined),
+      created_at: now,
+      updated_at: now,
+    });
+    await upsertGrant(trx, {
+      organization_id: organizationId,
+      target_kind: 'collection',
+      target_id: id,
+      user_id: actor.user.id,
+      role: 'admin',
+      created_at: now,
+    });
+  });
+  return presentFor(ctx, actor, id);
+}
+
+export async function getCollection(ctx: ServiceContext, actor: Actor, collectionId: string) {
+  return presentFor(ctx, actor, collectionId);
+}
+
+export async function listCollections(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  options: PageRequest & { nested?: boolean },
+) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const caller = await loadContentCaller(ctx.db, organizationId, actor.user.id);
+  const visible = visibleContent(caller);
+  const query = collectionsQuery(ctx.db, organizationId, options.nested === false).$if(visible !== undefined, (q) =>
+    q.where('c.id', 'in', visible!.collectionIds.length ? visible!.collectionIds : ['']),
+  );
+  // One total order that, within each parent, is the order of its children.
+  return paginate(
+    query,
+    [
+      { column: 'c.position', direction: 'asc', value: (row) => row.position },
+      { column: 'c.id', direction: 'asc', value: (row) => row.id },
+    ],
+    options,
+    (row) => presentCollection(ctx.config.publicUrl, row, collectionRole(caller, row.id)),
+  );
+}
+
+export async function listSpacesInCollection(ctx: ServiceContext, actor: Actor, collectionId: string, page: PageRequest) {
+  const { collection, caller } = await authorizeCollection(ctx, actor, collectionId, 'view');
+  return paginate(
+    spacesQuery(ctx.db, collection.organization_id, { parentId: collectionId, visibleTo: visibleContent(caller) }),
+    [
+      { column: 's.position', direction: 'asc', value: (row) => row.position },
+      { column: 's.id', direction: 'asc', value: (row) => row.id },
+    ],
+    page,
+    (row) => presentSpace(ctx.config.publicUrl, row, spaceRole(caller, spaceFacts(row))),
+  );
+}
+
+export async function patchCollection(
+  ctx: ServiceContext,
+  actor: Actor,
+  collectionId: string,
+  changes: { title?: string; description?: string; defaultLevel?: DefaultLevelInput },
+) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    const update: Parameters<typeof updateCollection>[2] = { updated_at: isoNow(ctx.clock) };
+    if (changes.title !== undefined) update.title = changes.title;
+    if (changes.description !== undefined) update.description = changes.description;
+    if (changes.defaultLevel !== undefined) update.default_level = storedDefaultLevel(changes.defaultLevel);
+    await updateCollection(trx, collectionId, update);
+  });
+  return presentFor(ctx, actor, collectionId);
+}
+
+/**
+ * Deletes a collection with everything in it, as GitBook does: nested collections go
+ * at once; spaces are deleted the usual way, restorable for the retention window
+ * (they come back at the top level).
+ */
+export async function deleteCollection(ctx: ServiceContext, actor: Actor, collectionId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { collection } = await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
+    const spaces = await spacesInCollections(trx, subtree);
+    await softDeleteSpaces(ctx, trx, spaces.map((space) => space.id));
+    await deleteCollections(trx, subtree);
+  });
+}
+
+export async function moveCollection(
+  ctx: ServiceContext,
+  actor: Actor,
+  collectionId: string,
+  input: { parent?: string | null; position?: PositionInput },
+) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { collection } = await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    const parentId = input.parent === undefined ? collection.parent_id : input.parent;
+    if (parentId !== null) {
+      const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
+      if (subtree.includes(parentId)) {
+        throw new BadRequest('parent: a collection cannot move into itself or one of its own collections');
+      }
+    }
+    if (parentId !== collection.parent_id) await authorizeCreateIn(ctx, actor, collection.organization_id, parentId, trx);
+    await updateCollection(trx, collectionId, {
+      parent_id: parentId,
+      position: await positionFor(trx, collection.organization_id, parentId, collectionId, input.position),
+      updated_at: isoNow(ctx.clock),
+    });
+  });
+  return presentFor(ctx, actor, collectionId);
+}
+
+/** Moves a collection, its nested collections and their spaces to another organization. */
+export async function transferCollection(ctx: ServiceContext, actor: Actor, collectionId: string, organizationId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { collection } = await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    await authorizeInOrganization(ctx, actor, collection.organization_id, 'admin', trx);
+    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    if (organizationId === collection.organization_id) return;
+    const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
+    const spaceIds = (await spacesInCollections(trx, subtree)).map((space) => space.id);
+    for (const spaceId of spaceIds) await deleteCustomFieldValuesOfSpace(trx, spaceId);
+    await moveGrants(trx, 'collection', subtree, organizationId);
+    await moveGrants(trx, 'space', spaceIds, organizationId);
+    await reassignCollections(trx, subtree, organizationId);
+    await updateSpaces(trx, spaceIds, { organization_id: organizationId });
+    await updateCollection(trx, collectionId, {
+      parent_id: null,
+      position: await positionFor(trx, organizationId, null, collectionId, undefined),
+      updated_at: isoNow(ctx.clock),
+    });
+  });
+  return presentFor(ctx, actor, collectionId);
+}

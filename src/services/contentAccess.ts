@@ -1,0 +1,98 @@
+// Loads what content roles depend on (the caller's membership, the organization's
+// collections, the caller's grants) once per operation, and authorizes against it.
+import { findCollection, collectionsOfOrganization, type CollectionRow } from '../db/repos/collections.ts';
+import { grantsOfUser } from '../db/repos/grants.ts';
+import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
+import { findSpace, type SpaceRow } from '../db/repos/spaces.ts';
+import type { Db } from '../db/schema.ts';
+import type { Role } from '../lib/roles.ts';
+import {
+  authorizeCollectionRole,
+  authorizeSpaceRole,
+  collectionRole,
+  spaceRole,
+  type CollectionPermissions,
+  type ContentCaller,
+  type SpaceFacts,
+  type SpacePermissions,
+} from '../policies/content.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { accessFromRow } from './organizations.ts';
+
+/** The content standing of any user (the caller, or a member being listed) in one organization. */
+export async function loadContentCaller(db: Db, organizationId: string, userId: string): Promise<ContentCaller> {
+  const [organization, collections, grants] = await Promise.all([
+    findOrganizationWithAccess(db, organizationId, userId),
+    collectionsOfOrganization(db, organizationId),
+    grantsOfUser(db, organizationId, userId),
+  ]);
+  return {
+    organization: accessFromRow(organization),
+    collections: new Map(
+      collections.map((c) => [c.id, { id: c.id, parentId: c.parent_id, defaultLevel: c.default_level }]),
+    ),
+    grants: new Map(grants.map((grant) => [`${grant.target_kind}:${grant.target_id}`, grant.role])),
+  };
+}
+
+export function spaceFacts(space: SpaceRow): SpaceFacts {
+  return {
+    id: space.id,
+    parentId: space.parent_id,
+    defaultLevel: space.default_level,
+    visibility: space.visibility,
+    shareKey: space.share_key,
+  };
+}
+
+export interface AuthorizedSpace {
+  space: SpaceRow;
+  role: Role;
+  caller: ContentCaller;
+}
+
+/** Loads a live space and checks the caller holds `permission` on it (404 when unseen, 403 otherwise). */
+export async function authorizeSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  permission: keyof SpacePermissions,
+  options: { db?: Db; shareKey?: string; deleted?: boolean } = {},
+): Promise<AuthorizedSpace> {
+  const db = options.db ?? ctx.db;
+  const space = await findSpace(db, spaceId);
+  if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
+    return authorizeSpaceRole(null, permission, spaceId) as never;
+  }
+  const caller = await loadContentCaller(db, space.organization_id, actor.user.id);
+  const role = authorizeSpaceRole(spaceRole(caller, spaceFacts(space), options.shareKey), permission, spaceId);
+  return { space, role, caller };
+}
+
+export interface AuthorizedCollection {
+  collection: CollectionRow;
+  role: Role;
+  caller: ContentCaller;
+}
+
+export async function authorizeCollection(
+  ctx: ServiceContext,
+  actor: Actor,
+  collectionId: string,
+  permission: keyof CollectionPermissions,
+  db: Db = ctx.db,
+): Promise<AuthorizedCollection> {
+  const collection = await findCollection(db, collectionId);
+  if (!collection) return authorizeCollectionRole(null, permission, collectionId) as never;
+  const caller = await loadContentCaller(db, collection.organization_id, actor.user.id);
+  const role = authorizeCollectionRole(collectionRole(caller, collection.id), permission, collectionId);
+  return { collection, role, caller };
+}
+
+/** Which spaces and collections a caller who is not a full member may see (undefined: all of them). */
+export function visibleContent(caller: ContentCaller): { spaceIds: string[]; collectionIds: string[] } | undefined {
+  if (caller.organization?.isMember && caller.organization.role !== null) return undefined;
+  const collectionIds = [...caller.collections.keys()].filter((id) => collectionRole(caller, id) !== null);
+  const spaceIds = [...caller.grants.keys()].filter((key) => key.startsWith('space:')).map((key) => key.slice(6));
+  return { spaceIds, collectionIds };
+}

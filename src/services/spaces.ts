@@ -1,0 +1,294 @@
+// Spaces: creating, reading, changing, moving, transferring, duplicating, and the
+// delete → restore → purge life cycle.
+import { BadRequest, NotFound } from '../errors.ts';
+import { findCollection } from '../db/repos/collections.ts';
+import { copyCustomFieldValues, deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
+import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
+import { insertRevision } from '../db/repos/revisions.ts';
+import { findSpace, insertSpace, purgeSpace, spacesQuery, updateSpace, type SpaceRow } from '../db/repos/spaces.ts';
+import type { Db } from '../db/schema.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import type { Role } from '../lib/roles.ts';
+import { enqueueJob } from '../jobs/queue.ts';
+import { authorizeCollectionRole, collectionRole, spaceRole } from '../policies/content.ts';
+import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSpace, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeInOrganization } from './organizations.ts';
+import { positionFor, type PositionInput } from './ordering.ts';
+
+export const RETENTION_DAYS = 7;
+const RETENTION_MS = RETENTION_DAYS * 24 * 60 * 60 * 1000;
+export const PURGE_SPACE_JOB = 'purge-space';
+
+export type Visibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+export type EditMode = 'live' | 'locked';
+export type DefaultLevelInput = Role | 'inherit' | null;
+
+function assertVisibilityFits(visibility: string, parentId: string | null): void {
+  if (visibility === 'in-collection' && parentId === null) {
+    throw new BadRequest('visibility "in-collection" is only for spaces inside a collection');
+  }
+}
+
+/** Checks the caller may create content under `parentId` (a collection of the organization, or its top level). */
+async function authorizeCreateIn(ctx: ServiceContext, actor: Actor, organizationId: string, parentId: string | null, db: Db) {
+  if (parentId === null) {
+    await authorizeInOrganization(ctx, actor, organizationId, 'createContent', db);
+    return;
+  }
+  const collection = await findCollection(db, parentId);
+  if (!collection || collection.organization_id !== organizationId) {
+    throw new BadRequest(`parent: no collection with id "${parentId}" in this organization`);
+  }
+  const caller = await loadContentCaller(db, organizationId, actor.user.id);
+  authorizeCollectionRole(collectionRole(caller, parentId), 'create', parentId);
+}
+
+async function presentFor(ctx: ServiceContext, actor: Actor, spaceId: string) {
+  const { space, role } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  return presentSpace(ctx.config.publicUrl, space, role);
+}
+
+export interface CreateSpaceInput {
+  title?: string;
+  emoji?: string;
+  parent?: string;
+  editMode?: EditMode;
+  visibility?: Visibility;
+  empty?: boolean;
+}
+
+/** Inserts a space with the caller as its administrator; the caller's rights are checked by the caller of this. */
+async function insertNewSpace(
+  ctx: ServiceContext,
+  trx: Db,
+  actor: Actor,
+  fields: Omit<SpaceRow, 'id' | 'position' | 'share_key' | 'created_at' | 'updated_at' | 'deleted_at'>,
+  position: PositionInput | undefined,
+): Promise<SpaceRow> {
+  const now = isoNow(ctx.clock);
+  const id = newId();
+  const space: SpaceRow = {
+    ...fields,
+    id,
+    position: await positionFor(trx, fields.organization_id, fields.parent_id, id, position),
+    share_key: newId(32),
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  await insertSpace(trx, space);
+  await upsertGrant(trx, {
+    organization_id: space.organization_id,
+    target_kind: 'space',
+    target_id: id,
+    user_id: actor.user.id,
+    role: 'admin',
+    created_at: now,
+  });
+  return space;
+}
+
+export async function createSpace(ctx: ServiceContext, actor: Actor, organizationId: string, input: CreateSpaceInput) {
+  const parentId = input.parent ?? null;
+  const visibility = input.visibility ?? 'private';
+  assertVisibilityFits(visibility, parentId);
+  const space = await ctx.db.transaction().execute(async (trx) => {
+    await authorizeCreateIn(ctx, actor, organizationId, parentId, trx);
+    const revisionId = newId();
+    await insertRevision(trx, { id: revisionId, parents: '[]', created_at: isoNow(ctx.clock) });
+    return insertNewSpace(
+      ctx,
+      trx,
+      actor,
+      {
+        organization_id: organizationId,
+        parent_id: parentId,
+        title: input.title ?? 'Untitled',
+        emoji: input.emoji ?? '',
+        visibility,
+        edit_mode: input.editMode ?? 'live',
+        default_level: 'inherit',
+        revision_id: revisionId,
+      },
+      undefined,
+    );
+  });
+  return presentFor(ctx, actor, space.id);
+}
+
+export async function listSpaces(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const caller = await loadContentCaller(ctx.db, organizationId, actor.user.id);
+  return paginate(
+    spacesQuery(ctx.db, organizationId, { visibleTo: visibleContent(caller) }),
+    [
+      { column: 's.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 's.id', direction: 'desc', value: (row) => row.id },
+    ],
+    page,
+    (row) => presentSpace(ctx.config.publicUrl, row, spaceRole(caller, spaceFacts(row))),
+  );
+}
+
+export async function getSpace(ctx: ServiceContext, actor: Actor, spaceId: string, shareKey?: string) {
+  const { space, role } = await authorizeSpace(ctx, actor, spaceId, 'view', { shareKey });
+  return presentSpace(ctx.config.publicUrl, space, role);
+}
+
+export interface SpaceChanges {
+  title?: string;
+  emoji?: string | null;
+  editMode?: EditMode;
+  defaultLevel?: DefaultLevelInput;
+  visibility?: Visibility;
+}
+
+export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, changes: SpaceChanges) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    const update: Parameters<typeof updateSpace>[2] = { updated_at: isoNow(ctx.clock) };
+    if (changes.title !== undefined) update.title = changes.title;
+    if (changes.emoji !== undefined) update.emoji = changes.emoji ?? '';
+    if (changes.editMode !== undefined) update.edit_mode = changes.editMode;
+    if (changes.defaultLevel !== undefined) update.default_level = storedDefaultLevel(changes.defaultLevel);
+    if (changes.visibility !== undefined) {
+      assertVisibilityFits(changes.visibility, space.parent_id);
+      update.visibility = changes.visibility;
+    }
+    await updateSpace(trx, spaceId, update);
+  });
+  return presentFor(ctx, actor, spaceId);
+}
+
+/** Soft delete: hidden at once, restorable for RETENTION_DAYS, then purged by a durable job. */
+export async function deleteSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    await softDeleteSpaces(ctx, trx, [spaceId]);
+  });
+}
+
+/** Marks spaces deleted now and schedules their purge. */
+export async function softDeleteSpaces(ctx: ServiceContext, trx: Db, spaceIds: string[]): Promise<void> {
+  const now = ctx.clock.now();
+  for (const spaceId of spaceIds) {
+    await updateSpace(trx, spaceId, { deleted_at: now.toISOString() });
+    await enqueueJob(trx, ctx.clock, PURGE_SPACE_JOB, { spaceId }, new Date(now.getTime() + RETENTION_MS));
+  }
+}
+
+function withinRetention(ctx: ServiceContext, space: SpaceRow): boolean {
+  return space.deleted_at !== null && ctx.clock.now().getTime() - Date.parse(space.deleted_at) < RETENTION_MS;
+}
+
+export async function restoreSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx, deleted: true });
+    if (!withinRetention(ctx, space)) throw new NotFound(`No space with id "${spaceId}"`);
+    // A space whose collection went away meanwhile comes back at the top level.
+    const parent = space.parent_id ? await findCollection(trx, space.parent_id) : undefined;
+    const parentId = parent && parent.organization_id === space.organization_id ? parent.id : null;
+    await updateSpace(trx, spaceId, {
+      deleted_at: null,
+      parent_id: parentId,
+      visibility: parentId === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
+      position: await positionFor(trx, space.organization_id, parentId, spaceId, undefined),
+      updated_at: isoNow(ctx.clock),
+    });
+  });
+  return presentFor(ctx, actor, spaceId);
+}
+
+/** The purge job: removes a space deleted more than RETENTION_DAYS ago; anything else is left alone. */
+export async function purgeDeletedSpace(ctx: ServiceContext, payload: { spaceId: string }): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const space = await findSpace(trx, payload.spaceId);
+    if (!space || space.deleted_at === null || withinRetention(ctx, space)) return;
+    await purgeSpace(trx, space.id);
+  });
+}
+
+export async function duplicateSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
+  const copy = await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'view', { db: trx });
+    await authorizeCreateIn(ctx, actor, space.organization_id, space.parent_id, trx);
+    const duplicate = await insertNewSpace(
+      ctx,
+      trx,
+      actor,
+      {
+        organization_id: space.organization_id,
+        parent_id: space.parent_id,
+        title: `${space.title} (copy)`.slice(0, 50),
+        emoji: space.emoji,
+        visibility: space.visibility,
+        edit_mode: space.edit_mode,
+        default_level: space.default_level,
+        // Revisions are immutable: the copy starts from the very same one.
+        revision_id: space.revision_id,
+      },
+      { after: { type: 'space', space: space.id } },
+    );
+    await copyCustomFieldValues(trx, space.id, duplicate.id);
+    return duplicate;
+  });
+  return presentFor(ctx, actor, copy.id);
+}
+
+export interface MoveInput {
+  parent?: string | null;
+  position?: PositionInput;
+}
+
+export async function moveSpace(ctx: ServiceContext, actor: Actor, spaceId: string, input: MoveInput) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    const parentId = input.parent === undefined ? space.parent_id : input.parent;
+    if (parentId !== space.parent_id) await authorizeCreateIn(ctx, actor, space.organization_id, parentId, trx);
+    assertVisibilityFits(space.visibility, parentId);
+    await updateSpace(trx, spaceId, {
+      parent_id: parentId,
+      position: await positionFor(trx, space.organization_id, parentId, spaceId, input.position),
+      updated_at: isoNow(ctx.clock),
+    });
+  });
+  return presentFor(ctx, actor, spaceId);
+}
+
+/** Moves a space to another organization (and optionally into one of its collections). */
+export async function transferSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  input: { organization: string; collection?: string },
+) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    await authorizeInOrganization(ctx, actor, space.organization_id, 'admin', trx);
+    await authorizeInOrganization(ctx, actor, input.organization, 'admin', trx);
+    const parentId = input.collection ?? null;
+    if (parentId !== null) {
+      const collection = await findCollection(trx, parentId);
+      if (!collection || collection.organization_id !== input.organization) {
+        throw new BadRequest(`collection: no collection with id "${parentId}" in the target organization`);
+      }
+    }
+    if (input.organization !== space.organization_id) {
+      // Custom fields belong to an organization: their values do not travel.
+      await deleteCustomFieldValuesOfSpace(trx, spaceId);
+      await moveGrants(trx, 'space', [spaceId], input.organization);
+    }
+    await updateSpace(trx, spaceId, {
+      organization_id: input.organization,
+      parent_id: parentId,
+      visibility: parentId === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
+      position: await positionFor(trx, input.organization, parentId, spaceId, undefined),
+      updated_at: isoNow(ctx.clock),
+    });
+  });
+  return presentFor(ctx, actor, spaceId);
+}

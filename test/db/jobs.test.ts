@@ -1,0 +1,114 @@
+// The durable job queue: jobs survive a restart, run once across processes, retry
+// with backoff, and come back when the process that took them died.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/index.ts';
+import { enqueueJob, runDueJobs, startJobWorker, type JobHandler } from '../../src/jobs/queue.ts';
+import { findJobs } from '../../src/db/repos/jobs.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
+import { createTestClock, type TestClock } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+
+let database: TestDatabase;
+let first: DatabaseHandle;
+let second: DatabaseHandle;
+let clock: TestClock;
+
+function contextOf(handle: DatabaseHandle): ServiceContext {
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false } };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  first = await database.open();
+  second = await database.open();
+  clock = createTestClock();
+});
+
+afterAll(async () => {
+  await first.close();
+  await second.close();
+  await database.drop();
+});
+
+describe('durable jobs', () => {
+  it('survive a restart: a job enqueued before closing runs after reopening', async () => {
+    const seen: string[] = [];
+    const handlers: Record<string, JobHandler> = { note: async (_ctx, payload) => void seen.push(payload.text) };
+    const writer = await database.open();
+    await enqueueJob(writer.db, clock, 'note', { text: 'after restart' }, new Date(clock.now().getTime() + 60_000));
+    await writer.close();
+    const reopened = await database.open();
+    try {
+      expect(await runDueJobs({ ...contextOf(reopened) }, handlers)).toBe(0);
+      clock.advance(61_000);
+      expect(await runDueJobs({ ...contextOf(reopened) }, handlers)).toBe(1);
+      expect(seen).toEqual(['after restart']);
+      expect(await findJobs(reopened.db, 'note')).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('run exactly once when two processes take jobs from one queue at the same time', async () => {
+    const runs = new Map<number, number>();
+    const handlers: Record<string, JobHandler> = {
+      count: async (_ctx, payload) => {
+        runs.set(payload.n, (runs.get(payload.n) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      },
+    };
+    for (let n = 0; n < 40; n++) await enqueueJob(first.db, clock, 'count', { n });
+    const [a, b] = await Promise.all([runDueJobs(contextOf(first), handlers), runDueJobs(contextOf(second), handlers)]);
+    expect(a + b).toBe(40);
+    expect([...runs.values()].every((count) => count === 1)).toBe(true);
+    expect(runs.size).toBe(40);
+  });
+
+  it('retry a failing job later with its error recorded', async () => {
+    let attempts = 0;
+    const handlers: Record<string, JobHandler> = {
+      flaky: async () => {
+        attempts++;
+        if (attempts < 3) throw new Error(`failure ${attempts}`);
+      },
+    };
+    await enqueueJob(first.db, clock, 'flaky', {});
+    expect(await runDueJobs(contextOf(first), handlers)).toBe(1);
+    const [waiting] = await findJobs(first.db, 'flaky');
+    expect(waiting).toMatchObject({ attempts: 1, last_error: 'failure 1', locked_until: null });
+    expect(await runDueJobs(contextOf(first), handlers)).toBe(0);
+    clock.advance(2_000);
+    await runDueJobs(contextOf(first), handlers);
+    clock.advance(4_000);
+    await runDueJobs(contextOf(first), handlers);
+    expect(attempts).toBe(3);
+    expect(await findJobs(first.db, 'flaky')).toEqual([]);
+  });
+
+  it('give a job back when the process that took it died, once its lease runs out', async () => {
+    await enqueueJob(first.db, clock, 'orphan', {});
+    const lease = new Date(clock.now().getTime() + 60_000).toISOString();
+    await first.db.updateTable('jobs').set({ locked_until: lease, attempts: 1 }).where('kind', '=', 'orphan').execute();
+    let ran = 0;
+    const handlers: Record<string, JobHandler> = { orphan: async () => void ran++ };
+    expect(await runDueJobs(contextOf(second), handlers)).toBe(0);
+    clock.advance(6 * 60_000);
+    expect(await runDueJobs(contextOf(second), handlers)).toBe(1);
+    expect(ran).toBe(1);
+  });
+
+  it('are picked up by the background worker without being asked', async () => {
+    let resolveRan!: () => void;
+    const ran = new Promise<void>((resolve) => (resolveRan = resolve));
+    await enqueueJob(first.db, clock, 'background', {});
+    const worker = startJobWorker(contextOf(first), { background: async () => resolveRan() }, {
+      intervalMs: 20,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    await ran;
+    await worker.stop();
+    expect(await findJobs(first.db, 'background')).toEqual([]);
+  });
+});
