@@ -69,18 +69,24 @@ export async function paginate<Row, Item>(
   let pageQuery = query;
   if (request.page) {
     const after = decodeCursor(request.page, keys.length);
-    pageQuery = pageQuery.where(({ or, and }) =>
-      or(
-        keys.map((key, index) =>
-          and([
-            ...keys.slice(0, index).map((previous, i) => sql<boolean>`${sql.ref(previous.column)} = ${after[i]}`),
-            key.direction === 'asc'
-              ? sql<boolean>`${sql.ref(key.column)} > ${after[index]}`
-              : sql<boolean>`${sql.ref(key.column)} < ${after[index]}`,
-          ]),
-        ),
-      ),
-    );
+    const sameDirection = keys.every((key) => key.direction === keys[0].direction);
+    pageQuery = sameDirection
+      ? // A row-value comparison lets both engines seek the index straight to the page.
+        pageQuery.where(
+          sql<boolean>`(${sql.join(keys.map((key) => sql.ref(key.column)))}) ${sql.raw(keys[0].direction === 'asc' ? '>' : '<')} (${sql.join(after)})`,
+        )
+      : pageQuery.where(({ or, and }) =>
+          or(
+            keys.map((key, index) =>
+              and([
+                ...keys.slice(0, index).map((previous, i) => sql<boolean>`${sql.ref(previous.column)} = ${after[i]}`),
+                key.direction === 'asc'
+                  ? sql<boolean>`${sql.ref(key.column)} > ${after[index]}`
+                  : sql<boolean>`${sql.ref(key.column)} < ${after[index]}`,
+              ]),
+            ),
+          ),
+        );
   }
   for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
   const rowsQuery = limit === 0 ? Promise.resolve([] as Row[]) : pageQuery.limit(limit + 1).execute();
