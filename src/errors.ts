@@ -62,14 +62,19 @@ const FASTIFY_CLIENT_ERRORS: Record<string, number> = {
 };
 
 /**
- * Database errors caused by the input rather than by Quire: PostgreSQL refuses NUL
- * characters and invalid encodings in text, and a unique index can race a check.
+ * Database errors that say something about the request rather than a fault in Quire:
+ * PostgreSQL refuses NUL characters and invalid encodings in text, a unique index can
+ * race a check, and under heavy contention a write may have to be retried.
  */
 function databaseInputError(error: { code?: unknown }): ErrorBody['error'] | undefined {
   switch (error.code) {
     case '22021':
     case '22P05':
       return { code: 400, message: 'Text values must not contain NUL characters or invalid UTF-8' };
+    case 'SQLITE_BUSY':
+    case '40001':
+    case '40P01':
+      return { code: 503, message: 'The database is busy with other writes; try again in a moment' };
     case '23505':
     case 'SQLITE_CONSTRAINT_UNIQUE':
     case 'SQLITE_CONSTRAINT_PRIMARYKEY':

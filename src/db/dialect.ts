@@ -50,7 +50,11 @@ function withStatementCache(database: SqliteDatabase.Database) {
     changeStamp(): string {
       return `${dataVersion.get() as number}:${writes}`;
     },
-    prepare(sqlText: string) {
+    prepare(requestedSql: string) {
+      // Every transaction here writes. BEGIN IMMEDIATE takes the write lock up front
+      // (waiting up to busy_timeout for another process), where a deferred BEGIN would
+      // fail outright when two processes both read and then try to write.
+      const sqlText = requestedSql === 'begin' ? 'begin immediate' : requestedSql;
       let statement = statements.get(sqlText);
       if (!statement) {
         statement = database.prepare(sqlText);
