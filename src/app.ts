@@ -13,6 +13,9 @@ import type { ServiceContext } from './services/context.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
+import { siteRoutes } from './routes/sites/index.ts';
+import { siteSectionRoutes } from './routes/siteSections/index.ts';
+import { siteSpaceRoutes } from './routes/siteSpaces/index.ts';
 import { spaceRoutes } from './routes/spaces/index.ts';
 import { memberRoutes } from './routes/members/index.ts';
 import { organizationRoutes } from './routes/organizations/index.ts';
@@ -94,6 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);
       await v1.register(customFieldRoutes);
+      await v1.register(siteRoutes);
+      await v1.register(siteSectionRoutes);
+      await v1.register(siteSpaceRoutes);
     },
     { prefix: '/v1' },
   );

@@ -1,7 +1,7 @@
 // The one pagination helper: keyset cursors over an ordered query, never OFFSET, so a
 // deep page costs what the first does. The cursor is opaque to callers: the sort key
 // values of the last row returned, base64url-encoded.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { BadRequest } from '../errors.ts';
 import { toCount } from './dialect.ts';
 
@@ -21,10 +21,14 @@ export interface ListPage<T> {
 type KeyValue = string | number;
 
 export interface SortKey<Row> {
-  /** A column reference as written in the query, such as "m.joined_at". */
-  column: string;
+  /** A column reference as written in the query, such as "m.joined_at", or an expression. */
+  column: string | RawBuilder<unknown>;
   direction: 'asc' | 'desc';
   value: (row: Row) => KeyValue;
+}
+
+function sortExpression(key: Pick<SortKey<never>, 'column'>) {
+  return typeof key.column === 'string' ? sql.ref(key.column) : key.column;
 }
 
 function encodeCursor(values: KeyValue[]): string {
@@ -73,22 +77,22 @@ export async function paginate<Row, Item>(
     pageQuery = sameDirection
       ? // A row-value comparison lets both engines seek the index straight to the page.
         pageQuery.where(
-          sql<boolean>`(${sql.join(keys.map((key) => sql.ref(key.column)))}) ${sql.raw(keys[0].direction === 'asc' ? '>' : '<')} (${sql.join(after)})`,
+          sql<boolean>`(${sql.join(keys.map(sortExpression))}) ${sql.raw(keys[0].direction === 'asc' ? '>' : '<')} (${sql.join(after)})`,
         )
       : pageQuery.where(({ or, and }) =>
           or(
             keys.map((key, index) =>
               and([
-                ...keys.slice(0, index).map((previous, i) => sql<boolean>`${sql.ref(previous.column)} = ${after[i]}`),
+                ...keys.slice(0, index).map((previous, i) => sql<boolean>`${sortExpression(previous)} = ${after[i]}`),
                 key.direction === 'asc'
-                  ? sql<boolean>`${sql.ref(key.column)} > ${after[index]}`
-                  : sql<boolean>`${sql.ref(key.column)} < ${after[index]}`,
+                  ? sql<boolean>`${sortExpression(key)} > ${after[index]}`
+                  : sql<boolean>`${sortExpression(key)} < ${after[index]}`,
               ]),
             ),
           ),
         );
   }
-  for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
+  for (const key of keys) pageQuery = pageQuery.orderBy(sortExpression(key), key.direction);
   const rowsQuery = limit === 0 ? Promise.resolve([] as Row[]) : pageQuery.limit(limit + 1).execute();
 
   const [rows, counted] = await Promise.all([rowsQuery, countQuery]);
@@ -99,5 +103,23 @@ export async function paginate<Row, Item>(
     items: pageRows.map(present),
     count: toCount((counted as { count?: unknown } | undefined)?.count),
     ...(hasMore && last ? { next: { page: encodeCursor(keys.map((key) => key.value(last))) } } : {}),
+  };
+}
+
+/**
+ * The same pages over a list already in memory and in order (a site's few sections,
+ * say): the cursor is the position after the last item returned.
+ */
+export function paginateList<Item>(items: Item[], request: PageRequest): ListPage<Item> {
+  const limit = request.limit ?? DEFAULT_LIMIT;
+  const [start] = request.page ? decodeCursor(request.page, 1) : [0];
+  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) {
+    throw new BadRequest('page is not a valid cursor: pass the value of next.page from the previous answer');
+  }
+  const end = start + limit;
+  return {
+    items: items.slice(start, end),
+    count: items.length,
+    ...(limit > 0 && end < items.length ? { next: { page: encodeCursor([end]) } } : {}),
   };
 }

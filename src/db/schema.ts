@@ -160,6 +160,76 @@ export interface JobsTable {
   created_at: string;
 }
 
+export interface SitesTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  title: string;
+  hostname: string | null;
+  basename: string | null;
+  /** The URL the site is proxied at, when it is. */
+  proxy_origin: string | null;
+  visibility: string;
+  published: Flag;
+  adaptive_enabled: Flag;
+  /** JSON of the adaptive-content JSON Schema, once set. */
+  adaptive_schema: string | null;
+  adaptive_schema_updated_at: string | null;
+  /** JSON of the customization settings stored over the defaults. */
+  customization: string;
+  /** Secret that signs visitor-authentication tokens (HS256). */
+  visitor_key: string;
+  default_section_id: string | null;
+  /** Default site space of a site without sections. */
+  default_site_space_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  icon: string | null;
+  position: string;
+  created_at: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  group_id: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  /** Fractional key: ungrouped sections share their order with groups; grouped ones order within the group. */
+  position: string;
+  default_site_space_id: string | null;
+  created_at: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  condition: string | null;
+  position: string;
+  created_at: string;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  site_id: string;
+  name: string;
+  share_key: string;
+  active: Flag;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -176,6 +246,11 @@ export interface Database {
   custom_fields: CustomFieldsTable;
   space_custom_field_values: SpaceCustomFieldValuesTable;
   jobs: JobsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

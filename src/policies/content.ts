@@ -3,7 +3,8 @@
 // guests), the target's default level for members (resolved through "inherit" up the
 // collections), and direct grants on the target or any collection above it. Space
 // visibility opens read access to people outside: public and unlisted to anyone,
-// share-link to holders of the key, in-collection to whoever reaches the collection.
+// share-link to holders of the key, in-collection to whoever reaches the collection;
+// so does a published site showing the space, as its own visibility allows.
 import { Forbidden, NotFound } from '../errors.ts';
 import { highestRole, isRole, roleAtLeast, type Role } from '../lib/roles.ts';
 import type { OrganizationAccess } from './organization.ts';
@@ -28,6 +29,8 @@ export interface SpaceFacts {
   defaultLevel: string;
   visibility: string;
   shareKey: string;
+  /** Shown by a published site that opens it to the caller (public, unlisted, or a share link they hold). */
+  publishedOpenly?: boolean;
 }
 
 function isFullMember(caller: ContentCaller): boolean {
@@ -73,6 +76,7 @@ export function collectionRole(caller: ContentCaller, collectionId: string): Rol
 export function spaceRole(caller: ContentCaller, space: SpaceFacts, shareKey?: string): Role | null {
   const role = roleOn(caller, 'space', space.id, space.defaultLevel, space.parentId);
   const opened =
+    space.publishedOpenly === true ||
     space.visibility === 'public' ||
     space.visibility === 'unlisted' ||
     (space.visibility === 'share-link' && shareKey !== undefined && shareKey === space.shareKey) ||

@@ -22,6 +22,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCollection, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
+import { detachSpacesFromSites } from './siteStructure.ts';
 import { softDeleteSpaces, type DefaultLevelInput } from './spaces.ts';
 
 /** A collection and every collection nested in it, from the organization's whole set. */
@@ -200,6 +201,7 @@ export async function transferCollection(ctx: ServiceContext, actor: Actor, coll
     const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
     const spaceIds = (await spacesInCollections(trx, subtree)).map((space) => space.id);
     for (const spaceId of spaceIds) await deleteCustomFieldValuesOfSpace(trx, spaceId);
+    await detachSpacesFromSites(trx, spaceIds);
     await moveGrants(trx, 'collection', subtree, organizationId);
     await moveGrants(trx, 'space', spaceIds, organizationId);
     await reassignCollections(trx, subtree, organizationId);

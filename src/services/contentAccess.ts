@@ -4,6 +4,7 @@ import { findCollection, collectionsOfOrganization, type CollectionRow } from '.
 import { grantsOfUser } from '../db/repos/grants.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findSpace, type SpaceRow } from '../db/repos/spaces.ts';
+import { isSpacePublishedOpenly } from '../db/repos/sites.ts';
 import type { Db } from '../db/schema.ts';
 import type { Role } from '../lib/roles.ts';
 import {
@@ -65,7 +66,11 @@ export async function authorizeSpace(
     return authorizeSpaceRole(null, permission, spaceId) as never;
   }
   const caller = await loadContentCaller(db, space.organization_id, actor.user.id);
-  const role = authorizeSpaceRole(spaceRole(caller, spaceFacts(space), options.shareKey), permission, spaceId);
+  const facts = spaceFacts(space);
+  if (spaceRole(caller, facts, options.shareKey) === null) {
+    facts.publishedOpenly = await isSpacePublishedOpenly(db, space.id, options.shareKey);
+  }
+  const role = authorizeSpaceRole(spaceRole(caller, facts, options.shareKey), permission, spaceId);
   return { space, role, caller };
 }
 

@@ -18,6 +18,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
+import { detachSpacesFromSites } from './siteStructure.ts';
 
 export const RETENTION_DAYS = 7;
 const RETENTION_MS = RETENTION_DAYS * 24 * 60 * 60 * 1000;
@@ -175,6 +176,7 @@ export async function deleteSpace(ctx: ServiceContext, actor: Actor, spaceId: st
 /** Marks spaces deleted now and schedules their purge. */
 export async function softDeleteSpaces(ctx: ServiceContext, trx: Db, spaceIds: string[]): Promise<void> {
   const now = ctx.clock.now();
+  await detachSpacesFromSites(trx, spaceIds);
   for (const spaceId of spaceIds) {
     await updateSpace(trx, spaceId, { deleted_at: now.toISOString() });
     await enqueueJob(trx, ctx.clock, PURGE_SPACE_JOB, { spaceId }, new Date(now.getTime() + RETENTION_MS));
@@ -278,8 +280,9 @@ export async function transferSpace(
       }
     }
     if (input.organization !== space.organization_id) {
-      // Custom fields belong to an organization: their values do not travel.
+      // Custom fields and sites belong to an organization: values and site spaces do not travel.
       await deleteCustomFieldValuesOfSpace(trx, spaceId);
+      await detachSpacesFromSites(trx, [spaceId]);
       await moveGrants(trx, 'space', [spaceId], input.organization);
     }
     await updateSpace(trx, spaceId, {

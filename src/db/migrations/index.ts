@@ -3,10 +3,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as identity from './20261122_0001_identity.ts';
 import * as contentTree from './20261122_0002_content_tree.ts';
+import * as sites from './20261123_0003_sites.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
   '20261122_0002_content_tree': contentTree,
+  '20261123_0003_sites': sites,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -77,3 +77,8 @@ export async function countSpaces(db: Db, organizationId: string, filter: SpaceF
     .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
+
+export function findSpacesByIds(db: Db, spaceIds: string[]): Promise<SpaceRow[]> {
+  if (spaceIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('spaces').selectAll().where('id', 'in', spaceIds).execute();
+}

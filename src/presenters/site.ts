@@ -1,0 +1,104 @@
+// Site objects and the parts of a site's structure.
+import type { ShareLinkRow, SiteRow } from '../db/repos/sites.ts';
+import type { SectionGroupRow, SectionRow, SiteSpaceRow } from '../db/repos/siteStructure.ts';
+import type { SpaceRow } from '../db/repos/spaces.ts';
+import type { Role } from '../lib/roles.ts';
+import { presentSpace } from './content.ts';
+
+/** Where a site is read: its own hostname when it has one, otherwise under Quire's address. */
+export function publishedSiteUrl(publicUrl: string, site: SiteRow): string {
+  const base = site.hostname ? `https://${site.hostname}` : `${publicUrl}/sites/${site.id}`;
+  return site.basename ? `${base}/${site.basename}` : base;
+}
+
+export function presentSite(publicUrl: string, site: SiteRow, siteSpaceCount: number) {
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    title: site.title,
+    ...(site.hostname ? { hostname: site.hostname } : {}),
+    ...(site.basename ? { basename: site.basename } : {}),
+    ...(site.proxy_origin ? { proxy: { origin: site.proxy_origin, target: publishedSiteUrl(publicUrl, { ...site, hostname: null }) } } : {}),
+    visibility: site.visibility,
+    published: site.published === 1,
+    siteSpaces: siteSpaceCount,
+    createdAt: site.created_at,
+    adaptiveContent: { enabled: site.adaptive_enabled === 1 },
+    // Every feature of a self-hosted Quire is available; none is sold separately.
+    features: [],
+    urls: {
+      location: `${publicUrl}/v1/orgs/${site.organization_id}/sites/${site.id}`,
+      app: `${publicUrl}/o/${site.organization_id}/sites/${site.id}/`,
+      ...(site.published === 1 ? { published: publishedSiteUrl(publicUrl, site) } : {}),
+    },
+  };
+}
+
+export interface SiteSpaceView {
+  row: SiteSpaceRow;
+  space: SpaceRow;
+  role: Role | null;
+  isDefault: boolean;
+  /** Path of the section it is in, for its published URL. */
+  sectionPath?: string;
+}
+
+export function presentSiteSpace(publicUrl: string, site: SiteRow, view: SiteSpaceView) {
+  const base = publishedSiteUrl(publicUrl, site);
+  const path = [view.sectionPath, view.row.path].filter(Boolean).join('/');
+  return {
+    object: 'site-space' as const,
+    id: view.row.id,
+    path: view.row.path,
+    ...(view.row.section_id ? { section: view.row.section_id } : {}),
+    space: presentSpace(publicUrl, view.space, view.role),
+    title: view.space.title,
+    default: view.isDefault,
+    ...(view.row.condition !== null ? { condition: view.row.condition } : {}),
+    urls: site.published === 1 ? { published: `${base}/${path}` } : {},
+  };
+}
+
+export function presentSection(
+  publicUrl: string,
+  site: SiteRow,
+  section: SectionRow,
+  siteSpaces: ReturnType<typeof presentSiteSpace>[],
+) {
+  return {
+    object: 'site-section' as const,
+    id: section.id,
+    title: section.title,
+    ...(section.description !== null ? { description: section.description } : {}),
+    default: site.default_section_id === section.id,
+    path: section.path,
+    ...(section.condition !== null ? { condition: section.condition } : {}),
+    ...(section.group_id ? { sectionGroup: section.group_id } : {}),
+    siteSpaces,
+    urls: site.published === 1 ? { published: `${publishedSiteUrl(publicUrl, site)}/${section.path}` } : {},
+    ...(section.icon !== null ? { icon: section.icon } : {}),
+  };
+}
+
+export function presentSectionGroup(group: SectionGroupRow, sections: ReturnType<typeof presentSection>[]) {
+  return {
+    object: 'site-section-group' as const,
+    id: group.id,
+    title: group.title,
+    sections,
+    ...(group.icon !== null ? { icon: group.icon } : {}),
+  };
+}
+
+export function presentShareLink(publicUrl: string, site: SiteRow, link: ShareLinkRow) {
+  return {
+    object: 'share-link' as const,
+    id: link.id,
+    name: link.name,
+    key: link.share_key,
+    active: link.active === 1,
+    createdAt: link.created_at,
+    urls: { published: `${publishedSiteUrl(publicUrl, site)}?shareKey=${link.share_key}` },
+  };
+}

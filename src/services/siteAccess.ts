@@ -1,0 +1,137 @@
+// Who may manage a site and who may read it. Members of the organization read every
+// site of it, published or not; anyone else reads a published site only as its
+// visibility allows: public and unlisted openly, share-link with the key of an active
+// share link, visitor-auth with a token signed by the site's key, whose claims then
+// decide which conditional sections and site spaces they see.
+import { jwtVerify } from 'jose';
+import { Forbidden, NotFound } from '../errors.ts';
+import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
+import { findSite, hasActiveShareLink, type SiteRow } from '../db/repos/sites.ts';
+import { readSiteStructure } from '../db/repos/siteStructure.ts';
+import { findSpacesByIds } from '../db/repos/spaces.ts';
+import type { Db } from '../db/schema.ts';
+import { conditionHolds } from '../lib/conditions.ts';
+import { organizationPermissions } from '../policies/organization.ts';
+import { spaceRole } from '../policies/content.ts';
+import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { loadContentCaller, spaceFacts } from './contentAccess.ts';
+import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { orderedSections, topLevelItems } from './siteStructure.ts';
+
+function siteNotFound(siteId: string): NotFound {
+  return new NotFound(`No site with id "${siteId}" in this organization`);
+}
+
+/** Loads a site the caller may change: members with the "create" role or higher. */
+export async function authorizeSiteManagement(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  db: Db = ctx.db,
+): Promise<SiteRow> {
+  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'view', db);
+  const site = await findSite(db, organizationId, siteId);
+  if (!site) throw siteNotFound(siteId);
+  if (!organizationPermissions(access).createContent) {
+    throw new Forbidden('Managing sites needs the "create" role or higher in the organization');
+  }
+  return site;
+}
+
+/** The site key signs visitor tokens with HS256. */
+export function visitorKey(site: SiteRow): Uint8Array {
+  return new TextEncoder().encode(site.visitor_key);
+}
+
+export interface SiteReader {
+  site: SiteRow;
+  /** The visitor's claims when the reader is not a member; undefined for members, who see everything. */
+  claims: Record<string, unknown> | undefined;
+}
+
+export interface ReadCredentials {
+  shareKey?: string;
+  visitorAuthToken?: string;
+}
+
+export async function authorizeSiteRead(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  credentials: ReadCredentials,
+): Promise<SiteReader> {
+  const preloaded = actor.requestOrganization?.organizationId === organizationId;
+  const organization = preloaded
+    ? actor.requestOrganization!.organization
+    : await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id);
+  const site = organization && (await findSite(ctx.db, organizationId, siteId));
+  if (!site) throw siteNotFound(siteId);
+  if (accessFromRow(organization)?.isMember) return { site, claims: undefined };
+  if (site.published !== 1) throw siteNotFound(siteId);
+  switch (site.visibility) {
+    case 'public':
+    case 'unlisted':
+      return { site, claims: {} };
+    case 'share-link':
+      if (credentials.shareKey && (await hasActiveShareLink(ctx.db, site.id, credentials.shareKey))) {
+        return { site, claims: {} };
+      }
+      throw siteNotFound(siteId);
+    case 'visitor-auth':
+      if (credentials.visitorAuthToken) {
+        try {
+          const { payload } = await jwtVerify(credentials.visitorAuthToken, visitorKey(site), { algorithms: ['HS256'] });
+          return { site, claims: payload as Record<string, unknown> };
+        } catch {
+          throw siteNotFound(siteId);
+        }
+      }
+      throw siteNotFound(siteId);
+    default:
+      throw siteNotFound(siteId);
+  }
+}
+
+/** The presented structure of a site as one reader sees it. */
+export async function presentStructure(ctx: ServiceContext, actor: Actor, reader: SiteReader) {
+  const { site, claims } = reader;
+  const structure = await readSiteStructure(ctx.db, site.id);
+  const visible = (condition: string | null) => claims === undefined || condition === null || conditionHolds(condition, claims);
+  const [spaces, caller] = await Promise.all([
+    findSpacesByIds(ctx.db, [...new Set(structure.siteSpaces.map((ss) => ss.space_id))]),
+    loadContentCaller(ctx.db, site.organization_id, actor.user.id),
+  ]);
+  const spaceById = new Map(spaces.map((space) => [space.id, space]));
+  const sectionPath = new Map(structure.sections.map((section) => [section.id, section.path]));
+  const defaults = new Set([site.default_site_space_id, ...structure.sections.map((s) => s.default_site_space_id)]);
+  const siteSpaces = structure.siteSpaces
+    .filter((ss) => visible(ss.condition) && spaceById.has(ss.space_id))
+    .map((row) => {
+      const space = spaceById.get(row.space_id)!;
+      return presentSiteSpace(ctx.config.publicUrl, site, {
+        row,
+        space,
+        role: spaceRole(caller, spaceFacts(space)),
+        isDefault: defaults.has(row.id),
+        sectionPath: row.section_id ? sectionPath.get(row.section_id) : undefined,
+      });
+    });
+  const sections = orderedSections(structure)
+    .filter((section) => visible(section.condition))
+    .map((section) =>
+      presentSection(ctx.config.publicUrl, site, section, siteSpaces.filter((ss) => ss.section === section.id)),
+    );
+  const groups = new Map(
+    structure.groups.map((group) => [group.id, presentSectionGroup(group, sections.filter((s) => s.sectionGroup === group.id))]),
+  );
+  if (structure.sections.length === 0) return { type: 'siteSpaces' as const, structure: siteSpaces, sections, siteSpaces };
+  const topLevel: Array<ReturnType<typeof presentSection> | ReturnType<typeof presentSectionGroup>> = [];
+  for (const item of topLevelItems(structure)) {
+    if (item.group) topLevel.push(groups.get(item.group.id)!);
+    else topLevel.push(...sections.filter((section) => section.id === item.section!.id));
+  }
+  return { type: 'sections' as const, structure: topLevel, sections, siteSpaces, groups: [...groups.values()] };
+}

@@ -1,0 +1,121 @@
+// Site spaces: the spaces a site shows, each at a path, in its section or at the root.
+import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import { deleteSiteSpace, readSiteStructure, updateSiteSpace, type SiteStructureRows } from '../db/repos/siteStructure.ts';
+import { paginateList, type PageRequest } from '../db/pagination.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
+import { checkedCondition, orderedSections, positionAmong, settleDefaults } from './siteStructure.ts';
+import { addSpaceToSite } from './sites.ts';
+
+function requireSiteSpace(structure: SiteStructureRows, siteSpaceId: string) {
+  const siteSpace = structure.siteSpaces.find((ss) => ss.id === siteSpaceId);
+  if (!siteSpace) throw new NotFound(`No site space with id "${siteSpaceId}" in this site`);
+  return siteSpace;
+}
+
+async function presented(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
+  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
+  return (await presentStructure(ctx, actor, reader)).siteSpaces.find((ss) => ss.id === siteSpaceId)!;
+}
+
+/** Site spaces in reading order: section by section (or the root), then by position. */
+export async function listSiteSpaces(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  options: PageRequest & ReadCredentials & { default?: boolean },
+) {
+  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, options);
+  const presentedStructure = await presentStructure(ctx, actor, reader);
+  const sectionOrder = orderedSections(await readSiteStructure(ctx.db, siteId)).map((section) => section.id);
+  const inOrder = [...presentedStructure.siteSpaces].sort(
+    (a, b) => sectionOrder.indexOf(a.section ?? '') - sectionOrder.indexOf(b.section ?? ''),
+  );
+  const filtered = options.default === undefined ? inOrder : inOrder.filter((ss) => ss.default === options.default);
+  return paginateList(filtered, options);
+}
+
+export async function addSiteSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  input: { spaceId: string; sectionId?: string },
+) {
+  const siteSpaceId = await ctx.db.transaction().execute(async (trx) => {
+    const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    const structure = await readSiteStructure(trx, siteId);
+    let sectionId: string | null = null;
+    if (input.sectionId !== undefined) {
+      if (!structure.sections.some((s) => s.id === input.sectionId)) {
+        throw new BadRequest(`sectionId: no section "${input.sectionId}" in this site`);
+      }
+      sectionId = input.sectionId;
+    } else if (structure.sections.length > 0) {
+      sectionId = site.default_section_id;
+    }
+    return addSpaceToSite(ctx, trx, site, input.spaceId, sectionId);
+  });
+  return presented(ctx, actor, organizationId, siteId, siteSpaceId);
+}
+
+export async function patchSiteSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  changes: { path?: string; condition?: string | null },
+) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    const structure = await readSiteStructure(trx, siteId);
+    const siteSpace = requireSiteSpace(structure, siteSpaceId);
+    const update: Parameters<typeof updateSiteSpace>[2] = {};
+    if (changes.path !== undefined) {
+      const clash = structure.siteSpaces.some(
+        (ss) => ss.id !== siteSpaceId && ss.section_id === siteSpace.section_id && ss.path === changes.path,
+      );
+      if (clash) throw new Conflict(`path: another site space beside this one already uses "${changes.path}"`);
+      update.path = changes.path;
+    }
+    const condition = checkedCondition('condition', changes.condition);
+    if (condition !== undefined) update.condition = condition;
+    await updateSiteSpace(trx, siteSpaceId, update);
+  });
+  return presented(ctx, actor, organizationId, siteId, siteSpaceId);
+}
+
+export async function removeSiteSpace(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    requireSiteSpace(await readSiteStructure(trx, siteId), siteSpaceId);
+    await deleteSiteSpace(trx, siteSpaceId);
+    await settleDefaults(trx, siteId);
+  });
+}
+
+export async function moveSiteSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  position: { before?: { type: 'site-space'; siteSpace: string }; after?: { type: 'site-space'; siteSpace: string } } | undefined,
+) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    const structure = await readSiteStructure(trx, siteId);
+    const siteSpace = requireSiteSpace(structure, siteSpaceId);
+    const siblings = structure.siteSpaces.filter((ss) => ss.section_id === siteSpace.section_id && ss.id !== siteSpaceId);
+    await updateSiteSpace(trx, siteSpaceId, {
+      position: positionAmong(
+        siblings,
+        { before: position?.before?.siteSpace, after: position?.after?.siteSpace },
+        'site space',
+      ),
+    });
+  });
+  return presented(ctx, actor, organizationId, siteId, siteSpaceId);
+}

@@ -1,0 +1,132 @@
+// The rules that hold a site's structure together, whatever operation changed it:
+// one default section per site, one default site space per section (or per site
+// without sections), positions in order, paths unique where they are read.
+import { generateKeyBetween } from 'fractional-indexing';
+import { BadRequest } from '../errors.ts';
+import {
+  readSiteStructure,
+  sitesShowingSpaces,
+  updateSection,
+  type SectionGroupRow,
+  type SectionRow,
+  type SiteStructureRows,
+} from '../db/repos/siteStructure.ts';
+import { findSiteById, updateSite, type SiteRow } from '../db/repos/sites.ts';
+import type { Db } from '../db/schema.ts';
+import { ConditionError, parseCondition } from '../lib/conditions.ts';
+
+/** Re-establishes the defaults after any change to a site's structure. */
+export async function settleDefaults(db: Db, siteId: string): Promise<void> {
+  const site = (await findSiteById(db, siteId))!;
+  const structure = await readSiteStructure(db, siteId);
+  const ordered = orderedSections(structure);
+  if (ordered.length > 0) {
+    const defaultSection = ordered.some((s) => s.id === site.default_section_id) ? site.default_section_id : ordered[0].id;
+    if (defaultSection !== site.default_section_id || site.default_site_space_id !== null) {
+      await updateSite(db, siteId, { default_section_id: defaultSection, default_site_space_id: null });
+    }
+    for (const section of structure.sections) {
+      const members = structure.siteSpaces.filter((ss) => ss.section_id === section.id);
+      const chosen = members.some((ss) => ss.id === section.default_site_space_id)
+        ? section.default_site_space_id
+        : (members[0]?.id ?? null);
+      if (chosen !== section.default_site_space_id) await updateSection(db, section.id, { default_site_space_id: chosen });
+    }
+    return;
+  }
+  const roots = structure.siteSpaces.filter((ss) => ss.section_id === null);
+  const chosen = roots.some((ss) => ss.id === site.default_site_space_id) ? site.default_site_space_id : (roots[0]?.id ?? null);
+  if (chosen !== site.default_site_space_id || site.default_section_id !== null) {
+    await updateSite(db, siteId, { default_site_space_id: chosen, default_section_id: null });
+  }
+}
+
+export type TopLevelItem = { group: SectionGroupRow; section?: never } | { section: SectionRow; group?: never };
+
+/** The site's top level: groups and ungrouped sections, sharing one order. */
+export function topLevelItems(structure: SiteStructureRows): TopLevelItem[] {
+  return [
+    ...structure.groups.map((group) => ({ position: group.position, group })),
+    ...structure.sections.filter((s) => s.group_id === null).map((section) => ({ position: section.position, section })),
+  ]
+    .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0))
+    .map(({ position: _position, ...item }) => item as TopLevelItem);
+}
+
+/** Sections in reading order: top-level items by position, grouped sections within their group. */
+export function orderedSections(structure: SiteStructureRows): SectionRow[] {
+  return topLevelItems(structure).flatMap((item) =>
+    item.group ? structure.sections.filter((s) => s.group_id === item.group.id) : [item.section!],
+  );
+}
+
+/** Removes deleted or departed spaces from every site showing them, keeping each site's defaults. */
+export async function detachSpacesFromSites(db: Db, spaceIds: string[]): Promise<void> {
+  const siteIds = await sitesShowingSpaces(db, spaceIds);
+  if (siteIds.length === 0) return;
+  await db.deleteFrom('site_spaces').where('space_id', 'in', spaceIds).execute();
+  for (const siteId of siteIds) await settleDefaults(db, siteId);
+}
+
+export interface Positioned {
+  id: string;
+  position: string;
+}
+
+/**
+ * A position key among `siblings` (in order, the moving item excluded): before or
+ * after the named sibling, or at the end. A sibling not in the list is a 400.
+ */
+export function positionAmong(
+  siblings: Positioned[],
+  position: { before?: string; after?: string } | undefined,
+  kind: string,
+): string {
+  const others = [...siblings].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  const indexOf = (id: string, field: string) => {
+    const index = others.findIndex((item) => item.id === id);
+    if (index < 0) throw new BadRequest(`position.${field}: no ${kind} "${id}" among the siblings in this site`);
+    return index;
+  };
+  if (position?.before !== undefined) {
+    const index = indexOf(position.before, 'before');
+    return generateKeyBetween(others[index - 1]?.position ?? null, others[index].position);
+  }
+  if (position?.after !== undefined) {
+    const index = indexOf(position.after, 'after');
+    return generateKeyBetween(others[index].position, others[index + 1]?.position ?? null);
+  }
+  return generateKeyBetween(others[others.length - 1]?.position ?? null, null);
+}
+
+/** A URL path segment from a title: lowercase letters, digits and hyphens. */
+export function slugify(title: string, fallback: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90);
+  return slug || fallback;
+}
+
+/** `wanted`, or `wanted-2`, `wanted-3`… whichever is not taken. */
+export function uniquePath(wanted: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  if (!used.has(wanted)) return wanted;
+  for (let suffix = 2; ; suffix++) if (!used.has(`${wanted}-${suffix}`)) return `${wanted}-${suffix}`;
+}
+
+/** Checks a condition before it is saved; unset (undefined) keeps it, null removes it. */
+export function checkedCondition(field: string, condition: string | null | undefined): string | null | undefined {
+  if (condition === undefined || condition === null) return condition;
+  try {
+    parseCondition(condition);
+  } catch (error) {
+    throw new BadRequest(`${field}: the expression is invalid (${(error as ConditionError).message})`);
+  }
+  return condition;
+}
+
+export type { SiteRow };

@@ -1,0 +1,355 @@
+// Sites: what readers see, published from one or more spaces.
+import { Ajv } from 'ajv';
+import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import {
+  deleteShareLink,
+  deleteSite,
+  findShareLink,
+  insertShareLink,
+  insertSite,
+  isSiteHostnameTaken,
+  shareLinksQuery,
+  sitesQuery,
+  updateShareLink,
+  updateSite,
+  type SiteFilter,
+  type SiteRow,
+} from '../db/repos/sites.ts';
+import { countSiteSpaces, insertSiteSpace, readSiteStructure, updateSection } from '../db/repos/siteStructure.ts';
+import { findSpace } from '../db/repos/spaces.ts';
+import type { Db } from '../db/schema.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { presentCustomization } from '../presenters/siteCustomization.ts';
+import { presentShareLink, presentSite } from '../presenters/site.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeInOrganization } from './organizations.ts';
+import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
+import { positionAmong, settleDefaults, slugify, uniquePath } from './siteStructure.ts';
+import { createSpace } from './spaces.ts';
+
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+
+async function present(ctx: ServiceContext, site: SiteRow) {
+  return presentSite(ctx.config.publicUrl, site, await countSiteSpaces(ctx.db, site.id));
+}
+
+async function reload(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  return present(ctx, await authorizeSiteManagement(ctx, actor, organizationId, siteId));
+}
+
+export async function listSites(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  options: PageRequest & { space?: string; title?: string; published?: boolean; type?: string[] },
+) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const filter: SiteFilter = { spaceId: options.space, title: options.title, published: options.published, types: options.type };
+  const page = await paginate(
+    sitesQuery(ctx.db, organizationId, filter),
+    [
+      { column: 'si.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 'si.id', direction: 'desc', value: (row) => row.id },
+    ],
+    options,
+    (row) => row,
+  );
+  return { ...page, items: await Promise.all(page.items.map((site) => present(ctx, site))) };
+}
+
+/** A space to add to a new site: an existing space's id, or the title of a space to create for it. */
+export type SiteSpaceRequest = string | { title?: string };
+
+/** Adds a space as a site space of a site without sections (or of a section). */
+export async function addSpaceToSite(
+  ctx: ServiceContext,
+  trx: Db,
+  site: SiteRow,
+  spaceId: string,
+  sectionId: string | null,
+) {
+  const space = await findSpace(trx, spaceId);
+  if (!space || space.deleted_at !== null || space.organization_id !== site.organization_id) {
+    throw new BadRequest(`spaceId: no space with id "${spaceId}" in this organization`);
+  }
+  const structure = await readSiteStructure(trx, site.id);
+  const scope = structure.siteSpaces.filter((ss) => ss.section_id === sectionId);
+  const id = newId();
+  await insertSiteSpace(trx, {
+    id,
+    site_id: site.id,
+    section_id: sectionId,
+    space_id: spaceId,
+    path: uniquePath(slugify(space.title, 'space'), scope.map((ss) => ss.path)),
+    condition: null,
+    position: positionAmong(scope, undefined, 'site space'),
+    created_at: isoNow(ctx.clock),
+  });
+  await settleDefaults(trx, site.id);
+  return id;
+}
+
+export async function createSite(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  input: { type?: string; title: string; visibility?: SiteVisibility; spaces?: SiteSpaceRequest[] },
+) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'createContent');
+  // New spaces are created first, each in its own transaction, like any other space.
+  const spaceIds: string[] = [];
+  for (const request of input.spaces ?? []) {
+    spaceIds.push(
+      typeof request === 'string'
+        ? request
+        : (await createSpace(ctx, actor, organizationId, { title: request.title ?? input.title.slice(0, 50) })).id,
+    );
+  }
+  const siteId = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = isoNow(ctx.clock);
+    const site: SiteRow = {
+      id: siteId,
+      organization_id: organizationId,
+      type: input.type ?? 'basic',
+      title: input.title,
+      hostname: null,
+      basename: null,
+      proxy_origin: null,
+      visibility: input.visibility ?? 'public',
+      published: 0,
+      adaptive_enabled: 0,
+      adaptive_schema: null,
+      adaptive_schema_updated_at: null,
+      customization: '{}',
+      visitor_key: newId(43),
+      default_section_id: null,
+      default_site_space_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertSite(trx, site);
+    for (const spaceId of spaceIds) await addSpaceToSite(ctx, trx, site, spaceId, null);
+  });
+  return reload(ctx, actor, organizationId, siteId);
+}
+
+export async function getSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  const { site } = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
+  return present(ctx, site);
+}
+
+export interface SiteChanges {
+  title?: string;
+  visibility?: SiteVisibility;
+  basename?: string | null;
+  hostname?: string | null;
+  adaptiveContent?: { enabled: boolean };
+  defaultSiteSpace?: string;
+  defaultSiteSection?: string;
+  proxy?: string | null;
+}
+
+function proxyOrigin(proxy: string): string {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `https://${proxy}`);
+  } catch {
+    throw new BadRequest(`proxy: "${proxy}" is not a URL such as example.com/docs`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadRequest('proxy: the URL must use http or https');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export async function patchSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, changes: SiteChanges) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    const update: Parameters<typeof updateSite>[2] = { updated_at: isoNow(ctx.clock) };
+    if (changes.title !== undefined) update.title = changes.title;
+    if (changes.visibility !== undefined) update.visibility = changes.visibility;
+    if (changes.basename !== undefined) update.basename = changes.basename;
+    if (changes.hostname !== undefined) {
+      if (changes.hostname && (await isSiteHostnameTaken(trx, changes.hostname, siteId))) throw new Conflict(`The hostname "${changes.hostname}" is already used by another site`);
+      update.hostname = changes.hostname;
+    }
+    if (changes.adaptiveContent !== undefined) update.adaptive_enabled = changes.adaptiveContent.enabled ? 1 : 0;
+    if (changes.proxy !== undefined) update.proxy_origin = changes.proxy === null ? null : proxyOrigin(changes.proxy);
+    const structure = await readSiteStructure(trx, siteId);
+    if (changes.defaultSiteSection !== undefined) {
+      if (!structure.sections.some((section) => section.id === changes.defaultSiteSection)) {
+        throw new BadRequest(`defaultSiteSection: no section "${changes.defaultSiteSection}" in this site`);
+      }
+      update.default_section_id = changes.defaultSiteSection;
+    }
+    if (changes.defaultSiteSpace !== undefined) {
+      const siteSpace = structure.siteSpaces.find((ss) => ss.id === changes.defaultSiteSpace);
+      if (!siteSpace) throw new BadRequest(`defaultSiteSpace: no site space "${changes.defaultSiteSpace}" in this site`);
+      if (siteSpace.section_id === null) update.default_site_space_id = siteSpace.id;
+      else {
+        // The default site space of a site with sections is the default of its default section.
+        update.default_section_id = siteSpace.section_id;
+        await updateSection(trx, siteSpace.section_id, { default_site_space_id: siteSpace.id });
+      }
+    }
+    await updateSite(trx, siteId, update);
+    await settleDefaults(trx, siteId);
+  });
+  return reload(ctx, actor, organizationId, siteId);
+}
+
+export async function removeSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await deleteSite(trx, siteId);
+  });
+}
+
+export async function setPublished(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, published: boolean) {
+  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  await updateSite(ctx.db, siteId, { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) });
+  return reload(ctx, actor, organizationId, siteId);
+}
+
+export async function getStructure(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, credentials: ReadCredentials) {
+  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, credentials);
+  const { type, structure } = await presentStructure(ctx, actor, reader);
+  return { type, structure };
+}
+
+export async function getPublished(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, credentials: ReadCredentials) {
+  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, credentials);
+  const { type, structure } = await presentStructure(ctx, actor, reader);
+  return {
+    object: 'published-content-site' as const,
+    site: await present(ctx, reader.site),
+    structure: { type, structure },
+    customizations: { site: presentCustomization(reader.site.title, reader.site.customization) },
+  };
+}
+
+export async function getCustomization(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  const { site } = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
+  return presentCustomization(site.title, site.customization);
+}
+
+export async function putCustomization(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  settings: Record<string, unknown>,
+) {
+  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const stored = JSON.stringify(settings);
+  await updateSite(ctx.db, siteId, { customization: stored, updated_at: isoNow(ctx.clock) });
+  return presentCustomization(site.title, stored);
+}
+
+const DEFAULT_ADAPTIVE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+};
+
+const draft07 = new Ajv({ strict: false });
+
+/** The adaptive schema describes visitor claims: a draft-07 object schema of described booleans. */
+function checkAdaptiveSchema(schema: Record<string, unknown>): void {
+  if (schema.type !== 'object') throw new BadRequest('jsonSchema.type must be "object"');
+  if (schema.$schema !== undefined && !String(schema.$schema).includes('draft-07')) {
+    throw new BadRequest('jsonSchema.$schema must be the draft-07 meta-schema');
+  }
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+    throw new BadRequest('jsonSchema.properties must be an object of claims');
+  }
+  for (const [name, property] of Object.entries(properties as Record<string, Record<string, unknown>>)) {
+    if (property?.type !== 'boolean') throw new BadRequest(`jsonSchema.properties.${name}.type must be "boolean"`);
+    if (typeof property.description !== 'string' || property.description.length === 0) {
+      throw new BadRequest(`jsonSchema.properties.${name}.description must say what the claim means`);
+    }
+  }
+  try {
+    draft07.compile(schema);
+  } catch (error) {
+    throw new BadRequest(`jsonSchema is not a valid JSON Schema: ${(error as Error).message}`);
+  }
+}
+
+export async function getAdaptiveSchema(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  const { site } = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
+  return {
+    object: 'site-adaptive-schema' as const,
+    jsonSchema: site.adaptive_schema ? JSON.parse(site.adaptive_schema) : DEFAULT_ADAPTIVE_SCHEMA,
+    updatedAt: site.adaptive_schema_updated_at ?? site.created_at,
+  };
+}
+
+export async function putAdaptiveSchema(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  jsonSchema: Record<string, unknown>,
+) {
+  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  checkAdaptiveSchema(jsonSchema);
+  const now = isoNow(ctx.clock);
+  await updateSite(ctx.db, siteId, { adaptive_schema: JSON.stringify(jsonSchema), adaptive_schema_updated_at: now });
+  return { object: 'site-adaptive-schema' as const, jsonSchema, updatedAt: now };
+}
+
+/** The key that signs visitor-authentication tokens, for the site's administrators. */
+export async function getPublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  return { object: 'site-publishing-auth' as const, privateKey: site.visitor_key, algorithm: 'HS256' as const };
+}
+
+export async function listShareLinks(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, page: PageRequest) {
+  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  return paginate(
+    shareLinksQuery(ctx.db, siteId),
+    [
+      { column: 'sl.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 'sl.id', direction: 'desc', value: (row) => row.id },
+    ],
+    page,
+    (row) => presentShareLink(ctx.config.publicUrl, site, row),
+  );
+}
+
+export async function createShareLink(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, name: string) {
+  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const link = { id: newId(), site_id: siteId, name, share_key: newId(32), active: 1 as const, created_at: isoNow(ctx.clock) };
+  await insertShareLink(ctx.db, link);
+  return presentShareLink(ctx.config.publicUrl, site, link);
+}
+
+export async function patchShareLink(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  siteId: string,
+  shareLinkId: string,
+  changes: { name?: string; active?: boolean },
+) {
+  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const link = await findShareLink(ctx.db, siteId, shareLinkId);
+  if (!link) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
+  const update = {
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.active !== undefined ? { active: (changes.active ? 1 : 0) as 0 | 1 } : {}),
+  };
+  await updateShareLink(ctx.db, shareLinkId, update);
+  return presentShareLink(ctx.config.publicUrl, site, { ...link, ...update });
+}
+
+export async function removeShareLink(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, shareLinkId: string) {
+  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  if (!(await findShareLink(ctx.db, siteId, shareLinkId))) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
+  await deleteShareLink(ctx.db, shareLinkId);
+}
