@@ -15,6 +15,7 @@ import {
   type SiteStructureRows,
 } from '../db/repos/siteStructure.ts';
 import { findSpace } from '../db/repos/spaces.ts';
+import { updateSite } from '../db/repos/sites.ts';
 import type { Db } from '../db/schema.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -106,8 +107,9 @@ export async function listSections(
 }
 
 /**
- * Adds a section holding `spaceId`. The first section of a site takes in the site
- * spaces the site held directly, so that every site space belongs to a section.
+ * Adds a section holding `spaceId` as its first site space. A site that held site
+ * spaces directly first gathers them into a section named after the site (the
+ * default one), so that every site space belongs to a section.
  */
 export async function addSection(
   ctx: ServiceContext,
@@ -123,6 +125,9 @@ export async function addSection(
     if (!space || space.deleted_at !== null || space.organization_id !== organizationId) {
       throw new BadRequest(`spaceId: no space with id "${input.spaceId}" in this organization`);
     }
+    if (site.default_section_id === null && site.default_site_space_id !== null) {
+      await gatherRootSiteSpaces(ctx, trx, site.id, site.title, site.default_site_space_id);
+    }
     const structure = await readSiteStructure(trx, siteId);
     const title = input.title ?? space.title;
     await insertSection(trx, {
@@ -135,15 +140,33 @@ export async function addSection(
       condition: null,
       icon: input.icon ?? null,
       position: positionAmong(topLevelSiblings(structure, ''), undefined, 'section'),
-      default_site_space_id: structure.sections.length === 0 ? site.default_site_space_id : null,
+      default_site_space_id: null,
       created_at: isoNow(ctx.clock),
     });
-    if (structure.sections.length === 0) {
-      for (const siteSpace of structure.siteSpaces) await updateSiteSpace(trx, siteSpace.id, { section_id: sectionId });
-    }
     await addSpaceToSite(ctx, trx, site, input.spaceId, sectionId);
   });
   return presentedSection(ctx, actor, organizationId, siteId, sectionId);
+}
+
+/** Puts the site spaces a site held directly into a first, default section. */
+async function gatherRootSiteSpaces(ctx: ServiceContext, trx: Db, siteId: string, siteTitle: string, defaultSiteSpaceId: string) {
+  const structure = await readSiteStructure(trx, siteId);
+  const gatheringId = newId();
+  await insertSection(trx, {
+    id: gatheringId,
+    site_id: siteId,
+    group_id: null,
+    title: siteTitle,
+    description: null,
+    path: slugify(siteTitle, 'section'),
+    condition: null,
+    icon: null,
+    position: positionAmong([], undefined, 'section'),
+    default_site_space_id: defaultSiteSpaceId,
+    created_at: isoNow(ctx.clock),
+  });
+  for (const siteSpace of structure.siteSpaces) await updateSiteSpace(trx, siteSpace.id, { section_id: gatheringId });
+  await updateSite(trx, siteId, { default_section_id: gatheringId, default_site_space_id: null });
 }
 
 export async function patchSection(

@@ -116,24 +116,23 @@ describe('sites', () => {
 });
 
 describe('site structure', () => {
-  it('moves root site spaces into the first section, and keeps one default section and one default per section', async () => {
+  it('gathers root site spaces into a first section, and keeps one default section and one default per section', async () => {
     const org = await buildOrganization(testApp);
     const [a, b, c] = [await space(org, 'Alpha'), await space(org, 'Beta'), await space(org, 'Gamma')];
     const created = await site(org, { title: 'Docs', spaces: [a.id, b.id] });
     const url = (rest: string) => siteUrl(org, created.body.id, rest);
-    const section = await request(testApp.app, 'POST', url('/sections'), { token: org.admin.token, body: { spaceId: c.id, title: 'Product' } });
-    expect(section.status).toBe(201);
-    expect(section.body).toMatchObject({ object: 'site-section', title: 'Product', path: 'product', default: true });
+    const second = await request(testApp.app, 'POST', url('/sections'), { token: org.admin.token, body: { spaceId: c.id, title: 'Product' } });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ object: 'site-section', title: 'Product', path: 'product', default: false });
+    expect(second.body.siteSpaces.map((ss: any) => [ss.space.title, ss.default])).toEqual([['Gamma', true]]);
+    const structure = await request(testApp.app, 'GET', url('/structure'), { token: org.admin.token });
+    expect(structure.body.type).toBe('sections');
+    const section = { body: structure.body.structure[0] };
+    expect(section.body).toMatchObject({ title: 'Docs', path: 'docs', default: true });
     expect(section.body.siteSpaces.map((ss: any) => [ss.space.title, ss.default])).toEqual([
       ['Alpha', true],
       ['Beta', false],
-      ['Gamma', false],
     ]);
-    const second = await request(testApp.app, 'POST', url('/sections'), { token: org.admin.token, body: { spaceId: a.id } });
-    expect(second.body).toMatchObject({ default: false, path: 'alpha' });
-    expect(second.body.siteSpaces[0].default).toBe(true);
-    const structure = await request(testApp.app, 'GET', url('/structure'), { token: org.admin.token });
-    expect(structure.body.type).toBe('sections');
     expect(structure.body.structure.map((s: any) => s.id)).toEqual([section.body.id, second.body.id]);
 
     await request(testApp.app, 'PATCH', siteUrl(org, created.body.id), { token: org.admin.token, body: { defaultSiteSection: second.body.id } });
@@ -144,7 +143,7 @@ describe('site structure', () => {
     const defaults = await request(testApp.app, 'GET', url('/site-spaces'), { token: org.admin.token, query: { default: true } });
     expect(defaults.body.items.map((ss: any) => ss.id).sort()).toEqual([betaSiteSpace, second.body.siteSpaces[0].id].sort());
     const others = await request(testApp.app, 'GET', url('/site-spaces'), { token: org.admin.token, query: { default: false } });
-    expect(others.body.count).toBe(2);
+    expect(others.body.count).toBe(1);
     expect((await request(testApp.app, 'DELETE', url(`/site-spaces/${betaSiteSpace}`), { token: org.admin.token })).status).toBe(204);
     const promoted = await request(testApp.app, 'GET', url('/sections'), { token: org.admin.token });
     expect(promoted.body.items[0].siteSpaces.filter((ss: any) => ss.default)).toHaveLength(1);
@@ -165,8 +164,10 @@ describe('site structure', () => {
     expect(root.body.section).toBeUndefined();
     expect(root.body.default).toBe(true);
     const section = await request(testApp.app, 'POST', url('/sections'), { token: org.admin.token, body: { spaceId: b.id } });
+    const defaultSection = (await request(testApp.app, 'GET', url('/sections'), { token: org.admin.token })).body.items.find((s: any) => s.default);
+    expect(defaultSection.id).not.toBe(section.body.id);
     const added = await request(testApp.app, 'POST', url('/site-spaces'), { token: org.admin.token, body: { spaceId: c.id } });
-    expect(added.body.section).toBe(section.body.id);
+    expect(added.body.section).toBe(defaultSection.id);
     const moved = await request(testApp.app, 'POST', url(`/site-spaces/${added.body.id}/move`), {
       token: org.admin.token,
       body: { position: { before: { type: 'site-space', siteSpace: root.body.id } } },
