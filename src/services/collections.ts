@@ -12,14 +12,13 @@ import {
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
 import { spacesInCollections, spacesQuery, updateSpaces } from '../db/repos/spaces.ts';
 import { deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
-import type { Db } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { authorizeCollectionRole, collectionRole, spaceRole } from '../policies/content.ts';
+import { collectionRole, spaceRole } from '../policies/content.ts';
 import { presentCollection, presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeCollection, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeCollection, authorizeCreateIn, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
@@ -44,19 +43,6 @@ function subtreeIds(all: CollectionRow[], rootId: string): string[] {
 async function presentFor(ctx: ServiceContext, actor: Actor, collectionId: string) {
   const { collection, role } = await authorizeCollection(ctx, actor, collectionId, 'view');
   return presentCollection(ctx.config.publicUrl, collection, role);
-}
-
-/** Checks the caller may create under `parentId` (a collection of the organization, or its top level). */
-async function authorizeCreateIn(ctx: ServiceContext, actor: Actor, organizationId: string, parentId: string | null, db: Db) {
-  if (parentId === null) {
-    await authorizeInOrganization(ctx, actor, organizationId, 'createContent', db);
-    return;
-  }
-  const caller = await loadContentCaller(db, organizationId, actor.user.id);
-  if (!caller.collections.has(parentId)) {
-    throw new BadRequest(`parent: no collection with id "${parentId}" in this organization`);
-  }
-  authorizeCollectionRole(collectionRole(caller, parentId), 'create', parentId);
 }
 
 export async function createCollection(

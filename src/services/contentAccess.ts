@@ -1,5 +1,6 @@
 // Loads what content roles depend on (the caller's membership, the organization's
 // collections, the caller's grants) once per operation, and authorizes against it.
+import { BadRequest } from '../errors.ts';
 import { findCollection, collectionsOfOrganization, type CollectionRow } from '../db/repos/collections.ts';
 import { grantsOfUser } from '../db/repos/grants.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
@@ -18,7 +19,7 @@ import {
   type SpacePermissions,
 } from '../policies/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { accessFromRow } from './organizations.ts';
+import { accessFromRow, authorizeInOrganization } from './organizations.ts';
 
 /** The content standing of any user (the caller, or a member being listed) in one organization. */
 export async function loadContentCaller(db: Db, organizationId: string, userId: string): Promise<ContentCaller> {
@@ -100,4 +101,23 @@ export function visibleContent(caller: ContentCaller): { spaceIds: string[]; col
   const collectionIds = [...caller.collections.keys()].filter((id) => collectionRole(caller, id) !== null);
   const spaceIds = [...caller.grants.keys()].filter((key) => key.startsWith('space:')).map((key) => key.slice(6));
   return { spaceIds, collectionIds };
+}
+
+/** Checks the caller may create content under `parentId`: a collection of the organization, or its top level. */
+export async function authorizeCreateIn(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  parentId: string | null,
+  db: Db,
+): Promise<void> {
+  if (parentId === null) {
+    await authorizeInOrganization(ctx, actor, organizationId, 'createContent', db);
+    return;
+  }
+  const caller = await loadContentCaller(db, organizationId, actor.user.id);
+  if (!caller.collections.has(parentId)) {
+    throw new BadRequest(`parent: no collection with id "${parentId}" in this organization`);
+  }
+  authorizeCollectionRole(collectionRole(caller, parentId), 'create', parentId);
 }

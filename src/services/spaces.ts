@@ -12,10 +12,10 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { authorizeCollectionRole, collectionRole, spaceRole } from '../policies/content.ts';
+import { spaceRole } from '../policies/content.ts';
 import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
@@ -32,20 +32,6 @@ function assertVisibilityFits(visibility: string, parentId: string | null): void
   if (visibility === 'in-collection' && parentId === null) {
     throw new BadRequest('visibility "in-collection" is only for spaces inside a collection');
   }
-}
-
-/** Checks the caller may create content under `parentId` (a collection of the organization, or its top level). */
-async function authorizeCreateIn(ctx: ServiceContext, actor: Actor, organizationId: string, parentId: string | null, db: Db) {
-  if (parentId === null) {
-    await authorizeInOrganization(ctx, actor, organizationId, 'createContent', db);
-    return;
-  }
-  const collection = await findCollection(db, parentId);
-  if (!collection || collection.organization_id !== organizationId) {
-    throw new BadRequest(`parent: no collection with id "${parentId}" in this organization`);
-  }
-  const caller = await loadContentCaller(db, organizationId, actor.user.id);
-  authorizeCollectionRole(collectionRole(caller, parentId), 'create', parentId);
 }
 
 async function presentFor(ctx: ServiceContext, actor: Actor, spaceId: string) {
