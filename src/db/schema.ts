@@ -230,6 +230,12 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+export interface ContentObjectsTable {
+  /** SHA-256 of data. */
+  hash: string;
+  data: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -251,6 +257,7 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  content_objects: ContentObjectsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

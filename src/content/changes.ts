@@ -1,0 +1,100 @@
+// Edits to a page tree: insert, update (metadata, content, place), delete. Each
+// returns a new tree and leaves the one given untouched; a batch of edits either
+// applies whole or throws ContentError naming what is wrong.
+import { ContentError, type Hash } from './objects.ts';
+import { childrenByParent, type FlatPage, type FlatTree, type PageMeta } from './tree.ts';
+
+export interface Placement {
+  /** The parent page, or null for the top level. */
+  parentId: string | null;
+  /** Position among the new siblings; omitted or past the end: last. */
+  index?: number;
+}
+
+export type PageChange =
+  | { kind: 'insert'; id: string; placement: Placement; meta: PageMeta; blob: Hash | null }
+  | { kind: 'update'; id: string; meta?: Partial<PageMeta>; blob?: Hash | null; placement?: Placement }
+  | { kind: 'delete'; id: string };
+
+function isWithin(tree: FlatTree, pageId: string, ancestorId: string): boolean {
+  let current: string | null = pageId;
+  for (let steps = 0; current !== null && steps <= tree.size; steps++) {
+    if (current === ancestorId) return true;
+    current = tree.get(current)?.parentId ?? null;
+  }
+  return false;
+}
+
+/** Puts a page among its new siblings and renumbers them 0..n-1. */
+function place(tree: FlatTree, page: FlatPage, placement: Placement): void {
+  const siblings = (childrenByParent(tree).get(placement.parentId) ?? []).filter((sibling) => sibling.id !== page.id);
+  const at = Math.max(0, Math.min(placement.index ?? siblings.length, siblings.length));
+  siblings.splice(at, 0, { ...page, parentId: placement.parentId });
+  siblings.forEach((sibling, index) => tree.set(sibling.id, { ...sibling, index }));
+}
+
+function renumber(tree: FlatTree, parentId: string | null): void {
+  (childrenByParent(tree).get(parentId) ?? []).forEach((sibling, index) => tree.set(sibling.id, { ...sibling, index }));
+}
+
+function checkSlug(tree: FlatTree, page: FlatPage): void {
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(page.meta.slug) || page.meta.slug.length > 100) {
+    throw new ContentError(`page "${page.id}": slug "${page.meta.slug}" must be letters, digits, - and _ (at most 100)`);
+  }
+  for (const other of tree.values()) {
+    if (other.id !== page.id && other.parentId === page.parentId && other.meta.slug === page.meta.slug) {
+      throw new ContentError(`page "${page.id}": another page beside it already has the slug "${page.meta.slug}"`);
+    }
+  }
+}
+
+function checkParent(tree: FlatTree, pageId: string, parentId: string | null): void {
+  if (parentId === null) return;
+  if (!tree.has(parentId)) throw new ContentError(`page "${pageId}": no parent page "${parentId}"`);
+  if (isWithin(tree, parentId, pageId)) throw new ContentError(`page "${pageId}" cannot move into itself or its own sub-pages`);
+}
+
+/** Applies a batch of changes in order; throws without a result if any is invalid. */
+export function applyChanges(base: FlatTree, changes: PageChange[]): FlatTree {
+  const tree: FlatTree = new Map(base);
+  for (const change of changes) {
+    switch (change.kind) {
+      case 'insert': {
+        if (tree.has(change.id)) throw new ContentError(`page "${change.id}" exists already`);
+        checkParent(tree, change.id, change.placement.parentId);
+        const page: FlatPage = { id: change.id, parentId: change.placement.parentId, index: 0, meta: change.meta, blob: change.blob };
+        checkSlug(tree, page);
+        place(tree, page, change.placement);
+        break;
+      }
+      case 'update': {
+        const current = tree.get(change.id);
+        if (!current) throw new ContentError(`no page "${change.id}"`);
+        const updated: FlatPage = {
+          ...current,
+          meta: change.meta ? ({ ...current.meta, ...change.meta } as PageMeta) : current.meta,
+          blob: change.blob !== undefined ? change.blob : current.blob,
+        };
+        if (change.placement) {
+          checkParent(tree, change.id, change.placement.parentId);
+          checkSlug(tree, { ...updated, parentId: change.placement.parentId });
+          place(tree, updated, change.placement);
+          if (current.parentId !== change.placement.parentId) renumber(tree, current.parentId);
+        } else {
+          checkSlug(tree, updated);
+          tree.set(change.id, updated);
+        }
+        break;
+      }
+      case 'delete': {
+        const current = tree.get(change.id);
+        if (!current) throw new ContentError(`no page "${change.id}"`);
+        const doomed = [...tree.values()].filter((page) => isWithin(tree, page.id, change.id));
+        for (const page of doomed) tree.delete(page.id);
+        renumber(tree, current.parentId);
+        break;
+      }
+    }
+  }
+  return tree;
+}

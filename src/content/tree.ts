@@ -1,0 +1,127 @@
+// A revision's page tree, stored like git's: each page is a node object holding its
+// metadata, the hash of its markdown and the hash of its children list; each list
+// holds the hashes of its pages in order; the revision's root is the top-level list.
+// An edit rewrites the changed page and the nodes and lists on its path to the root:
+// storage grows with depth × siblings, never with the size of the space.
+//
+// In memory a tree is flat: page id → {parent, index, metadata, markdown hash}.
+import { ContentError, getAll, hashOf, type Hash, type ObjectStore } from './objects.ts';
+
+export interface PageMeta {
+  title: string;
+  slug: string;
+  type: 'document' | 'group' | 'link';
+  [field: string]: unknown;
+}
+
+export interface FlatPage {
+  id: string;
+  parentId: string | null;
+  /** Position among its siblings, 0 first. */
+  index: number;
+  meta: PageMeta;
+  /** Hash of the page's markdown, or null for pages without content (groups, links). */
+  blob: Hash | null;
+}
+
+export type FlatTree = Map<string, FlatPage>;
+
+interface PageNode {
+  id: string;
+  meta: PageMeta;
+  blob: Hash | null;
+  children: Hash;
+}
+
+/** Serializes with sorted keys, so equal content always has an equal hash. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]]))
+      : inner,
+  );
+}
+
+/** The children of each parent (null: the top level), in order. */
+export function childrenByParent(tree: FlatTree): Map<string | null, FlatPage[]> {
+  const children = new Map<string | null, FlatPage[]>();
+  for (const page of tree.values()) {
+    const siblings = children.get(page.parentId) ?? [];
+    siblings.push(page);
+    children.set(page.parentId, siblings);
+  }
+  for (const siblings of children.values()) siblings.sort((a, b) => a.index - b.index);
+  return children;
+}
+
+export interface WrittenTree {
+  root: Hash;
+  /** Every object hash the tree consists of (nodes and lists). */
+  objects: Set<Hash>;
+}
+
+/**
+ * Writes a tree, storing only the objects the store may not have: those not among
+ * `known` (the objects of the revision it was edited from).
+ */
+export async function writeTree(store: ObjectStore, tree: FlatTree, known: Set<Hash> = new Set()): Promise<WrittenTree> {
+  const children = childrenByParent(tree);
+  const fresh = new Map<Hash, string>();
+  const objects = new Set<Hash>();
+  const record = (text: string): Hash => {
+    const hash = hashOf(text);
+    objects.add(hash);
+    if (!known.has(hash)) fresh.set(hash, text);
+    return hash;
+  };
+  const writeList = (parentId: string | null, depth: number): Hash => {
+    if (depth > 1000) throw new ContentError('the page tree is nested more than 1,000 levels deep');
+    const hashes = (children.get(parentId) ?? []).map((page) => {
+      const node: PageNode = { id: page.id, meta: page.meta, blob: page.blob, children: writeList(page.id, depth + 1) };
+      return record(canonicalJson(node));
+    });
+    return record(JSON.stringify(hashes));
+  };
+  const root = writeList(null, 0);
+  if (fresh.size > 0) await store.put(fresh);
+  return { root, objects };
+}
+
+export interface ReadTree {
+  tree: FlatTree;
+  objects: Set<Hash>;
+}
+
+/** Reads a tree back from its root, one batch of objects per level. */
+export async function readTree(store: ObjectStore, root: Hash): Promise<ReadTree> {
+  const tree: FlatTree = new Map();
+  const objects = new Set<Hash>([root]);
+  let lists: Array<{ parentId: string | null; hash: Hash }> = [{ parentId: null, hash: root }];
+  while (lists.length > 0) {
+    const listTexts = await getAll(store, [...new Set(lists.map((list) => list.hash))]);
+    const entries = lists.flatMap(({ parentId, hash }) =>
+      (JSON.parse(listTexts.get(hash)!) as Hash[]).map((nodeHash, index) => ({ parentId, index, nodeHash })),
+    );
+    const nodeTexts = await getAll(store, [...new Set(entries.map((entry) => entry.nodeHash))]);
+    lists = [];
+    for (const { parentId, index, nodeHash } of entries) {
+      const node = JSON.parse(nodeTexts.get(nodeHash)!) as PageNode;
+      objects.add(nodeHash);
+      objects.add(node.children);
+      tree.set(node.id, { id: node.id, parentId, index, meta: node.meta, blob: node.blob });
+      lists.push({ parentId: node.id, hash: node.children });
+    }
+  }
+  return { tree, objects };
+}
+
+/** The path of a page from the slugs of its ancestors and its own: "guides/install". */
+export function pagePath(tree: FlatTree, pageId: string): string {
+  const slugs: string[] = [];
+  let current = tree.get(pageId);
+  while (current && slugs.length <= tree.size) {
+    slugs.unshift(current.meta.slug);
+    current = current.parentId ? tree.get(current.parentId) : undefined;
+  }
+  return slugs.join('/');
+}

@@ -1,0 +1,33 @@
+// The revision store's objects in the database: the content library's ObjectStore.
+import type { Hash, ObjectStore } from '../../content/objects.ts';
+import type { Db } from '../schema.ts';
+
+/** Statements stay within both engines' parameter limits. */
+const BATCH = 500;
+
+export function databaseObjectStore(db: Db): ObjectStore {
+  return {
+    async get(hashes) {
+      const found = new Map<Hash, string>();
+      for (let start = 0; start < hashes.length; start += BATCH) {
+        const rows = await db
+          .selectFrom('content_objects')
+          .select(['hash', 'data'])
+          .where('hash', 'in', hashes.slice(start, start + BATCH))
+          .execute();
+        for (const row of rows) found.set(row.hash, row.data);
+      }
+      return found;
+    },
+    async put(objects) {
+      const rows = [...objects].map(([hash, data]) => ({ hash, data }));
+      for (let start = 0; start < rows.length; start += BATCH) {
+        await db
+          .insertInto('content_objects')
+          .values(rows.slice(start, start + BATCH))
+          .onConflict((conflict) => conflict.column('hash').doNothing())
+          .execute();
+      }
+    },
+  };
+}

@@ -1,0 +1,195 @@
+// The content library on its own: trees stored by hash, edits, and three-way merge,
+// checked on examples and on random edit sequences (fast-check).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applyChanges, type PageChange } from '../../src/content/changes.ts';
+import { mergeTrees, sameTree } from '../../src/content/merge.ts';
+import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
+import { pagePath, readTree, writeTree, type FlatTree } from '../../src/content/tree.ts';
+
+function blobStore(texts: Map<string, string>) {
+  return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
+}
+
+function insert(id: string, parentId: string | null, text = `# ${id}`, index?: number): PageChange {
+  return { kind: 'insert', id, placement: { parentId, index }, meta: { title: id, slug: id, type: 'document' }, blob: hashOf(text) };
+}
+
+/** Interprets random numbers as edits valid for the tree at hand. */
+function randomEdits(tree: FlatTree, seeds: number[][], prefix: string, texts: Map<string, string>): FlatTree {
+  let current = tree;
+  seeds.forEach(([kind, a, b], step) => {
+    const ids = [...current.keys()];
+    const pick = (n: number) => (ids.length ? ids[n % ids.length] : null);
+    let change: PageChange | undefined;
+    const text = `${prefix}-${step}\nline ${a}\nline ${b}`;
+    switch (kind % 5) {
+      case 0:
+        change = insert(`${prefix}${step}`, b % 3 === 0 ? null : pick(a), text, b % 4);
+        texts.set(hashOf(text), text);
+        break;
+      case 1:
+        if (pick(a)) change = { kind: 'update', id: pick(a)!, meta: { title: `title ${b}` } };
+        break;
+      case 2:
+        if (pick(a)) {
+          change = { kind: 'update', id: pick(a)!, blob: hashOf(text) };
+          texts.set(hashOf(text), text);
+        }
+        break;
+      case 3:
+        if (pick(a)) change = { kind: 'update', id: pick(a)!, placement: { parentId: b % 2 ? null : pick(b), index: b % 3 } };
+        break;
+      case 4:
+        if (pick(a) && ids.length > 3) change = { kind: 'delete', id: pick(a)! };
+        break;
+    }
+    if (!change) return;
+    try {
+      current = applyChanges(current, [change]);
+    } catch (error) {
+      if (!(error instanceof ContentError)) throw error;
+    }
+  });
+  return current;
+}
+
+function baseTree(texts: Map<string, string>): FlatTree {
+  const changes = ['a', 'b', 'c', 'd', 'e'].map((id, index) => insert(id, index > 2 ? 'a' : null));
+  for (const change of changes) if (change.kind === 'insert') texts.set(change.blob!, `# ${change.id}`);
+  return applyChanges(new Map(), changes);
+}
+
+const editSeeds = fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { maxLength: 25 });
+
+describe('page trees stored by hash', () => {
+  it('read back exactly what was written, for any sequence of edits', async () => {
+    await fc.assert(
+      fc.asyncProperty(editSeeds, async (seeds) => {
+        const texts = new Map<string, string>();
+        const tree = randomEdits(baseTree(texts), seeds, 'p', texts);
+        const store = new MemoryObjectStore();
+        const written = await writeTree(store, tree);
+        const read = await readTree(store, written.root);
+        expect(sameTree(read.tree, tree)).toBe(true);
+        expect(read.objects).toEqual(written.objects);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('never store unchanged content twice: rewriting a tree adds nothing, one edit adds only its path', async () => {
+    const texts = new Map<string, string>();
+    const store = new MemoryObjectStore();
+    let tree = baseTree(texts);
+    for (let i = 0; i < 200; i++) tree = applyChanges(tree, [insert(`page${i}`, i % 2 ? 'a' : 'b')]);
+    const first = await writeTree(store, tree);
+    const objects = store.objects.size;
+    await writeTree(store, tree, first.objects);
+    await writeTree(store, tree);
+    expect(store.objects.size).toBe(objects);
+    const edited = applyChanges(tree, [{ kind: 'update', id: 'page7', blob: hashOf('changed') }]);
+    await writeTree(store, edited, first.objects);
+    // The page node, its parent's node, and the two lists above them.
+    expect(store.objects.size - objects).toBe(4);
+  });
+
+  it('computes paths from slugs and refuses slugs that clash among siblings', () => {
+    const texts = new Map<string, string>();
+    const tree = baseTree(texts);
+    expect(pagePath(tree, 'd')).toBe('a/d');
+    expect(() => applyChanges(tree, [insert('d2', 'a'), { kind: 'update', id: 'd2', meta: { slug: 'd' } }])).toThrow(/slug "d"/);
+    expect(() => applyChanges(tree, [{ kind: 'update', id: 'a', placement: { parentId: 'd' } }])).toThrow(/into itself/);
+    expect(() => applyChanges(tree, [insert('x', 'missing')])).toThrow(/no parent/);
+    const withoutA = applyChanges(tree, [{ kind: 'delete', id: 'a' }]);
+    expect([...withoutA.keys()].sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe('three-way merge', () => {
+  it('reproduces a branch exactly when the other side did not change', async () => {
+    await fc.assert(
+      fc.asyncProperty(editSeeds, async (seeds) => {
+        const texts = new Map<string, string>();
+        const base = baseTree(texts);
+        const branch = randomEdits(base, seeds, 'o', texts);
+        const intoBase = await mergeTrees(base, branch, base, blobStore(texts));
+        expect(intoBase.conflicts).toEqual([]);
+        expect(sameTree(intoBase.tree, branch)).toBe(true);
+        const fromBase = await mergeTrees(base, base, branch, blobStore(texts));
+        expect(fromBase.conflicts).toEqual([]);
+        expect(sameTree(fromBase.tree, branch)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('merges edits to different pages on both sides without conflict, keeping both', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat({ max: 4 }), { maxLength: 6 }), fc.array(fc.nat({ max: 4 }), { maxLength: 6 }), async (oursPicks, theirsPicks) => {
+        const texts = new Map<string, string>();
+        const base = baseTree(texts);
+        const ids = ['a', 'b', 'c', 'd', 'e'];
+        const oursIds = [...new Set(oursPicks.map((i) => ids[i]))];
+        const theirsIds = [...new Set(theirsPicks.map((i) => ids[i]))].filter((id) => !oursIds.includes(id));
+        const edit = (tree: FlatTree, pageIds: string[], side: string) =>
+          applyChanges(tree, [
+            ...pageIds.map((id): PageChange => {
+              const text = `${side} ${id}`;
+              texts.set(hashOf(text), text);
+              return { kind: 'update', id, blob: hashOf(text), meta: { title: `${side} ${id}` } };
+            }),
+            insert(`${side}-new`, side === 'ours' ? 'a' : null),
+          ]);
+        const ours = edit(base, oursIds, 'ours');
+        const theirs = edit(base, theirsIds, 'theirs');
+        const result = await mergeTrees(base, ours, theirs, blobStore(texts));
+        expect(result.conflicts).toEqual([]);
+        for (const id of oursIds) expect(result.tree.get(id)!.meta.title).toBe(`ours ${id}`);
+        for (const id of theirsIds) expect(result.tree.get(id)!.meta.title).toBe(`theirs ${id}`);
+        expect(result.tree.has('ours-new') && result.tree.has('theirs-new')).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('merges markdown line by line, and reports clashing lines as a content conflict', async () => {
+    const texts = new Map<string, string>();
+    const put = (text: string) => {
+      texts.set(hashOf(text), text);
+      return hashOf(text);
+    };
+    const baseText = 'one\ntwo\nthree\nfour\nfive';
+    let base = applyChanges(new Map(), [insert('p', null)]);
+    base = applyChanges(base, [{ kind: 'update', id: 'p', blob: put(baseText) }]);
+    const ours = applyChanges(base, [{ kind: 'update', id: 'p', blob: put('ONE\ntwo\nthree\nfour\nfive') }]);
+    const theirs = applyChanges(base, [{ kind: 'update', id: 'p', blob: put('one\ntwo\nthree\nfour\nFIVE') }]);
+    const clean = await mergeTrees(base, ours, theirs, blobStore(texts));
+    expect(clean.conflicts).toEqual([]);
+    expect(clean.blobs.get(clean.tree.get('p')!.blob!)).toBe('ONE\ntwo\nthree\nfour\nFIVE');
+    const clashing = applyChanges(base, [{ kind: 'update', id: 'p', blob: put('uno\ntwo\nthree\nfour\nfive') }]);
+    const conflict = await mergeTrees(base, ours, clashing, blobStore(texts));
+    expect(conflict.conflicts).toEqual([
+      { pageId: 'p', kind: 'content', regions: [{ ours: { start: 1, count: 1 }, base: { start: 1, count: 1 }, theirs: { start: 1, count: 1 } }] },
+    ]);
+  });
+
+  it('reports edited-and-deleted, moved-to-two-places, metadata and cycle conflicts', async () => {
+    const texts = new Map<string, string>();
+    const base = baseTree(texts);
+    const edited = applyChanges(base, [{ kind: 'update', id: 'b', meta: { title: 'kept' } }]);
+    const deleted = applyChanges(base, [{ kind: 'delete', id: 'b' }]);
+    expect((await mergeTrees(base, edited, deleted, blobStore(texts))).conflicts.map((c) => c.kind)).toEqual(['edited-and-deleted']);
+    const underB = applyChanges(base, [{ kind: 'update', id: 'c', placement: { parentId: 'b' } }]);
+    const underA = applyChanges(base, [{ kind: 'update', id: 'c', placement: { parentId: 'a' } }]);
+    expect((await mergeTrees(base, underB, underA, blobStore(texts))).conflicts.map((c) => c.kind)).toEqual(['moved-to-two-places']);
+    const titled = applyChanges(base, [{ kind: 'update', id: 'c', meta: { title: 'other' } }]);
+    const mine = applyChanges(base, [{ kind: 'update', id: 'c', meta: { title: 'mine' } }]);
+    expect((await mergeTrees(base, mine, titled, blobStore(texts))).conflicts).toEqual([
+      { pageId: 'c', kind: 'metadata', field: 'title' },
+    ]);
+    const bUnderC = applyChanges(base, [{ kind: 'update', id: 'b', placement: { parentId: 'c' } }]);
+    const cUnderB = applyChanges(base, [{ kind: 'update', id: 'c', placement: { parentId: 'b' } }]);
+    expect((await mergeTrees(base, bUnderC, cUnderB, blobStore(texts))).conflicts.map((c) => c.kind)).toContain('move-cycle');
+  });
+});
