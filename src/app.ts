@@ -10,6 +10,7 @@ import { requireBearerToken } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
+import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
@@ -100,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteRoutes);
       await v1.register(siteSectionRoutes);
       await v1.register(siteSpaceRoutes);
+      await v1.register(changeRequestRoutes);
     },
     { prefix: '/v1' },
   );

@@ -134,7 +134,7 @@ export function engineOf(db: Kysely<Database> | { getExecutor(): { adapter: unkn
  */
 export async function lockRow(
   db: Kysely<Database>,
-  table: 'organizations',
+  table: 'organizations' | 'spaces',
   id: string,
 ): Promise<void> {
   if (engineOf(db) !== 'postgres') return;

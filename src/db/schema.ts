@@ -1,7 +1,7 @@
 // Table types for Kysely. Timestamps are ISO 8601 strings (UTC, millisecond
 // precision) and booleans are 0/1 integers on both engines, so rows read the same
 // from SQLite and PostgreSQL and timestamps sort as text.
-import type { Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 import type { Role } from '../lib/roles.ts';
 
 export type Flag = 0 | 1;
@@ -98,7 +98,26 @@ export interface RevisionsTable {
   id: string;
   /** JSON array of parent revision ids. */
   parents: string;
+  /** Hash of the revision's top-level page list in content_objects. */
+  root_hash: Generated<string>;
+  created_by: string | null;
   created_at: string;
+}
+
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  /** Per space, from 1, never reused. */
+  number: number;
+  status: 'draft' | 'open' | 'archived' | 'merged';
+  subject: string;
+  created_by: string;
+  revision_id: string;
+  revision_initial: string;
+  revision_merged_ancestor: string | null;
+  revision_merged: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface SpacesTable {
@@ -258,6 +277,7 @@ export interface Database {
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
   content_objects: ContentObjectsTable;
+  change_requests: ChangeRequestsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

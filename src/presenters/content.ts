@@ -1,6 +1,7 @@
 // Collection and space objects.
 import type { CollectionRow } from '../db/repos/collections.ts';
 import type { SpaceRow } from '../db/repos/spaces.ts';
+import { toCount } from '../db/dialect.ts';
 import type { Role } from '../lib/roles.ts';
 import { collectionPermissions, spacePermissions } from '../policies/content.ts';
 
@@ -49,11 +50,11 @@ export function presentSpace(publicUrl: string, space: SpaceRow, role: Role | nu
     ...(space.parent_id ? { parent: space.parent_id } : {}),
     revision: space.revision_id,
     defaultLevel: presentDefaultLevel(space.default_level),
-    // Comments and change requests arrive with their capabilities; until then there are none.
+    // Comments arrive with their capability; until then there are none.
     comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    changeRequests: toCount(space.change_requests_total),
+    changeRequestsOpen: toCount(space.change_requests_open),
+    changeRequestsDraft: toCount(space.change_requests_draft),
     permissions: spacePermissions(role),
   };
 }

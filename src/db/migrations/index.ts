@@ -5,12 +5,14 @@ import * as identity from './20261122_0001_identity.ts';
 import * as contentTree from './20261122_0002_content_tree.ts';
 import * as sites from './20261123_0003_sites.ts';
 import * as contentObjects from './20261123_0004_content_objects.ts';
+import * as changeRequests from './20261123_0005_change_requests.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
   '20261122_0002_content_tree': contentTree,
   '20261123_0003_sites': sites,
   '20261123_0004_content_objects': contentObjects,
+  '20261123_0005_change_requests': changeRequests,
 };
 
 export const migrationProvider: MigrationProvider = {

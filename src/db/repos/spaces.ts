@@ -1,8 +1,33 @@
 // Spaces: where documentation lives. Deleting one only sets deleted_at; the purge
 // job removes it for good after the retention window.
+import { sql } from 'kysely';
 import type { Db, SpacesTable } from '../schema.ts';
 
-export type SpaceRow = SpacesTable;
+/** Counts kept by other tables, read with the space (COUNT arrives as a string from PostgreSQL). */
+export interface SpaceCounters {
+  change_requests_total: number | string;
+  change_requests_open: number | string;
+  change_requests_draft: number | string;
+}
+
+export type SpaceRow = SpacesTable & Partial<SpaceCounters>;
+
+const changeRequestCount = (status?: string) =>
+  status
+    ? sql<number | string>`(select count(*) from change_requests cr where cr.space_id = s.id and cr.status = ${status})`
+    : sql<number | string>`(select count(*) from change_requests cr where cr.space_id = s.id)`;
+
+/** Spaces with their counters, for presenting. */
+function spacesWithCounters(db: Db) {
+  return db
+    .selectFrom('spaces as s')
+    .selectAll('s')
+    .select([
+      changeRequestCount().as('change_requests_total'),
+      changeRequestCount('open').as('change_requests_open'),
+      changeRequestCount('draft').as('change_requests_draft'),
+    ]);
+}
 
 export async function insertSpace(db: Db, space: SpaceRow): Promise<void> {
   await db.insertInto('spaces').values(space).execute();
@@ -10,7 +35,7 @@ export async function insertSpace(db: Db, space: SpaceRow): Promise<void> {
 
 /** A space, deleted or not. */
 export function findSpace(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
-  return db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  return spacesWithCounters(db).where('s.id', '=', spaceId).executeTakeFirst();
 }
 
 export interface SpaceFilter {
@@ -22,9 +47,7 @@ export interface SpaceFilter {
 
 /** Live spaces of an organization for the pagination helper. */
 export function spacesQuery(db: Db, organizationId: string, filter: SpaceFilter = {}) {
-  let query = db
-    .selectFrom('spaces as s')
-    .selectAll('s')
+  let query = spacesWithCounters(db)
     .where('s.organization_id', '=', organizationId)
     .where('s.deleted_at', 'is', null);
   if (filter.parentId !== undefined) query = query.where('s.parent_id', '=', filter.parentId);
@@ -80,5 +103,5 @@ export async function countSpaces(db: Db, organizationId: string, filter: SpaceF
 
 export function findSpacesByIds(db: Db, spaceIds: string[]): Promise<SpaceRow[]> {
   if (spaceIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('spaces').selectAll().where('id', 'in', spaceIds).execute();
+  return spacesWithCounters(db).where('s.id', 'in', spaceIds).execute();
 }

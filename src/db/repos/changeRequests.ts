@@ -1,0 +1,54 @@
+// Change requests of a space: proposed edits, numbered per space.
+import { sql } from 'kysely';
+import type { ChangeRequestsTable, Db } from '../schema.ts';
+
+export type ChangeRequestRow = ChangeRequestsTable;
+
+export interface ChangeRequestWithAuthor extends ChangeRequestRow {
+  author_email: string;
+  author_display_name: string;
+  author_photo_url: string | null;
+}
+
+function withAuthors(db: Db) {
+  return db
+    .selectFrom('change_requests as cr')
+    .innerJoin('users as u', 'u.id', 'cr.created_by')
+    .selectAll('cr')
+    .select(['u.email as author_email', 'u.display_name as author_display_name', 'u.photo_url as author_photo_url']);
+}
+
+/** By id, or by number when the reference is digits only. */
+export function findChangeRequest(db: Db, spaceId: string, idOrNumber: string): Promise<ChangeRequestWithAuthor | undefined> {
+  const query = withAuthors(db).where('cr.space_id', '=', spaceId);
+  return (/^\d{1,9}$/.test(idOrNumber) ? query.where('cr.number', '=', Number(idOrNumber)) : query.where('cr.id', '=', idOrNumber)).executeTakeFirst();
+}
+
+export function changeRequestsQuery(db: Db, spaceId: string, filters: { status?: string; contributor?: string }) {
+  return withAuthors(db)
+    .where('cr.space_id', '=', spaceId)
+    .$if(filters.status !== undefined, (q) => q.where('cr.status', '=', filters.status as ChangeRequestRow['status']))
+    .$if(filters.contributor !== undefined, (q) => q.where('cr.created_by', '=', filters.contributor!));
+}
+
+/** The next number in a space; the caller holds the space's row lock. */
+export async function nextChangeRequestNumber(db: Db, spaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('change_requests')
+    .select(sql<number | string | null>`max(number)`.as('last'))
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
+
+export async function insertChangeRequest(db: Db, changeRequest: ChangeRequestRow): Promise<void> {
+  await db.insertInto('change_requests').values(changeRequest).execute();
+}
+
+export async function updateChangeRequest(
+  db: Db,
+  changeRequestId: string,
+  changes: Partial<Omit<ChangeRequestRow, 'id' | 'space_id' | 'number' | 'created_by' | 'created_at'>>,
+): Promise<void> {
+  await db.updateTable('change_requests').set(changes).where('id', '=', changeRequestId).execute();
+}

@@ -1,0 +1,35 @@
+// Change request objects.
+import type { ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
+import type { SpaceRow } from '../db/repos/spaces.ts';
+import { presentUser } from './user.ts';
+
+export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeRequest: ChangeRequestWithAuthor) {
+  const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+  return {
+    object: 'change-request' as const,
+    id: changeRequest.id,
+    number: changeRequest.number,
+    status: changeRequest.status,
+    subject: changeRequest.subject,
+    createdBy: presentUser(publicUrl, {
+      id: changeRequest.created_by,
+      email: changeRequest.author_email,
+      display_name: changeRequest.author_display_name,
+      photo_url: changeRequest.author_photo_url,
+    }),
+    createdAt: changeRequest.created_at,
+    updatedAt: changeRequest.updated_at,
+    revision: changeRequest.revision_id,
+    revisionInitial: changeRequest.revision_initial,
+    ...(changeRequest.revision_merged_ancestor ? { revisionMergedAncestor: changeRequest.revision_merged_ancestor } : {}),
+    ...(changeRequest.revision_merged ? { revisionMerged: changeRequest.revision_merged } : {}),
+    // Comments arrive with their capability; until then there are none.
+    comments: 0,
+    // Behind when the space moved on since the change request last took its content.
+    outdated: changeRequest.status !== 'merged' && space.revision_id !== base,
+    urls: {
+      location: `${publicUrl}/v1/spaces/${space.id}/change-requests/${changeRequest.id}`,
+      app: `${publicUrl}/s/${space.id}/~/changes/${changeRequest.number}/`,
+    },
+  };
+}

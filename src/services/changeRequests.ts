@@ -1,0 +1,103 @@
+// Change requests: proposals to change a space's content, numbered per space. Their
+// content editing, update and merge build on the content library (src/content).
+import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import {
+  changeRequestsQuery,
+  findChangeRequest,
+  insertChangeRequest,
+  nextChangeRequestNumber,
+  updateChangeRequest,
+  type ChangeRequestWithAuthor,
+} from '../db/repos/changeRequests.ts';
+import { lockRow } from '../db/dialect.ts';
+import type { Db } from '../db/schema.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { presentChangeRequest } from '../presenters/changeRequest.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSpace } from './contentAccess.ts';
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string): Promise<ChangeRequestWithAuthor> {
+  const changeRequest = await findChangeRequest(db, spaceId, idOrNumber);
+  if (!changeRequest) throw new NotFound(`No change request "${idOrNumber}" in this space`);
+  return changeRequest;
+}
+
+export async function listChangeRequests(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  options: PageRequest & { status?: ChangeRequestStatus; contributor?: string },
+) {
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  return paginate(
+    changeRequestsQuery(ctx.db, spaceId, { status: options.status ?? 'open', contributor: options.contributor }),
+    [
+      { column: 'cr.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 'cr.id', direction: 'desc', value: (row) => row.id },
+    ],
+    options,
+    (row) => presentChangeRequest(ctx.config.publicUrl, space, row),
+  );
+}
+
+/** Opens a change request on the space's current revision, with the next number of the space. */
+export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
+  const changeRequestId = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    // Numbers are handed out one at a time per space, across processes.
+    await lockRow(trx, 'spaces', spaceId);
+    const now = isoNow(ctx.clock);
+    await insertChangeRequest(trx, {
+      id: changeRequestId,
+      space_id: spaceId,
+      number: await nextChangeRequestNumber(trx, spaceId),
+      status: 'open',
+      subject: input.subject ?? '',
+      created_by: actor.user.id,
+      revision_id: space.revision_id,
+      revision_initial: space.revision_id,
+      revision_merged_ancestor: null,
+      revision_merged: null,
+      created_at: now,
+      updated_at: now,
+    });
+  });
+  return getChangeRequest(ctx, actor, spaceId, changeRequestId);
+}
+
+export async function getChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  return presentChangeRequest(ctx.config.publicUrl, space, await requireChangeRequest(ctx.db, spaceId, idOrNumber));
+}
+
+/** Changes the subject or status; "merged" is reached only by merging, and a merged change request is final. */
+export async function patchChangeRequest(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  idOrNumber: string,
+  changes: { subject?: string; status?: ChangeRequestStatus },
+) {
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    if (changeRequest.status === 'merged') {
+      throw new Conflict(`Change request #${changeRequest.number} is merged; it can no longer change`);
+    }
+    if (changes.status === 'merged') {
+      throw new BadRequest('status: a change request becomes "merged" only by merging it (POST …/merge)');
+    }
+    await updateChangeRequest(trx, changeRequest.id, {
+      ...(changes.subject !== undefined ? { subject: changes.subject } : {}),
+      ...(changes.status !== undefined ? { status: changes.status } : {}),
+      updated_at: isoNow(ctx.clock),
+    });
+    return changeRequest.id;
+  });
+  return getChangeRequest(ctx, actor, spaceId, id);
+}
