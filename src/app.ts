@@ -12,6 +12,7 @@ import { useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
 import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
+import { contentReadRoutes } from './routes/content/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
 import { siteRoutes } from './routes/sites/index.ts';
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteSectionRoutes);
       await v1.register(siteSpaceRoutes);
       await v1.register(changeRequestRoutes);
+      await v1.register(contentReadRoutes);
     },
     { prefix: '/v1' },
   );

@@ -43,6 +43,9 @@ export type ReadBlobs = (hashes: Hash[]) => Promise<Map<Hash, string>>;
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
+/** A page's last-change time is bookkeeping, not content: the later of the two sides wins. */
+const LATEST_WINS = 'updatedAt';
+
 /** The value after both changes, or a conflict when each side changed it its own way. */
 function pick<T>(base: T, ours: T, theirs: T): { value: T; conflict: boolean } {
   if (same(ours, theirs) || same(theirs, base)) return { value: ours, conflict: false };
@@ -103,6 +106,10 @@ export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTre
     if (parent.conflict) conflicts.push({ pageId: id, kind: 'moved-to-two-places' });
     const meta: Record<string, unknown> = {};
     for (const field of new Set([...Object.keys(b.meta), ...Object.keys(o.meta), ...Object.keys(t.meta)])) {
+      if (field === LATEST_WINS) {
+        meta[field] = [o.meta[field], t.meta[field]].filter((v) => typeof v === 'string').sort().at(-1) ?? b.meta[field];
+        continue;
+      }
       const value = pick(b.meta[field], o.meta[field], t.meta[field]);
       if (value.conflict) conflicts.push({ pageId: id, kind: 'metadata', field });
       if (value.value !== undefined) meta[field] = value.value;

@@ -255,6 +255,11 @@ export interface ContentObjectsTable {
   data: string;
 }
 
+export interface SpaceRevisionsTable {
+  space_id: string;
+  revision_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -278,6 +283,7 @@ export interface Database {
   site_share_links: SiteShareLinksTable;
   content_objects: ContentObjectsTable;
   change_requests: ChangeRequestsTable;
+  space_revisions: SpaceRevisionsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

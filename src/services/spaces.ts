@@ -4,7 +4,7 @@ import { BadRequest, NotFound } from '../errors.ts';
 import { findCollection } from '../db/repos/collections.ts';
 import { copyCustomFieldValues, deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
-import { insertRevision } from '../db/repos/revisions.ts';
+import { addSpaceRevision, insertRevision } from '../db/repos/revisions.ts';
 import { findSpace, insertSpace, purgeSpace, spacesQuery, updateSpace, type SpaceRow } from '../db/repos/spaces.ts';
 import type { Db } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
@@ -68,6 +68,7 @@ async function insertNewSpace(
     deleted_at: null,
   };
   await insertSpace(trx, space);
+  await addSpaceRevision(trx, id, space.revision_id);
   await upsertGrant(trx, {
     organization_id: space.organization_id,
     target_kind: 'space',

@@ -14,6 +14,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.alterTable('revisions').addColumn('created_by', 'text').execute();
 
+  // Which revisions belong to which space (its history and its change requests'):
+  // revisions are shared by reference between duplicates, so they have no one owner.
+  await db.schema
+    .createTable('space_revisions')
+    .addColumn('space_id', 'text', (c) => c.notNull().references('spaces.id').onDelete('cascade'))
+    .addColumn('revision_id', 'text', (c) => c.notNull().references('revisions.id'))
+    .addPrimaryKeyConstraint('space_revisions_pk', ['space_id', 'revision_id'])
+    .execute();
+  await sql`insert into space_revisions (space_id, revision_id) select id, revision_id from spaces`.execute(db);
+
   await db.schema
     .createTable('change_requests')
     .addColumn('id', 'text', (c) => c.primaryKey())

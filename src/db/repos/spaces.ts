@@ -105,3 +105,20 @@ export function findSpacesByIds(db: Db, spaceIds: string[]): Promise<SpaceRow[]>
   if (spaceIds.length === 0) return Promise.resolve([]);
   return spacesWithCounters(db).where('s.id', 'in', spaceIds).execute();
 }
+
+/** Moves a space to a new revision only if it is still at `expected`; answers whether it did. */
+export async function compareAndSetSpaceRevision(
+  db: Db,
+  spaceId: string,
+  expected: string,
+  next: string,
+  updatedAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('spaces')
+    .set({ revision_id: next, updated_at: updatedAt })
+    .where('id', '=', spaceId)
+    .where('revision_id', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

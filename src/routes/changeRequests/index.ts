@@ -8,6 +8,12 @@ import {
   patchChangeRequest,
   type ChangeRequestStatus,
 } from '../../services/changeRequests.ts';
+import {
+  editChangeRequestContent,
+  mergeChangeRequest,
+  updateChangeRequestFromSpace,
+  type ContentChangeInput,
+} from '../../services/changeRequestContent.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
 
 const SpaceParams = Type.Object({ spaceId: IdParam('The unique id of the space') });
@@ -35,6 +41,66 @@ const ChangeRequestSchema = Type.Object({
   outdated: Type.Boolean({ description: 'True when the space moved on since' }),
   urls: Type.Object({ location: Type.String(), app: Type.String() }),
 });
+
+const PageFields = {
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' })),
+  emoji: Type.Optional(Type.String({ maxLength: 50 })),
+  icon: Type.Optional(Type.String({ maxLength: 50 })),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  hidden: Type.Optional(Type.Boolean()),
+  noIndex: Type.Optional(Type.Boolean()),
+  noRobotsIndex: Type.Optional(Type.Boolean()),
+};
+const MAX_MARKDOWN = 1_000_000;
+const DocumentSchema = Type.Unsafe<string | { markdown: string }>({
+  anyOf: [
+    { type: 'string', maxLength: MAX_MARKDOWN },
+    { type: 'object', properties: { markdown: { type: 'string', maxLength: MAX_MARKDOWN } }, required: ['markdown'] },
+  ],
+  description: 'Markdown, as a string or {markdown}; a leading "# Heading" becomes the title',
+});
+const ContentChange = Type.Unsafe<ContentChangeInput>({
+  type: 'object',
+  required: ['operation'],
+  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page'] } },
+  oneOf: [
+    Type.Object({
+      operation: Type.Literal('insert_page'),
+      document: DocumentSchema,
+      into: Type.Optional(IdParam('Parent page id or batch ref; omitted: the top level')),
+      at: Type.Optional(Type.Integer({ minimum: 0 })),
+      ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      ...PageFields,
+    }),
+    Type.Object({
+      operation: Type.Literal('update_page'),
+      page: IdParam('The page (or a batch ref)'),
+      document: Type.Optional(DocumentSchema),
+      into: Type.Optional(Type.Unsafe<string | null>({ type: 'string', maxLength: 100, nullable: true })),
+      at: Type.Optional(Type.Integer({ minimum: 0 })),
+      ...PageFields,
+    }),
+    Type.Object({ operation: Type.Literal('delete_page'), page: IdParam('The page (or a batch ref)') }),
+  ],
+});
+const LineRange = Type.Object({ start: Type.Integer(), count: Type.Integer() });
+const MergeAnswer = (result: string) =>
+  Type.Object({
+    revision: Type.String({ description: 'The resulting revision, or the unchanged one on conflicts' }),
+    result: Type.Unsafe<string>({ type: 'string', enum: [result, 'conflicts'] }),
+    conflicts: Type.Optional(
+      Type.Array(
+        Type.Object({
+          page: Type.Object({ id: Type.String(), path: Type.String(), title: Type.String() }),
+          kind: Type.String({ description: 'content, metadata, edited-and-deleted, moved-to-two-places, added-twice, parent-deleted, move-cycle or slug' }),
+          field: Type.Optional(Type.String()),
+          regions: Type.Optional(Type.Array(Type.Object({ ours: LineRange, base: LineRange, theirs: LineRange }))),
+        }),
+        { description: 'Present when result is "conflicts": what to resolve' },
+      ),
+    ),
+  });
 
 export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
@@ -104,5 +170,49 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     (request) =>
       patchChangeRequest(ctx, request.actor, request.params.spaceId, request.params.changeRequestId, request.body),
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/content',
+    {
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'updateChangeRequestContent',
+        summary: 'Apply a batch of page changes: all or none, making one new revision',
+        params: ChangeRequestParams,
+        body: Type.Object({ changes: Type.Array(ContentChange, { minItems: 1, maxItems: 50 }) }),
+        response: { 200: ChangeRequestSchema, ...errors(403, 404, 409) },
+      },
+    },
+    (request) =>
+      editChangeRequestContent(ctx, request.actor, request.params.spaceId, request.params.changeRequestId, request.body.changes),
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/merge',
+    {
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'mergeChangeRequest',
+        summary: 'Publish a change request into its space; on conflicts nothing changes and they are listed',
+        params: ChangeRequestParams,
+        response: { 200: MergeAnswer('merge'), ...errors(403, 404, 409) },
+      },
+    },
+    (request) => mergeChangeRequest(ctx, request.actor, request.params.spaceId, request.params.changeRequestId),
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/update',
+    {
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'updateChangeRequest',
+        summary: "Bring the space's current content into a change request; on conflicts nothing changes",
+        params: ChangeRequestParams,
+        response: { 200: MergeAnswer('update'), ...errors(403, 404, 409) },
+      },
+    },
+    (request) => updateChangeRequestFromSpace(ctx, request.actor, request.params.spaceId, request.params.changeRequestId),
   );
 };

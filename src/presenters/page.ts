@@ -1,0 +1,43 @@
+// Page objects of a revision, nested as in GitBook's content API.
+import { childrenByParent, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
+
+export interface PresentedPage {
+  id: string;
+  title: string;
+  type: string;
+  slug: string;
+  path: string;
+  pages: PresentedPage[];
+  markdown?: string;
+  [field: string]: unknown;
+}
+
+const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
+
+export function presentPage(
+  publicUrl: string,
+  spaceId: string,
+  tree: FlatTree,
+  page: FlatPage,
+  options: { markdown?: string; nested?: boolean } = {},
+): PresentedPage {
+  const children = options.nested === false ? [] : (childrenByParent(tree).get(page.id) ?? []);
+  const path = pagePath(tree, page.id);
+  const presented: PresentedPage = {
+    id: page.id,
+    title: page.meta.title,
+    type: page.meta.type,
+    slug: page.meta.slug,
+    path,
+    ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
+    urls: { app: `${publicUrl}/s/${spaceId}/${path}` },
+    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true })),
+  };
+  for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];
+  return presented;
+}
+
+/** The top-level pages with their sub-pages. */
+export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree): PresentedPage[] {
+  return (childrenByParent(tree).get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page));
+}

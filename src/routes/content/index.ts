@@ -1,0 +1,144 @@
+// Reading content: /v1/spaces/{spaceId}/content…, /revisions/{revisionId}…, and a
+// change request's /content…. Pages come nested; one page comes with its markdown.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { getPage, getPageByPath, getPages, getRevisionContent, type RevisionSelector } from '../../services/contentReads.ts';
+import type { PresentedPage } from '../../presenters/page.ts';
+import { IdParam, errors } from '../schemas.ts';
+
+const Nested = Type.Object({}, { additionalProperties: true, description: 'A page, with its own sub-pages' });
+
+export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    type: Type.String({ description: 'document, group or link' }),
+    slug: Type.String(),
+    path: Type.String({ description: 'Slugs from the top level, joined by /' }),
+    markdown: Type.Optional(Type.String()),
+    emoji: Type.Optional(Type.String()),
+    icon: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    hidden: Type.Optional(Type.Boolean()),
+    noIndex: Type.Optional(Type.Boolean()),
+    noRobotsIndex: Type.Optional(Type.Boolean()),
+    createdAt: Type.Optional(Type.String({ format: 'date-time' })),
+    updatedAt: Type.Optional(Type.String({ format: 'date-time' })),
+    urls: Type.Object({ app: Type.String() }),
+    pages: Type.Array(Nested),
+  },
+  { additionalProperties: true },
+));
+
+const RevisionSchema = Type.Object({
+  object: Type.Literal('revision'),
+  id: Type.String(),
+  parents: Type.Array(Type.String()),
+  pages: Type.Array(PageSchema),
+  files: Type.Array(Nested),
+  reusableContents: Type.Array(Nested),
+  createdAt: Type.String({ format: 'date-time' }),
+  type: Type.String(),
+  urls: Type.Object({ app: Type.String() }),
+});
+
+const ContentQuery = {
+  metadata: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: Quire keeps no git metadata' })),
+  computed: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: Quire has no computed pages' })),
+};
+const FormatQuery = {
+  format: Type.Optional(Type.Unsafe<'markdown'>({ type: 'string', enum: ['markdown'], description: 'How the page content is given' })),
+};
+
+const spaceId = IdParam('The unique id of the space');
+const pageId = IdParam('The unique id of the page');
+
+/** The three readings of a revision's content, mounted under one prefix. */
+function contentRoutes(
+  prefix: string,
+  params: Record<string, TSchema>,
+  operationPrefix: string,
+  selector: (params: Record<string, string>) => RevisionSelector,
+): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const { ctx } = app;
+    app.get(
+      prefix,
+      {
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}`,
+          summary: 'A revision: its nested pages and files',
+          params: Type.Object(params),
+          querystring: Type.Object(ContentQuery),
+          response: { 200: RevisionSchema, ...errors(404) },
+        },
+      },
+      (request) => getRevisionContent(ctx, request.actor, (request.params as Record<string, string>).spaceId, selector(request.params as Record<string, string>)),
+    );
+    app.get(
+      `${prefix}/pages`,
+      {
+        schema: {
+          tags: ['content'],
+          operationId: `list${operationPrefix}Pages`,
+          summary: 'The pages of a revision, nested',
+          params: Type.Object(params),
+          querystring: Type.Object(ContentQuery),
+          response: { 200: Type.Object({ pages: Type.Array(PageSchema) }), ...errors(404) },
+        },
+      },
+      (request) => getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, selector(request.params as Record<string, string>)),
+    );
+    app.get(
+      `${prefix}/page/:pageId`,
+      {
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}PageById`,
+          summary: 'One page of a revision, with its markdown',
+          params: Type.Object({ ...params, pageId }),
+          querystring: Type.Object({ ...ContentQuery, ...FormatQuery }),
+          response: { 200: PageSchema, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getPage(ctx, request.actor, values.spaceId, selector(values), values.pageId);
+      },
+    );
+  };
+}
+
+export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { ctx } = app;
+  await app.register(contentRoutes('/spaces/:spaceId/content', { spaceId }, 'SpaceContent', () => ({ current: true })));
+  await app.register(
+    contentRoutes('/spaces/:spaceId/revisions/:revisionId', { spaceId, revisionId: IdParam('The unique id of the revision') }, 'Revision', (params) => ({
+      revisionId: params.revisionId,
+    })),
+  );
+  await app.register(
+    contentRoutes(
+      '/spaces/:spaceId/change-requests/:changeRequestId/content',
+      { spaceId, changeRequestId: IdParam('The id or number of the change request') },
+      'ChangeRequestContent',
+      (params) => ({ changeRequest: params.changeRequestId }),
+    ),
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/path/*',
+    {
+      schema: {
+        tags: ['content'],
+        operationId: 'getPageInSpaceByPath',
+        summary: "A page of the space's current content by its path",
+        params: Type.Object({ spaceId, '*': Type.String({ minLength: 1, maxLength: 2048, description: 'The page path, such as guides/install' }) }),
+        querystring: Type.Object({ ...ContentQuery, ...FormatQuery }),
+        response: { 200: PageSchema, ...errors(404) },
+      },
+    },
+    (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*']),
+  );
+};

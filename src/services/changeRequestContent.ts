@@ -1,0 +1,264 @@
+// Writing a change request's content, bringing the space's changes into it (update),
+// and publishing it into the space (merge). Each accepted batch of edits makes one new
+// revision; merges are three-way (src/content/merge.ts) and a conflict changes nothing.
+import { BadRequest, Conflict, Forbidden } from '../errors.ts';
+import { applyChanges, type PageChange } from '../content/changes.ts';
+import { mergeTrees, type MergeConflict } from '../content/merge.ts';
+import { ContentError, hashOf, type Hash } from '../content/objects.ts';
+import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
+import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { addSpaceRevision, insertRevision } from '../db/repos/revisions.ts';
+import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
+import { lockRow } from '../db/dialect.ts';
+import type { Db } from '../db/schema.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSpace } from './contentAccess.ts';
+import { getChangeRequest } from './changeRequests.ts';
+import { requireRevision, treeOf } from './revisionContent.ts';
+import { slugify, uniquePath } from './siteStructure.ts';
+
+interface PageFields {
+  title?: string;
+  slug?: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+}
+
+export type Document = string | { markdown: string };
+
+export type ContentChangeInput =
+  | (PageFields & { operation: 'insert_page'; document: Document; into?: string; at?: number; ref?: string })
+  | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number })
+  | { operation: 'delete_page'; page: string };
+
+function assertEditable(space: SpaceRow, changeRequest: ChangeRequestWithAuthor): void {
+  if (space.edit_mode === 'locked') {
+    throw new Forbidden('This space is locked (editMode "locked"): its content cannot change until it is unlocked');
+  }
+  if (changeRequest.status === 'merged') {
+    throw new Conflict(`Change request #${changeRequest.number} is merged; it can no longer change`);
+  }
+}
+
+async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string) {
+  const changeRequest = await findChangeRequest(db, spaceId, idOrNumber);
+  if (!changeRequest) throw new BadRequest(`No change request "${idOrNumber}" in this space`);
+  return changeRequest;
+}
+
+/** Splits a leading "# Heading" off a markdown document: it becomes the page title. */
+function readDocument(document: Document): { heading?: string; body: string } {
+  const markdown = typeof document === 'string' ? document : document.markdown;
+  const match = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(markdown);
+  return match ? { heading: match[1], body: markdown.slice(match[0].length).replace(/^\s*\n/, '') } : { body: markdown };
+}
+
+function metaFields(fields: PageFields): Partial<PageMeta> {
+  const meta: Partial<PageMeta> = {};
+  for (const key of ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const) {
+    if (fields[key] !== undefined) meta[key] = fields[key] as never;
+  }
+  return meta;
+}
+
+function freeSlug(tree: FlatTree, parentId: string | null, title: string, exceptId?: string): string {
+  const taken = [...tree.values()].filter((page) => page.parentId === parentId && page.id !== exceptId).map((page) => page.meta.slug);
+  return uniquePath(slugify(title, 'page'), taken);
+}
+
+/** Applies a batch to a tree, page change by page change; any invalid change rejects the whole batch. */
+function applyBatch(base: FlatTree, changes: ContentChangeInput[], now: string, blobs: Map<Hash, string>): FlatTree {
+  const refs = new Map<string, string>();
+  const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
+  let tree = base;
+  changes.forEach((change, index) => {
+    const where = `changes[${index}]`;
+    let pageChange: PageChange;
+    if (change.operation === 'insert_page') {
+      const { heading, body } = readDocument(change.document);
+      const parentId = resolve(change.into) ?? null;
+      const title = change.title ?? heading ?? 'Untitled';
+      const id = newId();
+      if (change.ref) {
+        if (refs.has(change.ref)) throw new BadRequest(`${where}.ref: "${change.ref}" is used twice in this batch`);
+        refs.set(change.ref, id);
+      }
+      blobs.set(hashOf(body), body);
+      pageChange = {
+        kind: 'insert',
+        id,
+        placement: { parentId, index: change.at },
+        meta: {
+          type: 'document',
+          ...metaFields(change),
+          title,
+          slug: change.slug ?? freeSlug(tree, parentId, title),
+          createdAt: now,
+          updatedAt: now,
+        },
+        blob: hashOf(body),
+      };
+    } else if (change.operation === 'update_page') {
+      const id = resolve(change.page)!;
+      const current = tree.get(id);
+      if (!current) throw new BadRequest(`${where}.page: no page "${change.page}" in this change request`);
+      const document = change.document !== undefined ? readDocument(change.document) : undefined;
+      if (document) blobs.set(hashOf(document.body), document.body);
+      const moves = change.into !== undefined || change.at !== undefined;
+      const parentId = change.into !== undefined ? (resolve(change.into) ?? null) : current.parentId;
+      const title = change.title ?? document?.heading;
+      pageChange = {
+        kind: 'update',
+        id,
+        meta: { ...metaFields(change), ...(title !== undefined ? { title } : {}), updatedAt: now },
+        ...(document ? { blob: hashOf(document.body) } : {}),
+        ...(moves ? { placement: { parentId, index: change.at } } : {}),
+      };
+    } else {
+      const id = resolve(change.page)!;
+      if (!tree.has(id)) throw new BadRequest(`${where}.page: no page "${change.page}" in this change request`);
+      pageChange = { kind: 'delete', id };
+    }
+    try {
+      tree = applyChanges(tree, [pageChange]);
+    } catch (error) {
+      if (error instanceof ContentError) throw new BadRequest(`${where}: ${error.message}`);
+      throw error;
+    }
+  });
+  return tree;
+}
+
+/** Stores a tree (and new markdown) as a revision following `parents`. */
+async function storeRevision(
+  ctx: ServiceContext,
+  trx: Db,
+  tree: FlatTree,
+  known: Set<Hash>,
+  blobs: Map<Hash, string>,
+  parents: string[],
+  actor: Actor,
+  spaceId: string,
+): Promise<string> {
+  const store = databaseObjectStore(trx);
+  if (blobs.size > 0) await store.put(blobs);
+  const written = await writeTree(store, tree, known);
+  const revisionId = newId();
+  await insertRevision(trx, {
+    id: revisionId,
+    parents: JSON.stringify(parents),
+    root_hash: written.root,
+    created_by: actor.user.id,
+    created_at: isoNow(ctx.clock),
+  });
+  await addSpaceRevision(trx, spaceId, revisionId);
+  return revisionId;
+}
+
+export async function editChangeRequestContent(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  idOrNumber: string,
+  changes: ContentChangeInput[],
+) {
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    assertEditable(space, changeRequest);
+    const revision = await requireRevision(trx, changeRequest.revision_id);
+    const base = await treeOf(trx, revision.root_hash);
+    const blobs = new Map<Hash, string>();
+    const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs);
+    const revisionId = await storeRevision(ctx, trx, tree, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
+    await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
+    return changeRequest.id;
+  });
+  return getChangeRequest(ctx, actor, spaceId, id);
+}
+
+/** Conflicts with the page each one is about, for the person who resolves them. */
+function presentConflicts(conflicts: MergeConflict[], trees: FlatTree[]) {
+  return conflicts.map((conflict) => {
+    const tree = trees.find((candidate) => candidate.has(conflict.pageId))!;
+    const page = tree.get(conflict.pageId)!;
+    return {
+      page: { id: page.id, path: pagePath(tree, page.id), title: page.meta.title },
+      kind: conflict.kind,
+      ...(conflict.field ? { field: conflict.field } : {}),
+      ...(conflict.regions ? { regions: conflict.regions } : {}),
+    };
+  });
+}
+
+interface ThreeWay {
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
+/** Merges three revisions; answers the merged tree, or the conflicts. */
+async function mergeRevisions(trx: Db, revisions: ThreeWay) {
+  const [base, ours, theirs] = await Promise.all(
+    [revisions.base, revisions.ours, revisions.theirs].map(async (id) => treeOf(trx, (await requireRevision(trx, id)).root_hash)),
+  );
+  const store = databaseObjectStore(trx);
+  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes));
+  return { ...result, known: new Set([...ours.objects, ...theirs.objects]), trees: [ours.tree, theirs.tree, base.tree] };
+}
+
+/** Publishes a change request into its space: a fast-forward when the space did not move, else a three-way merge. */
+export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'spaces', spaceId);
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'merge', { db: trx });
+    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    assertEditable(space, changeRequest);
+    const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    let merged = changeRequest.revision_id;
+    if (space.revision_id !== base) {
+      const result = await mergeRevisions(trx, { base, ours: changeRequest.revision_id, theirs: space.revision_id });
+      if (result.conflicts.length > 0) {
+        return { revision: space.revision_id, result: 'conflicts' as const, conflicts: presentConflicts(result.conflicts, result.trees) };
+      }
+      merged = await storeRevision(ctx, trx, result.tree, result.known, result.blobs, [space.revision_id, changeRequest.revision_id], actor, spaceId);
+    }
+    if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
+      throw new Conflict('The space changed while merging; try the merge again');
+    }
+    await updateChangeRequest(trx, changeRequest.id, { status: 'merged', revision_merged: merged, updated_at: isoNow(ctx.clock) });
+    return { revision: merged, result: 'merge' as const };
+  });
+}
+
+/** Brings the space's current content into a change request. */
+export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    assertEditable(space, changeRequest);
+    const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    if (space.revision_id === base) return { revision: changeRequest.revision_id, result: 'update' as const };
+    let updated = space.revision_id;
+    if (changeRequest.revision_id !== base) {
+      const result = await mergeRevisions(trx, { base, ours: changeRequest.revision_id, theirs: space.revision_id });
+      if (result.conflicts.length > 0) {
+        return { revision: changeRequest.revision_id, result: 'conflicts' as const, conflicts: presentConflicts(result.conflicts, result.trees) };
+      }
+      updated = await storeRevision(ctx, trx, result.tree, result.known, result.blobs, [changeRequest.revision_id, space.revision_id], actor, spaceId);
+    }
+    await updateChangeRequest(trx, changeRequest.id, {
+      revision_id: updated,
+      revision_merged_ancestor: space.revision_id,
+      updated_at: isoNow(ctx.clock),
+    });
+    return { revision: updated, result: 'update' as const };
+  });
+}

@@ -1,0 +1,52 @@
+// Reading content: a space's current revision, any revision of it, and a change
+// request's revision; pages nested or one at a time, with their markdown.
+import { NotFound } from '../errors.ts';
+import { findChangeRequest } from '../db/repos/changeRequests.ts';
+import { isRevisionOfSpace } from '../db/repos/revisions.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSpace } from './contentAccess.ts';
+import { presentPageTree } from '../presenters/page.ts';
+import {
+  loadRevision,
+  pageAtPath,
+  presentPageWithMarkdown,
+  presentRevision,
+  requirePage,
+  type RevisionView,
+} from './revisionContent.ts';
+
+/** Which revision of a space to read: its current one, a given one, or a change request's. */
+export type RevisionSelector = { current: true } | { revisionId: string } | { changeRequest: string };
+
+async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  if ('current' in selector) return loadRevision(ctx, space.revision_id);
+  if ('changeRequest' in selector) {
+    const changeRequest = await findChangeRequest(ctx.db, spaceId, selector.changeRequest);
+    if (!changeRequest) throw new NotFound(`No change request "${selector.changeRequest}" in this space`);
+    return loadRevision(ctx, changeRequest.revision_id);
+  }
+  if (!(await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId))) {
+    throw new NotFound(`No revision with id "${selector.revisionId}" in this space`);
+  }
+  return loadRevision(ctx, selector.revisionId);
+}
+
+export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
+  return presentRevision(ctx, spaceId, await viewOf(ctx, actor, spaceId, selector));
+}
+
+export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
+  const view = await viewOf(ctx, actor, spaceId, selector);
+  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree) };
+}
+
+export async function getPage(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, pageId: string) {
+  const view = await viewOf(ctx, actor, spaceId, selector);
+  return presentPageWithMarkdown(ctx, spaceId, view, requirePage(view.tree, pageId));
+}
+
+export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string) {
+  const view = await viewOf(ctx, actor, spaceId, { current: true });
+  return presentPageWithMarkdown(ctx, spaceId, view, pageAtPath(view.tree, path));
+}

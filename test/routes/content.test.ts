@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildMember, buildOrganization } from '../helpers/factories.ts';
+
+const testApp = useTestApp();
+
+async function setup() {
+  const org = await buildOrganization(testApp);
+  const space = (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token: org.admin.token, body: { title: 'Docs' } })).body;
+  const base = `/v1/spaces/${space.id}`;
+  const token = org.admin.token;
+  const openChangeRequest = async (as = token) => (await request(testApp.app, 'POST', `${base}/change-requests`, { token: as, body: {} })).body;
+  const edit = (changeRequestId: string, changes: object[], as = token) =>
+    request(testApp.app, 'POST', `${base}/change-requests/${changeRequestId}/content`, { token: as, body: { changes } });
+  const merge = (changeRequestId: string, as = token) => request(testApp.app, 'POST', `${base}/change-requests/${changeRequestId}/merge`, { token: as });
+  const update = (changeRequestId: string) => request(testApp.app, 'POST', `${base}/change-requests/${changeRequestId}/update`, { token });
+  const pages = async (path = `${base}/content/pages`) => (await request(testApp.app, 'GET', path, { token })).body.pages;
+  const page = async (pageId: string, path = `${base}/content`) => (await request(testApp.app, 'GET', `${path}/page/${pageId}`, { token })).body;
+  return { org, space, base, token, openChangeRequest, edit, merge, update, pages, page };
+}
+
+const LINES = 'one\ntwo\nthree\nfour\nfive';
+
+describe('writing content through change requests', () => {
+  it('inserts pages (titles from headings, nesting through refs) and publishes them with a fast-forward merge', async () => {
+    const { base, openChangeRequest, edit, merge, pages, page, space, token } = await setup();
+    const changeRequest = await openChangeRequest();
+    const edited = await edit(changeRequest.id, [
+      { operation: 'insert_page', ref: 'guide', document: { markdown: '# Getting started\n\nWelcome.' } },
+      { operation: 'insert_page', into: 'guide', document: 'Install it.', title: 'Install', emoji: '📦' },
+    ]);
+    expect(edited.status).toBe(200);
+    expect(edited.body.revision).not.toBe(changeRequest.revision);
+    const proposed = await pages(`${base}/change-requests/${changeRequest.id}/content/pages`);
+    expect(proposed).toMatchObject([
+      { title: 'Getting started', slug: 'getting-started', path: 'getting-started', pages: [{ title: 'Install', path: 'getting-started/install', emoji: '📦' }] },
+    ]);
+    expect(await pages()).toEqual([]);
+    const merged = await merge(changeRequest.id);
+    expect(merged.body).toEqual({ revision: edited.body.revision, result: 'merge' });
+    const live = await pages();
+    expect(live.map((p: any) => p.title)).toEqual(['Getting started']);
+    const started = await page(live[0].id);
+    expect(started.markdown).toBe('Welcome.');
+    const byPath = await request(testApp.app, 'GET', `${base}/content/path/getting-started/install`, { token });
+    expect(byPath.body).toMatchObject({ title: 'Install', markdown: 'Install it.' });
+    const after = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}`, { token });
+    expect(after.body).toMatchObject({ status: 'merged', revisionMerged: edited.body.revision, outdated: false });
+    const spaceNow = await request(testApp.app, 'GET', base, { token });
+    expect(spaceNow.body.revision).toBe(edited.body.revision);
+    expect(spaceNow.body.revision).not.toBe(space.revision);
+    const revision = await request(testApp.app, 'GET', `${base}/revisions/${space.revision}/pages`, { token });
+    expect(revision.body.pages).toEqual([]);
+    expect((await merge(changeRequest.id)).status).toBe(409);
+    expect((await edit(changeRequest.id, [{ operation: 'delete_page', page: live[0].id }])).status).toBe(409);
+  });
+
+  it('applies a batch whole or not at all', async () => {
+    const { base, openChangeRequest, edit, token } = await setup();
+    const changeRequest = await openChangeRequest();
+    const refused = await edit(changeRequest.id, [
+      { operation: 'insert_page', document: '# Fine' },
+      { operation: 'update_page', page: 'missing', title: 'x' },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/changes\[1\]\.page: no page "missing"/);
+    const unchanged = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}`, { token });
+    expect(unchanged.body.revision).toBe(changeRequest.revision);
+    for (const changes of [[], [{ operation: 'rename_page', page: 'x' }], [{ operation: 'insert_page' }], [{ operation: 'insert_page', document: 'x', slug: 'bad slug' }]]) {
+      expect((await edit(changeRequest.id, changes)).status, JSON.stringify(changes)).toBe(400);
+    }
+    const created = await edit(changeRequest.id, [{ operation: 'insert_page', document: '# Child' }, { operation: 'insert_page', document: '# Parent' }]);
+    const tree = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    const [child, parent] = tree;
+    const cycle = await edit(changeRequest.id, [
+      { operation: 'update_page', page: child.id, into: parent.id },
+      { operation: 'update_page', page: parent.id, into: child.id },
+    ]);
+    expect(created.status).toBe(200);
+    expect(cycle.status).toBe(400);
+    expect(cycle.body.error.message).toMatch(/cannot move into itself/);
+  });
+
+  it('updates an outdated change request with the space, merging edits to different lines', async () => {
+    const { base, token, openChangeRequest, edit, merge, update, pages, page } = await setup();
+    const setupRequest = await openChangeRequest();
+    await edit(setupRequest.id, [{ operation: 'insert_page', document: `# Notes\n${LINES}` }]);
+    await merge(setupRequest.id);
+    const pageId = (await pages())[0].id;
+    const first = await openChangeRequest();
+    const second = await openChangeRequest();
+    await edit(first.id, [{ operation: 'update_page', page: pageId, document: LINES.replace('one', 'ONE') }]);
+    await edit(second.id, [{ operation: 'update_page', page: pageId, document: LINES.replace('five', 'FIVE') }]);
+    expect((await merge(first.id)).body.result).toBe('merge');
+    const outdated = await request(testApp.app, 'GET', `${base}/change-requests/${second.id}`, { token });
+    expect(outdated.body.outdated).toBe(true);
+    const updated = await update(second.id);
+    expect(updated.body.result).toBe('update');
+    const merged = await merge(second.id);
+    expect(merged.body.result).toBe('merge');
+    expect((await page(pageId)).markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE');
+  });
+
+  it('answers conflicts with what clashes, changes nothing, and merges once the author resolves them', async () => {
+    const { base, token, openChangeRequest, edit, merge, update, pages, page } = await setup();
+    const setupRequest = await openChangeRequest();
+    await edit(setupRequest.id, [{ operation: 'insert_page', document: `# Notes\n${LINES}` }]);
+    await merge(setupRequest.id);
+    const pageId = (await pages())[0].id;
+    const mine = await openChangeRequest();
+    const theirs = await openChangeRequest();
+    await edit(mine.id, [{ operation: 'update_page', page: pageId, document: LINES.replace('three', 'mine') }]);
+    await edit(theirs.id, [{ operation: 'update_page', page: pageId, document: LINES.replace('three', 'theirs') }]);
+    await merge(theirs.id);
+    const spaceRevision = (await request(testApp.app, 'GET', base, { token })).body.revision;
+    const outdated = await request(testApp.app, 'GET', `${base}/change-requests/${mine.id}`, { token });
+    expect(outdated.body.outdated).toBe(true);
+    const conflicted = await merge(mine.id);
+    expect(conflicted.status).toBe(200);
+    expect(conflicted.body).toEqual({
+      revision: spaceRevision,
+      result: 'conflicts',
+      conflicts: [
+        {
+          page: { id: pageId, path: 'notes', title: 'Notes' },
+          kind: 'content',
+          regions: [{ ours: { start: 3, count: 1 }, base: { start: 3, count: 1 }, theirs: { start: 3, count: 1 } }],
+        },
+      ],
+    });
+    expect((await request(testApp.app, 'GET', base, { token })).body.revision).toBe(spaceRevision);
+    expect((await update(mine.id)).body.result).toBe('conflicts');
+    await edit(mine.id, [{ operation: 'update_page', page: pageId, document: LINES.replace('three', 'theirs') }]);
+    expect((await update(mine.id)).body.result).toBe('update');
+    expect((await request(testApp.app, 'GET', `${base}/change-requests/${mine.id}`, { token })).body.outdated).toBe(false);
+    expect((await merge(mine.id)).body.result).toBe('merge');
+    expect((await page(pageId)).markdown).toBe(LINES.replace('three', 'theirs'));
+  });
+
+  it('refuses edits and merges while the space is locked (403), and follows the roles', async () => {
+    const { org, base, token, openChangeRequest, edit, merge } = await setup();
+    const reader = await buildMember(testApp, org.organizationId, 'comment');
+    const editor = await buildMember(testApp, org.organizationId, 'edit');
+    const reviewer = await buildMember(testApp, org.organizationId, 'review');
+    const changeRequest = await openChangeRequest(editor.token);
+    const insert = [{ operation: 'insert_page', document: '# Page' }];
+    expect((await edit(changeRequest.id, insert, reader.token)).status).toBe(403);
+    expect((await edit(changeRequest.id, insert, editor.token)).status).toBe(200);
+    expect((await merge(changeRequest.id, editor.token)).status).toBe(403);
+    await request(testApp.app, 'PATCH', base, { token, body: { editMode: 'locked' } });
+    const locked = await edit(changeRequest.id, insert, editor.token);
+    expect(locked.status).toBe(403);
+    expect(locked.body.error.message).toMatch(/locked/);
+    expect((await merge(changeRequest.id, reviewer.token)).status).toBe(403);
+    await request(testApp.app, 'PATCH', base, { token, body: { editMode: 'live' } });
+    expect((await merge(changeRequest.id, reviewer.token)).body.result).toBe('merge');
+  });
+
+  it('keeps other spaces\' revisions out of reach (404)', async () => {
+    const mine = await setup();
+    const other = await setup();
+    const foreign = await request(testApp.app, 'GET', `${mine.base}/revisions/${other.space.revision}`, { token: mine.token });
+    expect(foreign.status).toBe(404);
+    const own = await request(testApp.app, 'GET', `${mine.base}/revisions/${mine.space.revision}`, { token: mine.token });
+    expect(own.body).toMatchObject({ object: 'revision', id: mine.space.revision, pages: [] });
+    expect((await request(testApp.app, 'GET', `${mine.base}/content/page/nope`, { token: mine.token })).status).toBe(404);
+    expect((await request(testApp.app, 'GET', `${mine.base}/content/path/nope`, { token: mine.token })).status).toBe(404);
+  });
+
+  it('never loses a merge when two change requests merge at the same time', async () => {
+    const { openChangeRequest, edit, merge, pages } = await setup();
+    const first = await openChangeRequest();
+    const second = await openChangeRequest();
+    await edit(first.id, [{ operation: 'insert_page', document: '# First' }]);
+    await edit(second.id, [{ operation: 'insert_page', document: '# Second' }]);
+    const results = await Promise.all([merge(first.id), merge(second.id)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results.map((r) => r.body.result)).toEqual(['merge', 'merge']);
+    expect((await pages()).map((p: any) => p.title).sort()).toEqual(['First', 'Second']);
+  });
+});
