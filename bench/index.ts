@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, on SQLite and on PostgreSQL when reachable.
 // BENCH_SECONDS sets the measured duration of each load (default 10).
+import { benchContent } from './content.ts';
 import { benchOrganizationRead } from './org-read.ts';
 import { benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
@@ -39,4 +40,16 @@ for (const open of engines.map((engine) => openers[engine as keyof typeof opener
     `  ${result.engine.padEnd(8)} page 1 ${result.firstPageMs.toFixed(2)} ms, page 50 ${result.middlePageMs.toFixed(2)} ms, ` +
       `page 100 ${result.lastPageMs.toFixed(2)} ms (last / first ${result.ratio.toFixed(2)})`,
   );
+}
+
+console.log('Revision store: a space of N pages, 200 single-page edits merged through change requests, a 100-page three-way merge');
+for (const open of engines.map((engine) => openers[engine as keyof typeof openers])) {
+  for (const pages of [500, 5000]) {
+    const result = await withDatabase(open, (database) => benchContent(database, pages));
+    if (!result) continue;
+    console.log(
+      `  ${result.engine.padEnd(8)} ${String(pages).padStart(5)} pages: ${result.bytesPerEdit.toFixed(0)} bytes stored per edit, ` +
+        `page list read ${result.readPagesMs.toFixed(1)} ms, 100-page merge ${result.mergeMs.toFixed(1)} ms (target < 250 ms)`,
+    );
+  }
 }

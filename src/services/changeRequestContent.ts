@@ -8,7 +8,7 @@ import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { addSpaceRevision, insertRevision } from '../db/repos/revisions.ts';
+import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
@@ -36,7 +36,8 @@ export type Document = string | { markdown: string };
 export type ContentChangeInput =
   | (PageFields & { operation: 'insert_page'; document: Document; into?: string; at?: number; ref?: string })
   | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number })
-  | { operation: 'delete_page'; page: string };
+  | { operation: 'delete_page'; page: string }
+  | { operation: 'revert_page'; page: string; revision?: string };
 
 function assertEditable(space: SpaceRow, changeRequest: ChangeRequestWithAuthor): void {
   if (space.edit_mode === 'locked') {
@@ -73,8 +74,28 @@ function freeSlug(tree: FlatTree, parentId: string | null, title: string, except
   return uniquePath(slugify(title, 'page'), taken);
 }
 
+/** The change that puts a page back as it was in `target` (removing it if it was not there). */
+function revertChange(tree: FlatTree, target: FlatTree, pageId: string, where: string): PageChange {
+  const current = tree.get(pageId);
+  const then = target.get(pageId);
+  if (!current && !then) throw new BadRequest(`${where}.page: no page "${pageId}" here or in that revision`);
+  if (!then) return { kind: 'delete', id: pageId };
+  // A page whose parent is gone since comes back at the top level.
+  const parentId = then.parentId !== null && tree.has(then.parentId) ? then.parentId : null;
+  const placement = { parentId, index: then.index };
+  return current
+    ? { kind: 'update', id: pageId, meta: then.meta, blob: then.blob, placement }
+    : { kind: 'insert', id: pageId, placement, meta: then.meta, blob: then.blob };
+}
+
 /** Applies a batch to a tree, page change by page change; any invalid change rejects the whole batch. */
-function applyBatch(base: FlatTree, changes: ContentChangeInput[], now: string, blobs: Map<Hash, string>): FlatTree {
+function applyBatch(
+  base: FlatTree,
+  changes: ContentChangeInput[],
+  now: string,
+  blobs: Map<Hash, string>,
+  revertTargets: Map<string, FlatTree>,
+): FlatTree {
   const refs = new Map<string, string>();
   const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
   let tree = base;
@@ -121,6 +142,8 @@ function applyBatch(base: FlatTree, changes: ContentChangeInput[], now: string, 
         ...(document ? { blob: hashOf(document.body) } : {}),
         ...(moves ? { placement: { parentId, index: change.at } } : {}),
       };
+    } else if (change.operation === 'revert_page') {
+      pageChange = revertChange(tree, revertTargets.get(change.revision ?? '')!, resolve(change.page)!, where);
     } else {
       const id = resolve(change.page)!;
       if (!tree.has(id)) throw new BadRequest(`${where}.page: no page "${change.page}" in this change request`);
@@ -134,6 +157,20 @@ function applyBatch(base: FlatTree, changes: ContentChangeInput[], now: string, 
     }
   });
   return tree;
+}
+
+/** The trees revert_page changes go back to: a revision of the space, or the change request's base (key ""). */
+async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: ChangeRequestWithAuthor, changes: ContentChangeInput[]) {
+  const targets = new Map<string, FlatTree>();
+  for (const [index, change] of changes.entries()) {
+    if (change.operation !== 'revert_page' || targets.has(change.revision ?? '')) continue;
+    const revisionId = change.revision ?? changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    if (change.revision && !(await isRevisionOfSpace(trx, spaceId, change.revision))) {
+      throw new BadRequest(`changes[${index}].revision: no revision "${change.revision}" in this space`);
+    }
+    targets.set(change.revision ?? '', (await treeOf(trx, (await requireRevision(trx, revisionId)).root_hash)).tree);
+  }
+  return targets;
 }
 
 /** Stores a tree (and new markdown) as a revision following `parents`. */
@@ -175,8 +212,9 @@ export async function editChangeRequestContent(
     assertEditable(space, changeRequest);
     const revision = await requireRevision(trx, changeRequest.revision_id);
     const base = await treeOf(trx, revision.root_hash);
+    const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
-    const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs);
+    const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs, revertTargets);
     const revisionId = await storeRevision(ctx, trx, tree, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     return changeRequest.id;

@@ -61,4 +61,25 @@ describe('two processes on one database', () => {
     const members = await call(servers[0], 'GET', `/v1/orgs/${first.organization.id}/members?role=admin`, a.status === 200 ? first.token : second.token);
     expect(members.body.count).toBe(1);
   });
+
+  it('number change requests gap-free and lose no merge when both processes write at once', async () => {
+    const boot = await runCli(['admin', 'bootstrap', '--org', 'Writers', '--email', 'writers@quire.test', '--name', 'W', '--json'], database.env);
+    const { token, organization } = JSON.parse(boot.stdout);
+    const space = (await call(servers[0], 'POST', `/v1/orgs/${organization.id}/spaces`, token, { title: 'Shared' })).body;
+    const base = `/v1/spaces/${space.id}/change-requests`;
+    const created = await Promise.all(Array.from({ length: 30 }, (_, i) => call(servers[i % 2], 'POST', base, token, {})));
+    expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
+    expect(created.map((r) => r.body.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const writers = created.slice(0, 6).map((r) => r.body.id as string);
+    for (const [index, id] of writers.entries()) {
+      const edited = await call(servers[index % 2], 'POST', `${base}/${id}/content`, token, {
+        changes: [{ operation: 'insert_page', document: `# Page ${index}` }],
+      });
+      expect(edited.status).toBe(200);
+    }
+    const merges = await Promise.all(writers.map((id, index) => call(servers[index % 2], 'POST', `${base}/${id}/merge`, token)));
+    expect(merges.map((r) => r.body.result)).toEqual(writers.map(() => 'merge'));
+    const pages = await call(servers[1], 'GET', `/v1/spaces/${space.id}/content/pages`, token);
+    expect(pages.body.pages.map((p: any) => p.title).sort()).toEqual(writers.map((_, index) => `Page ${index}`).sort());
+  });
 });

@@ -156,6 +156,37 @@ describe('writing content through change requests', () => {
     expect((await merge(changeRequest.id, reviewer.token)).body.result).toBe('merge');
   });
 
+  it('reverts pages to the base or a given revision: edits undone, additions removed, deletions restored', async () => {
+    const { base, token, openChangeRequest, edit, merge, pages, space } = await setup();
+    const seed = await openChangeRequest();
+    await edit(seed.id, [{ operation: 'insert_page', document: '# Kept\noriginal' }]);
+    await merge(seed.id);
+    const kept = (await pages())[0];
+    const changeRequest = await openChangeRequest();
+    await edit(changeRequest.id, [
+      { operation: 'update_page', page: kept.id, document: 'changed', title: 'Changed' },
+      { operation: 'insert_page', document: '# Added' },
+    ]);
+    const contentUrl = `${base}/change-requests/${changeRequest.id}/content`;
+    const added = (await pages(`${contentUrl}/pages`)).find((p: any) => p.title === 'Added');
+    const reverted = await edit(changeRequest.id, [
+      { operation: 'revert_page', page: kept.id },
+      { operation: 'revert_page', page: added.id },
+    ]);
+    expect(reverted.status).toBe(200);
+    const after = await pages(`${contentUrl}/pages`);
+    expect(after.map((p: any) => p.title)).toEqual(['Kept']);
+    expect((await request(testApp.app, 'GET', `${contentUrl}/page/${kept.id}`, { token })).body.markdown).toBe('original');
+    await edit(changeRequest.id, [{ operation: 'delete_page', page: kept.id }]);
+    await edit(changeRequest.id, [{ operation: 'revert_page', page: kept.id }]);
+    expect((await pages(`${contentUrl}/pages`)).map((p: any) => p.title)).toEqual(['Kept']);
+    const toEmpty = await edit(changeRequest.id, [{ operation: 'revert_page', page: kept.id, revision: space.revision }]);
+    expect(toEmpty.status).toBe(200);
+    expect(await pages(`${contentUrl}/pages`)).toEqual([]);
+    const foreign = await edit(changeRequest.id, [{ operation: 'revert_page', page: kept.id, revision: 'not-ours' }]);
+    expect(foreign.status).toBe(400);
+  });
+
   it('keeps other spaces\' revisions out of reach (404)', async () => {
     const mine = await setup();
     const other = await setup();

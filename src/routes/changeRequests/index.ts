@@ -63,7 +63,7 @@ const DocumentSchema = Type.Unsafe<string | { markdown: string }>({
 const ContentChange = Type.Unsafe<ContentChangeInput>({
   type: 'object',
   required: ['operation'],
-  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page'] } },
+  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page'] } },
   oneOf: [
     Type.Object({
       operation: Type.Literal('insert_page'),
@@ -82,6 +82,11 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       ...PageFields,
     }),
     Type.Object({ operation: Type.Literal('delete_page'), page: IdParam('The page (or a batch ref)') }),
+    Type.Object({
+      operation: Type.Literal('revert_page'),
+      page: IdParam('The page'),
+      revision: Type.Optional(IdParam("A revision of the space; omitted: the change request's base")),
+    }),
   ],
 });
 const LineRange = Type.Object({ start: Type.Integer(), count: Type.Integer() });
