@@ -125,3 +125,16 @@ export function pagePath(tree: FlatTree, pageId: string): string {
   }
   return slugs.join('/');
 }
+
+/** The page at a path of slugs ("guides/install"), if any. */
+export function findPageByPath(tree: FlatTree, path: string): FlatPage | undefined {
+  const slugs = path.split('/').filter(Boolean);
+  let parentId: string | null = null;
+  let found: FlatPage | undefined;
+  for (const slug of slugs) {
+    found = [...tree.values()].find((page) => page.parentId === parentId && page.meta.slug === slug);
+    if (!found) return undefined;
+    parentId = found.id;
+  }
+  return found;
+}

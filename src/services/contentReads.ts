@@ -9,7 +9,8 @@ import { presentPageTree } from '../presenters/page.ts';
 import {
   loadRevision,
   pageAtPath,
-  presentPageWithMarkdown,
+  presentPageWithContent,
+  type PageFormat,
   presentRevision,
   requirePage,
   type RevisionView,
@@ -41,12 +42,19 @@ export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: strin
   return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree) };
 }
 
-export async function getPage(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, pageId: string) {
+export async function getPage(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  selector: RevisionSelector,
+  pageId: string,
+  format?: PageFormat,
+) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return presentPageWithMarkdown(ctx, spaceId, view, requirePage(view.tree, pageId));
+  return presentPageWithContent(ctx, spaceId, view, requirePage(view.tree, pageId), format);
 }
 
-export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string) {
+export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string, format?: PageFormat) {
   const view = await viewOf(ctx, actor, spaceId, { current: true });
-  return presentPageWithMarkdown(ctx, spaceId, view, pageAtPath(view.tree, path));
+  return presentPageWithContent(ctx, spaceId, view, pageAtPath(view.tree, path), format);
 }

@@ -2,7 +2,8 @@
 // since a revision never changes) and their pages' markdown.
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
-import { readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
+import { findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
+import { linkResolverFor, markdownToDocument } from '../content/document.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevision, type RevisionRow } from '../db/repos/revisions.ts';
 import type { Db } from '../db/schema.ts';
@@ -67,20 +68,24 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
   };
 }
 
-export async function presentPageWithMarkdown(ctx: ServiceContext, spaceId: string, view: RevisionView, page: FlatPage) {
-  return presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page) });
+export type PageFormat = 'markdown' | 'document';
+
+/** A page with its content: markdown as stored, or GitBook's JSON document derived from it. */
+export async function presentPageWithContent(
+  ctx: ServiceContext,
+  spaceId: string,
+  view: RevisionView,
+  page: FlatPage,
+  format: PageFormat = 'markdown',
+) {
+  const markdown = await markdownOf(ctx.db, page);
+  const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, format === 'markdown' ? { markdown } : {});
+  return format === 'document' ? { ...presented, document: markdownToDocument(markdown, linkResolverFor(view.tree)) } : presented;
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */
 export function pageAtPath(tree: FlatTree, path: string): FlatPage {
-  const slugs = path.split('/').filter(Boolean);
-  let parentId: string | null = null;
-  let found: FlatPage | undefined;
-  for (const slug of slugs) {
-    found = [...tree.values()].find((page) => page.parentId === parentId && page.meta.slug === slug);
-    if (!found) break;
-    parentId = found.id;
-  }
-  if (!found || slugs.length === 0) throw new NotFound(`No page at path "${path}"`);
+  const found = findPageByPath(tree, path);
+  if (!found) throw new NotFound(`No page at path "${path}"`);
   return found;
 }

@@ -44,6 +44,9 @@ describe('writing content through change requests', () => {
     expect(started.markdown).toBe('Welcome.');
     const byPath = await request(testApp.app, 'GET', `${base}/content/path/getting-started/install`, { token });
     expect(byPath.body).toMatchObject({ title: 'Install', markdown: 'Install it.' });
+    const asDocument = await request(testApp.app, 'GET', `${base}/content/page/${live[0].id}`, { token, query: { format: 'document' } });
+    expect(asDocument.body.markdown).toBeUndefined();
+    expect(asDocument.body.document).toMatchObject({ object: 'document', nodes: [{ object: 'block', type: 'paragraph' }] });
     const after = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}`, { token });
     expect(after.body).toMatchObject({ status: 'merged', revisionMerged: edited.body.revision, outdated: false });
     const spaceNow = await request(testApp.app, 'GET', base, { token });

@@ -16,6 +16,7 @@ export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
     slug: Type.String(),
     path: Type.String({ description: 'Slugs from the top level, joined by /' }),
     markdown: Type.Optional(Type.String()),
+    document: Type.Optional(Type.Object({ object: Type.Literal('document') }, { additionalProperties: true })),
     emoji: Type.Optional(Type.String()),
     icon: Type.Optional(Type.String()),
     description: Type.Optional(Type.String()),
@@ -47,7 +48,13 @@ const ContentQuery = {
   computed: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: Quire has no computed pages' })),
 };
 const FormatQuery = {
-  format: Type.Optional(Type.Unsafe<'markdown'>({ type: 'string', enum: ['markdown'], description: 'How the page content is given' })),
+  format: Type.Optional(
+    Type.Unsafe<'markdown' | 'document'>({
+      type: 'string',
+      enum: ['markdown', 'document'],
+      description: "markdown (default): the page's markdown; document: GitBook's JSON document derived from it",
+    }),
+  ),
 };
 
 const spaceId = IdParam('The unique id of the space');
@@ -104,7 +111,7 @@ function contentRoutes(
       },
       (request) => {
         const values = request.params as Record<string, string>;
-        return getPage(ctx, request.actor, values.spaceId, selector(values), values.pageId);
+        return getPage(ctx, request.actor, values.spaceId, selector(values), values.pageId, (request.query as { format?: 'markdown' | 'document' }).format);
       },
     );
   };
@@ -139,6 +146,6 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PageSchema, ...errors(404) },
       },
     },
-    (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*']),
+    (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*'], request.query.format),
   );
 };

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { linkResolverFor, markdownToDocument } from '../../src/content/document.ts';
+import { applyChanges } from '../../src/content/changes.ts';
+
+const tree = applyChanges(new Map(), [
+  { kind: 'insert', id: 'guide', placement: { parentId: null }, meta: { title: 'Guide', slug: 'guide', type: 'document' }, blob: null },
+  { kind: 'insert', id: 'install', placement: { parentId: 'guide' }, meta: { title: 'Install', slug: 'install', type: 'document' }, blob: null },
+]);
+const resolve = linkResolverFor(tree);
+const types = (nodes: any[]) => nodes.map((node) => node.type);
+const leaves = (node: any): any[] => node.nodes.flatMap((child: any) => (child.object === 'text' ? child.leaves : leaves(child)));
+
+describe('markdown to JSON documents', () => {
+  it('maps block structure: headings with anchors, lists, quotes, code lines, dividers, tables, hints', () => {
+    const document = markdownToDocument(
+      [
+        '# Getting Started',
+        'Intro',
+        '## Steps',
+        '- one',
+        '- two',
+        '1. first',
+        '- [x] done',
+        '> quoted',
+        '```ts\nconst a = 1;\nconst b = 2;\n```',
+        '---',
+        '| A | B |\n|---|---|\n| 1 | 2 |',
+        '{% hint style="warning" %}',
+        'Careful',
+        '{% endhint %}',
+        '![Logo](/files/f1)',
+      ].join('\n\n'),
+      resolve,
+    );
+    expect(document.object).toBe('document');
+    expect(types(document.nodes)).toEqual([
+      'heading-1', 'paragraph', 'heading-2', 'list-unordered', 'list-ordered', 'list-tasks', 'blockquote', 'code', 'divider', 'table', 'hint', 'images',
+    ]);
+    expect(document.nodes[0].meta).toEqual({ id: 'getting-started' });
+    expect(document.nodes[5].nodes[0].data).toEqual({ checked: true });
+    expect(document.nodes[7]).toMatchObject({ data: { syntax: 'ts' } });
+    expect(document.nodes[7].nodes.map((line: any) => line.nodes[0].leaves[0].text)).toEqual(['const a = 1;', 'const b = 2;']);
+    expect(document.nodes[10]).toMatchObject({ data: { style: 'warning' } });
+    expect(leaves(document.nodes[10])[0].text).toBe('Careful');
+    expect(document.nodes[11].nodes[0].data.ref).toEqual({ kind: 'file', file: 'f1' });
+  });
+
+  it('keeps marks on text and turns links into content references', () => {
+    const document = markdownToDocument(
+      '**bold** _it_ `code` ~~gone~~ [install](guide/install.md#steps) [web](https://example.com) [id](/pages/guide) [here](#top)',
+      resolve,
+    );
+    const paragraph = document.nodes[0];
+    const marks = leaves(paragraph).filter((leaf: any) => leaf.marks.length).map((leaf: any) => [leaf.text, leaf.marks[0].type]);
+    expect(marks).toEqual([['bold', 'bold'], ['it', 'italic'], ['code', 'code'], ['gone', 'strikethrough']]);
+    const refs = paragraph.nodes.filter((node: any) => node.type === 'link').map((node: any) => node.data.ref);
+    expect(refs).toEqual([
+      { kind: 'page', page: 'install', anchor: 'steps' },
+      { kind: 'url', url: 'https://example.com' },
+      { kind: 'page', page: 'guide' },
+      { kind: 'anchor', anchor: 'top' },
+    ]);
+  });
+});
