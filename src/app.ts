@@ -1,5 +1,7 @@
 // buildApp: a configured Fastify instance with every route, ready to listen or inject.
+import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { settingOrCreate } from './db/repos/settings.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
@@ -12,7 +14,7 @@ import { useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
 import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
-import { contentReadRoutes } from './routes/content/index.ts';
+import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
 import { siteRoutes } from './routes/sites/index.ts';
@@ -61,13 +63,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A log line per request costs more than answering it; they appear at debug and trace.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     bodyLimit: config.bodyLimit,
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: 2048 },
     // Errors raised before routing (a URL that does not decode, for one) get the same shape.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.decorate('ctx', { db: database.db, clock: options.clock ?? systemClock, config });
+  const linkKey = await settingOrCreate(database.db, 'link-signing-key', () => randomBytes(32).toString('base64url'));
+  app.decorate('ctx', { db: database.db, clock: options.clock ?? systemClock, config, linkKey });
   useSplitValidation(app);
   acceptJsonBodies(app);
   app.setErrorHandler(handleError);
@@ -88,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  await app.register(fileDownloadRoutes);
   await app.register(
     async (v1) => {
       requireBearerToken(v1);

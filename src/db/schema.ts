@@ -100,6 +100,8 @@ export interface RevisionsTable {
   parents: string;
   /** Hash of the revision's top-level page list in content_objects. */
   root_hash: Generated<string>;
+  /** Hash of the revision's files list in content_objects. */
+  files_hash: Generated<string>;
   created_by: string | null;
   created_at: string;
 }
@@ -260,6 +262,11 @@ export interface SpaceRevisionsTable {
   revision_id: string;
 }
 
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -284,6 +291,7 @@ export interface Database {
   content_objects: ContentObjectsTable;
   change_requests: ChangeRequestsTable;
   space_revisions: SpaceRevisionsTable;
+  settings: SettingsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

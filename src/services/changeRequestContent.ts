@@ -6,6 +6,8 @@ import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
+import { imageSize } from 'image-size';
 import { findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
@@ -37,7 +39,11 @@ export type ContentChangeInput =
   | (PageFields & { operation: 'insert_page'; document: Document; into?: string; at?: number; ref?: string })
   | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number })
   | { operation: 'delete_page'; page: string }
-  | { operation: 'revert_page'; page: string; revision?: string };
+  | { operation: 'revert_page'; page: string; revision?: string }
+  | { operation: 'insert_files'; files: Array<{ name: string; contentType?: string; base64: string; ref?: string }> };
+
+/** Largest file accepted in one insert_files change, decoded. */
+export const MAX_FILE_BYTES = 1024 * 1024;
 
 function assertEditable(space: SpaceRow, changeRequest: ChangeRequestWithAuthor): void {
   if (space.edit_mode === 'locked') {
@@ -74,6 +80,34 @@ function freeSlug(tree: FlatTree, parentId: string | null, title: string, except
   return uniquePath(slugify(title, 'page'), taken);
 }
 
+/** Checks and describes an uploaded file; its bytes are stored as a base64 blob. */
+function fileEntry(file: { name: string; contentType?: string; base64: string }, where: string, blobs: Map<Hash, string>): FileEntry {
+  const base64 = file.base64.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) {
+    throw new BadRequest(`${where}.base64: not valid base64`);
+  }
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length > MAX_FILE_BYTES) throw new BadRequest(`${where}: files are limited to 1 MB each`);
+  let dimensions: FileEntry['dimensions'];
+  let imageType: string | undefined;
+  try {
+    const size = imageSize(bytes);
+    if (size.width && size.height) dimensions = { width: size.width, height: size.height };
+    imageType = size.type;
+  } catch {
+    // Not an image: no dimensions.
+  }
+  blobs.set(hashOf(base64), base64);
+  return {
+    id: newId(),
+    name: file.name,
+    contentType: file.contentType ?? (imageType ? `image/${imageType === 'jpg' ? 'jpeg' : imageType === 'svg' ? 'svg+xml' : imageType}` : 'application/octet-stream'),
+    size: bytes.length,
+    ...(dimensions ? { dimensions } : {}),
+    blob: hashOf(base64),
+  };
+}
+
 /** The change that puts a page back as it was in `target` (removing it if it was not there). */
 function revertChange(tree: FlatTree, target: FlatTree, pageId: string, where: string): PageChange {
   const current = tree.get(pageId);
@@ -95,15 +129,30 @@ function applyBatch(
   now: string,
   blobs: Map<Hash, string>,
   revertTargets: Map<string, FlatTree>,
+  files: FileEntry[],
 ): FlatTree {
   const refs = new Map<string, string>();
+  const fileRefs = new Map<string, string>();
+  /** Markdown of this batch may name its new files by their ref: /files/<ref>. */
+  const withFileIds = (document: Document): Document => {
+    const markdown = typeof document === 'string' ? document : document.markdown;
+    return markdown.replace(/\/files\/([A-Za-z0-9_-]+)/g, (whole, ref: string) => (fileRefs.has(ref) ? `/files/${fileRefs.get(ref)}` : whole));
+  };
   const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
   let tree = base;
   changes.forEach((change, index) => {
     const where = `changes[${index}]`;
     let pageChange: PageChange;
+    if (change.operation === 'insert_files') {
+      change.files.forEach((file, fileIndex) => {
+        const entry = fileEntry(file, `${where}.files[${fileIndex}]`, blobs);
+        if (file.ref) fileRefs.set(file.ref, entry.id);
+        files.push(entry);
+      });
+      return;
+    }
     if (change.operation === 'insert_page') {
-      const { heading, body } = readDocument(change.document);
+      const { heading, body } = readDocument(withFileIds(change.document));
       const parentId = resolve(change.into) ?? null;
       const title = change.title ?? heading ?? 'Untitled';
       const id = newId();
@@ -130,7 +179,7 @@ function applyBatch(
       const id = resolve(change.page)!;
       const current = tree.get(id);
       if (!current) throw new BadRequest(`${where}.page: no page "${change.page}" in this change request`);
-      const document = change.document !== undefined ? readDocument(change.document) : undefined;
+      const document = change.document !== undefined ? readDocument(withFileIds(change.document)) : undefined;
       if (document) blobs.set(hashOf(document.body), document.body);
       const moves = change.into !== undefined || change.at !== undefined;
       const parentId = change.into !== undefined ? (resolve(change.into) ?? null) : current.parentId;
@@ -177,7 +226,7 @@ async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: Change
 async function storeRevision(
   ctx: ServiceContext,
   trx: Db,
-  tree: FlatTree,
+  content: { tree: FlatTree; files: FileEntry[] },
   known: Set<Hash>,
   blobs: Map<Hash, string>,
   parents: string[],
@@ -186,12 +235,13 @@ async function storeRevision(
 ): Promise<string> {
   const store = databaseObjectStore(trx);
   if (blobs.size > 0) await store.put(blobs);
-  const written = await writeTree(store, tree, known);
+  const written = await writeTree(store, content.tree, known);
   const revisionId = newId();
   await insertRevision(trx, {
     id: revisionId,
     parents: JSON.stringify(parents),
     root_hash: written.root,
+    files_hash: await writeFiles(store, content.files),
     created_by: actor.user.id,
     created_at: isoNow(ctx.clock),
   });
@@ -214,8 +264,9 @@ export async function editChangeRequestContent(
     const base = await treeOf(trx, revision.root_hash);
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
-    const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs, revertTargets);
-    const revisionId = await storeRevision(ctx, trx, tree, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
+    const files = await readFiles(databaseObjectStore(trx), revision.files_hash);
+    const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
+    const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     return changeRequest.id;
   });
@@ -244,12 +295,20 @@ interface ThreeWay {
 
 /** Merges three revisions; answers the merged tree, or the conflicts. */
 async function mergeRevisions(trx: Db, revisions: ThreeWay) {
-  const [base, ours, theirs] = await Promise.all(
-    [revisions.base, revisions.ours, revisions.theirs].map(async (id) => treeOf(trx, (await requireRevision(trx, id)).root_hash)),
-  );
   const store = databaseObjectStore(trx);
+  const [base, ours, theirs] = await Promise.all(
+    [revisions.base, revisions.ours, revisions.theirs].map(async (id) => {
+      const revision = await requireRevision(trx, id);
+      return { ...(await treeOf(trx, revision.root_hash)), files: await readFiles(store, revision.files_hash) };
+    }),
+  );
   const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes));
-  return { ...result, known: new Set([...ours.objects, ...theirs.objects]), trees: [ours.tree, theirs.tree, base.tree] };
+  return {
+    ...result,
+    files: mergeFiles(ours.files, theirs.files),
+    known: new Set([...ours.objects, ...theirs.objects]),
+    trees: [ours.tree, theirs.tree, base.tree],
+  };
 }
 
 /** Publishes a change request into its space: a fast-forward when the space did not move, else a three-way merge. */
@@ -266,7 +325,7 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
       if (result.conflicts.length > 0) {
         return { revision: space.revision_id, result: 'conflicts' as const, conflicts: presentConflicts(result.conflicts, result.trees) };
       }
-      merged = await storeRevision(ctx, trx, result.tree, result.known, result.blobs, [space.revision_id, changeRequest.revision_id], actor, spaceId);
+      merged = await storeRevision(ctx, trx, result, result.known, result.blobs, [space.revision_id, changeRequest.revision_id], actor, spaceId);
     }
     if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
       throw new Conflict('The space changed while merging; try the merge again');
@@ -290,7 +349,7 @@ export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: A
       if (result.conflicts.length > 0) {
         return { revision: changeRequest.revision_id, result: 'conflicts' as const, conflicts: presentConflicts(result.conflicts, result.trees) };
       }
-      updated = await storeRevision(ctx, trx, result.tree, result.known, result.blobs, [changeRequest.revision_id, space.revision_id], actor, spaceId);
+      updated = await storeRevision(ctx, trx, result, result.known, result.blobs, [changeRequest.revision_id, space.revision_id], actor, spaceId);
     }
     await updateChangeRequest(trx, changeRequest.id, {
       revision_id: updated,

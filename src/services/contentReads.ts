@@ -6,10 +6,13 @@ import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace } from './contentAccess.ts';
 import { presentPageTree } from '../presenters/page.ts';
+import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
   loadRevision,
   pageAtPath,
+  presentFile,
   presentPageWithContent,
+  requireFile,
   type PageFormat,
   presentRevision,
   requirePage,
@@ -57,4 +60,14 @@ export async function getPage(
 export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string, format?: PageFormat) {
   const view = await viewOf(ctx, actor, spaceId, { current: true });
   return presentPageWithContent(ctx, spaceId, view, pageAtPath(view.tree, path), format);
+}
+
+export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {
+  const view = await viewOf(ctx, actor, spaceId, selector);
+  return paginateList(view.files.map((file) => presentFile(ctx, file)), page);
+}
+
+export async function getFile(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, fileId: string) {
+  const view = await viewOf(ctx, actor, spaceId, selector);
+  return presentFile(ctx, requireFile(view, fileId));
 }

@@ -9,7 +9,9 @@ import type { OrganizationWithAccessRow } from '../db/repos/organizations.ts';
 export interface ServiceContext {
   db: Kysely<Database>;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'>;
+  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'bodyLimit'>>;
+  /** Signs links that carry their own permission (file downloads, PDFs); shared by all processes. */
+  linkKey: string;
 }
 
 /** The authenticated caller of an API operation. */

@@ -4,6 +4,8 @@ import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
 import { findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
 import { linkResolverFor, markdownToDocument } from '../content/document.ts';
+import { readFiles, type FileEntry } from '../content/files.ts';
+import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevision, type RevisionRow } from '../db/repos/revisions.ts';
 import type { Db } from '../db/schema.ts';
@@ -47,11 +49,42 @@ export function requirePage(tree: FlatTree, pageId: string): FlatPage {
 export interface RevisionView {
   revision: RevisionRow;
   tree: FlatTree;
+  files: FileEntry[];
 }
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
   const revision = await requireRevision(ctx.db, revisionId);
-  return { revision, tree: (await treeOf(ctx.db, revision.root_hash)).tree };
+  const [read, files] = await Promise.all([treeOf(ctx.db, revision.root_hash), readFiles(databaseObjectStore(ctx.db), revision.files_hash)]);
+  return { revision, tree: read.tree, files };
+}
+
+const DOWNLOAD_LINK_MS = 60 * 60 * 1000;
+
+/** A file with a signed download link, valid for an hour. */
+export function presentFile(ctx: ServiceContext, file: FileEntry) {
+  const token = signLink({ blob: file.blob, name: file.name, type: file.contentType }, ctx.linkKey, new Date(ctx.clock.now().getTime() + DOWNLOAD_LINK_MS));
+  return {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    size: file.size,
+    ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+    downloadURL: `${ctx.config.publicUrl}/files/download/${token}`,
+  };
+}
+
+export function requireFile(view: RevisionView, fileId: string): FileEntry {
+  const file = view.files.find((candidate) => candidate.id === fileId);
+  if (!file) throw new NotFound(`No file with id "${fileId}" in this revision`);
+  return file;
+}
+
+/** The bytes behind a download link, or undefined when the link is forged or expired. */
+export async function downloadFile(ctx: ServiceContext, token: string) {
+  const link = verifyLink<{ blob: string; name: string; type: string }>(token, ctx.linkKey, ctx.clock.now());
+  if (!link) return undefined;
+  const base64 = (await databaseObjectStore(ctx.db).get([link.blob])).get(link.blob);
+  return base64 === undefined ? undefined : { bytes: Buffer.from(base64, 'base64'), name: link.name, contentType: link.type };
 }
 
 export function presentRevision(ctx: ServiceContext, spaceId: string, view: RevisionView) {
@@ -60,7 +93,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
     pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree),
-    files: [],
+    files: view.files.map((file) => presentFile(ctx, file)),
     reusableContents: [],
     createdAt: view.revision.created_at,
     type: 'edits' as const,

@@ -14,7 +14,7 @@ let second: DatabaseHandle;
 let clock: TestClock;
 
 function contextOf(handle: DatabaseHandle): ServiceContext {
-  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false } };
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, linkKey: 'test-key' };
 }
 
 beforeAll(async () => {

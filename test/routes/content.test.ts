@@ -190,6 +190,40 @@ describe('writing content through change requests', () => {
     expect(foreign.status).toBe(400);
   });
 
+  it('stores files with their dimensions, links them from pages by ref, and serves them through signed links', async () => {
+    const { base, token, openChangeRequest, edit, merge, pages } = await setup();
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const changeRequest = await openChangeRequest();
+    const edited = await edit(changeRequest.id, [
+      { operation: 'insert_files', files: [{ name: 'dot.png', base64: png, ref: 'dot' }, { name: 'notes.txt', base64: Buffer.from('hello').toString('base64') }] },
+      { operation: 'insert_page', document: '# Pictures\n\n![A dot](/files/dot)' },
+    ]);
+    expect(edited.status).toBe(200);
+    await merge(changeRequest.id);
+    const files = await request(testApp.app, 'GET', `${base}/content/files`, { token });
+    expect(files.body.count).toBe(2);
+    const [dot, notes] = files.body.items;
+    expect(dot).toMatchObject({ name: 'dot.png', contentType: 'image/png', size: 70, dimensions: { width: 1, height: 1 } });
+    expect(notes).toMatchObject({ name: 'notes.txt', contentType: 'application/octet-stream', size: 5 });
+    expect(notes.dimensions).toBeUndefined();
+    const one = await request(testApp.app, 'GET', `${base}/content/files/${dot.id}`, { token });
+    expect(one.body.id).toBe(dot.id);
+    const download = await testApp.app.inject({ method: 'GET', url: new URL(notes.downloadURL).pathname });
+    expect(download.statusCode).toBe(200);
+    expect(download.body).toBe('hello');
+    const forged = await testApp.app.inject({ method: 'GET', url: new URL(notes.downloadURL).pathname.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) });
+    expect(forged.statusCode).toBe(404);
+    testApp.clock.advance(2 * 60 * 60 * 1000);
+    expect((await testApp.app.inject({ method: 'GET', url: new URL(notes.downloadURL).pathname })).statusCode).toBe(404);
+    const page = (await pages())[0];
+    const markdown = (await request(testApp.app, 'GET', `${base}/content/page/${page.id}`, { token })).body.markdown;
+    expect(markdown).toBe(`![A dot](/files/${dot.id})`);
+    const tooBig = await edit((await openChangeRequest()).id, [{ operation: 'insert_files', files: [{ name: 'big', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }] }]);
+    expect(tooBig.status).toBe(400);
+    const notBase64 = await edit((await openChangeRequest()).id, [{ operation: 'insert_files', files: [{ name: 'x', base64: '***' }] }]);
+    expect(notBase64.status).toBe(400);
+  });
+
   it('keeps other spaces\' revisions out of reach (404)', async () => {
     const mine = await setup();
     const other = await setup();

@@ -8,6 +8,7 @@ const tree = applyChanges(new Map(), [
 ]);
 const resolve = linkResolverFor(tree);
 const types = (nodes: any[]) => nodes.map((node) => node.type);
+const blocks = (document: { nodes: unknown[] }) => document.nodes as any[];
 const leaves = (node: any): any[] => node.nodes.flatMap((child: any) => (child.object === 'text' ? child.leaves : leaves(child)));
 
 describe('markdown to JSON documents', () => {
@@ -33,16 +34,16 @@ describe('markdown to JSON documents', () => {
       resolve,
     );
     expect(document.object).toBe('document');
-    expect(types(document.nodes)).toEqual([
+    expect(types(blocks(document))).toEqual([
       'heading-1', 'paragraph', 'heading-2', 'list-unordered', 'list-ordered', 'list-tasks', 'blockquote', 'code', 'divider', 'table', 'hint', 'images',
     ]);
-    expect(document.nodes[0].meta).toEqual({ id: 'getting-started' });
-    expect(document.nodes[5].nodes[0].data).toEqual({ checked: true });
-    expect(document.nodes[7]).toMatchObject({ data: { syntax: 'ts' } });
-    expect(document.nodes[7].nodes.map((line: any) => line.nodes[0].leaves[0].text)).toEqual(['const a = 1;', 'const b = 2;']);
-    expect(document.nodes[10]).toMatchObject({ data: { style: 'warning' } });
-    expect(leaves(document.nodes[10])[0].text).toBe('Careful');
-    expect(document.nodes[11].nodes[0].data.ref).toEqual({ kind: 'file', file: 'f1' });
+    expect(blocks(document)[0].meta).toEqual({ id: 'getting-started' });
+    expect(blocks(document)[5].nodes[0].data).toEqual({ checked: true });
+    expect(blocks(document)[7]).toMatchObject({ data: { syntax: 'ts' } });
+    expect(blocks(document)[7].nodes.map((line: any) => line.nodes[0].leaves[0].text)).toEqual(['const a = 1;', 'const b = 2;']);
+    expect(blocks(document)[10]).toMatchObject({ data: { style: 'warning' } });
+    expect(leaves(blocks(document)[10])[0].text).toBe('Careful');
+    expect(blocks(document)[11].nodes[0].data.ref).toEqual({ kind: 'file', file: 'f1' });
   });
 
   it('keeps marks on text and turns links into content references', () => {
@@ -50,7 +51,7 @@ describe('markdown to JSON documents', () => {
       '**bold** _it_ `code` ~~gone~~ [install](guide/install.md#steps) [web](https://example.com) [id](/pages/guide) [here](#top)',
       resolve,
     );
-    const paragraph = document.nodes[0];
+    const paragraph = blocks(document)[0];
     const marks = leaves(paragraph).filter((leaf: any) => leaf.marks.length).map((leaf: any) => [leaf.text, leaf.marks[0].type]);
     expect(marks).toEqual([['bold', 'bold'], ['it', 'italic'], ['code', 'code'], ['gone', 'strikethrough']]);
     const refs = paragraph.nodes.filter((node: any) => node.type === 'link').map((node: any) => node.data.ref);

@@ -6,6 +6,7 @@ import * as contentTree from './20261122_0002_content_tree.ts';
 import * as sites from './20261123_0003_sites.ts';
 import * as contentObjects from './20261123_0004_content_objects.ts';
 import * as changeRequests from './20261123_0005_change_requests.ts';
+import * as filesAndSettings from './20261123_0006_files_and_settings.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0003_sites': sites,
   '20261123_0004_content_objects': contentObjects,
   '20261123_0005_change_requests': changeRequests,
+  '20261123_0006_files_and_settings': filesAndSettings,
 };
 
 export const migrationProvider: MigrationProvider = {

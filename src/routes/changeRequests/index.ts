@@ -53,6 +53,8 @@ const PageFields = {
   noRobotsIndex: Type.Optional(Type.Boolean()),
 };
 const MAX_MARKDOWN = 1_000_000;
+/** Largest body of a content batch: 20 files of 1 MB in base64, with room for markdown. */
+const CONTENT_BODY_LIMIT = 30 * 1024 * 1024;
 const DocumentSchema = Type.Unsafe<string | { markdown: string }>({
   anyOf: [
     { type: 'string', maxLength: MAX_MARKDOWN },
@@ -63,7 +65,7 @@ const DocumentSchema = Type.Unsafe<string | { markdown: string }>({
 const ContentChange = Type.Unsafe<ContentChangeInput>({
   type: 'object',
   required: ['operation'],
-  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page'] } },
+  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'] } },
   oneOf: [
     Type.Object({
       operation: Type.Literal('insert_page'),
@@ -82,6 +84,18 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       ...PageFields,
     }),
     Type.Object({ operation: Type.Literal('delete_page'), page: IdParam('The page (or a batch ref)') }),
+    Type.Object({
+      operation: Type.Literal('insert_files'),
+      files: Type.Array(
+        Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 255 }),
+          contentType: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$' })),
+          base64: Type.String({ maxLength: 1_400_000, description: 'The bytes, base64 (at most 1 MB decoded)' }),
+          ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$', description: 'Name it /files/<ref> in this batch' })),
+        }),
+        { minItems: 1, maxItems: 20 },
+      ),
+    }),
     Type.Object({
       operation: Type.Literal('revert_page'),
       page: IdParam('The page'),
@@ -180,6 +194,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/spaces/:spaceId/change-requests/:changeRequestId/content',
     {
+      // Up to 20 files of 1 MB each arrive base64-encoded in one batch.
+      bodyLimit: Math.max(ctx.config.bodyLimit ?? 0, CONTENT_BODY_LIMIT),
       schema: {
         tags: ['change-requests'],
         operationId: 'updateChangeRequestContent',

@@ -2,9 +2,12 @@
 // change request's /content…. Pages come nested; one page comes with its markdown.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getPage, getPageByPath, getPages, getRevisionContent, type RevisionSelector } from '../../services/contentReads.ts';
+import { getFile, getPage, getPageByPath, getPages, getRevisionContent, listFiles, type RevisionSelector } from '../../services/contentReads.ts';
+import { downloadFile } from '../../services/revisionContent.ts';
+import type { PageRequest } from '../../db/pagination.ts';
+import { NotFound } from '../../errors.ts';
 import type { PresentedPage } from '../../presenters/page.ts';
-import { IdParam, errors } from '../schemas.ts';
+import { IdParam, PageQuery, errors, listOf } from '../schemas.ts';
 
 const Nested = Type.Object({}, { additionalProperties: true, description: 'A page, with its own sub-pages' });
 
@@ -31,12 +34,21 @@ export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
   { additionalProperties: true },
 ));
 
+const FileSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  contentType: Type.String(),
+  size: Type.Number({ description: 'Bytes' }),
+  dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() }, { description: 'Images only' })),
+  downloadURL: Type.String({ description: 'A signed link to the bytes, valid for an hour' }),
+});
+
 const RevisionSchema = Type.Object({
   object: Type.Literal('revision'),
   id: Type.String(),
   parents: Type.Array(Type.String()),
   pages: Type.Array(PageSchema),
-  files: Type.Array(Nested),
+  files: Type.Array(FileSchema),
   reusableContents: Type.Array(Nested),
   createdAt: Type.String({ format: 'date-time' }),
   type: Type.String(),
@@ -98,6 +110,40 @@ function contentRoutes(
       (request) => getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, selector(request.params as Record<string, string>)),
     );
     app.get(
+      `${prefix}/files`,
+      {
+        schema: {
+          tags: ['content'],
+          operationId: `list${operationPrefix}Files`,
+          summary: 'The files of a revision',
+          params: Type.Object(params),
+          querystring: Type.Object({ ...ContentQuery, ...PageQuery }),
+          response: { 200: listOf(FileSchema), ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return listFiles(ctx, request.actor, values.spaceId, selector(values), request.query as PageRequest);
+      },
+    );
+    app.get(
+      `${prefix}/files/:fileId`,
+      {
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}FileById`,
+          summary: 'One file of a revision',
+          params: Type.Object({ ...params, fileId: IdParam('The unique id of the file') }),
+          querystring: Type.Object(ContentQuery),
+          response: { 200: FileSchema, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getFile(ctx, request.actor, values.spaceId, selector(values), values.fileId);
+      },
+    );
+    app.get(
       `${prefix}/page/:pageId`,
       {
         schema: {
@@ -147,5 +193,25 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*'], request.query.format),
+  );
+};
+
+/** GET /files/download/{token}: the bytes of a file, for whoever holds a signed link (no token needed). */
+export const fileDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { ctx } = app;
+  app.get(
+    '/files/download/:token',
+    { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 4096 }) }) } },
+    async (request, reply) => {
+      const file = await downloadFile(ctx, request.params.token);
+      if (!file) throw new NotFound('This download link is invalid or has expired; ask the API for a fresh one');
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+        .header('x-content-type-options', 'nosniff')
+        // Uploaded bytes never run as a page of Quire's origin (an SVG may carry script).
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(file.bytes);
+    },
   );
 };
