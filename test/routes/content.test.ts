@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
@@ -222,6 +223,54 @@ describe('writing content through change requests', () => {
     expect(tooBig.status).toBe(400);
     const notBase64 = await edit((await openChangeRequest()).id, [{ operation: 'insert_files', files: [{ name: 'x', base64: '***' }] }]);
     expect(notBase64.status).toBe(400);
+  });
+
+  it('renders a change request as a real PDF behind a signed link, whole or one page', async () => {
+    const { base, token, openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    await edit(changeRequest.id, [
+      { operation: 'insert_page', ref: 'intro', document: '# Introduction\n\nWelcome to **Quire** docs.\n\n- first point\n- second point\n\n```js\nconsole.log(42)\n```' },
+      { operation: 'insert_page', into: 'intro', document: '# Details\n\nDeeper text here.' },
+      { operation: 'insert_page', document: '# Appendix\n\nLast words.' },
+    ]);
+    const textOf = (pdf: Buffer) => {
+      const raw = pdf.toString('latin1');
+      let text = '';
+      for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+        let content: string;
+        try {
+          content = inflateSync(Buffer.from(match[1], 'latin1')).toString('latin1');
+        } catch {
+          continue;
+        }
+        for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) text += Buffer.from(hex[1], 'hex').toString('latin1');
+      }
+      return text;
+    };
+    const fetchPdf = async (query: object) => {
+      const link = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: query as any });
+      expect(link.status).toBe(200);
+      const response = await testApp.app.inject({ method: 'GET', url: new URL(link.body.url).pathname });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/pdf');
+      expect(response.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      return textOf(response.rawPayload);
+    };
+    const whole = await fetchPdf({});
+    for (const words of ['Introduction', 'Welcome to', 'Quire', 'first point', 'console.log(42)', 'Details', 'Deeper text here.', 'Appendix', 'Last words.']) {
+      expect(whole).toContain(words);
+    }
+    const pages = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    const intro = pages.find((p: any) => p.title === 'Introduction');
+    const branch = await fetchPdf({ page: intro.id });
+    expect(branch).toContain('Deeper text here.');
+    expect(branch).not.toContain('Appendix');
+    const only = await fetchPdf({ page: intro.id, only: true });
+    expect(only).toContain('Introduction');
+    expect(only).not.toContain('Deeper text here.');
+    expect((await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: { page: 'nope' } })).status).toBe(404);
+    expect((await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: { only: true } })).status).toBe(400);
+    expect((await testApp.app.inject({ method: 'GET', url: '/pdf/forged.token' })).statusCode).toBe(404);
   });
 
   it('keeps other spaces\' revisions out of reach (404)', async () => {

@@ -14,6 +14,7 @@ import {
   updateChangeRequestFromSpace,
   type ContentChangeInput,
 } from '../../services/changeRequestContent.ts';
+import { changeRequestPdfLink } from '../../services/pdf.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
 
 const SpaceParams = Type.Object({ spaceId: IdParam('The unique id of the space') });
@@ -221,6 +222,24 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request) => mergeChangeRequest(ctx, request.actor, request.params.spaceId, request.params.changeRequestId),
+  );
+
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/pdf',
+    {
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'getChangeRequestPDF',
+        summary: "A link to a PDF of the change request's pages (valid for an hour)",
+        params: ChangeRequestParams,
+        querystring: Type.Object({
+          page: Type.Optional(IdParam('Start from this page (with its sub-pages)')),
+          only: Type.Optional(Type.Boolean({ description: 'Only the given page, without its sub-pages' })),
+        }),
+        response: { 200: Type.Object({ url: Type.String() }), ...errors(404) },
+      },
+    },
+    (request) => changeRequestPdfLink(ctx, request.actor, request.params.spaceId, request.params.changeRequestId, request.query),
   );
 
   app.post(

@@ -4,6 +4,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getFile, getPage, getPageByPath, getPages, getRevisionContent, listFiles, type RevisionSelector } from '../../services/contentReads.ts';
 import { downloadFile } from '../../services/revisionContent.ts';
+import { renderPdfLink } from '../../services/pdf.ts';
 import type { PageRequest } from '../../db/pagination.ts';
 import { NotFound } from '../../errors.ts';
 import type { PresentedPage } from '../../presenters/page.ts';
@@ -196,7 +197,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/** GET /files/download/{token}: the bytes of a file, for whoever holds a signed link (no token needed). */
+/** GET /files/download/{token} and /pdf/{token}: what a signed link grants, without an API token. */
 export const fileDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
   app.get(
@@ -212,6 +213,16 @@ export const fileDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // Uploaded bytes never run as a page of Quire's origin (an SVG may carry script).
         .header('content-security-policy', "default-src 'none'; sandbox")
         .send(file.bytes);
+    },
+  );
+
+  app.get(
+    '/pdf/:token',
+    { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 4096 }) }) } },
+    async (request, reply) => {
+      const pdf = await renderPdfLink(ctx, request.params.token);
+      if (!pdf) throw new NotFound('This PDF link is invalid or has expired; ask the API for a fresh one');
+      return reply.header('content-type', 'application/pdf').header('content-disposition', 'inline; filename="change-request.pdf"').send(pdf);
     },
   );
 };
