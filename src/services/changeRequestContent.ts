@@ -8,6 +8,7 @@ import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { imageSize } from 'image-size';
+import { parse as parseYaml } from 'yaml';
 import { findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
@@ -60,11 +61,48 @@ async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string)
   return changeRequest;
 }
 
-/** Splits a leading "# Heading" off a markdown document: it becomes the page title. */
-function readDocument(document: Document): { heading?: string; body: string } {
-  const markdown = typeof document === 'string' ? document : document.markdown;
-  const match = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(markdown);
-  return match ? { heading: match[1], body: markdown.slice(match[0].length).replace(/^\s*\n/, '') } : { body: markdown };
+interface ReadDocument {
+  /** Metadata from front matter (title, description, emoji, icon, hidden…). */
+  front: PageFields;
+  heading?: string;
+  body: string;
+}
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+const FRONT_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
+
+/**
+ * Reads a markdown document as Git Sync does: YAML front matter sets metadata and a
+ * leading "# Heading" becomes the title (when the front matter names none); what
+ * becomes metadata leaves the stored body.
+ */
+function readDocument(document: Document, where: string): ReadDocument {
+  let markdown = typeof document === 'string' ? document : document.markdown;
+  const front: PageFields = {};
+  const matter = FRONT_MATTER.exec(markdown);
+  if (matter) {
+    let data: unknown;
+    try {
+      data = parseYaml(matter[1]);
+    } catch (error) {
+      throw new BadRequest(`${where}.document: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+    }
+    if (data && typeof data === 'object' && !Array.isArray(data)) {
+      for (const field of FRONT_FIELDS) {
+        const value = (data as Record<string, unknown>)[field];
+        if (value === undefined) continue;
+        const wanted = field === 'hidden' || field === 'noIndex' || field === 'noRobotsIndex' ? 'boolean' : 'string';
+        if (typeof value !== wanted) throw new BadRequest(`${where}.document: front matter "${field}" must be a ${wanted}`);
+        (front as Record<string, unknown>)[field] = value;
+      }
+    }
+    markdown = markdown.slice(matter[0].length);
+  }
+  // A leading heading is the title, unless the front matter named one: then it is content.
+  const heading = front.title === undefined ? /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(markdown) : null;
+  return heading
+    ? { front, heading: heading[1], body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') }
+    : { front, body: markdown };
 }
 
 function metaFields(fields: PageFields): Partial<PageMeta> {
@@ -152,9 +190,10 @@ function applyBatch(
       return;
     }
     if (change.operation === 'insert_page') {
-      const { heading, body } = readDocument(withFileIds(change.document));
+      const { front, heading, body } = readDocument(withFileIds(change.document), where);
       const parentId = resolve(change.into) ?? null;
-      const title = change.title ?? heading ?? 'Untitled';
+      // As in Git Sync, the document's own front matter and heading win over the fields.
+      const title = front.title ?? heading ?? change.title ?? 'Untitled';
       const id = newId();
       if (change.ref) {
         if (refs.has(change.ref)) throw new BadRequest(`${where}.ref: "${change.ref}" is used twice in this batch`);
@@ -168,6 +207,7 @@ function applyBatch(
         meta: {
           type: 'document',
           ...metaFields(change),
+          ...metaFields(front),
           title,
           slug: change.slug ?? freeSlug(tree, parentId, title),
           createdAt: now,
@@ -179,15 +219,15 @@ function applyBatch(
       const id = resolve(change.page)!;
       const current = tree.get(id);
       if (!current) throw new BadRequest(`${where}.page: no page "${change.page}" in this change request`);
-      const document = change.document !== undefined ? readDocument(withFileIds(change.document)) : undefined;
+      const document = change.document !== undefined ? readDocument(withFileIds(change.document), where) : undefined;
       if (document) blobs.set(hashOf(document.body), document.body);
       const moves = change.into !== undefined || change.at !== undefined;
       const parentId = change.into !== undefined ? (resolve(change.into) ?? null) : current.parentId;
-      const title = change.title ?? document?.heading;
+      const title = document?.front.title ?? document?.heading ?? change.title;
       pageChange = {
         kind: 'update',
         id,
-        meta: { ...metaFields(change), ...(title !== undefined ? { title } : {}), updatedAt: now },
+        meta: { ...metaFields(change), ...(document ? metaFields(document.front) : {}), ...(title !== undefined ? { title } : {}), updatedAt: now },
         ...(document ? { blob: hashOf(document.body) } : {}),
         ...(moves ? { placement: { parentId, index: change.at } } : {}),
       };

@@ -59,6 +59,26 @@ describe('writing content through change requests', () => {
     expect((await edit(changeRequest.id, [{ operation: 'delete_page', page: live[0].id }])).status).toBe(409);
   });
 
+  it('reads page metadata from front matter, which wins over the fields, as Git Sync does', async () => {
+    const { base, token, openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    const edited = await edit(changeRequest.id, [
+      {
+        operation: 'insert_page',
+        title: 'Ignored',
+        document: '---\ntitle: From front matter\ndescription: A summary\nemoji: "📘"\nhidden: true\n---\n# Heading too\n\nBody.',
+      },
+    ]);
+    expect(edited.status).toBe(200);
+    const [page] = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    expect(page).toMatchObject({ title: 'From front matter', description: 'A summary', emoji: '📘', hidden: true, slug: 'from-front-matter' });
+    const full = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/page/${page.id}`, { token });
+    expect(full.body.markdown).toBe('# Heading too\n\nBody.');
+    for (const document of ['---\ntitle: [unclosed\n---\nx', '---\nhidden: "yes"\n---\nx']) {
+      expect((await edit(changeRequest.id, [{ operation: 'insert_page', document }])).status, document).toBe(400);
+    }
+  });
+
   it('applies a batch whole or not at all', async () => {
     const { base, openChangeRequest, edit, token } = await setup();
     const changeRequest = await openChangeRequest();
