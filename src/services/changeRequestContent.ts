@@ -37,7 +37,16 @@ interface PageFields {
 export type Document = string | { markdown: string };
 
 export type ContentChangeInput =
-  | (PageFields & { operation: 'insert_page'; document: Document; into?: string; at?: number; ref?: string })
+  | (PageFields & {
+      operation: 'insert_page';
+      /** document (default), group (a heading for its sub-pages) or link (to href). */
+      type?: 'document' | 'group' | 'link';
+      href?: string;
+      document?: Document;
+      into?: string;
+      at?: number;
+      ref?: string;
+    })
   | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number })
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string }
@@ -190,7 +199,11 @@ function applyBatch(
       return;
     }
     if (change.operation === 'insert_page') {
-      const { front, heading, body } = readDocument(withFileIds(change.document), where);
+      const type = change.type ?? 'document';
+      if (type === 'link' && !change.href) throw new BadRequest(`${where}.href: a link page needs the URL it links to`);
+      if (type !== 'document' && change.document !== undefined) throw new BadRequest(`${where}.document: only document pages have content`);
+      if (type === 'document' && change.document === undefined) throw new BadRequest(`${where}.document is required for a document page`);
+      const { front, heading, body } = readDocument(withFileIds(change.document ?? ''), where);
       const parentId = resolve(change.into) ?? null;
       // As in Git Sync, the document's own front matter and heading win over the fields.
       const title = front.title ?? heading ?? change.title ?? 'Untitled';
@@ -199,26 +212,30 @@ function applyBatch(
         if (refs.has(change.ref)) throw new BadRequest(`${where}.ref: "${change.ref}" is used twice in this batch`);
         refs.set(change.ref, id);
       }
-      blobs.set(hashOf(body), body);
+      if (type === 'document') blobs.set(hashOf(body), body);
       pageChange = {
         kind: 'insert',
         id,
         placement: { parentId, index: change.at },
         meta: {
-          type: 'document',
+          type,
           ...metaFields(change),
           ...metaFields(front),
+          ...(type === 'link' ? { href: change.href } : {}),
           title,
           slug: change.slug ?? freeSlug(tree, parentId, title),
           createdAt: now,
           updatedAt: now,
         },
-        blob: hashOf(body),
+        blob: type === 'document' ? hashOf(body) : null,
       };
     } else if (change.operation === 'update_page') {
       const id = resolve(change.page)!;
       const current = tree.get(id);
       if (!current) throw new BadRequest(`${where}.page: no page "${change.page}" in this change request`);
+      if (change.document !== undefined && current.meta.type !== 'document') {
+        throw new BadRequest(`${where}.document: only document pages have content, this is a ${current.meta.type}`);
+      }
       const document = change.document !== undefined ? readDocument(withFileIds(change.document), where) : undefined;
       if (document) blobs.set(hashOf(document.body), document.body);
       const moves = change.into !== undefined || change.at !== undefined;

@@ -79,6 +79,26 @@ describe('writing content through change requests', () => {
     }
   });
 
+  it('makes group and link pages, which hold no content', async () => {
+    const { base, token, openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    const edited = await edit(changeRequest.id, [
+      { operation: 'insert_page', type: 'group', title: 'Reference', ref: 'ref' },
+      { operation: 'insert_page', type: 'link', title: 'Status page', href: 'https://status.example.com', into: 'ref' },
+    ]);
+    expect(edited.status).toBe(200);
+    const [group] = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    expect(group).toMatchObject({ type: 'group', title: 'Reference', pages: [{ type: 'link', href: 'https://status.example.com' }] });
+    for (const change of [
+      { operation: 'insert_page', type: 'link', title: 'No target' },
+      { operation: 'insert_page', type: 'group', title: 'G', document: 'text' },
+      { operation: 'insert_page', title: 'No document' },
+      { operation: 'update_page', page: group.id, document: 'text' },
+    ]) {
+      expect((await edit(changeRequest.id, [change])).status, JSON.stringify(change)).toBe(400);
+    }
+  });
+
   it('applies a batch whole or not at all', async () => {
     const { base, openChangeRequest, edit, token } = await setup();
     const changeRequest = await openChangeRequest();

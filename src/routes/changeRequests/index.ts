@@ -70,7 +70,11 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
   oneOf: [
     Type.Object({
       operation: Type.Literal('insert_page'),
-      document: DocumentSchema,
+      type: Type.Optional(
+        Type.Unsafe<'document' | 'group' | 'link'>({ type: 'string', enum: ['document', 'group', 'link'], description: 'document (default), group or link' }),
+      ),
+      href: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Where a link page leads' })),
+      document: Type.Optional(DocumentSchema),
       into: Type.Optional(IdParam('Parent page id or batch ref; omitted: the top level')),
       at: Type.Optional(Type.Integer({ minimum: 0 })),
       ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
