@@ -14,6 +14,7 @@ import { useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
 import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
+import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
@@ -108,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteSpaceRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(contentReadRoutes);
+      await v1.register(commentRoutes);
     },
     { prefix: '/v1' },
   );

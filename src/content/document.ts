@@ -197,3 +197,17 @@ export function linkResolverFor(tree: FlatTree): LinkResolver {
     return target ? { kind: 'page', page: target.id, ...(anchor ? { anchor } : {}) } : { kind: 'url', url };
   };
 }
+
+/** The users a markdown text mentions: links to user:<id> or /users/<id>, as GitBook writes mentions. */
+export function mentionsIn(markdown: string): string[] {
+  const ids = new Set<string>();
+  const visit = (node: { type: string; url?: string; children?: unknown[] }) => {
+    if (node.type === 'link' && node.url) {
+      const match = /^(?:user:|\/?users\/)([A-Za-z0-9_-]+)$/.exec(node.url);
+      if (match) ids.add(match[1]);
+    }
+    for (const child of node.children ?? []) visit(child as { type: string });
+  };
+  visit(parser.parse(markdown) as unknown as { type: string });
+  return [...ids];
+}

@@ -267,6 +267,36 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  /** Set for comments in a change request. */
+  change_request_id: string | null;
+  /** Set for replies: the comment replied to. */
+  parent_id: string | null;
+  /** Markdown. */
+  body: string;
+  /** JSON array of the user ids the body mentions. */
+  mentions: string;
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  /** The revision the comment was posted on, and the page (with its markdown's hash then). */
+  revision_id: string | null;
+  page_id: string | null;
+  page_blob: string | null;
+  node_id: string | null;
+}
+
+export interface CommentReactionsTable {
+  comment_id: string;
+  user_id: string;
+  emoji: string;
+  reacted_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -292,6 +322,8 @@ export interface Database {
   change_requests: ChangeRequestsTable;
   space_revisions: SpaceRevisionsTable;
   settings: SettingsTable;
+  comments: CommentsTable;
+  comment_reactions: CommentReactionsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

@@ -2,6 +2,7 @@
 import type { ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import type { SpaceRow } from '../db/repos/spaces.ts';
 import { presentUser } from './user.ts';
+import { toCount } from '../db/dialect.ts';
 
 export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeRequest: ChangeRequestWithAuthor) {
   const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
@@ -23,8 +24,7 @@ export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeR
     revisionInitial: changeRequest.revision_initial,
     ...(changeRequest.revision_merged_ancestor ? { revisionMergedAncestor: changeRequest.revision_merged_ancestor } : {}),
     ...(changeRequest.revision_merged ? { revisionMerged: changeRequest.revision_merged } : {}),
-    // Comments arrive with their capability; until then there are none.
-    comments: 0,
+    comments: toCount(changeRequest.comments_open),
     // Behind when the space moved on since the change request last took its content.
     outdated: changeRequest.status !== 'merged' && space.revision_id !== base,
     urls: {

@@ -50,8 +50,7 @@ export function presentSpace(publicUrl: string, space: SpaceRow, role: Role | nu
     ...(space.parent_id ? { parent: space.parent_id } : {}),
     revision: space.revision_id,
     defaultLevel: presentDefaultLevel(space.default_level),
-    // Comments arrive with their capability; until then there are none.
-    comments: 0,
+    comments: toCount(space.comments_open),
     changeRequests: toCount(space.change_requests_total),
     changeRequestsOpen: toCount(space.change_requests_open),
     changeRequestsDraft: toCount(space.change_requests_draft),

@@ -7,6 +7,7 @@ import * as sites from './20261123_0003_sites.ts';
 import * as contentObjects from './20261123_0004_content_objects.ts';
 import * as changeRequests from './20261123_0005_change_requests.ts';
 import * as filesAndSettings from './20261123_0006_files_and_settings.ts';
+import * as comments from './20261123_0007_comments.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0004_content_objects': contentObjects,
   '20261123_0005_change_requests': changeRequests,
   '20261123_0006_files_and_settings': filesAndSettings,
+  '20261123_0007_comments': comments,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,12 @@
 // Change requests of a space: proposed edits, numbered per space.
 import { sql } from 'kysely';
 import type { ChangeRequestsTable, Db } from '../schema.ts';
+import { openCommentCount } from './comments.ts';
 
 export type ChangeRequestRow = ChangeRequestsTable;
 
 export interface ChangeRequestWithAuthor extends ChangeRequestRow {
+  comments_open: number | string;
   author_email: string;
   author_display_name: string;
   author_photo_url: string | null;
@@ -15,7 +17,12 @@ function withAuthors(db: Db) {
     .selectFrom('change_requests as cr')
     .innerJoin('users as u', 'u.id', 'cr.created_by')
     .selectAll('cr')
-    .select(['u.email as author_email', 'u.display_name as author_display_name', 'u.photo_url as author_photo_url']);
+    .select([
+      'u.email as author_email',
+      'u.display_name as author_display_name',
+      'u.photo_url as author_photo_url',
+      openCommentCount('change_request').as('comments_open'),
+    ]);
 }
 
 /** By id, or by number when the reference is digits only. */

@@ -2,12 +2,14 @@
 // job removes it for good after the retention window.
 import { sql } from 'kysely';
 import type { Db, SpacesTable } from '../schema.ts';
+import { openCommentCount } from './comments.ts';
 
 /** Counts kept by other tables, read with the space (COUNT arrives as a string from PostgreSQL). */
 export interface SpaceCounters {
   change_requests_total: number | string;
   change_requests_open: number | string;
   change_requests_draft: number | string;
+  comments_open: number | string;
 }
 
 export type SpaceRow = SpacesTable & Partial<SpaceCounters>;
@@ -26,6 +28,7 @@ function spacesWithCounters(db: Db) {
       changeRequestCount().as('change_requests_total'),
       changeRequestCount('open').as('change_requests_open'),
       changeRequestCount('draft').as('change_requests_draft'),
+      openCommentCount('space').as('comments_open'),
     ]);
 }
 

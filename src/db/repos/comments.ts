@@ -1,0 +1,122 @@
+// Comments, replies and reactions.
+import { sql } from 'kysely';
+import type { CommentsTable, Db } from '../schema.ts';
+
+export type CommentRow = CommentsTable;
+
+export interface CommentWithPeople extends CommentRow {
+  author_email: string;
+  author_display_name: string;
+  author_photo_url: string | null;
+  resolver_email: string | null;
+  resolver_display_name: string | null;
+  resolver_photo_url: string | null;
+  reply_count: number | string;
+}
+
+export interface CommentScope {
+  spaceId: string;
+  changeRequestId: string | null;
+}
+
+function withPeople(db: Db) {
+  return db
+    .selectFrom('comments as c')
+    .innerJoin('users as author', 'author.id', 'c.posted_by')
+    .leftJoin('users as resolver', 'resolver.id', 'c.resolved_by')
+    .selectAll('c')
+    .select([
+      'author.email as author_email',
+      'author.display_name as author_display_name',
+      'author.photo_url as author_photo_url',
+      'resolver.email as resolver_email',
+      'resolver.display_name as resolver_display_name',
+      'resolver.photo_url as resolver_photo_url',
+      sql<number | string>`(select count(*) from comments r where r.parent_id = c.id)`.as('reply_count'),
+    ]);
+}
+
+function inScope(query: ReturnType<typeof withPeople>, scope: CommentScope) {
+  const scoped = query.where('c.space_id', '=', scope.spaceId);
+  return scope.changeRequestId === null
+    ? scoped.where('c.change_request_id', 'is', null)
+    : scoped.where('c.change_request_id', '=', scope.changeRequestId);
+}
+
+export interface CommentFilters {
+  /** The comment whose replies to list; undefined lists comments. */
+  parentId?: string;
+  status?: 'open' | 'resolved';
+  pageId?: string;
+}
+
+export function commentsQuery(db: Db, scope: CommentScope, filters: CommentFilters) {
+  let query = inScope(withPeople(db), scope);
+  query = filters.parentId === undefined ? query.where('c.parent_id', 'is', null) : query.where('c.parent_id', '=', filters.parentId);
+  if (filters.status === 'open') query = query.where('c.resolved_at', 'is', null);
+  if (filters.status === 'resolved') query = query.where('c.resolved_at', 'is not', null);
+  if (filters.pageId !== undefined) query = query.where('c.page_id', '=', filters.pageId);
+  return query;
+}
+
+/** A comment (parentId undefined) or a reply of the given comment, within the scope. */
+export function findComment(db: Db, scope: CommentScope, commentId: string, parentId?: string) {
+  const query = inScope(withPeople(db), scope).where('c.id', '=', commentId);
+  return (parentId === undefined ? query.where('c.parent_id', 'is', null) : query.where('c.parent_id', '=', parentId)).executeTakeFirst();
+}
+
+export async function insertComment(db: Db, comment: CommentRow): Promise<void> {
+  await db.insertInto('comments').values(comment).execute();
+}
+
+export async function updateComment(
+  db: Db,
+  commentId: string,
+  changes: Partial<Pick<CommentRow, 'body' | 'mentions' | 'edited_at' | 'resolved_at' | 'resolved_by'>>,
+): Promise<void> {
+  await db.updateTable('comments').set(changes).where('id', '=', commentId).execute();
+}
+
+/** Deletes a comment with its replies and every reaction to them. */
+export async function deleteComment(db: Db, commentId: string): Promise<void> {
+  const ids = db.selectFrom('comments').select('id').where((eb) => eb.or([eb('id', '=', commentId), eb('parent_id', '=', commentId)]));
+  await db.deleteFrom('comment_reactions').where('comment_id', 'in', ids).execute();
+  await db.deleteFrom('comments').where('parent_id', '=', commentId).execute();
+  await db.deleteFrom('comments').where('id', '=', commentId).execute();
+}
+
+export async function addReaction(db: Db, commentId: string, userId: string, emoji: string, at: string): Promise<void> {
+  await db
+    .insertInto('comment_reactions')
+    .values({ comment_id: commentId, user_id: userId, emoji, reacted_at: at })
+    .onConflict((conflict) => conflict.columns(['comment_id', 'user_id', 'emoji']).doNothing())
+    .execute();
+}
+
+export async function removeReaction(db: Db, commentId: string, userId: string, emoji: string): Promise<void> {
+  await db
+    .deleteFrom('comment_reactions')
+    .where('comment_id', '=', commentId)
+    .where('user_id', '=', userId)
+    .where('emoji', '=', emoji)
+    .execute();
+}
+
+export function reactionsOf(db: Db, commentIds: string[]) {
+  if (commentIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('comment_reactions as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select(['r.comment_id', 'r.emoji', 'r.reacted_at', 'u.id as user_id', 'u.email', 'u.display_name', 'u.photo_url'])
+    .where('r.comment_id', 'in', commentIds)
+    .orderBy('r.reacted_at')
+    .orderBy('u.id')
+    .execute();
+}
+
+/** Open comments (not replies) of a space outside change requests, or of one change request. */
+export function openCommentCount(scopeColumn: 'space' | 'change_request') {
+  return scopeColumn === 'space'
+    ? sql<number | string>`(select count(*) from comments cm where cm.space_id = s.id and cm.change_request_id is null and cm.parent_id is null and cm.resolved_at is null)`
+    : sql<number | string>`(select count(*) from comments cm where cm.change_request_id = cr.id and cm.parent_id is null and cm.resolved_at is null)`;
+}
