@@ -72,6 +72,8 @@ describe('comments', () => {
     expect(reopened.body.status).toBe('open');
     expect(reopened.body.resolvedAt).toBeUndefined();
     expect((await request(testApp.app, 'GET', base, { token })).body.comments).toBe(2);
+    await request(testApp.app, 'DELETE', `${spaceComments}/${first.id}`, { token });
+    expect((await request(testApp.app, 'GET', base, { token })).body.comments).toBe(1);
   });
 
   it('keeps reactions idempotent per person and emoji, grouped with their users', async () => {
@@ -142,6 +144,12 @@ describe('comments', () => {
       const walk = await walkList(testApp.app, spaceComments, { token, limit: 3, query: { order } });
       expect(new Set(walk.items.map((c: any) => c.id)).size).toBe(7);
     }
+    const firstOnPage = onPage.body.items[0].id;
+    await request(testApp.app, 'PUT', `${spaceComments}/${firstOnPage}`, { token, body: { resolved: true } });
+    const openWalk = await walkList(testApp.app, spaceComments, { token, limit: 2, query: { status: 'open' } });
+    expect(openWalk.items).toHaveLength(6);
+    const pageWalk = await walkList(testApp.app, spaceComments, { token, limit: 2, query: { targetPage: pageId, status: 'open' } });
+    expect(pageWalk.items).toHaveLength(2);
   });
 
   it('marks a page target outdated once the page changed', async () => {
