@@ -3,9 +3,10 @@ import type { ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import type { SpaceRow } from '../db/repos/spaces.ts';
 import { presentUser } from './user.ts';
 import { toCount } from '../db/dialect.ts';
+import { baseOf } from '../db/repos/changeRequests.ts';
 
 export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeRequest: ChangeRequestWithAuthor) {
-  const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+  const base = baseOf(changeRequest);
   return {
     object: 'change-request' as const,
     id: changeRequest.id,

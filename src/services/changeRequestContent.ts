@@ -1,7 +1,7 @@
 // Writing a change request's content, bringing the space's changes into it (update),
 // and publishing it into the space (merge). Each accepted batch of edits makes one new
 // revision; merges are three-way (src/content/merge.ts) and a conflict changes nothing.
-import { BadRequest, Conflict, Forbidden } from '../errors.ts';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
@@ -9,7 +9,7 @@ import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tr
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { imageSize } from 'image-size';
 import { parse as parseYaml } from 'yaml';
-import { findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
+import { baseOf, findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
@@ -66,9 +66,10 @@ function assertEditable(space: SpaceRow, changeRequest: ChangeRequestWithAuthor)
 
 async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string) {
   const changeRequest = await findChangeRequest(db, spaceId, idOrNumber);
-  if (!changeRequest) throw new BadRequest(`No change request "${idOrNumber}" in this space`);
+  if (!changeRequest) throw new NotFound(`No change request "${idOrNumber}" in this space`);
   return changeRequest;
 }
+
 
 interface ReadDocument {
   /** Metadata from front matter (title, description, emoji, icon, hidden…). */
@@ -270,7 +271,7 @@ async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: Change
   const targets = new Map<string, FlatTree>();
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'revert_page' || targets.has(change.revision ?? '')) continue;
-    const revisionId = change.revision ?? changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    const revisionId = change.revision ?? baseOf(changeRequest);
     if (change.revision && !(await isRevisionOfSpace(trx, spaceId, change.revision))) {
       throw new BadRequest(`changes[${index}].revision: no revision "${change.revision}" in this space`);
     }
@@ -368,6 +369,17 @@ async function mergeRevisions(trx: Db, revisions: ThreeWay) {
   };
 }
 
+/**
+ * Merges the change request's content (ours) and the space's (theirs) from their
+ * common base into a new revision with the given parents, or answers the conflicts
+ * and stores nothing.
+ */
+async function mergeToRevision(ctx: ServiceContext, trx: Db, actor: Actor, spaceId: string, revisions: ThreeWay, parents: string[]) {
+  const result = await mergeRevisions(trx, revisions);
+  if (result.conflicts.length > 0) return { conflicts: presentConflicts(result.conflicts, result.trees) };
+  return { revision: await storeRevision(ctx, trx, result, result.known, result.blobs, parents, actor, spaceId) };
+}
+
 /** Publishes a change request into its space: a fast-forward when the space did not move, else a three-way merge. */
 export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   return ctx.db.transaction().execute(async (trx) => {
@@ -375,14 +387,13 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
     const { space } = await authorizeSpace(ctx, actor, spaceId, 'merge', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
-    const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    const base = baseOf(changeRequest);
     let merged = changeRequest.revision_id;
     if (space.revision_id !== base) {
-      const result = await mergeRevisions(trx, { base, ours: changeRequest.revision_id, theirs: space.revision_id });
-      if (result.conflicts.length > 0) {
-        return { revision: space.revision_id, result: 'conflicts' as const, conflicts: presentConflicts(result.conflicts, result.trees) };
-      }
-      merged = await storeRevision(ctx, trx, result, result.known, result.blobs, [space.revision_id, changeRequest.revision_id], actor, spaceId);
+      const revisions = { base, ours: changeRequest.revision_id, theirs: space.revision_id };
+      const result = await mergeToRevision(ctx, trx, actor, spaceId, revisions, [space.revision_id, changeRequest.revision_id]);
+      if ('conflicts' in result) return { revision: space.revision_id, result: 'conflicts' as const, conflicts: result.conflicts };
+      merged = result.revision;
     }
     if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
       throw new Conflict('The space changed while merging; try the merge again');
@@ -398,15 +409,14 @@ export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: A
     const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
-    const base = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    const base = baseOf(changeRequest);
     if (space.revision_id === base) return { revision: changeRequest.revision_id, result: 'update' as const };
     let updated = space.revision_id;
     if (changeRequest.revision_id !== base) {
-      const result = await mergeRevisions(trx, { base, ours: changeRequest.revision_id, theirs: space.revision_id });
-      if (result.conflicts.length > 0) {
-        return { revision: changeRequest.revision_id, result: 'conflicts' as const, conflicts: presentConflicts(result.conflicts, result.trees) };
-      }
-      updated = await storeRevision(ctx, trx, result, result.known, result.blobs, [changeRequest.revision_id, space.revision_id], actor, spaceId);
+      const revisions = { base, ours: changeRequest.revision_id, theirs: space.revision_id };
+      const result = await mergeToRevision(ctx, trx, actor, spaceId, revisions, [changeRequest.revision_id, space.revision_id]);
+      if ('conflicts' in result) return { revision: changeRequest.revision_id, result: 'conflicts' as const, conflicts: result.conflicts };
+      updated = result.revision;
     }
     await updateChangeRequest(trx, changeRequest.id, {
       revision_id: updated,

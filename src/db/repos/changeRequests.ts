@@ -59,3 +59,8 @@ export async function updateChangeRequest(
 ): Promise<void> {
   await db.updateTable('change_requests').set(changes).where('id', '=', changeRequestId).execute();
 }
+
+/** The space revision a change request last took its content from. */
+export function baseOf(changeRequest: Pick<ChangeRequestRow, 'revision_merged_ancestor' | 'revision_initial'>): string {
+  return changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+}
