@@ -19,9 +19,11 @@ export function presentPage(
   spaceId: string,
   tree: FlatTree,
   page: FlatPage,
-  options: { markdown?: string; nested?: boolean } = {},
+  options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]> } = {},
 ): PresentedPage {
-  const children = options.nested === false ? [] : (childrenByParent(tree).get(page.id) ?? []);
+  // Computed once per tree and handed down: recomputing it per page would be quadratic.
+  const byParent = options.children ?? childrenByParent(tree);
+  const children = options.nested === false ? [] : (byParent.get(page.id) ?? []);
   const path = pagePath(tree, page.id);
   const presented: PresentedPage = {
     id: page.id,
@@ -31,7 +33,7 @@ export function presentPage(
     path,
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     urls: { app: `${publicUrl}/s/${spaceId}/${path}` },
-    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true })),
+    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent })),
   };
   for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];
   return presented;
@@ -39,5 +41,6 @@ export function presentPage(
 
 /** The top-level pages with their sub-pages. */
 export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree): PresentedPage[] {
-  return (childrenByParent(tree).get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page));
+  const children = childrenByParent(tree);
+  return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children }));
 }
