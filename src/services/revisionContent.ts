@@ -12,10 +12,12 @@ import type { Db } from '../db/schema.ts';
 import { presentPage, presentPageTree } from '../presenters/page.ts';
 import type { ServiceContext } from './context.ts';
 
-const TREES_KEPT = 200;
+/** How many pages the tree cache holds at most, across trees: memory stays bounded for large spaces. */
+const PAGES_KEPT = 200_000;
 const trees = new Map<Hash, ReadTree>();
+let pagesKept = 0;
 
-/** A revision's tree; trees are immutable, so one read serves every later request. */
+/** A revision's tree; trees are immutable, so one read serves every later request (least recently used go first). */
 export async function treeOf(db: Db, root: Hash): Promise<ReadTree> {
   const cached = trees.get(root);
   if (cached) {
@@ -24,8 +26,13 @@ export async function treeOf(db: Db, root: Hash): Promise<ReadTree> {
     return cached;
   }
   const read = await readTree(databaseObjectStore(db), root);
-  if (trees.size >= TREES_KEPT) trees.delete(trees.keys().next().value!);
   trees.set(root, read);
+  pagesKept += read.tree.size;
+  while (pagesKept > PAGES_KEPT && trees.size > 1) {
+    const [oldest, evicted] = trees.entries().next().value!;
+    trees.delete(oldest);
+    pagesKept -= evicted.tree.size;
+  }
   return read;
 }
 
