@@ -13,8 +13,10 @@ export function signLink(payload: object, key: string, expiresAt: Date): string 
 export function verifyLink<Payload>(token: string, key: string, now: Date): Payload | undefined {
   const [body, signature, extra] = token.split('.');
   if (!body || !signature || extra !== undefined) return undefined;
-  const expected = createHmac('sha256', key).update(body).digest();
-  const given = Buffer.from(signature, 'base64url');
+  // Compared as text: base64 decoding ignores a last character's spare bits, so two
+  // spellings would otherwise pass for one signature.
+  const expected = Buffer.from(createHmac('sha256', key).update(body).digest('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   let payload: Payload & { exp?: unknown };
   try {

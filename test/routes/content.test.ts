@@ -252,8 +252,13 @@ describe('writing content through change requests', () => {
     const download = await testApp.app.inject({ method: 'GET', url: new URL(notes.downloadURL).pathname });
     expect(download.statusCode).toBe(200);
     expect(download.body).toBe('hello');
-    const forged = await testApp.app.inject({ method: 'GET', url: new URL(notes.downloadURL).pathname.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) });
-    expect(forged.statusCode).toBe(404);
+    const path = new URL(notes.downloadURL).pathname;
+    const [prefix, linkToken] = [path.slice(0, path.lastIndexOf('/') + 1), path.slice(path.lastIndexOf('/') + 1)];
+    const [payload, signature] = linkToken.split('.');
+    const otherBlob = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), blob: dot.id })).toString('base64url');
+    for (const forgedToken of [`${otherBlob}.${signature}`, `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`, `${payload}.x${signature.slice(1)}`]) {
+      expect((await testApp.app.inject({ method: 'GET', url: `${prefix}${forgedToken}` })).statusCode, forgedToken).toBe(404);
+    }
     testApp.clock.advance(2 * 60 * 60 * 1000);
     expect((await testApp.app.inject({ method: 'GET', url: new URL(notes.downloadURL).pathname })).statusCode).toBe(404);
     const page = (await pages())[0];
