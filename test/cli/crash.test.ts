@@ -1,0 +1,98 @@
+// Nothing acknowledged is lost: a write load runs against `quire serve`, the process
+// is killed with SIGKILL at a random moment, and after a restart on the same data every
+// write that was answered 2xx is there, whole, and SQLite passes its integrity check.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import SqliteDatabase from 'better-sqlite3';
+import { join } from 'node:path';
+import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
+import { runCli, startServerProcess } from '../helpers/process.ts';
+
+let database: TestDatabase;
+let token: string;
+let organizationId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const boot = await runCli(['admin', 'bootstrap', '--org', 'Crashy', '--email', 'crash@quire.test', '--name', 'C', '--json'], database.env);
+  ({ token, organization: { id: organizationId } } = JSON.parse(boot.stdout));
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+interface Acknowledged {
+  spaceId: string;
+  title: string;
+  changeRequestId?: string;
+  markdown?: string;
+}
+
+describe('crash safety', () => {
+  it('keeps every acknowledged write through SIGKILL at random moments', async () => {
+    const acknowledged: Acknowledged[] = [];
+    for (let round = 0; round < 3; round++) {
+      const server = await startServerProcess(database.env);
+      const call = async (method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${server.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        return { status: response.status, body: response.status === 204 ? undefined : await response.json() };
+      };
+      let running = true;
+      const writers = Array.from({ length: 4 }, async (_, writer) => {
+        for (let n = 0; running; n++) {
+          try {
+            const title = `r${round}-w${writer}-${n}`;
+            const space = await call('POST', `/v1/orgs/${organizationId}/spaces`, { title });
+            if (space.status !== 201) continue;
+            acknowledged.push({ spaceId: space.body.id, title });
+            const changeRequest = await call('POST', `/v1/spaces/${space.body.id}/change-requests`, {});
+            if (changeRequest.status !== 201) continue;
+            const markdown = `Written in ${title}`;
+            const edited = await call('POST', `/v1/spaces/${space.body.id}/change-requests/${changeRequest.body.id}/content`, {
+              changes: [{ operation: 'insert_page', document: `# Page\n${markdown}` }],
+            });
+            if (edited.status === 200) acknowledged.push({ spaceId: space.body.id, title, changeRequestId: changeRequest.body.id, markdown });
+          } catch {
+            return; // the server is gone
+          }
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 700)));
+      server.child.kill('SIGKILL');
+      running = false;
+      await Promise.all(writers);
+      await server.exited;
+    }
+    expect(acknowledged.length).toBeGreaterThan(10);
+
+    if (engine === 'sqlite') {
+      const file = new SqliteDatabase(join(database.env.QUIRE_DATA_DIR, 'quire.db'));
+      expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+      file.close();
+    }
+    const server = await startServerProcess(database.env);
+    try {
+      for (const write of acknowledged) {
+        const space = await fetch(`${server.baseUrl}/v1/spaces/${write.spaceId}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(space.status, write.title).toBe(200);
+        expect((await space.json()).title).toBe(write.title);
+        if (write.changeRequestId) {
+          const pages = await fetch(`${server.baseUrl}/v1/spaces/${write.spaceId}/change-requests/${write.changeRequestId}/content/pages`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          const [page] = (await pages.json()).pages;
+          const full = await fetch(`${server.baseUrl}/v1/spaces/${write.spaceId}/change-requests/${write.changeRequestId}/content/page/${page.id}`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          expect((await full.json()).markdown, write.title).toBe(write.markdown);
+        }
+      }
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
