@@ -1,7 +1,7 @@
 // Writing a change request's content, bringing the space's changes into it (update),
 // and publishing it into the space (merge). Each accepted batch of edits makes one new
 // revision; merges are three-way (src/content/merge.ts) and a conflict changes nothing.
-import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
+import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
@@ -9,7 +9,7 @@ import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tr
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { imageSize } from 'image-size';
 import { parse as parseYaml } from 'yaml';
-import { baseOf, findChangeRequest, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
+import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
@@ -19,7 +19,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace } from './contentAccess.ts';
-import { getChangeRequest } from './changeRequests.ts';
+import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
 import { requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
@@ -64,11 +64,6 @@ function assertEditable(space: SpaceRow, changeRequest: ChangeRequestWithAuthor)
   }
 }
 
-async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string) {
-  const changeRequest = await findChangeRequest(db, spaceId, idOrNumber);
-  if (!changeRequest) throw new NotFound(`No change request "${idOrNumber}" in this space`);
-  return changeRequest;
-}
 
 
 interface ReadDocument {

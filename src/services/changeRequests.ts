@@ -20,7 +20,8 @@ import { authorizeSpace } from './contentAccess.ts';
 
 export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
 
-async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string): Promise<ChangeRequestWithAuthor> {
+/** A change request of the space, by id or number; 404 otherwise. */
+export async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: string): Promise<ChangeRequestWithAuthor> {
   const changeRequest = await findChangeRequest(db, spaceId, idOrNumber);
   if (!changeRequest) throw new NotFound(`No change request "${idOrNumber}" in this space`);
   return changeRequest;

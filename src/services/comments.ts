@@ -4,7 +4,6 @@
 import { BadRequest, Forbidden, NotFound } from '../errors.ts';
 import { linkResolverFor, markdownToDocument, mentionsIn } from '../content/document.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
-import { findChangeRequest } from '../db/repos/changeRequests.ts';
 import {
   addReaction,
   commentsQuery,
@@ -25,6 +24,7 @@ import { roleAtLeast, type Role } from '../lib/roles.ts';
 import type { SpacePermissions } from '../policies/content.ts';
 import { presentComment, presentReply, type CommentTargetPage, type ReactionRow } from '../presenters/comment.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { requireChangeRequest } from './changeRequests.ts';
 import { authorizeSpace } from './contentAccess.ts';
 import { loadRevision } from './revisionContent.ts';
 
@@ -57,8 +57,7 @@ async function resolvePlace(
   if (place.changeRequest === undefined) {
     return { scope: { spaceId: space.id, changeRequestId: null }, role, revisionId: space.revision_id, listUrl: `${base}/comments`, withPermissions: false };
   }
-  const changeRequest = await findChangeRequest(db, space.id, place.changeRequest);
-  if (!changeRequest) throw new NotFound(`No change request "${place.changeRequest}" in this space`);
+  const changeRequest = await requireChangeRequest(db, space.id, place.changeRequest);
   return {
     scope: { spaceId: space.id, changeRequestId: changeRequest.id },
     role,

@@ -1,7 +1,7 @@
 // Reading content: a space's current revision, any revision of it, and a change
 // request's revision; pages nested or one at a time, with their markdown.
 import { NotFound } from '../errors.ts';
-import { findChangeRequest } from '../db/repos/changeRequests.ts';
+import { requireChangeRequest } from './changeRequests.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace } from './contentAccess.ts';
@@ -26,9 +26,7 @@ async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, select
   const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
   if ('current' in selector) return loadRevision(ctx, space.revision_id);
   if ('changeRequest' in selector) {
-    const changeRequest = await findChangeRequest(ctx.db, spaceId, selector.changeRequest);
-    if (!changeRequest) throw new NotFound(`No change request "${selector.changeRequest}" in this space`);
-    return loadRevision(ctx, changeRequest.revision_id);
+    return loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id);
   }
   if (!(await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId))) {
     throw new NotFound(`No revision with id "${selector.revisionId}" in this space`);

@@ -30,6 +30,20 @@ export function accessFromRow(row: OrganizationWithAccessRow | undefined): Organ
   };
 }
 
+/**
+ * The organization and the caller's access to it. Outside a transaction, what the
+ * request read with its token is as fresh as a new read; inside one, read afresh.
+ */
+export async function organizationWithAccess(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  db: Db = ctx.db,
+): Promise<OrganizationWithAccessRow | undefined> {
+  const preloaded = db === ctx.db && actor.requestOrganization?.organizationId === organizationId;
+  return preloaded ? actor.requestOrganization!.organization : findOrganizationWithAccess(db, organizationId, actor.user.id);
+}
+
 /** Loads an organization and checks the caller holds `permission` there (404 for non-members, 403 otherwise). */
 export async function authorizeInOrganization(
   ctx: ServiceContext,
@@ -38,11 +52,7 @@ export async function authorizeInOrganization(
   permission: keyof OrganizationPermissions,
   db: Db = ctx.db,
 ): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
-  // Inside a transaction, read afresh; otherwise what the request read with its token is as fresh.
-  const preloaded = db === ctx.db && actor.requestOrganization?.organizationId === organizationId;
-  const row = preloaded
-    ? actor.requestOrganization!.organization
-    : await findOrganizationWithAccess(db, organizationId, actor.user.id);
+  const row = await organizationWithAccess(ctx, actor, organizationId, db);
   const access = authorizeOrganization(accessFromRow(row), permission, organizationId);
   return { organization: row!, access };
 }

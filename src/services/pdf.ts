@@ -4,7 +4,7 @@ import { BadRequest, NotFound } from '../errors.ts';
 import { linkResolverFor, markdownToDocument } from '../content/document.ts';
 import { renderPdf } from '../content/pdf.ts';
 import { childrenByParent, type FlatPage, type FlatTree } from '../content/tree.ts';
-import { findChangeRequest } from '../db/repos/changeRequests.ts';
+import { requireChangeRequest } from './changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -27,8 +27,7 @@ export async function changeRequestPdfLink(
   options: { page?: string; only?: boolean },
 ) {
   await authorizeSpace(ctx, actor, spaceId, 'view');
-  const changeRequest = await findChangeRequest(ctx.db, spaceId, idOrNumber);
-  if (!changeRequest) throw new NotFound(`No change request "${idOrNumber}" in this space`);
+  const changeRequest = await requireChangeRequest(ctx.db, spaceId, idOrNumber);
   if (options.only && !options.page) throw new BadRequest('only: name the page with page=<pageId>');
   if (options.page) {
     const view = await loadRevision(ctx, changeRequest.revision_id);

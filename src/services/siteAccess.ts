@@ -5,7 +5,6 @@
 // decide which conditional sections and site spaces they see.
 import { jwtVerify } from 'jose';
 import { Forbidden, NotFound } from '../errors.ts';
-import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findSite, hasActiveShareLink, type SiteRow } from '../db/repos/sites.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { findSpacesByIds } from '../db/repos/spaces.ts';
@@ -16,7 +15,7 @@ import { spaceRole } from '../policies/content.ts';
 import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { loadContentCaller, spaceFacts } from './contentAccess.ts';
-import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
 import { orderedSections, topLevelItems } from './siteStructure.ts';
 
 function siteNotFound(siteId: string): NotFound {
@@ -63,10 +62,7 @@ export async function authorizeSiteRead(
   siteId: string,
   credentials: ReadCredentials,
 ): Promise<SiteReader> {
-  const preloaded = actor.requestOrganization?.organizationId === organizationId;
-  const organization = preloaded
-    ? actor.requestOrganization!.organization
-    : await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id);
+  const organization = await organizationWithAccess(ctx, actor, organizationId);
   const site = organization && (await findSite(ctx.db, organizationId, siteId));
   if (!site) throw siteNotFound(siteId);
   if (accessFromRow(organization)?.isMember) return { site, claims: undefined };
