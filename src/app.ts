@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import { BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { requireBearerToken } from './plugins/auth.ts';
+import { limitRequestsPerToken } from './plugins/rateLimit.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
@@ -64,6 +65,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A log line per request costs more than answering it; they appear at debug and trace.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     bodyLimit: config.bodyLimit,
+    // A client must send its whole request within the timeout, and an idle connection
+    // is closed after it: slow or stalled clients cannot hold sockets forever.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
     routerOptions: { maxParamLength: 2048 },
     // Errors raised before routing (a URL that does not decode, for one) get the same shape.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
@@ -96,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (v1) => {
       requireBearerToken(v1);
+      await limitRequestsPerToken(v1, config.rateLimitPerMinute);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);
       await v1.register(memberRoutes);

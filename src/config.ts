@@ -18,6 +18,10 @@ export interface Config {
   logLevel: LogLevel;
   /** Lets URL-fetching features reach loopback and private addresses. */
   allowPrivateUrls: boolean;
+  /** Requests a minute each API token may make (per process); 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Milliseconds a client has to send a whole request, and an idle connection is kept. */
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +45,14 @@ function parseSize(raw: string): number {
     throw new ConfigError(`QUIRE_BODY_LIMIT must be a size such as 1048576, 512kb or 1mb, got "${raw}"`);
   }
   return bytes;
+}
+
+function parseWholeNumber(name: string, raw: string, minimum: number): number {
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < minimum) {
+    throw new ConfigError(`${name} must be a whole number of at least ${minimum}, got "${raw}"`);
+  }
+  return value;
 }
 
 function parseBoolean(name: string, raw: string): boolean {
@@ -87,5 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: parseSize(env.QUIRE_BODY_LIMIT ?? '1mb'),
     logLevel,
     allowPrivateUrls: parseBoolean('QUIRE_ALLOW_PRIVATE_URLS', env.QUIRE_ALLOW_PRIVATE_URLS ?? 'false'),
+    rateLimitPerMinute: parseWholeNumber('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT ?? '3000', 0),
+    requestTimeoutMs: 1000 * parseWholeNumber('QUIRE_REQUEST_TIMEOUT', env.QUIRE_REQUEST_TIMEOUT ?? '60', 1),
   };
 }

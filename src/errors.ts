@@ -42,6 +42,12 @@ export class Conflict extends AppError {
   }
 }
 
+export class TooManyRequests extends AppError {
+  constructor(message: string) {
+    super(429, message);
+  }
+}
+
 export interface ErrorBody {
   error: { code: number; message: string };
 }
