@@ -1,0 +1,54 @@
+// Plays the permission matrix (permissionMatrix.ts) against a live app: every
+// operation of /openapi.json must have a row, and every cell must hold.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildWorld, CALLERS, MATRIX, type Row, type World } from './permissionMatrix.ts';
+
+const testApp = useTestApp({ QUIRE_RATE_LIMIT: '0' });
+let world: World;
+
+beforeAll(async () => {
+  world = await buildWorld(testApp);
+});
+
+function outcome(status: number): string {
+  return status >= 200 && status < 300 ? '2xx' : String(status);
+}
+
+async function play(row: Row): Promise<string[]> {
+  const [method, template] = row.operation.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
+  const cells: string[] = [];
+  for (const caller of CALLERS) {
+    const params = { ...world.params, ...(row.fresh ? await row.fresh(world, testApp) : {}) };
+    const path = template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+      if (!(name in params)) throw new Error(`${row.operation}: the fixture has no "${name}"`);
+      return params[name];
+    });
+    const response = await request(testApp.app, method, path, { token: world.tokens[caller], body: row.body?.(world, params), query: row.query });
+    cells.push(outcome(response.status));
+    await row.after?.(world, testApp, caller);
+  }
+  return cells;
+}
+
+describe('the permission matrix', () => {
+  it('has exactly one row for every operation of /openapi.json', async () => {
+    const document = (await request(testApp.app, 'GET', '/openapi.json')).body;
+    const operations = Object.entries<Record<string, unknown>>(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const rows = MATRIX.map((row) => row.operation);
+    expect(rows.filter((operation, index) => rows.indexOf(operation) !== index), 'operations with two rows').toEqual([]);
+    expect(operations.filter((operation) => !rows.includes(operation)), 'operations without a row: classify them in permissionMatrix.ts').toEqual([]);
+    expect(rows.filter((operation) => !operations.includes(operation)), 'rows for operations Quire does not have').toEqual([]);
+  });
+
+  it('gives every caller exactly the outcome the matrix says, for every operation', async () => {
+    const differences: string[] = [];
+    for (const row of MATRIX) {
+      const actual = (await play(row)).join(' ');
+      if (actual !== row.expect) differences.push(`${row.operation}\n    expected ${row.expect}\n    actual   ${actual}`);
+    }
+    expect(differences, `callers ${CALLERS.join(' ')}`).toEqual([]);
+  });
+});
