@@ -82,4 +82,146 @@ describe('two processes on one database', () => {
     const pages = await call(servers[1], 'GET', `/v1/spaces/${space.id}/content/pages`, token);
     expect(pages.body.pages.map((p: any) => p.title).sort()).toEqual(writers.map((_, index) => `Page ${index}`).sort());
   });
+
+  it('keep every acknowledged change request, merge, comment and move under a mixed load through both', async () => {
+    const boot = await runCli(['admin', 'bootstrap', '--org', 'Mixed', '--email', 'mixed@quire.test', '--name', 'M', '--json'], database.env);
+    const { token, organization } = JSON.parse(boot.stdout);
+    const orgPath = `/v1/orgs/${organization.id}`;
+    const spaces: string[] = [];
+    for (const title of ['North', 'South', 'East']) spaces.push((await call(servers[0], 'POST', `${orgPath}/spaces`, token, { title })).body.id);
+    const collections: string[] = [];
+    for (const title of ['Left', 'Right']) collections.push((await call(servers[0], 'POST', `${orgPath}/collections`, token, { title })).body.id);
+
+    // What the load was told 2xx for; each worker acts in sequence, so its own records are exact.
+    const changeRequests = new Map<string, { spaceId: string; number: number; pages: string[]; merged: boolean; comments: number }>();
+    const comments = new Map<string, { spaceId: string; resolved: boolean; replies: string[] }>();
+    const lastParent = new Map<string, string | null>();
+    const refused: string[] = [];
+    let acknowledged = 0;
+    let busy = 0;
+
+    const worker = async (workerIndex: number, until: number) => {
+      let step = 0;
+      const mine = { openChangeRequests: [] as string[], comments: [] as string[] };
+      const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+      const send = async (method: string, path: string, body?: unknown) => {
+        const response = await call(servers[(workerIndex + step++) % 2], method, path, token, body);
+        if (response.status === 503) busy++;
+        else if (response.status >= 300) refused.push(`${method} ${path} → ${response.status} ${JSON.stringify(response.body)}`);
+        else acknowledged++;
+        return response;
+      };
+      while (Date.now() < until) {
+        const roll = Math.random();
+        if (roll < 0.2 || mine.openChangeRequests.length === 0) {
+          const spaceId = pick(spaces);
+          const created = await send('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: `w${workerIndex}` });
+          if (created.status === 201) {
+            changeRequests.set(created.body.id, { spaceId, number: created.body.number, pages: [], merged: false, comments: 0 });
+            mine.openChangeRequests.push(created.body.id);
+          }
+        } else if (roll < 0.45) {
+          const id = pick(mine.openChangeRequests);
+          const record = changeRequests.get(id)!;
+          const title = `Page ${workerIndex}-${step}`;
+          const edited = await send('POST', `/v1/spaces/${record.spaceId}/change-requests/${id}/content`, {
+            changes: [{ operation: 'insert_page', document: `# ${title}\n\nWritten under load.` }],
+          });
+          if (edited.status === 200) record.pages.push(title);
+        } else if (roll < 0.55) {
+          const id = mine.openChangeRequests.find((candidate) => changeRequests.get(candidate)!.pages.length > 0);
+          if (!id) continue;
+          const record = changeRequests.get(id)!;
+          const merged = await send('POST', `/v1/spaces/${record.spaceId}/change-requests/${id}/merge`);
+          if (merged.status === 200) {
+            expect(merged.body.result).toBe('merge');
+            record.merged = true;
+            mine.openChangeRequests.splice(mine.openChangeRequests.indexOf(id), 1);
+          }
+        } else if (roll < 0.6) {
+          const id = pick(mine.openChangeRequests);
+          await send('POST', `/v1/spaces/${changeRequests.get(id)!.spaceId}/change-requests/${id}/update`);
+        } else if (roll < 0.75 || mine.comments.length === 0) {
+          const spaceId = pick(spaces);
+          const posted = await send('POST', `/v1/spaces/${spaceId}/comments`, { body: { markdown: `From worker ${workerIndex}` } });
+          if (posted.status === 200) {
+            comments.set(posted.body.id, { spaceId, resolved: false, replies: [] });
+            mine.comments.push(posted.body.id);
+          }
+        } else if (roll < 0.85) {
+          const id = pick(mine.comments);
+          const record = comments.get(id)!;
+          const reply = await send('POST', `/v1/spaces/${record.spaceId}/comments/${id}/replies`, { body: { markdown: 'Agreed' } });
+          if (reply.status === 200) record.replies.push(reply.body.id);
+        } else if (roll < 0.9) {
+          const id = pick(mine.comments);
+          const record = comments.get(id)!;
+          const resolved = await send('PUT', `/v1/spaces/${record.spaceId}/comments/${id}`, { resolved: !record.resolved });
+          if (resolved.status === 200) record.resolved = !record.resolved;
+        } else if (roll < 0.97) {
+          const id = pick(mine.openChangeRequests);
+          const record = changeRequests.get(id)!;
+          const posted = await send('POST', `/v1/spaces/${record.spaceId}/change-requests/${id}/comments`, { body: { markdown: 'Review' } });
+          if (posted.status === 200) record.comments++;
+        } else if (workerIndex < spaces.length) {
+          // Only worker i moves space i, so the last move it was answered for is the space's place.
+          const parent = pick([...collections, null]);
+          const moved = await send('POST', `/v1/spaces/${spaces[workerIndex]}/move`, { parent });
+          if (moved.status === 200) lastParent.set(spaces[workerIndex], parent);
+        }
+      }
+    };
+    const until = Date.now() + 6_000;
+    await Promise.all(Array.from({ length: 8 }, (_, index) => worker(index, until)));
+    expect(refused).toEqual([]);
+    expect(acknowledged).toBeGreaterThan(100);
+
+    const walk = async (path: string) => {
+      const items: any[] = [];
+      let page: string | undefined;
+      do {
+        const separator = path.includes('?') ? '&' : '?';
+        const response = await call(servers[1], 'GET', `${path}${separator}limit=100${page ? `&page=${page}` : ''}`, token);
+        expect(response.status).toBe(200);
+        items.push(...response.body.items);
+        page = response.body.next?.page;
+      } while (page);
+      return items;
+    };
+    for (const spaceId of spaces) {
+      // The load leaves change requests open or merged; the list shows one status at a time.
+      const listed = [
+        ...(await walk(`/v1/spaces/${spaceId}/change-requests?status=open`)),
+        ...(await walk(`/v1/spaces/${spaceId}/change-requests?status=merged`)),
+      ];
+      const numbers = listed.map((changeRequest) => changeRequest.number).sort((a, b) => a - b);
+      expect(numbers, 'change-request numbers are gap-free').toEqual(numbers.map((_, index) => index + 1));
+      const ours = [...changeRequests].filter(([, record]) => record.spaceId === spaceId);
+      for (const [id, record] of ours) {
+        const found = listed.find((changeRequest) => changeRequest.id === id);
+        expect(found?.number, `change request ${id}`).toBe(record.number);
+        expect(found?.status).toBe(record.merged ? 'merged' : 'open');
+        expect(found?.comments).toBe(record.comments);
+      }
+      const pages = (await call(servers[0], 'GET', `/v1/spaces/${spaceId}/content/pages`, token)).body.pages.map((page: any) => page.title);
+      const mergedPages = ours.filter(([, record]) => record.merged).flatMap(([, record]) => record.pages);
+      expect(pages.sort(), 'the space holds exactly the pages of its merged change requests').toEqual(mergedPages.sort());
+
+      const space = (await call(servers[0], 'GET', `/v1/spaces/${spaceId}`, token)).body;
+      const openComments = await walk(`/v1/spaces/${spaceId}/comments?status=open`);
+      expect(space.changeRequests).toBe(listed.length);
+      expect(space.changeRequestsOpen).toBe(listed.filter((changeRequest) => changeRequest.status === 'open').length);
+      expect(space.comments).toBe(openComments.length);
+      if (lastParent.has(spaceId)) expect(space.parent ?? null).toBe(lastParent.get(spaceId));
+    }
+    for (const [id, record] of comments) {
+      const comment = await call(servers[0], 'GET', `/v1/spaces/${record.spaceId}/comments/${id}`, token);
+      expect(comment.status, `comment ${id}`).toBe(200);
+      expect(comment.body.status).toBe(record.resolved ? 'resolved' : 'open');
+      expect(comment.body.replies).toBe(record.replies.length);
+      const replies = await walk(`/v1/spaces/${record.spaceId}/comments/${id}/replies`);
+      expect(replies.map((reply) => reply.id).sort()).toEqual([...record.replies].sort());
+    }
+  }, 60_000);
 });
+
