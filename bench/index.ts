@@ -1,12 +1,15 @@
 // `npm run bench`: every benchmark, on SQLite and on PostgreSQL when reachable.
 // BENCH_SECONDS sets the measured duration of each load (default 10); BENCH_ENGINES
-// (sqlite,postgres) and BENCH_ONLY (a comma list of the names below) narrow the run.
+// (sqlite,postgres) and BENCH_ONLY (a comma list of the names below) narrow the run;
+// BENCH_LOAD_SECONDS sets the mixed load's duration (default 30).
 import { benchContent } from './content.ts';
+import { benchLoadMix } from './load.ts';
 import { benchOrganizationRead } from './org-read.ts';
 import { benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
 const only = process.env.BENCH_ONLY?.split(',');
 
@@ -53,6 +56,21 @@ const benchmarks: Benchmark[] = [
         );
       }
       return lines;
+    },
+  },
+  {
+    name: 'load',
+    title: `Mixed load on one process: 64 connections, 90% reads / 10% writes, ${loadSeconds} s after a 5 s warm-up`,
+    run: async (database) => {
+      const result = await benchLoadMix(database, loadSeconds);
+      const latency = (summary: typeof result.reads) =>
+        `${summary.count} (p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms)`;
+      return [
+        `${result.requestsPerSecond.toFixed(0)} req/s, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms on sqlite)`,
+        `writes ${latency(result.writes)}`,
+        `server RSS ${result.rssAfterWarmupMb.toFixed(0)} MB after warm-up, ${result.rssEndMb.toFixed(0)} MB at the end ` +
+          `(${(((result.rssEndMb - result.rssAfterWarmupMb) / result.rssAfterWarmupMb) * 100).toFixed(1)}%; target ≤ 10%)`,
+      ];
     },
   },
 ];

@@ -25,7 +25,7 @@ import { detachSpacesFromSites } from './siteStructure.ts';
 import { softDeleteSpaces, type DefaultLevelInput } from './spaces.ts';
 
 /** A collection and every collection nested in it, from the organization's whole set. */
-function subtreeIds(all: CollectionRow[], rootId: string): string[] {
+function subtreeIds(all: readonly CollectionRow[], rootId: string): string[] {
   const children = new Map<string, string[]>();
   for (const collection of all) {
     if (collection.parent_id) children.set(collection.parent_id, [...(children.get(collection.parent_id) ?? []), collection.id]);

@@ -13,7 +13,7 @@ import { presentPage, presentPageTree } from '../presenters/page.ts';
 import type { ServiceContext } from './context.ts';
 
 /** How many pages the tree cache holds at most, across trees: memory stays bounded for large spaces. */
-const PAGES_KEPT = 200_000;
+const PAGES_KEPT = 50_000;
 const trees = new Map<Hash, ReadTree>();
 let pagesKept = 0;
 

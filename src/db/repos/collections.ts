@@ -1,4 +1,5 @@
 // Collections: nestable groups of spaces.
+import { preparedQuery } from '../prepared.ts';
 import type { CollectionsTable, Db } from '../schema.ts';
 
 export type CollectionRow = CollectionsTable;
@@ -12,8 +13,14 @@ export function findCollection(db: Db, collectionId: string): Promise<Collection
 }
 
 /** Every collection of an organization, for resolving inheritance and nesting in memory. */
-export function collectionsOfOrganization(db: Db, organizationId: string): Promise<CollectionRow[]> {
-  return db.selectFrom('collections').selectAll().where('organization_id', '=', organizationId).execute();
+const collectionsOfOrganizationQuery = preparedQuery<'organizationId', CollectionRow>(
+  (db, param) => db.selectFrom('collections').selectAll().where('organization_id', '=', param('organizationId')),
+  { remember: true },
+);
+
+/** Every collection of an organization: content roles follow their tree. */
+export async function collectionsOfOrganization(db: Db, organizationId: string): Promise<readonly CollectionRow[]> {
+  return collectionsOfOrganizationQuery(db, { organizationId });
 }
 
 export function collectionsQuery(db: Db, organizationId: string, topLevelOnly: boolean) {

@@ -1,4 +1,5 @@
 // Direct grants of a role on a space or collection to one user.
+import { preparedQuery } from '../prepared.ts';
 import type { ContentGrantsTable, Db } from '../schema.ts';
 
 export type GrantRow = ContentGrantsTable;
@@ -11,13 +12,18 @@ export async function upsertGrant(db: Db, grant: GrantRow): Promise<void> {
     .execute();
 }
 
-export function grantsOfUser(db: Db, organizationId: string, userId: string): Promise<GrantRow[]> {
-  return db
-    .selectFrom('content_grants')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .execute();
+const grantsOfUserQuery = preparedQuery<'organizationId' | 'userId', GrantRow>(
+  (db, param) =>
+    db
+      .selectFrom('content_grants')
+      .selectAll()
+      .where('organization_id', '=', param('organizationId'))
+      .where('user_id', '=', param('userId')),
+  { remember: true },
+);
+
+export function grantsOfUser(db: Db, organizationId: string, userId: string): Promise<readonly GrantRow[]> {
+  return grantsOfUserQuery(db, { organizationId, userId });
 }
 
 export async function deleteGrantsOn(db: Db, kind: GrantRow['target_kind'], targetIds: string[]): Promise<void> {

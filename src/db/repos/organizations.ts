@@ -45,6 +45,7 @@ const organizationWithAccessQuery = preparedQuery<'organizationId' | 'userId', O
       .selectAll('o')
       .select(['m.role as member_role', isMember, ownsTeam(param('userId'))])
       .where('o.id', '=', param('organizationId')),
+  { remember: true },
 );
 
 /** The organization and the user's access to it, in one round trip (most requests run it). */

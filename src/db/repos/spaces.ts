@@ -1,6 +1,7 @@
 // Spaces: where documentation lives. Deleting one only sets deleted_at; the purge
 // job removes it for good after the retention window.
 import { sql } from 'kysely';
+import { preparedQuery } from '../prepared.ts';
 import type { Db, SpacesTable } from '../schema.ts';
 import { openCommentCount } from './comments.ts';
 
@@ -37,8 +38,13 @@ export async function insertSpace(db: Db, space: SpaceRow): Promise<void> {
 }
 
 /** A space, deleted or not. */
-export function findSpace(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
-  return spacesWithCounters(db).where('s.id', '=', spaceId).executeTakeFirst();
+const spaceByIdQuery = preparedQuery<'spaceId', SpaceRow>((db, param) => spacesWithCounters(db).where('s.id', '=', param('spaceId')), {
+  remember: true,
+});
+
+/** A space with its counters; nearly every space-scoped request reads it. */
+export async function findSpace(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
+  return (await spaceByIdQuery(db, { spaceId }))[0];
 }
 
 export interface SpaceFilter {

@@ -1,0 +1,173 @@
+// A mixed workload against one `quire serve` process: 64 connections, about 90% reads
+// (spaces, page lists, pages, change requests, comments) and 10% writes (comments,
+// change requests and their content, space renames), for BENCH_LOAD_SECONDS (default
+// 30) after a warm-up. Reports requests/s, read and write latency percentiles, errors,
+// and the server's resident memory after the warm-up and at the end.
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { runCli, startServerProcess, stop, type BenchDatabase } from './support.ts';
+
+export interface LoadMixResult {
+  engine: string;
+  requestsPerSecond: number;
+  reads: LatencySummary;
+  writes: LatencySummary;
+  errors: number;
+  rssAfterWarmupMb: number;
+  rssEndMb: number;
+}
+
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const CONNECTIONS = 64;
+const SPACES = 20;
+const PAGES_PER_SPACE = 50;
+
+function summarize(latencies: number[]): LatencySummary {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+function residentMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kilobytes / 1024;
+}
+
+export async function benchLoadMix(database: BenchDatabase, seconds: number): Promise<LoadMixResult> {
+  const boot = await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env);
+  const { token, organization } = JSON.parse(boot.stdout);
+  // The limiter runs as in production but with room for the whole load on one token.
+  const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '1000000000' });
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const [host, port] = server.baseUrl.replace('http://', '').split(':');
+
+  const send = (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const outgoing = httpRequest(
+        {
+          host,
+          port: Number(port),
+          method,
+          path,
+          agent,
+          headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+          });
+          response.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(payload);
+    });
+  const must = async (method: string, path: string, body?: unknown) => {
+    const response = await send(method, path, body);
+    if (response.status >= 300) throw new Error(`seeding ${method} ${path} answered ${response.status}`);
+    return response.body;
+  };
+
+  try {
+    const spaces: Array<{ id: string; pages: string[]; changeRequests: string[]; comments: string[] }> = [];
+    for (let spaceIndex = 0; spaceIndex < SPACES; spaceIndex++) {
+      const space = await must('POST', `/v1/orgs/${organization.id}/spaces`, { title: `Space ${spaceIndex}` });
+      const seed = await must('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Seed' });
+      await must('POST', `/v1/spaces/${space.id}/change-requests/${seed.id}/content`, {
+        changes: Array.from({ length: PAGES_PER_SPACE }, (_, pageIndex) => ({
+          operation: 'insert_page',
+          document: `# Page ${pageIndex}\n\n${'Some words about the topic at hand. '.repeat(40)}`,
+        })),
+      });
+      await must('POST', `/v1/spaces/${space.id}/change-requests/${seed.id}/merge`);
+      const pages = (await must('GET', `/v1/spaces/${space.id}/content/pages`)).pages.map((page: { id: string }) => page.id);
+      const open = await must('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Open' });
+      const comment = await must('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'First' } });
+      spaces.push({ id: space.id, pages, changeRequests: [open.id], comments: [comment.id] });
+    }
+
+    const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+    const reads: Array<() => [string, string]> = [
+      () => ['GET', `/v1/spaces/${pick(spaces).id}`],
+      () => ['GET', `/v1/orgs/${organization.id}/spaces?limit=20`],
+      () => ['GET', `/v1/spaces/${pick(spaces).id}/content/pages`],
+      () => {
+        const space = pick(spaces);
+        return ['GET', `/v1/spaces/${space.id}/content/page/${pick(space.pages)}`];
+      },
+      () => ['GET', `/v1/spaces/${pick(spaces).id}/change-requests`],
+      () => ['GET', `/v1/spaces/${pick(spaces).id}/comments`],
+      () => ['GET', `/v1/orgs/${organization.id}`],
+    ];
+    let writeCounter = 0;
+    const writes: Array<() => [string, string, unknown]> = [
+      () => ['POST', `/v1/spaces/${pick(spaces).id}/comments`, { body: { markdown: `Note ${++writeCounter}` } }],
+      () => ['POST', `/v1/spaces/${pick(spaces).id}/change-requests`, { subject: `Change ${++writeCounter}` }],
+      () => {
+        const space = pick(spaces);
+        return ['POST', `/v1/spaces/${space.id}/change-requests/${pick(space.changeRequests)}/content`, {
+          changes: [{ operation: 'insert_page', document: `# Draft ${++writeCounter}\n\nText.` }],
+        }];
+      },
+      () => ['PATCH', `/v1/spaces/${pick(spaces).id}`, { title: `Space renamed ${++writeCounter}` }],
+    ];
+
+    const run = async (durationMs: number) => {
+      const readLatencies: number[] = [];
+      const writeLatencies: number[] = [];
+      let errors = 0;
+      const until = Date.now() + durationMs;
+      const connection = async () => {
+        while (Date.now() < until) {
+          const isWrite = Math.random() < 0.1;
+          const [method, path, body] = isWrite ? pick(writes)() : pick(reads)();
+          const started = process.hrtime.bigint();
+          try {
+            const response = await send(method, path, body);
+            if (response.status >= 300) errors++;
+          } catch {
+            errors++;
+          }
+          const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
+          (isWrite ? writeLatencies : readLatencies).push(milliseconds);
+        }
+      };
+      const startedAt = Date.now();
+      await Promise.all(Array.from({ length: CONNECTIONS }, connection));
+      const elapsedSeconds = (Date.now() - startedAt) / 1000;
+      return { readLatencies, writeLatencies, errors, requestsPerSecond: (readLatencies.length + writeLatencies.length) / elapsedSeconds };
+    };
+
+    await run(5_000);
+    const rssAfterWarmupMb = residentMegabytes(server.child.pid!);
+    const rssSamples: number[] = [];
+    const sampler = setInterval(() => rssSamples.push(Math.round(residentMegabytes(server.child.pid!))), 5_000);
+    const measured = await run(seconds * 1000);
+    clearInterval(sampler);
+    const rssEndMb = residentMegabytes(server.child.pid!);
+    if (process.env.BENCH_VERBOSE) console.log('RSS every 5 s', rssSamples.join(' '));
+    return {
+      engine: database.engine,
+      requestsPerSecond: measured.requestsPerSecond,
+      reads: summarize(measured.readLatencies),
+      writes: summarize(measured.writeLatencies),
+      errors: measured.errors,
+      rssAfterWarmupMb,
+      rssEndMb,
+    };
+  } finally {
+    agent.destroy();
+    await stop(server.child);
+  }
+}
