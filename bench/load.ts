@@ -1,7 +1,7 @@
 // A mixed workload against one `quire serve` process: 64 connections, about 90% reads
 // (spaces, page lists, pages, change requests, comments) and 10% writes (comments,
 // change requests and their content, space renames), for BENCH_LOAD_SECONDS (default
-// 30) after a warm-up. Reports requests/s, read and write latency percentiles, errors,
+// 30) after a 15 s warm-up. Reports requests/s, read and write latency percentiles, errors,
 // and the server's resident memory after the warm-up and at the end.
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -15,6 +15,8 @@ export interface LoadMixResult {
   errors: number;
   rssAfterWarmupMb: number;
   rssEndMb: number;
+  /** The server's RSS in MB every 5 s of the measured run. */
+  rssSamples: number[];
 }
 
 export interface LatencySummary {
@@ -25,6 +27,7 @@ export interface LatencySummary {
 }
 
 const CONNECTIONS = 64;
+const WARMUP_SECONDS = 15;
 const SPACES = 20;
 const PAGES_PER_SPACE = 50;
 
@@ -149,14 +152,14 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number): Pr
       return { readLatencies, writeLatencies, errors, requestsPerSecond: (readLatencies.length + writeLatencies.length) / elapsedSeconds };
     };
 
-    await run(5_000);
+    // Long enough for the caches and V8's heap to reach their working size.
+    await run(WARMUP_SECONDS * 1000);
     const rssAfterWarmupMb = residentMegabytes(server.child.pid!);
     const rssSamples: number[] = [];
     const sampler = setInterval(() => rssSamples.push(Math.round(residentMegabytes(server.child.pid!))), 5_000);
     const measured = await run(seconds * 1000);
     clearInterval(sampler);
     const rssEndMb = residentMegabytes(server.child.pid!);
-    if (process.env.BENCH_VERBOSE) console.log('RSS every 5 s', rssSamples.join(' '));
     return {
       engine: database.engine,
       requestsPerSecond: measured.requestsPerSecond,
@@ -165,6 +168,7 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number): Pr
       errors: measured.errors,
       rssAfterWarmupMb,
       rssEndMb,
+      rssSamples,
     };
   } finally {
     agent.destroy();
