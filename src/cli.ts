@@ -3,6 +3,7 @@
 // is safe beside a running server (SQLite in WAL mode, PostgreSQL transactions).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { reindexEverything } from './services/search.ts';
 import { migrate, openMigratedDatabase, type DatabaseHandle } from './db/index.ts';
 import { openDatabase } from './db/dialect.ts';
 import { AppError } from './errors.ts';
@@ -71,6 +72,21 @@ const commands: Record<string, Command> = {
       } finally {
         await handle.close();
       }
+    },
+  },
+  reindex: {
+    usage: 'quire reindex [--json]\n  Rebuilds the search index of every live space from its current revision, then exits.',
+    options: { json },
+    async run(values, config) {
+      let spaces = 0;
+      let pages = 0;
+      await withDatabase(config, (handle) =>
+        reindexEverything(handle.db, (_spaceId, indexed) => {
+          spaces++;
+          pages += indexed;
+        }),
+      );
+      print(values, { spaces, pages }, `Reindexed ${pages} pages in ${spaces} spaces.`);
     },
   },
   'admin bootstrap': {
@@ -147,6 +163,7 @@ const OVERVIEW = `Usage: quire <command> [options]
 Commands:
   serve                 serve the API (same as npm start)
   migrate               bring the database schema up to date
+  reindex               rebuild the search index
   admin bootstrap       create the first user, organization and token
   admin add-user        add a person to an organization and issue a token
   admin create-token    issue a new token for a user

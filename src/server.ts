@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
+import { indexStaleSpaces } from './services/search.ts';
 
 /** How often an idle worker looks for due jobs. */
 const JOB_POLL_MS = 5_000;
@@ -13,6 +14,10 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
+  indexStaleSpaces(app.ctx.db).then(
+    (indexed) => indexed > 0 && app.log.info({ spaces: indexed }, 'search index caught up'),
+    (error) => app.log.error({ err: error }, 'search index catch-up failed; run `npx quire reindex`'),
+  );
   const worker = startJobWorker(app.ctx, jobHandlers, {
     intervalMs: JOB_POLL_MS,
     onError: (error) => app.log.error({ err: error }, 'job worker failed; retrying'),

@@ -42,7 +42,8 @@ function mark(type: Mark['type']): Mark {
   return { object: 'mark', type };
 }
 
-function anchorOf(heading: Heading): string {
+/** A heading's anchor: its words in lower case joined by dashes, as GitBook writes them. */
+export function anchorOf(heading: Heading): string {
   const words = heading.children.map(function plain(node: PhrasingContent): string {
     return 'value' in node ? String(node.value) : 'children' in node ? (node.children as PhrasingContent[]).map(plain).join('') : '';
   });

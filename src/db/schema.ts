@@ -297,6 +297,25 @@ export interface CommentReactionsTable {
   reacted_at: string;
 }
 
+/** One section of one page of a space's current revision, as search finds it. */
+export interface SearchSectionsTable {
+  id: Generated<number>;
+  space_id: string;
+  page_id: string;
+  section_index: number;
+  anchor: string;
+  page_title: string;
+  page_path: string;
+  heading: string;
+  body: string;
+}
+
+/** The revision whose pages a space's search rows hold. */
+export interface SearchStateTable {
+  space_id: string;
+  revision_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -324,6 +343,8 @@ export interface Database {
   settings: SettingsTable;
   comments: CommentsTable;
   comment_reactions: CommentReactionsTable;
+  search_sections: SearchSectionsTable;
+  search_state: SearchStateTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

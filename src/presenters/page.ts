@@ -14,6 +14,11 @@ export interface PresentedPage {
 
 const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
 
+/** Where a page opens in the app. */
+export function pageAppUrl(publicUrl: string, spaceId: string, path: string): string {
+  return `${publicUrl}/s/${spaceId}/${path}`;
+}
+
 export function presentPage(
   publicUrl: string,
   spaceId: string,
@@ -32,7 +37,7 @@ export function presentPage(
     slug: page.meta.slug,
     path,
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
-    urls: { app: `${publicUrl}/s/${spaceId}/${path}` },
+    urls: { app: pageAppUrl(publicUrl, spaceId, path) },
     pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent })),
   };
   for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];

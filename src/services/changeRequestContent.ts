@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
+import { indexSpaceRevision } from './search.ts';
 import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
@@ -393,6 +394,7 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
     if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
       throw new Conflict('The space changed while merging; try the merge again');
     }
+    await indexSpaceRevision(trx, spaceId, merged);
     await updateChangeRequest(trx, changeRequest.id, { status: 'merged', revision_merged: merged, updated_at: isoNow(ctx.clock) });
     return { revision: merged, result: 'merge' as const };
   });

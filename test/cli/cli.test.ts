@@ -84,8 +84,34 @@ describe('quire command line', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it('rebuilds the search index with reindex, beside the running server', async () => {
+    const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Index', '--email', 'index@acme.test', '--name', 'I', '--json'], database.env)).stdout);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server!.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${boot.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return response.json();
+    };
+    const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'Indexed' });
+    const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Lighthouse\n\nKeepers.' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const handle = await database.open();
+    await handle.db.deleteFrom('search_sections').execute();
+    await handle.db.deleteFrom('search_state').execute();
+    await handle.close();
+    const search = () => call('GET', `/v1/orgs/${boot.organization.id}/search?query=lighthouse`);
+    expect((await search()).count).toBe(0);
+    const reindexed = await runCli(['reindex', '--json'], database.env);
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    expect(json(reindexed.stdout).pages).toBeGreaterThanOrEqual(1);
+    expect((await search()).items[0].pages[0].title).toBe('Lighthouse');
+  });
+
   it('answers --help on every command', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['admin', 'bootstrap', '--help'], ['admin', 'add-user', '--help'], ['admin', 'create-token', '--help'], ['admin', 'revoke-token', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['reindex', '--help'], ['admin', 'bootstrap', '--help'], ['admin', 'add-user', '--help'], ['admin', 'create-token', '--help'], ['admin', 'revoke-token', '--help']]) {
       const result = await runCli(args, database.env);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/Usage: quire/);

@@ -391,6 +391,10 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/content/path/{*}',          expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
 
+  // search: only what the caller can read                              anon bad out guest read comment edit review create admin
+  { operation: 'GET /v1/orgs/{organizationId}/search',               expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { query: 'guide' } },
+  { operation: 'GET /v1/spaces/{spaceId}/search',                    expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { query: 'guide' } },
+
   // comments on S: only authors change their words (fresh comments are the admin's)
   //                                                                    anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/spaces/{spaceId}/comments',                  expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },

@@ -8,6 +8,7 @@ import * as contentObjects from './20261123_0004_content_objects.ts';
 import * as changeRequests from './20261123_0005_change_requests.ts';
 import * as filesAndSettings from './20261123_0006_files_and_settings.ts';
 import * as comments from './20261123_0007_comments.ts';
+import * as search from './20261123_0008_search.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0005_change_requests': changeRequests,
   '20261123_0006_files_and_settings': filesAndSettings,
   '20261123_0007_comments': comments,
+  '20261123_0008_search': search,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,8 +1,8 @@
 // Spaces: where documentation lives. Deleting one only sets deleted_at; the purge
 // job removes it for good after the retention window.
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
-import type { Db, SpacesTable } from '../schema.ts';
+import type { Database, Db, SpacesTable } from '../schema.ts';
 import { openCommentCount } from './comments.ts';
 
 /** Counts kept by other tables, read with the space (COUNT arrives as a string from PostgreSQL). */
@@ -60,16 +60,27 @@ export function spacesQuery(db: Db, organizationId: string, filter: SpaceFilter 
     .where('s.organization_id', '=', organizationId)
     .where('s.deleted_at', 'is', null);
   if (filter.parentId !== undefined) query = query.where('s.parent_id', '=', filter.parentId);
-  const visible = filter.visibleTo;
-  if (visible) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('s.id', 'in', visible.spaceIds.length ? visible.spaceIds : ['']),
-        eb('s.parent_id', 'in', visible.collectionIds.length ? visible.collectionIds : ['']),
-      ]),
-    );
-  }
-  return query;
+  return filter.visibleTo ? query.where(visibleSpaces(filter.visibleTo)) : query;
+}
+
+function visibleSpaces(visible: NonNullable<SpaceFilter['visibleTo']>) {
+  return (eb: ExpressionBuilder<Database & { s: SpacesTable }, 's'>) =>
+    eb.or([
+      eb('s.id', 'in', visible.spaceIds.length ? visible.spaceIds : ['']),
+      eb('s.parent_id', 'in', visible.collectionIds.length ? visible.collectionIds : ['']),
+    ]);
+}
+
+/** The ids of an organization's live spaces among those a partial reader sees. */
+export async function spaceIdsVisibleTo(db: Db, organizationId: string, visible: NonNullable<SpaceFilter['visibleTo']>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('spaces as s')
+    .select('s.id')
+    .where('s.organization_id', '=', organizationId)
+    .where('s.deleted_at', 'is', null)
+    .where(visibleSpaces(visible))
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** Live spaces directly inside the given collections. */

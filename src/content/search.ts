@@ -1,0 +1,93 @@
+// Search text from content, and search queries from what people type. Pure: the
+// database turns a parsed query into its own full-text syntax (src/db/fullText.ts).
+import type { Heading, Nodes, Root, RootContent } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { anchorOf } from './document.ts';
+
+export interface PageSection {
+  /** The heading's anchor; "" for the text before the first heading. */
+  anchor: string;
+  /** The heading's text; the page title for the text before the first heading. */
+  heading: string;
+  /** The section's plain text, without markdown syntax. */
+  text: string;
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** Nodes whose children run together as one line of text; any other node's children are separate lines. */
+const INLINE_PARENTS = new Set(['paragraph', 'heading', 'emphasis', 'strong', 'delete', 'link', 'linkReference', 'tableCell']);
+
+/** A node's words without markdown syntax, keeping separate blocks (list items, cells) apart. */
+function plainText(node: Nodes): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if (!('children' in node)) return '';
+  const parts = (node.children as Nodes[]).map(plainText);
+  if (INLINE_PARENTS.has(node.type)) return parts.join('');
+  return parts.filter(Boolean).join(node.type === 'tableRow' ? ' ' : '\n');
+}
+
+/** Splits a page into the parts under each heading, as search shows them. */
+export function sectionsOf(markdown: string, pageTitle: string): PageSection[] {
+  const root = parser.parse(markdown) as Root;
+  const sections: PageSection[] = [];
+  let current: { anchor: string; heading: string; parts: string[] } = { anchor: '', heading: pageTitle, parts: [] };
+  const close = () => {
+    const text = current.parts.filter(Boolean).join('\n').trim();
+    if (text || current.anchor) sections.push({ anchor: current.anchor, heading: current.heading, text });
+  };
+  for (const node of root.children as RootContent[]) {
+    if (node.type === 'heading') {
+      close();
+      current = { anchor: anchorOf(node as Heading), heading: plainText(node), parts: [] };
+    } else {
+      current.parts.push(plainText(node));
+    }
+  }
+  close();
+  return sections;
+}
+
+/** A query as typed: words (the last possibly a prefix) and quoted phrases, all required. */
+export interface SearchQuery {
+  terms: Array<{ words: string[]; prefix: boolean }>;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Parses what a person typed: "quoted phrases" stay together, other words stand
+ * alone, and the last word, unless followed by a space or closing a phrase, also
+ * matches as a prefix (search as you type). Punctuation is never syntax.
+ */
+export function parseSearchQuery(input: string): SearchQuery {
+  const terms: SearchQuery['terms'] = [];
+  const pattern = /"([^"]*)"?|[^\s"]+/g;
+  for (const match of input.matchAll(pattern)) {
+    const words = (match[1] ?? match[0]).toLowerCase().match(WORD) ?? [];
+    if (words.length === 0) continue;
+    if (match[1] !== undefined) terms.push({ words, prefix: false });
+    else for (const word of words) terms.push({ words: [word], prefix: false });
+  }
+  const last = terms[terms.length - 1];
+  if (last && last.words.length === 1 && /[\p{L}\p{N}]$/u.test(input)) last.prefix = true;
+  return { terms };
+}
+
+/** Around the first place any query word appears: what search shows under a result. */
+export function excerptOf(text: string, query: SearchQuery, width = 160): string {
+  const lower = text.toLowerCase();
+  let at = -1;
+  for (const word of query.terms.flatMap((term) => term.words)) {
+    // Stemming may have matched "install" for "installing": look for the word's stem-like start.
+    const needle = word.length > 5 ? word.slice(0, word.length - 3) : word;
+    const found = lower.search(new RegExp(`(?<![\\p{L}\\p{N}])${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u'));
+    if (found !== -1 && (at === -1 || found < at)) at = found;
+  }
+  const start = Math.max(0, (at === -1 ? 0 : at) - Math.floor(width / 4));
+  const excerpt = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${excerpt}${start + width < text.length ? '…' : ''}`;
+}

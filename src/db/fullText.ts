@@ -1,0 +1,104 @@
+// Full-text search, the one place its SQL differs by engine. SQLite: an FTS5 table
+// over search_sections (external content, kept by triggers), Porter stemming, ranked
+// by bm25 with the page title weighing most. PostgreSQL: a stored tsvector (English
+// stemming; title weight A, heading B, body D) with a GIN index, ranked by ts_rank.
+import { sql, type Kysely } from 'kysely';
+import type { SearchQuery } from '../content/search.ts';
+import { engineOf } from './dialect.ts';
+import type { Db } from './schema.ts';
+
+export async function createFullTextIndex(db: Kysely<unknown>): Promise<void> {
+  const columns = sql`
+    space_id text not null references spaces(id) on delete cascade,
+    page_id text not null,
+    section_index integer not null,
+    anchor text not null,
+    page_title text not null,
+    page_path text not null,
+    heading text not null,
+    body text not null`;
+  if (engineOf(db) === 'postgres') {
+    await sql`create table search_sections (
+      id bigserial primary key,
+      ${columns},
+      document tsvector generated always as (
+        setweight(to_tsvector('english', page_title), 'A') ||
+        setweight(to_tsvector('english', heading), 'B') ||
+        setweight(to_tsvector('english', body), 'D')
+      ) stored
+    )`.execute(db);
+    await sql`create index search_sections_document on search_sections using gin (document)`.execute(db);
+  } else {
+    await sql`create table search_sections (id integer primary key, ${columns})`.execute(db);
+    await sql`create virtual table search_fts using fts5(
+      page_title, heading, body, content='search_sections', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
+    )`.execute(db);
+    await sql`create trigger search_sections_insert after insert on search_sections begin
+      insert into search_fts (rowid, page_title, heading, body) values (new.id, new.page_title, new.heading, new.body);
+    end`.execute(db);
+    await sql`create trigger search_sections_delete after delete on search_sections begin
+      insert into search_fts (search_fts, rowid, page_title, heading, body) values ('delete', old.id, old.page_title, old.heading, old.body);
+    end`.execute(db);
+  }
+  await sql`create index search_sections_page on search_sections (space_id, page_id)`.execute(db);
+}
+
+/** FTS5 syntax: every term quoted (so nothing typed is an operator), a prefix marked with *. */
+function fts5Query(query: SearchQuery): string {
+  return query.terms.map((term) => `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`).join(' ');
+}
+
+/** tsquery syntax: words are letters and digits only, phrases joined by <->, a prefix marked :*. */
+function tsQuery(query: SearchQuery): string {
+  return query.terms
+    .map((term) => {
+      const words = term.words.map((word) => `'${word}'`);
+      return term.words.length > 1 ? `(${words.join(' <-> ')})` : `${words[0]}${term.prefix ? ':*' : ''}`;
+    })
+    .join(' & ');
+}
+
+export interface SectionHit {
+  space_id: string;
+  page_id: string;
+  section_index: number;
+  anchor: string;
+  page_title: string;
+  page_path: string;
+  heading: string;
+  body: string;
+}
+
+/**
+ * The best-ranked sections matching the query in live spaces of an organization,
+ * best first; `spaceIds`, when given, narrows to those spaces.
+ */
+export async function matchingSections(
+  db: Db,
+  query: SearchQuery,
+  scope: { organizationId: string; spaceIds?: string[] },
+  limit: number,
+): Promise<SectionHit[]> {
+  if (query.terms.length === 0 || scope.spaceIds?.length === 0) return [];
+  const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
+    scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
+  }`;
+  const fields = sql`ss.space_id, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
+  if (engineOf(db) === 'postgres') {
+    const result = await sql<SectionHit>`
+      select ${fields} from search_sections ss join spaces s on s.id = ss.space_id,
+        to_tsquery('english', ${tsQuery(query)}) q
+      where ss.document @@ q and ${inScope}
+      order by ts_rank(ss.document, q) desc, ss.id
+      limit ${limit}`.execute(db);
+    return result.rows;
+  }
+  const result = await sql<SectionHit>`
+    select ${fields} from search_fts
+      join search_sections ss on ss.id = search_fts.rowid
+      join spaces s on s.id = ss.space_id
+    where search_fts match ${fts5Query(query)} and ${inScope}
+    order by bm25(search_fts, 10.0, 4.0, 1.0), ss.id
+    limit ${limit}`.execute(db);
+  return result.rows;
+}

@@ -1,0 +1,38 @@
+// Search results as GitBook answers them: a space, its matching pages, and in each
+// page the matching sections with an excerpt around the match.
+import type { SectionHit } from '../db/fullText.ts';
+import { pageAppUrl } from './page.ts';
+
+export function presentSearchSpace(
+  publicUrl: string,
+  spaceId: string,
+  title: string,
+  pages: Map<string, SectionHit[]>,
+  excerpt: (text: string) => string,
+) {
+  return {
+    id: spaceId,
+    title,
+    urls: { app: `${publicUrl}/s/${spaceId}/` },
+    pages: [...pages].map(([pageId, sections]) => {
+      const pageUrl = pageAppUrl(publicUrl, spaceId, sections[0].page_path);
+      return {
+        id: pageId,
+        title: sections[0].page_title,
+        path: sections[0].page_path,
+        urls: { app: pageUrl },
+        sections: sections.map((section) => {
+          const id = section.anchor || pageId;
+          const anchor = section.anchor ? `#${section.anchor}` : '';
+          return {
+            id,
+            title: section.heading,
+            path: `${section.page_path}${anchor}`,
+            body: excerpt(section.body || section.heading),
+            urls: { app: `${pageUrl}${anchor}` },
+          };
+        }),
+      };
+    }),
+  };
+}

@@ -1,0 +1,162 @@
+// Search: keeping the index in step with each space's current revision, and answering
+// queries grouped space → pages → sections. Indexing compares the indexed revision's
+// tree with the new one and rewrites only the pages whose text, title or path changed,
+// in the caller's transaction, so search never shows a revision the space left.
+import { getAll } from '../content/objects.ts';
+import { excerptOf, parseSearchQuery, sectionsOf } from '../content/search.ts';
+import { pagePath, type FlatTree } from '../content/tree.ts';
+import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { matchingSections, type SectionHit } from '../db/fullText.ts';
+import { paginateList, type PageRequest } from '../db/pagination.ts';
+import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
+import { lockRow } from '../db/dialect.ts';
+import type { Db } from '../db/schema.ts';
+import { presentSearchSpace } from '../presenters/search.ts';
+import { authorizeSpace, loadContentCaller, visibleContent } from './contentAccess.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeInOrganization } from './organizations.ts';
+import { requireRevision, treeOf } from './revisionContent.ts';
+
+/** Sections read per query before grouping; results beyond them rank too low to show. */
+const HITS_CONSIDERED = 500;
+
+interface IndexedPage {
+  blob: string | null;
+  title: string;
+  path: string;
+}
+
+function indexedPages(tree: FlatTree): Map<string, IndexedPage> {
+  const pages = new Map<string, IndexedPage>();
+  for (const page of tree.values()) {
+    if (page.meta.type !== 'document') continue;
+    pages.set(page.id, { blob: page.blob, title: page.meta.title, path: pagePath(tree, page.id) });
+  }
+  return pages;
+}
+
+async function treeOfRevision(db: Db, revisionId: string | undefined): Promise<FlatTree> {
+  if (!revisionId) return new Map();
+  const revision = await requireRevision(db, revisionId);
+  return (await treeOf(db, revision.root_hash)).tree;
+}
+
+/**
+ * Brings a space's search rows to `revisionId`: pages added, removed, edited, renamed
+ * or moved since the indexed revision are rewritten; the others are left alone.
+ * Answers how many pages it rewrote.
+ */
+export async function indexSpaceRevision(db: Db, spaceId: string, revisionId: string): Promise<number> {
+  const state = await db.selectFrom('search_state').select('revision_id').where('space_id', '=', spaceId).executeTakeFirst();
+  if (state?.revision_id === revisionId) return 0;
+  const [before, after] = await Promise.all([treeOfRevision(db, state?.revision_id), treeOfRevision(db, revisionId)]);
+  const oldPages = indexedPages(before);
+  const newPages = indexedPages(after);
+  const unchanged = (id: string, page: IndexedPage) => {
+    const old = oldPages.get(id);
+    return old !== undefined && old.blob === page.blob && old.title === page.title && old.path === page.path;
+  };
+  const stale = [...oldPages.keys()].filter((id) => !newPages.has(id) || !unchanged(id, newPages.get(id)!));
+  const fresh = [...newPages].filter(([id, page]) => !unchanged(id, page));
+  for (let start = 0; start < stale.length; start += 500) {
+    await db.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', stale.slice(start, start + 500)).execute();
+  }
+  const blobs = await getAll(databaseObjectStore(db), fresh.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
+  const rows = fresh.flatMap(([pageId, page]) =>
+    sectionsOf(page.blob ? blobs.get(page.blob)! : '', page.title).map((section, sectionIndex) => ({
+      space_id: spaceId,
+      page_id: pageId,
+      section_index: sectionIndex,
+      anchor: section.anchor,
+      page_title: page.title,
+      page_path: page.path,
+      heading: section.heading,
+      body: section.text,
+    })),
+  );
+  for (let start = 0; start < rows.length; start += 200) {
+    await db.insertInto('search_sections').values(rows.slice(start, start + 200)).execute();
+  }
+  await db
+    .insertInto('search_state')
+    .values({ space_id: spaceId, revision_id: revisionId })
+    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: revisionId }))
+    .execute();
+  return fresh.length;
+}
+
+/**
+ * Rebuilds the index of every live space from its current revision (`quire reindex`),
+ * one space per transaction, so searches beside it see each space whole.
+ */
+export async function reindexEverything(db: Db, onSpace?: (spaceId: string, pages: number) => void): Promise<void> {
+  const spaces = await db.selectFrom('spaces').select(['id', 'revision_id']).where('deleted_at', 'is', null).execute();
+  for (const space of spaces) {
+    const pages = await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('search_sections').where('space_id', '=', space.id).execute();
+      await trx.deleteFrom('search_state').where('space_id', '=', space.id).execute();
+      return indexSpaceRevision(trx, space.id, space.revision_id);
+    });
+    onSpace?.(space.id, pages);
+  }
+}
+
+/**
+ * Indexes the live spaces whose index is missing or behind their revision: spaces that
+ * existed before search did, or a database restored from elsewhere. One query when
+ * nothing is behind, so every start runs it.
+ */
+export async function indexStaleSpaces(db: Db): Promise<number> {
+  const stale = await db
+    .selectFrom('spaces as s')
+    .leftJoin('search_state as st', 'st.space_id', 's.id')
+    .select(['s.id', 's.revision_id'])
+    .where('s.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]))
+    .execute();
+  for (const space of stale) {
+    await db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'spaces', space.id);
+      const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', space.id).executeTakeFirst();
+      if (current) await indexSpaceRevision(trx, space.id, current.revision_id);
+    });
+  }
+  return stale.length;
+}
+
+/** Groups ranked sections by space, then page, each in the order of its best section. */
+function groupHits(hits: SectionHit[]) {
+  const spaces = new Map<string, Map<string, SectionHit[]>>();
+  for (const hit of hits) {
+    let pages = spaces.get(hit.space_id);
+    if (!pages) spaces.set(hit.space_id, (pages = new Map()));
+    let sections = pages.get(hit.page_id);
+    if (!sections) pages.set(hit.page_id, (sections = []));
+    sections.push(hit);
+  }
+  return spaces;
+}
+
+async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2]) {
+  const query = parseSearchQuery(input);
+  const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
+  const grouped = groupHits(hits);
+  const titles = new Map(
+    (await ctx.db.selectFrom('spaces').select(['id', 'title']).where('id', 'in', [...grouped.keys(), '']).execute()).map((space) => [space.id, space.title]),
+  );
+  const excerpt = (text: string) => excerptOf(text, query);
+  return [...grouped].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, titles.get(spaceId) ?? '', pages, excerpt));
+}
+
+export async function searchOrganization(ctx: ServiceContext, actor: Actor, organizationId: string, input: string, page: PageRequest) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const visible = visibleContent(await loadContentCaller(ctx.db, organizationId, actor.user.id));
+  const spaceIds = visible ? await spaceIdsVisibleTo(ctx.db, organizationId, visible) : undefined;
+  return paginateList(await answer(ctx, input, { organizationId, spaceIds }), page);
+}
+
+export async function searchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, input: string, page: PageRequest) {
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const [result] = await answer(ctx, input, { organizationId: space.organization_id, spaceIds: [spaceId] });
+  return paginateList(result?.pages ?? [], page);
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildMember, buildOrganization } from '../helpers/factories.ts';
+
+const testApp = useTestApp();
+
+async function setup() {
+  const org = await buildOrganization(testApp);
+  const token = org.admin.token;
+  const createSpace = async (title: string) =>
+    (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token, body: { title } })).body.id as string;
+  /** Applies changes through a change request and merges it, as a writer would. */
+  const publish = async (spaceId: string, changes: object[]) => {
+    const base = `/v1/spaces/${spaceId}/change-requests`;
+    const changeRequest = (await request(testApp.app, 'POST', base, { token, body: {} })).body;
+    const edited = await request(testApp.app, 'POST', `${base}/${changeRequest.id}/content`, { token, body: { changes } });
+    expect(edited.status).toBe(200);
+    const merged = await request(testApp.app, 'POST', `${base}/${changeRequest.id}/merge`, { token });
+    expect(merged.body.result).toBe('merge');
+    return changeRequest.id as string;
+  };
+  const pagesOf = async (spaceId: string) => (await request(testApp.app, 'GET', `/v1/spaces/${spaceId}/content/pages`, { token })).body.pages;
+  const search = (query: string, as = token) =>
+    request(testApp.app, 'GET', `/v1/orgs/${org.organizationId}/search`, { token: as, query: { query } });
+  return { org, token, createSpace, publish, pagesOf, search };
+}
+
+const titlesOf = (body: any) => body.items.flatMap((space: any) => space.pages.map((page: any) => page.title));
+
+describe('search', () => {
+  it('answers spaces, pages and sections with an excerpt around the match and app URLs', async () => {
+    const { createSpace, publish, search } = await setup();
+    const spaceId = await createSpace('Handbook');
+    await publish(spaceId, [
+      { operation: 'insert_page', document: '# Getting started\n\nWelcome aboard.\n\n## Install the tools\n\nRun the installer and wait for the kettle to boil.' },
+    ]);
+    const found = await search('kettle');
+    expect(found.status).toBe(200);
+    expect(found.body.count).toBe(1);
+    const [space] = found.body.items;
+    expect(space).toMatchObject({ id: spaceId, title: 'Handbook', urls: { app: `http://quire.test/s/${spaceId}/` } });
+    const [page] = space.pages;
+    expect(page).toMatchObject({ title: 'Getting started', path: 'getting-started', urls: { app: `http://quire.test/s/${spaceId}/getting-started` } });
+    expect(page.sections).toEqual([
+      {
+        id: 'install-the-tools',
+        title: 'Install the tools',
+        path: 'getting-started#install-the-tools',
+        body: 'Run the installer and wait for the kettle to boil.',
+        urls: { app: `http://quire.test/s/${spaceId}/getting-started#install-the-tools` },
+      },
+    ]);
+  });
+
+  it('stems words, requires every word, keeps quoted phrases together and completes the last word', async () => {
+    const { createSpace, publish, search } = await setup();
+    const spaceId = await createSpace('Docs');
+    await publish(spaceId, [
+      { operation: 'insert_page', document: '# Deploying\n\nWe deploy the service with containers.' },
+      { operation: 'insert_page', document: '# Configuration\n\nThe service reads its configuration at start.' },
+      { operation: 'insert_page', document: '# Backups\n\nStart backups before the service deploys.' },
+    ]);
+    expect(titlesOf((await search('deploying')).body).sort()).toEqual(['Backups', 'Deploying']);
+    expect(titlesOf((await search('deploy containers')).body)).toEqual(['Deploying']);
+    expect(titlesOf((await search('"service reads"')).body)).toEqual(['Configuration']);
+    expect(titlesOf((await search('"reads service"')).body)).toEqual([]);
+    expect(titlesOf((await search('configu')).body)).toEqual(['Configuration']);
+    expect(titlesOf((await search('configu ')).body)).toEqual([]);
+  });
+
+  it('ranks a match in a page title above a match in a body', async () => {
+    const { createSpace, publish, search } = await setup();
+    const spaceId = await createSpace('Docs');
+    await publish(spaceId, [
+      { operation: 'insert_page', document: '# Overview\n\nThis page mentions billing once, among many other words about the product and its parts.' },
+      { operation: 'insert_page', document: '# Billing\n\nHow invoices work.' },
+    ]);
+    expect(titlesOf((await search('billing')).body)).toEqual(['Billing', 'Overview']);
+  });
+
+  it('follows merges: edits, deletions and renames show at once, and unchanged pages are not rewritten', async () => {
+    const { createSpace, publish, pagesOf, search } = await setup();
+    const spaceId = await createSpace('Docs');
+    await publish(spaceId, [
+      { operation: 'insert_page', document: '# Alpha\n\nThe aardvark sleeps.' },
+      { operation: 'insert_page', document: '# Beta\n\nThe badger digs.' },
+    ]);
+    const [alpha, beta] = await pagesOf(spaceId);
+    const rowIds = async (pageId: string) =>
+      (await testApp.database.db.selectFrom('search_sections').select('id').where('page_id', '=', pageId).execute()).map((row) => row.id);
+    const betaRows = await rowIds(beta.id);
+    await publish(spaceId, [{ operation: 'update_page', page: alpha.id, document: '# Alpha\n\nThe armadillo sleeps.' }]);
+    expect(titlesOf((await search('aardvark')).body)).toEqual([]);
+    expect(titlesOf((await search('armadillo')).body)).toEqual(['Alpha']);
+    expect(await rowIds(beta.id)).toEqual(betaRows);
+    await publish(spaceId, [{ operation: 'delete_page', page: beta.id }]);
+    expect(titlesOf((await search('badger')).body)).toEqual([]);
+  });
+
+  it('searches only current revisions: an open change request is not found until merged', async () => {
+    const { token, createSpace, publish, search } = await setup();
+    const spaceId = await createSpace('Docs');
+    await publish(spaceId, [{ operation: 'insert_page', document: '# Public\n\nKnown words.' }]);
+    const base = `/v1/spaces/${spaceId}/change-requests`;
+    const draft = (await request(testApp.app, 'POST', base, { token, body: {} })).body;
+    await request(testApp.app, 'POST', `${base}/${draft.id}/content`, { token, body: { changes: [{ operation: 'insert_page', document: '# Secret\n\nUnreleased zeppelin plans.' }] } });
+    expect((await search('zeppelin')).body.count).toBe(0);
+    await request(testApp.app, 'POST', `${base}/${draft.id}/merge`, { token });
+    expect(titlesOf((await search('zeppelin')).body)).toEqual(['Secret']);
+  });
+
+  it('never shows what the caller cannot read, nor deleted spaces', async () => {
+    const { org, token, createSpace, publish, search } = await setup();
+    const open = await createSpace('Open');
+    const granted = await createSpace('Granted');
+    await publish(open, [{ operation: 'insert_page', document: '# Walrus\n\nWalrus facts.' }]);
+    await publish(granted, [{ operation: 'insert_page', document: '# Walrus too\n\nMore walrus.' }]);
+    const reader = await buildMember(testApp, org.organizationId, 'read');
+    expect(titlesOf((await search('walrus', reader.token)).body).sort()).toEqual(['Walrus', 'Walrus too']);
+
+    const guest = await buildMember(testApp, org.organizationId, 'read');
+    await request(testApp.app, 'PATCH', `/v1/orgs/${org.organizationId}/members/${guest.userId}`, { token, body: { role: null } });
+    expect((await search('walrus', guest.token)).body.count).toBe(0);
+    await testApp.database.db
+      .insertInto('content_grants')
+      .values({ organization_id: org.organizationId, target_kind: 'space', target_id: granted, user_id: guest.userId, role: 'read', created_at: new Date().toISOString() })
+      .execute();
+    expect(titlesOf((await search('walrus', guest.token)).body)).toEqual(['Walrus too']);
+
+    const outsider = await buildOrganization(testApp);
+    expect((await search('walrus', outsider.admin.token)).status).toBe(404);
+    expect((await request(testApp.app, 'GET', `/v1/spaces/${open}/search`, { token: outsider.admin.token, query: { query: 'walrus' } })).status).toBe(404);
+
+    await request(testApp.app, 'DELETE', `/v1/spaces/${open}`, { token });
+    expect(titlesOf((await search('walrus', reader.token)).body)).toEqual(['Walrus too']);
+    await request(testApp.app, 'POST', `/v1/spaces/${open}/restore`, { token });
+    expect(titlesOf((await search('walrus', reader.token)).body).sort()).toEqual(['Walrus', 'Walrus too']);
+  });
+
+  it('searches one space with GET /v1/spaces/{spaceId}/search, pages paginated', async () => {
+    const { token, createSpace, publish } = await setup();
+    const spaceId = await createSpace('Docs');
+    const other = await createSpace('Other');
+    await publish(spaceId, [1, 2, 3].map((n) => ({ operation: 'insert_page', document: `# Otter ${n}\n\nOtters swim.` })));
+    await publish(other, [{ operation: 'insert_page', document: '# Otter elsewhere\n\nOtters swim.' }]);
+    const first = await request(testApp.app, 'GET', `/v1/spaces/${spaceId}/search`, { token, query: { query: 'otter', limit: 2 } });
+    expect(first.status).toBe(200);
+    expect(first.body.count).toBe(3);
+    expect(first.body.items).toHaveLength(2);
+    const rest = await request(testApp.app, 'GET', `/v1/spaces/${spaceId}/search`, { token, query: { query: 'otter', limit: 2, page: first.body.next.page } });
+    expect([...first.body.items, ...rest.body.items].map((page: any) => page.title).sort()).toEqual(['Otter 1', 'Otter 2', 'Otter 3']);
+  });
+
+  it('refuses a missing or over-long query with 400 and answers punctuation with nothing', async () => {
+    const { org, token, search } = await setup();
+    const missing = await request(testApp.app, 'GET', `/v1/orgs/${org.organizationId}/search`, { token });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toMatch(/query/);
+    expect((await search('x'.repeat(513))).status).toBe(400);
+    const punctuation = await search('"*" OR ( NEAR ) : -');
+    expect(punctuation.status).toBe(200);
+    expect(punctuation.body.count).toBe(0);
+  });
+});

@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { excerptOf, parseSearchQuery, sectionsOf } from '../../src/content/search.ts';
+
+describe('search text and queries', () => {
+  it('splits a page into the text before the first heading and one section per heading', () => {
+    expect(sectionsOf('Intro **text**.\n\n## First step\n\nDo `this`.\n\n### Detail\n\n- a\n- b', 'Guide')).toEqual([
+      { anchor: '', heading: 'Guide', text: 'Intro text.' },
+      { anchor: 'first-step', heading: 'First step', text: 'Do this.' },
+      { anchor: 'detail', heading: 'Detail', text: 'a\nb' },
+    ]);
+    expect(sectionsOf('', 'Empty')).toEqual([]);
+  });
+
+  it('parses words, quoted phrases and a last-word prefix, ignoring punctuation', () => {
+    expect(parseSearchQuery('Install "quick start" confi')).toEqual({
+      terms: [
+        { words: ['install'], prefix: false },
+        { words: ['quick', 'start'], prefix: false },
+        { words: ['confi'], prefix: true },
+      ],
+    });
+    expect(parseSearchQuery('done ').terms).toEqual([{ words: ['done'], prefix: false }]);
+    expect(parseSearchQuery('"* OR NEAR(" -').terms).toEqual([{ words: ['or', 'near'], prefix: false }]);
+  });
+
+  it('never lets anything typed become anything but letters and digits', () => {
+    fc.assert(
+      fc.property(fc.string(), (typed) => {
+        for (const term of parseSearchQuery(typed).terms) {
+          for (const word of term.words) expect(word).toMatch(/^[\p{L}\p{N}]+$/u);
+        }
+      }),
+    );
+  });
+
+  it('cuts an excerpt around the first match', () => {
+    const text = `${'Lorem ipsum dolor sit amet. '.repeat(20)}The walrus appears here. ${'More filler text. '.repeat(20)}`;
+    const excerpt = excerptOf(text, parseSearchQuery('walrus '));
+    expect(excerpt).toContain('walrus');
+    expect(excerpt.startsWith('…')).toBe(true);
+    expect(excerpt.length).toBeLessThanOrEqual(170);
+  });
+});
