@@ -4,6 +4,7 @@
 // BENCH_LOAD_SECONDS sets the mixed load's duration (default 30).
 import { benchContent } from './content.ts';
 import { benchLoadMix } from './load.ts';
+import { benchSearch } from './search.ts';
 import { benchOrganizationRead } from './org-read.ts';
 import { benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
@@ -56,6 +57,18 @@ const benchmarks: Benchmark[] = [
         );
       }
       return lines;
+    },
+  },
+  {
+    name: 'search',
+    title: 'Search over 100,000 pages in 20 spaces: index build, query latency, a 10-page merge',
+    run: async (database) => {
+      const result = await benchSearch(database);
+      return [
+        `${result.pages} pages, ${result.markdownMb.toFixed(0)} MB of markdown indexed in ${result.indexSeconds.toFixed(1)} s; ` +
+          `${result.queries} queries p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (target < 20 / < 100 ms); ` +
+          `10-page merge with its re-index ${result.mergeTenPagesMs.toFixed(0)} ms`,
+      ];
     },
   },
   {

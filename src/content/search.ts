@@ -59,9 +59,24 @@ export interface SearchQuery {
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
+ * English words too common to tell pages apart: PostgreSQL's English configuration
+ * ignores exactly these, so SQLite is told to ignore them too, and both engines find
+ * the same pages.
+ */
+const STOP_WORDS = new Set(
+  ('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself ' +
+    'it its itself they them their theirs themselves what which who whom this that these those am is are was were be ' +
+    'been being have has had having do does did doing a an the and but if or because as until while of at by for with ' +
+    'about against between into through during before after above below to from up down in out on off over under ' +
+    'again further then once here there when where why how all any both each few more most other some such no nor not ' +
+    'only own same so than too very s t can will just don should now').split(' '),
+);
+
+/**
  * Parses what a person typed: "quoted phrases" stay together, other words stand
  * alone, and the last word, unless followed by a space or closing a phrase, also
- * matches as a prefix (search as you type). Punctuation is never syntax.
+ * matches as a prefix (search as you type). Stop words standing alone are left out.
+ * Punctuation is never syntax.
  */
 export function parseSearchQuery(input: string): SearchQuery {
   const terms: SearchQuery['terms'] = [];
@@ -74,7 +89,8 @@ export function parseSearchQuery(input: string): SearchQuery {
   }
   const last = terms[terms.length - 1];
   if (last && last.words.length === 1 && /[\p{L}\p{N}]$/u.test(input)) last.prefix = true;
-  return { terms };
+  // A stop word still counts as the start of a longer word being typed ("th" → "theme").
+  return { terms: terms.filter((term) => term.words.length > 1 || term.prefix || !STOP_WORDS.has(term.words[0])) };
 }
 
 /** Around the first place any query word appears: what search shows under a result. */

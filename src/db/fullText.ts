@@ -21,12 +21,16 @@ export async function createFullTextIndex(db: Kysely<unknown>): Promise<void> {
     await sql`create table search_sections (
       id bigserial primary key,
       ${columns},
+      title_document tsvector generated always as (
+        setweight(to_tsvector('english', page_title), 'A') || setweight(to_tsvector('english', heading), 'B')
+      ) stored,
       document tsvector generated always as (
         setweight(to_tsvector('english', page_title), 'A') ||
         setweight(to_tsvector('english', heading), 'B') ||
         setweight(to_tsvector('english', body), 'D')
       ) stored
     )`.execute(db);
+    await sql`create index search_sections_title_document on search_sections using gin (title_document)`.execute(db);
     await sql`create index search_sections_document on search_sections using gin (document)`.execute(db);
   } else {
     await sql`create table search_sections (id integer primary key, ${columns})`.execute(db);
@@ -59,6 +63,7 @@ function tsQuery(query: SearchQuery): string {
 }
 
 export interface SectionHit {
+  id: number | string;
   space_id: string;
   page_id: string;
   section_index: number;
@@ -69,36 +74,93 @@ export interface SectionHit {
   body: string;
 }
 
+interface Scope {
+  organizationId: string;
+  /** Only these spaces (already known to be live spaces of the organization the caller reads). */
+  spaceIds?: string[];
+}
+
+/** Matches beyond titles and headings ranked per query: bounds the cost of very common words. */
+export const BODY_CANDIDATES = 2_000;
+
 /**
- * The best-ranked sections matching the query in live spaces of an organization,
- * best first; `spaceIds`, when given, narrows to those spaces.
+ * The best-ranked sections matching the query in live spaces of an organization;
+ * `spaceIds`, when given, narrows to those spaces. Sections whose page title or
+ * heading matches come first, ranked exactly among themselves; then matches in the
+ * text, ranked among the first BODY_CANDIDATES of them in index order, so a word on
+ * nearly every page costs what a rarer one does.
  */
 export async function matchingSections(
   db: Db,
   query: SearchQuery,
-  scope: { organizationId: string; spaceIds?: string[] },
+  scope: Scope,
   limit: number,
 ): Promise<SectionHit[]> {
   if (query.terms.length === 0 || scope.spaceIds?.length === 0) return [];
   const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
     scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
   }`;
-  const fields = sql`ss.space_id, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
-  if (engineOf(db) === 'postgres') {
-    const result = await sql<SectionHit>`
-      select ${fields} from search_sections ss join spaces s on s.id = ss.space_id,
-        to_tsquery('english', ${tsQuery(query)}) q
-      where ss.document @@ q and ${inScope}
-      order by ts_rank(ss.document, q) desc, ss.id
-      limit ${limit}`.execute(db);
-    return result.rows;
-  }
-  const result = await sql<SectionHit>`
+  const fields = sql`ss.id, ss.space_id, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
+  const [titleHits, bodyHits] =
+    engineOf(db) === 'postgres' ? await postgresMatches(db, tsQuery(query), fields, scope, limit) : await sqliteMatches(db, fts5Query(query), fields, inScope, limit);
+  const seen = new Set(titleHits.map((hit) => hit.id));
+  return [...titleHits, ...bodyHits.filter((hit) => !seen.has(hit.id))].slice(0, limit);
+}
+
+type Fragment = ReturnType<typeof sql>;
+
+async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope: Scope, limit: number) {
+  // The scope as a list of spaces lets each step test a row it already holds, so the
+  // planner answers the match from the GIN index and stops at the limit.
+  const spaceIds = scope.spaceIds ?? (await liveSpaceIds(db, scope.organizationId));
+  if (spaceIds.length === 0) return [[], []];
+  const q = sql`to_tsquery('english', ${tsquery})`;
+  const inSpaces = sql`ss.space_id = any(${spaceIds}::text[])`;
+  const titles = await sql<SectionHit>`
+    select ${fields} from search_sections ss
+    where ss.title_document @@ ${q} and ${inSpaces}
+    order by ts_rank(ss.title_document, ${q}) desc, ss.id
+    limit ${limit}`.execute(db);
+  if (titles.rows.length === limit) return [titles.rows, []];
+  const bodies = await sql<SectionHit>`
+    with candidates as materialized (
+      select ss.id from search_sections ss where ss.document @@ ${q} and ${inSpaces} limit ${BODY_CANDIDATES}
+    )
+    select ${fields} from candidates c join search_sections ss on ss.id = c.id
+    order by ts_rank(ss.document, ${q}) desc, ss.id
+    limit ${limit}`.execute(db);
+  return [titles.rows, bodies.rows];
+}
+
+async function liveSpaceIds(db: Db, organizationId: string): Promise<string[]> {
+  const rows = await db.selectFrom('spaces').select('id').where('organization_id', '=', organizationId).where('deleted_at', 'is', null).execute();
+  return rows.map((row) => row.id);
+}
+
+async function sqliteMatches(db: Db, match: string, fields: Fragment, inScope: Fragment, limit: number) {
+  const titles = await sql<SectionHit>`
     select ${fields} from search_fts
       join search_sections ss on ss.id = search_fts.rowid
       join spaces s on s.id = ss.space_id
-    where search_fts match ${fts5Query(query)} and ${inScope}
+    where search_fts match ${`{page_title heading} : (${match})`} and ${inScope}
     order by bm25(search_fts, 10.0, 4.0, 1.0), ss.id
     limit ${limit}`.execute(db);
-  return result.rows;
+  if (titles.rows.length === limit) return [titles.rows, []];
+  // FTS5 walks matches in rowid order: the rowid of the last candidate bounds the ranking.
+  const bound = await sql<{ last: number | null }>`
+    select max(id) as last from (
+      select ss.id from search_fts join search_sections ss on ss.id = search_fts.rowid join spaces s on s.id = ss.space_id
+      where search_fts match ${match} and ${inScope}
+      limit ${BODY_CANDIDATES}
+    )`.execute(db);
+  const last = bound.rows[0]?.last;
+  if (last === null || last === undefined) return [titles.rows, []];
+  const bodies = await sql<SectionHit>`
+    select ${fields} from search_fts
+      join search_sections ss on ss.id = search_fts.rowid
+      join spaces s on s.id = ss.space_id
+    where search_fts match ${match} and search_fts.rowid <= ${last} and ${inScope}
+    order by bm25(search_fts, 10.0, 4.0, 1.0), ss.id
+    limit ${limit}`.execute(db);
+  return [titles.rows, bodies.rows];
 }

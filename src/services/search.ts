@@ -18,7 +18,7 @@ import { authorizeInOrganization } from './organizations.ts';
 import { requireRevision, treeOf } from './revisionContent.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
-const HITS_CONSIDERED = 500;
+const HITS_CONSIDERED = 200;
 
 interface IndexedPage {
   blob: string | null;

@@ -24,6 +24,17 @@ describe('search text and queries', () => {
     expect(parseSearchQuery('"* OR NEAR(" -').terms).toEqual([{ words: ['or', 'near'], prefix: false }]);
   });
 
+  it('leaves out stop words standing alone, as PostgreSQL does, but not in phrases or as a word being typed', () => {
+    expect(parseSearchQuery('how to install the cli ').terms).toEqual([
+      { words: ['install'], prefix: false },
+      { words: ['cli'], prefix: false },
+    ]);
+    expect(parseSearchQuery('"the end" of').terms).toEqual([
+      { words: ['the', 'end'], prefix: false },
+      { words: ['of'], prefix: true },
+    ]);
+  });
+
   it('never lets anything typed become anything but letters and digits', () => {
     fc.assert(
       fc.property(fc.string(), (typed) => {

@@ -1,0 +1,45 @@
+// The links of a page, read from its markdown tree (mdast): inline links, images,
+// and reference definitions, each with what it points at in the revision.
+import type { Heading, Nodes, Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import { anchorOf, type ContentRef, type LinkResolver } from './document.ts';
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+export interface PageLink {
+  url: string;
+  /** Images and embedded files are what the page depends on; links only reference. */
+  relation: 'reference' | 'dependsOn';
+  target: ContentRef | { kind: 'space'; space: string };
+}
+
+export interface PageLinks {
+  links: PageLink[];
+  /** The anchors of the page's headings, which links to it may name. */
+  anchors: Set<string>;
+}
+
+/** Links to another space of Quire, written as its path: "/s/<spaceId>…" or "/spaces/<spaceId>…". */
+const SPACE_PATH = /^\/(?:s|spaces)\/([A-Za-z0-9_-]+)(?:[/?#]|$)/;
+
+export function linksOf(markdown: string, resolve: LinkResolver): PageLinks {
+  const root = parser.parse(markdown) as Root;
+  const links: PageLink[] = [];
+  const anchors = new Set<string>();
+  visit(root, (node: Nodes) => {
+    if (node.type === 'heading') anchors.add(anchorOf(node as Heading));
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const url = node.url.trim();
+    if (!url) return;
+    const space = SPACE_PATH.exec(url);
+    links.push({
+      url,
+      relation: node.type === 'image' ? 'dependsOn' : 'reference',
+      target: space ? { kind: 'space', space: space[1] } : resolve(url),
+    });
+  });
+  return { links, anchors };
+}
