@@ -19,6 +19,7 @@ import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
+import { linkRoutes } from './routes/links/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { siteRoutes } from './routes/sites/index.ts';
 import { siteSectionRoutes } from './routes/siteSections/index.ts';
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(contentReadRoutes);
       await v1.register(commentRoutes);
       await v1.register(searchRoutes);
+      await v1.register(linkRoutes);
     },
     { prefix: '/v1' },
   );

@@ -316,6 +316,15 @@ export interface SearchStateTable {
   revision_id: string;
 }
 
+/** The link checker's last answer for an external URL (ok: 1 reachable, 0 broken, null not yet checked). */
+export interface LinkChecksTable {
+  url: string;
+  ok: number | null;
+  detail: string | null;
+  checked_at: string | null;
+  queued_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -345,6 +354,7 @@ export interface Database {
   comment_reactions: CommentReactionsTable;
   search_sections: SearchSectionsTable;
   search_state: SearchStateTable;
+  link_checks: LinkChecksTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

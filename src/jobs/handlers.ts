@@ -1,7 +1,9 @@
 // Every kind of durable job and the function that runs it.
+import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { PURGE_SPACE_JOB, purgeDeletedSpace } from '../services/spaces.ts';
 import type { JobHandler } from './queue.ts';
 
 export const jobHandlers: Record<string, JobHandler> = {
   [PURGE_SPACE_JOB]: purgeDeletedSpace,
+  [CHECK_LINKS_JOB]: checkLinks,
 };

@@ -391,6 +391,11 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/content/path/{*}',          expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
 
+  // links and backlinks                                               anon bad out guest read comment edit review create admin
+  { operation: 'GET /v1/spaces/{spaceId}/links',                     expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ fileId: 'crFileId' }) },
+
   // search: only what the caller can read                              anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/orgs/{organizationId}/search',               expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { query: 'guide' } },
   { operation: 'GET /v1/spaces/{spaceId}/search',                    expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { query: 'guide' } },

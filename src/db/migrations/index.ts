@@ -9,6 +9,7 @@ import * as changeRequests from './20261123_0005_change_requests.ts';
 import * as filesAndSettings from './20261123_0006_files_and_settings.ts';
 import * as comments from './20261123_0007_comments.ts';
 import * as search from './20261123_0008_search.ts';
+import * as linkChecks from './20261123_0009_link_checks.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0006_files_and_settings': filesAndSettings,
   '20261123_0007_comments': comments,
   '20261123_0008_search': search,
+  '20261123_0009_link_checks': linkChecks,
 };
 
 export const migrationProvider: MigrationProvider = {

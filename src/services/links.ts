@@ -1,0 +1,227 @@
+// Links and backlinks, read from the pages' markdown of a revision. In-app targets
+// (pages, anchors, files, spaces) are checked against the revision itself; external
+// URLs against what the link checker found (a durable job: HEAD, then GET, through
+// the one URL fetcher), which a listing queues for URLs not checked in the last day.
+import { getAll } from '../content/objects.ts';
+import { linkResolverFor } from '../content/document.ts';
+import { linksOf, type PageLink, type PageLinks } from '../content/links.ts';
+import { pagePath } from '../content/tree.ts';
+import { paginateList, type PageRequest } from '../db/pagination.ts';
+import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { linkChecksFor, markLinksQueued, recordLinkCheck, type LinkCheckRow } from '../db/repos/linkChecks.ts';
+import type { Db } from '../db/schema.ts';
+import { enqueueJob } from '../jobs/queue.ts';
+import { isoNow } from '../lib/clock.ts';
+import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
+import { requireChangeRequest } from './changeRequests.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSpace } from './contentAccess.ts';
+import { loadRevision, requireFile, requirePage, type RevisionView } from './revisionContent.ts';
+
+export const CHECK_LINKS_JOB = 'check-links';
+const CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
+const REQUEUE_AFTER_MS = 10 * 60 * 1000;
+const CHECK_TIMEOUT_MS = 5_000;
+const CHECKS_AT_ONCE = 4;
+
+type Status = 'ok' | 'broken' | 'in-app';
+
+interface Location {
+  spaceId: string;
+  organizationId: string;
+  view: RevisionView;
+}
+
+/** Each revision's links, parsed once: revisions never change. */
+const parsed = new Map<string, Map<string, PageLinks>>();
+const REVISIONS_KEPT = 100;
+
+async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, PageLinks>> {
+  const known = parsed.get(view.revision.id);
+  if (known) return known;
+  const documents = [...view.tree.values()].filter((page) => page.meta.type === 'document');
+  const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
+  const resolve = linkResolverFor(view.tree);
+  const links = new Map(documents.map((page) => [page.id, linksOf(page.blob ? markdown.get(page.blob)! : '', resolve)]));
+  if (parsed.size >= REVISIONS_KEPT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(view.revision.id, links);
+  return links;
+}
+
+function isExternal(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
+function statusOf(ctx: ServiceContext, link: PageLink, fromPage: string, all: Map<string, PageLinks>, view: RevisionView, live: Set<string>, checks: Map<string, LinkCheckRow>): Status {
+  const target = link.target;
+  switch (target.kind) {
+    case 'page':
+      if (!view.tree.has(target.page)) return 'broken';
+      return !target.anchor || all.get(target.page)?.anchors.has(target.anchor) ? 'ok' : 'broken';
+    case 'anchor':
+      return all.get(fromPage)?.anchors.has(target.anchor) ? 'ok' : 'broken';
+    case 'file':
+      return view.files.some((file) => file.id === target.file) ? 'ok' : 'broken';
+    case 'space':
+      return live.has(target.space) ? 'ok' : 'broken';
+    case 'url':
+      if (target.url.startsWith(`${ctx.config.publicUrl}/`)) return 'in-app';
+      if (isExternal(target.url)) return checks.get(target.url)?.ok === 0 ? 'broken' : 'ok';
+      // Another scheme (mailto:, tel:) is not checked; a relative path that names no page is broken.
+      return /^[a-z][a-z0-9+.-]*:/i.test(target.url) ? 'ok' : 'broken';
+  }
+}
+
+function pageLocation(location: Location, pageId: string) {
+  const page = location.view.tree.get(pageId)!;
+  return {
+    kind: 'page' as const,
+    organization: location.organizationId,
+    space: location.spaceId,
+    versionContext: { type: 'revision' as const, revision: location.view.revision.id },
+    page: { id: page.id, title: page.meta.title, path: pagePath(location.view.tree, page.id) },
+  };
+}
+
+function targetReference(location: Location, link: PageLink, fromPage: string) {
+  const target = link.target;
+  switch (target.kind) {
+    case 'page':
+      return { kind: 'page' as const, space: location.spaceId, page: target.page, ...(target.anchor ? { anchor: target.anchor } : {}) };
+    case 'anchor':
+      return { kind: 'page' as const, space: location.spaceId, page: fromPage, anchor: target.anchor };
+    case 'file':
+      return { kind: 'file' as const, space: location.spaceId, file: target.file };
+    case 'space':
+      return { kind: 'space' as const, organization: location.organizationId, space: target.space };
+    case 'url':
+      return { kind: 'url' as const, url: target.url };
+  }
+}
+
+async function liveSpaces(db: Db, links: PageLink[]): Promise<Set<string>> {
+  const ids = [...new Set(links.flatMap((link) => (link.target.kind === 'space' ? [link.target.space] : [])))];
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('spaces').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Queues a check of the external URLs not checked lately (nor queued in the last minutes). */
+async function queueChecks(ctx: ServiceContext, urls: string[], checks: Map<string, LinkCheckRow>): Promise<void> {
+  const now = ctx.clock.now().getTime();
+  const due = urls.filter((url) => {
+    const check = checks.get(url);
+    const fresh = check?.checked_at && now - Date.parse(check.checked_at) < CHECK_EVERY_MS;
+    const queued = check?.queued_at && now - Date.parse(check.queued_at) < REQUEUE_AFTER_MS;
+    return !fresh && !queued;
+  });
+  if (due.length === 0) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    await markLinksQueued(trx, due, isoNow(ctx.clock));
+    await enqueueJob(trx, ctx.clock, CHECK_LINKS_JOB, { urls: due });
+  });
+}
+
+/** The links of some pages of a revision, one item per target, with where each is found. */
+async function linkItems(ctx: ServiceContext, location: Location, pageIds?: string[]) {
+  const all = await linksOfRevision(ctx.db, location.view);
+  const pages = pageIds ?? [...all.keys()];
+  const links = pages.flatMap((pageId) => (all.get(pageId)?.links ?? []).map((link) => ({ link, pageId })));
+  const urls = [...new Set(links.flatMap(({ link }) => (link.target.kind === 'url' && isExternal(link.target.url) ? [link.target.url] : [])))];
+  const [checks, live] = await Promise.all([linkChecksFor(ctx.db, urls), liveSpaces(ctx.db, links.map(({ link }) => link))]);
+  await queueChecks(ctx, urls, checks);
+  const items = new Map<
+    string,
+    {
+      status: Status;
+      relation: PageLink['relation'];
+      targetReference: ReturnType<typeof targetReference>;
+      locationReferences: Array<ReturnType<typeof pageLocation>>;
+      pageIds: Set<string>;
+    }
+  >();
+  for (const { link, pageId } of links) {
+    const target = targetReference(location, link, pageId);
+    const key = JSON.stringify([target, link.relation]);
+    let item = items.get(key);
+    if (!item) {
+      item = { status: statusOf(ctx, link, pageId, all, location.view, live, checks), relation: link.relation, targetReference: target, locationReferences: [], pageIds: new Set() };
+      items.set(key, item);
+    }
+    if (!item.pageIds.has(pageId)) {
+      item.pageIds.add(pageId);
+      item.locationReferences.push(pageLocation(location, pageId));
+    }
+  }
+  return [...items.values()].map(({ pageIds: _pages, ...item }) => item);
+}
+
+function listWithStats(items: Awaited<ReturnType<typeof linkItems>>, status: Status | undefined, brokenInChangeRequests: number, page: PageRequest) {
+  const shown = status ? items.filter((item) => item.status === status) : items;
+  return {
+    ...paginateList(shown, page),
+    stats: { total: items.length, broken: { total: items.filter((item) => item.status === 'broken').length, changeRequest: brokenInChangeRequests } },
+  };
+}
+
+export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId: string, options: PageRequest & { status?: Status }) {
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const location = { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, space.revision_id) };
+  const items = await linkItems(ctx, location);
+  const open = await ctx.db.selectFrom('change_requests').select('revision_id').where('space_id', '=', spaceId).where('status', '=', 'open').execute();
+  const brokenInChangeRequests = new Set<string>();
+  for (const changeRequest of open) {
+    const view = await loadRevision(ctx, changeRequest.revision_id);
+    for (const item of await linkItems(ctx, { ...location, view })) {
+      if (item.status === 'broken') brokenInChangeRequests.add(JSON.stringify([item.targetReference, item.relation]));
+    }
+  }
+  return listWithStats(items, options.status, brokenInChangeRequests.size, options);
+}
+
+async function changeRequestLocation(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string): Promise<Location> {
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const changeRequest = await requireChangeRequest(ctx.db, spaceId, changeRequestId);
+  return { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, changeRequest.revision_id) };
+}
+
+export async function listChangeRequestPageLinks(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string, pageId: string, page: PageRequest) {
+  const location = await changeRequestLocation(ctx, actor, spaceId, changeRequestId);
+  requirePage(location.view.tree, pageId);
+  const items = await linkItems(ctx, location, [pageId]);
+  return listWithStats(items, undefined, items.filter((item) => item.status === 'broken').length, page);
+}
+
+export async function listChangeRequestFileBacklinks(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string, fileId: string, page: PageRequest) {
+  const location = await changeRequestLocation(ctx, actor, spaceId, changeRequestId);
+  requireFile(location.view, fileId);
+  const all = await linksOfRevision(ctx.db, location.view);
+  const pages = [...all].filter(([, links]) => links.links.some((link) => link.target.kind === 'file' && link.target.file === fileId));
+  return paginateList(pages.map(([pageId]) => pageLocation(location, pageId)), page);
+}
+
+/** The link checker's job: HEAD (GET when HEAD is refused) each URL, a few at a time. */
+export async function checkLinks(ctx: ServiceContext, payload: { urls: string[] }): Promise<void> {
+  const fetch = createFetcher(ctx.config.allowPrivateUrls);
+  const queue = [...payload.urls];
+  const check = async (url: string): Promise<[boolean, string]> => {
+    const limits = { timeoutMs: CHECK_TIMEOUT_MS, maxBytes: 2 * 1024 * 1024 };
+    try {
+      let answer = await fetch(url, { ...limits, method: 'HEAD' });
+      if (answer.status >= 400) answer = await fetch(url, limits);
+      return [answer.status < 400, `HTTP ${answer.status}`];
+    } catch (error) {
+      if (!(error instanceof FetchRefused)) throw error;
+      // Too large means it answered; an address or scheme Quire may not reach is not known to be broken.
+      if (error.code === 'TOO_LARGE' || error.code === 'ADDRESS' || error.code === 'SCHEME') return [true, error.message];
+      return [false, error.message];
+    }
+  };
+  const worker = async () => {
+    for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+      const [ok, detail] = await check(url);
+      await recordLinkCheck(ctx.db, url, ok, detail, isoNow(ctx.clock));
+    }
+  };
+  await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, worker));
+}
