@@ -18,6 +18,7 @@ import { collectionRoutes } from './routes/collections/index.ts';
 import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
+import { importRoutes } from './routes/imports/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
 import { linkRoutes } from './routes/links/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
@@ -120,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(commentRoutes);
       await v1.register(searchRoutes);
       await v1.register(linkRoutes);
+      await v1.register(importRoutes);
     },
     { prefix: '/v1' },
   );

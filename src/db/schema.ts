@@ -325,6 +325,20 @@ export interface LinkChecksTable {
   queued_at: string | null;
 }
 
+/** A website import into a change request, and what it produced once its job ran. */
+export interface ContentImportsTable {
+  id: string;
+  space_id: string;
+  change_request_id: string;
+  url: string;
+  created_by: string;
+  status: 'pending' | 'done';
+  revision_id: string | null;
+  imported_resources: number | null;
+  total_resources: number | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -355,6 +369,7 @@ export interface Database {
   search_sections: SearchSectionsTable;
   search_state: SearchStateTable;
   link_checks: LinkChecksTable;
+  content_imports: ContentImportsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

@@ -1,4 +1,5 @@
 // Every kind of durable job and the function that runs it.
+import { IMPORT_WEBSITE_JOB, runWebsiteImport } from '../services/contentImport.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { PURGE_SPACE_JOB, purgeDeletedSpace } from '../services/spaces.ts';
 import type { JobHandler } from './queue.ts';
@@ -6,4 +7,5 @@ import type { JobHandler } from './queue.ts';
 export const jobHandlers: Record<string, JobHandler> = {
   [PURGE_SPACE_JOB]: purgeDeletedSpace,
   [CHECK_LINKS_JOB]: checkLinks,
+  [IMPORT_WEBSITE_JOB]: runWebsiteImport,
 };

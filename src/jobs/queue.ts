@@ -1,7 +1,7 @@
 // Enqueueing and running durable jobs. A job is a kind, a JSON payload and a time to
 // run; handlers must be idempotent, since a job whose process died mid-run runs again
 // once its lease expires.
-import { claimDueJob, deleteJob, insertJob, rescheduleJob } from '../db/repos/jobs.ts';
+import { claimDueJob, claimJob, deleteJob, insertJob, rescheduleJob, type JobRow } from '../db/repos/jobs.ts';
 import type { Db } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -14,10 +14,11 @@ const MAX_ATTEMPTS = 10;
 /** Where a job that kept failing waits for a person to look at its last_error. */
 const NEVER = '9999-12-31T00:00:00.000Z';
 
-export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: unknown, runAt?: Date): Promise<void> {
+export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: unknown, runAt?: Date): Promise<string> {
   const now = clock.now();
+  const id = newId();
   await insertJob(db, {
-    id: newId(),
+    id,
     kind,
     payload: JSON.stringify(payload),
     run_at: (runAt ?? now).toISOString(),
@@ -26,6 +27,18 @@ export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: un
     last_error: null,
     created_at: now.toISOString(),
   });
+  return id;
+}
+
+async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler | undefined, now: Date): Promise<void> {
+  try {
+    if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
+    await handler(ctx, JSON.parse(job.payload));
+    await deleteJob(ctx.db, job.id);
+  } catch (error) {
+    const retryAt = job.attempts >= MAX_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
+    await rescheduleJob(ctx.db, job.id, retryAt, String((error as Error)?.message ?? error));
+  }
 }
 
 /** Runs every job that is due now, one at a time; answers how many ran. */
@@ -36,17 +49,20 @@ export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, J
     const job = await claimDueJob(ctx.db, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
     if (!job) return ran;
     ran++;
-    try {
-      const handler = handlers[job.kind];
-      if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
-      await handler(ctx, JSON.parse(job.payload));
-      await deleteJob(ctx.db, job.id);
-    } catch (error) {
-      const retryAt =
-        job.attempts >= MAX_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
-      await rescheduleJob(ctx.db, job.id, retryAt, String((error as Error)?.message ?? error));
-    }
+    await runClaimed(ctx, job, handlers[job.kind], now);
   }
+}
+
+/**
+ * Queues a job and runs it at once in this process, for work a request waits for. The
+ * job is durable all the same: if this process stops before it ends, a worker runs it
+ * again once the lease runs out; if it fails, it is retried like any other.
+ */
+export async function runJobNow(ctx: ServiceContext, kind: string, payload: unknown, handler: JobHandler): Promise<void> {
+  const jobId = await enqueueJob(ctx.db, ctx.clock, kind, payload);
+  const now = ctx.clock.now();
+  const job = await claimJob(ctx.db, jobId, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+  if (job) await runClaimed(ctx, job, handler, now);
 }
 
 export interface JobWorker {

@@ -309,6 +309,8 @@ export async function editChangeRequestContent(
   spaceId: string,
   idOrNumber: string,
   changes: ContentChangeInput[],
+  /** More work to commit with the new revision, or not at all. */
+  alsoInTransaction?: (trx: Db, revisionId: string) => Promise<void>,
 ) {
   const id = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
@@ -322,6 +324,7 @@ export async function editChangeRequestContent(
     const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
+    await alsoInTransaction?.(trx, revisionId);
     return changeRequest.id;
   });
   return getChangeRequest(ctx, actor, spaceId, id);

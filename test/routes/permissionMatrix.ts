@@ -391,6 +391,9 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/content/path/{*}',          expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
 
+  // website import (to a closed local port: it imports nothing, quickly)  anon bad out guest read comment edit review create admin
+  { operation: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', fresh: fresh.changeRequest, body: () => ({ url: 'http://127.0.0.1:9/', source: 'website' }) },
+
   // links and backlinks                                               anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/spaces/{spaceId}/links',                     expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildWorld, CALLERS, MATRIX, type Row, type World } from './permissionMatrix.ts';
 
-const testApp = useTestApp({ QUIRE_RATE_LIMIT: '0' });
+const testApp = useTestApp({ QUIRE_RATE_LIMIT: '0', QUIRE_ALLOW_PRIVATE_URLS: 'true' });
 let world: World;
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import * as filesAndSettings from './20261123_0006_files_and_settings.ts';
 import * as comments from './20261123_0007_comments.ts';
 import * as search from './20261123_0008_search.ts';
 import * as linkChecks from './20261123_0009_link_checks.ts';
+import * as imports from './20261123_0010_imports.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0007_comments': comments,
   '20261123_0008_search': search,
   '20261123_0009_link_checks': linkChecks,
+  '20261123_0010_imports': imports,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -33,6 +33,17 @@ export async function claimDueJob(db: Db, now: string, leaseUntil: string): Prom
     .executeTakeFirst();
 }
 
+/** Takes the lease of one job, if nobody holds it. */
+export async function claimJob(db: Db, jobId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({ locked_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', jobId)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function deleteJob(db: Db, jobId: string): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', jobId).execute();
 }
