@@ -1,5 +1,5 @@
 // A mixed workload against one `quire serve` process: 64 connections, about 90% reads
-// (spaces, page lists, pages, change requests, comments) and 10% writes (comments,
+// (spaces, page lists, pages, change requests, comments, search) and 10% writes (comments,
 // change requests and their content, space renames), for BENCH_LOAD_SECONDS (default
 // 30) after a 15 s warm-up. Reports requests/s, read and write latency percentiles, errors,
 // and the server's resident memory after the warm-up and at the end.
@@ -112,6 +112,7 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number): Pr
       () => ['GET', `/v1/spaces/${pick(spaces).id}/change-requests`],
       () => ['GET', `/v1/spaces/${pick(spaces).id}/comments`],
       () => ['GET', `/v1/orgs/${organization.id}`],
+      () => ['GET', `/v1/orgs/${organization.id}/search?query=${encodeURIComponent(pick(['topic', 'words about', 'page', '"at hand"']))}`],
     ];
     let writeCounter = 0;
     const writes: Array<() => [string, string, unknown]> = [
