@@ -12,6 +12,8 @@ describe('configuration', () => {
       bodyLimit: 1024 * 1024,
       logLevel: 'info',
       allowPrivateUrls: false,
+      rateLimitPerMinute: 3000,
+      requestTimeoutMs: 60_000,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -26,6 +28,8 @@ describe('configuration', () => {
       QUIRE_BODY_LIMIT: '512kb',
       LOG_LEVEL: 'warn',
       QUIRE_ALLOW_PRIVATE_URLS: 'true',
+      QUIRE_RATE_LIMIT: '0',
+      QUIRE_REQUEST_TIMEOUT: '5',
     });
     expect(config).toEqual({
       port: 9000,
@@ -36,6 +40,8 @@ describe('configuration', () => {
       bodyLimit: 512 * 1024,
       logLevel: 'warn',
       allowPrivateUrls: true,
+      rateLimitPerMinute: 0,
+      requestTimeoutMs: 5_000,
     });
   });
 
@@ -47,6 +53,8 @@ describe('configuration', () => {
     [{ QUIRE_BODY_LIMIT: '-5' }, /^QUIRE_BODY_LIMIT /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
     [{ QUIRE_ALLOW_PRIVATE_URLS: 'sometimes' }, /^QUIRE_ALLOW_PRIVATE_URLS /],
+    [{ QUIRE_RATE_LIMIT: 'lots' }, /^QUIRE_RATE_LIMIT /],
+    [{ QUIRE_REQUEST_TIMEOUT: '0' }, /^QUIRE_REQUEST_TIMEOUT /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
