@@ -5,7 +5,7 @@
 // and the server's resident memory after the warm-up and at the end.
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { runCli, startServerProcess, stop, type BenchDatabase } from './support.ts';
+import { runCli, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -19,23 +19,10 @@ export interface LoadMixResult {
   rssSamples: number[];
 }
 
-export interface LatencySummary {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
 const CONNECTIONS = 64;
 const WARMUP_SECONDS = 15;
 const SPACES = 20;
 const PAGES_PER_SPACE = 50;
-
-function summarize(latencies: number[]): LatencySummary {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
-  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
-}
 
 function residentMegabytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

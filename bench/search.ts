@@ -16,15 +16,13 @@ import { editChangeRequestContent, mergeChangeRequest } from '../src/services/ch
 import type { Actor, ServiceContext } from '../src/services/context.ts';
 import { reindexEverything, searchOrganization } from '../src/services/search.ts';
 import { createSpace } from '../src/services/spaces.ts';
-import type { BenchDatabase } from './support.ts';
+import { summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface SearchBenchResult {
   pages: number;
   markdownMb: number;
   indexSeconds: number;
-  p50: number;
-  p99: number;
-  queries: number;
+  latency: LatencySummary;
   mergeTenPagesMs: number;
 }
 
@@ -134,7 +132,6 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
         perQuery.set(query, [...(perQuery.get(query) ?? []), milliseconds]);
       }
     }
-    latencies.sort((a, b) => a - b);
     if (process.env.BENCH_VERBOSE) {
       for (const [query, times] of perQuery) console.log(`    ${query.padEnd(30)} ${times.sort((a, b) => a - b)[5].toFixed(1)} ms`);
     }
@@ -155,9 +152,7 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
       pages: SPACES * PAGES_PER_SPACE,
       markdownMb: markdownBytes / 1024 / 1024,
       indexSeconds,
-      p50: latencies[Math.floor(latencies.length * 0.5)],
-      p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))],
-      queries: latencies.length,
+      latency: summarize(latencies),
       mergeTenPagesMs,
     };
   } finally {

@@ -25,6 +25,20 @@ export async function load(url: string, headers: Record<string, string>, seconds
   };
 }
 
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Percentiles of latencies in milliseconds. */
+export function summarize(latencies: number[]): LatencySummary {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+}
+
 /** A bare node:http server answering one fixed JSON object: the ceiling for this machine. */
 export async function startBareServer(body: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();

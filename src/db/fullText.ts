@@ -2,10 +2,10 @@
 // over search_sections (external content, kept by triggers), Porter stemming, ranked
 // by bm25 with the page title weighing most. PostgreSQL: a stored tsvector (English
 // stemming; title weight A, heading B, body D) with a GIN index, ranked by ts_rank.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SearchQuery } from '../content/search.ts';
 import { engineOf } from './dialect.ts';
-import type { Db } from './schema.ts';
+import type { Db, SearchSectionsTable } from './schema.ts';
 
 export async function createFullTextIndex(db: Kysely<unknown>): Promise<void> {
   const columns = sql`
@@ -62,17 +62,7 @@ function tsQuery(query: SearchQuery): string {
     .join(' & ');
 }
 
-export interface SectionHit {
-  id: number | string;
-  space_id: string;
-  page_id: string;
-  section_index: number;
-  anchor: string;
-  page_title: string;
-  page_path: string;
-  heading: string;
-  body: string;
-}
+export type SectionHit = Selectable<SearchSectionsTable>;
 
 interface Scope {
   organizationId: string;
