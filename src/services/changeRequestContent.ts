@@ -21,7 +21,7 @@ import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace } from './contentAccess.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
-import { requireRevision, treeOf } from './revisionContent.ts';
+import { rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
 interface PageFields {
@@ -290,6 +290,7 @@ async function storeRevision(
   const store = databaseObjectStore(trx);
   if (blobs.size > 0) await store.put(blobs);
   const written = await writeTree(store, content.tree, known);
+  rememberTree(written.root, content.tree, written.objects);
   const revisionId = newId();
   await insertRevision(trx, {
     id: revisionId,

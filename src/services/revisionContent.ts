@@ -2,7 +2,7 @@
 // since a revision never changes) and their pages' markdown.
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
-import { findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
+import { childrenByParent, findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
 import { linkResolverFor, markdownToDocument } from '../content/document.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
@@ -26,6 +26,31 @@ export async function treeOf(db: Db, root: Hash): Promise<ReadTree> {
     return cached;
   }
   const read = await readTree(databaseObjectStore(db), root);
+  keep(root, read);
+  return read;
+}
+
+/**
+ * Keeps a tree just written, so the requests that follow a merge or an edit (and the
+ * search index in the same transaction) do not read it back. Positions are renumbered
+ * as the store would give them back.
+ */
+export function rememberTree(root: Hash, tree: FlatTree, objects: Set<Hash>): void {
+  if (trees.has(root)) return;
+  const children = childrenByParent(tree);
+  const normalized: FlatTree = new Map();
+  // Level by level, as readTree fills it, so every reader sees the same order.
+  const parents: Array<string | null> = [null];
+  for (let next = 0; next < parents.length; next++) {
+    (children.get(parents[next]) ?? []).forEach((page, index) => {
+      normalized.set(page.id, { ...page, index });
+      parents.push(page.id);
+    });
+  }
+  keep(root, { tree: normalized, objects });
+}
+
+function keep(root: Hash, read: ReadTree): void {
   trees.set(root, read);
   pagesKept += read.tree.size;
   while (pagesKept > PAGES_KEPT && trees.size > 1) {
@@ -33,7 +58,6 @@ export async function treeOf(db: Db, root: Hash): Promise<ReadTree> {
     trees.delete(oldest);
     pagesKept -= evicted.tree.size;
   }
-  return read;
 }
 
 export async function requireRevision(db: Db, revisionId: string): Promise<RevisionRow> {
