@@ -71,14 +71,17 @@ interface Scope {
 }
 
 /** Matches beyond titles and headings ranked per query: bounds the cost of very common words. */
-export const BODY_CANDIDATES = 2_000;
+export const BODY_CANDIDATES = 1_000;
+/** Title and heading matches ranked per query on PostgreSQL, where ranking cannot stop early. */
+const TITLE_CANDIDATES = 2_000;
 
 /**
  * The best-ranked sections matching the query in live spaces of an organization;
  * `spaceIds`, when given, narrows to those spaces. Sections whose page title or
- * heading matches come first, ranked exactly among themselves; then matches in the
- * text, ranked among the first BODY_CANDIDATES of them in index order, so a word on
- * nearly every page costs what a rarer one does.
+ * heading matches come first (ranked exactly on SQLite; among the first
+ * TITLE_CANDIDATES on PostgreSQL); then matches in the text, ranked among the first
+ * BODY_CANDIDATES of them in index order, so a word on nearly every page costs what a
+ * rarer one does.
  */
 export async function matchingSections(
   db: Db,
@@ -106,9 +109,12 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
   if (spaceIds.length === 0) return [[], []];
   const q = sql`to_tsquery('english', ${tsquery})`;
   const inSpaces = sql`ss.space_id = any(${spaceIds}::text[])`;
+  // ts_rank has no shortcut for the best few, so title matches too are ranked among the first candidates.
   const titles = await sql<SectionHit>`
-    select ${fields} from search_sections ss
-    where ss.title_document @@ ${q} and ${inSpaces}
+    with candidates as materialized (
+      select ss.id from search_sections ss where ss.title_document @@ ${q} and ${inSpaces} limit ${TITLE_CANDIDATES}
+    )
+    select ${fields} from candidates c join search_sections ss on ss.id = c.id
     order by ts_rank(ss.title_document, ${q}) desc, ss.id
     limit ${limit}`.execute(db);
   if (titles.rows.length === limit) return [titles.rows, []];
