@@ -110,21 +110,16 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
   const q = sql`to_tsquery('english', ${tsquery})`;
   const inSpaces = sql`ss.space_id = any(${spaceIds}::text[])`;
   // ts_rank has no shortcut for the best few, so title matches too are ranked among the first candidates.
-  const titles = await sql<SectionHit>`
+  const ranked = (vector: 'ss.title_document' | 'ss.document', candidates: number) => sql<SectionHit>`
     with candidates as materialized (
-      select ss.id from search_sections ss where ss.title_document @@ ${q} and ${inSpaces} limit ${TITLE_CANDIDATES}
+      select ss.id from search_sections ss where ${sql.ref(vector)} @@ ${q} and ${inSpaces} limit ${candidates}
     )
     select ${fields} from candidates c join search_sections ss on ss.id = c.id
-    order by ts_rank(ss.title_document, ${q}) desc, ss.id
+    order by ts_rank(${sql.ref(vector)}, ${q}) desc, ss.id
     limit ${limit}`.execute(db);
+  const titles = await ranked('ss.title_document', TITLE_CANDIDATES);
   if (titles.rows.length === limit) return [titles.rows, []];
-  const bodies = await sql<SectionHit>`
-    with candidates as materialized (
-      select ss.id from search_sections ss where ss.document @@ ${q} and ${inSpaces} limit ${BODY_CANDIDATES}
-    )
-    select ${fields} from candidates c join search_sections ss on ss.id = c.id
-    order by ts_rank(ss.document, ${q}) desc, ss.id
-    limit ${limit}`.execute(db);
+  const bodies = await ranked('ss.document', BODY_CANDIDATES);
   return [titles.rows, bodies.rows];
 }
 
