@@ -62,7 +62,8 @@ function tsQuery(query: SearchQuery): string {
     .join(' & ');
 }
 
-export type SectionHit = Selectable<SearchSectionsTable>;
+/** A matching section, with its space's title. */
+export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string };
 
 interface Scope {
   organizationId: string;
@@ -73,7 +74,7 @@ interface Scope {
 /** Matches beyond titles and headings ranked per query: bounds the cost of very common words. */
 export const BODY_CANDIDATES = 1_000;
 /** Title and heading matches ranked per query on PostgreSQL, where ranking cannot stop early. */
-const TITLE_CANDIDATES = 2_000;
+const TITLE_CANDIDATES = 500;
 
 /**
  * The best-ranked sections matching the query in live spaces of an organization;
@@ -93,7 +94,7 @@ export async function matchingSections(
   const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
     scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
   }`;
-  const fields = sql`ss.id, ss.space_id, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
+  const fields = sql`ss.id, ss.space_id, s.title as space_title, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
   const [titleHits, bodyHits] =
     engineOf(db) === 'postgres' ? await postgresMatches(db, tsQuery(query), fields, scope, limit) : await sqliteMatches(db, fts5Query(query), fields, inScope, limit);
   const seen = new Set(titleHits.map((hit) => hit.id));
@@ -103,29 +104,26 @@ export async function matchingSections(
 type Fragment = ReturnType<typeof sql>;
 
 async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope: Scope, limit: number) {
-  // The scope as a list of spaces lets each step test a row it already holds, so the
-  // planner answers the match from the GIN index and stops at the limit.
-  const spaceIds = scope.spaceIds ?? (await liveSpaceIds(db, scope.organizationId));
-  if (spaceIds.length === 0) return [[], []];
+  // The scope is an array of spaces (computed once) tested on each row the GIN index
+  // finds, so the match stops at the limit. It is written `space_id || ''` so the
+  // planner cannot AND in the space index instead: that walks every row of the spaces.
+  const spaceIds = scope.spaceIds
+    ? sql`${scope.spaceIds}::text[]`
+    : sql`array(select id from spaces where organization_id = ${scope.organizationId} and deleted_at is null)`;
   const q = sql`to_tsquery('english', ${tsquery})`;
-  const inSpaces = sql`ss.space_id = any(${spaceIds}::text[])`;
+  const inSpaces = sql`(ss.space_id || '') = any(${spaceIds})`;
   // ts_rank has no shortcut for the best few, so title matches too are ranked among the first candidates.
   const ranked = (vector: 'ss.title_document' | 'ss.document', candidates: number) => sql<SectionHit>`
     with candidates as materialized (
       select ss.id from search_sections ss where ${sql.ref(vector)} @@ ${q} and ${inSpaces} limit ${candidates}
     )
-    select ${fields} from candidates c join search_sections ss on ss.id = c.id
+    select ${fields} from candidates c join search_sections ss on ss.id = c.id join spaces s on s.id = ss.space_id
     order by ts_rank(${sql.ref(vector)}, ${q}) desc, ss.id
     limit ${limit}`.execute(db);
   const titles = await ranked('ss.title_document', TITLE_CANDIDATES);
   if (titles.rows.length === limit) return [titles.rows, []];
   const bodies = await ranked('ss.document', BODY_CANDIDATES);
   return [titles.rows, bodies.rows];
-}
-
-async function liveSpaceIds(db: Db, organizationId: string): Promise<string[]> {
-  const rows = await db.selectFrom('spaces').select('id').where('organization_id', '=', organizationId).where('deleted_at', 'is', null).execute();
-  return rows.map((row) => row.id);
 }
 
 async function sqliteMatches(db: Db, match: string, fields: Fragment, inScope: Fragment, limit: number) {

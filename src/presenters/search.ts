@@ -6,13 +6,12 @@ import { pageAppUrl } from './page.ts';
 export function presentSearchSpace(
   publicUrl: string,
   spaceId: string,
-  title: string,
   pages: Map<string, SectionHit[]>,
   excerpt: (text: string) => string,
 ) {
   return {
     id: spaceId,
-    title,
+    title: pages.values().next().value![0].space_title,
     urls: { app: `${publicUrl}/s/${spaceId}/` },
     pages: [...pages].map(([pageId, sections]) => {
       const pageUrl = pageAppUrl(publicUrl, spaceId, sections[0].page_path);

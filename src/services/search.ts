@@ -140,12 +140,8 @@ function groupHits(hits: SectionHit[]) {
 async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2]) {
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
-  const grouped = groupHits(hits);
-  const titles = new Map(
-    (await ctx.db.selectFrom('spaces').select(['id', 'title']).where('id', 'in', [...grouped.keys(), '']).execute()).map((space) => [space.id, space.title]),
-  );
   const excerpt = (text: string) => excerptOf(text, query);
-  return [...grouped].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, titles.get(spaceId) ?? '', pages, excerpt));
+  return [...groupHits(hits)].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, pages, excerpt));
 }
 
 export async function searchOrganization(ctx: ServiceContext, actor: Actor, organizationId: string, input: string, page: PageRequest) {
