@@ -32,6 +32,16 @@ export interface JSONDocument {
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
+/** Markdown as an mdast tree (CommonMark with GFM): the one parse every reader of markdown uses. */
+export function parseMarkdown(markdown: string): Root {
+  return parser.parse(markdown) as Root;
+}
+
+/** True for a URL with a scheme (https:, mailto:, …), as opposed to a path. */
+export function hasScheme(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url);
+}
+
 const HINT = /^\s*\{%\s*hint\s+style="(info|warning|danger|success)"\s*%\}\s*$/;
 
 function text(value: string, marks: Mark[]): TextNode {
@@ -51,7 +61,7 @@ export function anchorOf(heading: Heading): string {
 }
 
 export function markdownToDocument(markdown: string, resolve: LinkResolver): JSONDocument {
-  const root = parser.parse(markdown) as Root;
+  const root = parseMarkdown(markdown);
 
   const phrasing = (nodes: PhrasingContent[], marks: Mark[] = []): Array<TextNode | Inline> =>
     nodes.flatMap((node): Array<TextNode | Inline> => {
@@ -192,7 +202,7 @@ export function linkResolverFor(tree: FlatTree): LinkResolver {
     if (file) return { kind: 'file', file: file[1] };
     const page = /^\/?pages\/([^/?#]+)(?:#(.*))?$/.exec(url);
     if (page && tree.has(page[1])) return { kind: 'page', page: page[1], ...(page[2] ? { anchor: page[2] } : {}) };
-    if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return { kind: 'url', url };
+    if (hasScheme(url) || url.startsWith('//')) return { kind: 'url', url };
     const [path, anchor] = url.split('#');
     const target = findPageByPath(tree, path.replace(/^\.?\//, '').replace(/(\/README)?\.md$/i, ''));
     return target ? { kind: 'page', page: target.id, ...(anchor ? { anchor } : {}) } : { kind: 'url', url };
@@ -209,6 +219,6 @@ export function mentionsIn(markdown: string): string[] {
     }
     for (const child of node.children ?? []) visit(child as { type: string });
   };
-  visit(parser.parse(markdown) as unknown as { type: string });
+  visit(parseMarkdown(markdown) as unknown as { type: string });
   return [...ids];
 }

@@ -1,13 +1,8 @@
 // The links of a page, read from its markdown tree (mdast): inline links, images,
 // and reference definitions, each with what it points at in the revision.
-import type { Heading, Nodes, Root } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import type { Heading, Nodes } from 'mdast';
 import { visit } from 'unist-util-visit';
-import { anchorOf, type ContentRef, type LinkResolver } from './document.ts';
-
-const parser = unified().use(remarkParse).use(remarkGfm);
+import { anchorOf, parseMarkdown, type ContentRef, type LinkResolver } from './document.ts';
 
 export interface PageLink {
   url: string;
@@ -26,7 +21,7 @@ export interface PageLinks {
 const SPACE_PATH = /^\/(?:s|spaces)\/([A-Za-z0-9_-]+)(?:[/?#]|$)/;
 
 export function linksOf(markdown: string, resolve: LinkResolver): PageLinks {
-  const root = parser.parse(markdown) as Root;
+  const root = parseMarkdown(markdown);
   const links: PageLink[] = [];
   const anchors = new Set<string>();
   visit(root, (node: Nodes) => {

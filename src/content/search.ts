@@ -1,10 +1,7 @@
 // Search text from content, and search queries from what people type. Pure: the
 // database turns a parsed query into its own full-text syntax (src/db/fullText.ts).
-import type { Heading, Nodes, Root, RootContent } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { anchorOf } from './document.ts';
+import type { Heading, Nodes, RootContent } from 'mdast';
+import { anchorOf, parseMarkdown } from './document.ts';
 
 export interface PageSection {
   /** The heading's anchor; "" for the text before the first heading. */
@@ -14,8 +11,6 @@ export interface PageSection {
   /** The section's plain text, without markdown syntax. */
   text: string;
 }
-
-const parser = unified().use(remarkParse).use(remarkGfm);
 
 /** Nodes whose children run together as one line of text; any other node's children are separate lines. */
 const INLINE_PARENTS = new Set(['paragraph', 'heading', 'emphasis', 'strong', 'delete', 'link', 'linkReference', 'tableCell']);
@@ -32,7 +27,7 @@ function plainText(node: Nodes): string {
 
 /** Splits a page into the parts under each heading, as search shows them. */
 export function sectionsOf(markdown: string, pageTitle: string): PageSection[] {
-  const root = parser.parse(markdown) as Root;
+  const root = parseMarkdown(markdown);
   const sections: PageSection[] = [];
   let current: { anchor: string; heading: string; parts: string[] } = { anchor: '', heading: pageTitle, parts: [] };
   const close = () => {

@@ -3,7 +3,7 @@
 // URLs against what the link checker found (a durable job: HEAD, then GET, through
 // the one URL fetcher), which a listing queues for URLs not checked in the last day.
 import { getAll } from '../content/objects.ts';
-import { linkResolverFor } from '../content/document.ts';
+import { hasScheme, linkResolverFor } from '../content/document.ts';
 import { linksOf, type PageLink, type PageLinks } from '../content/links.ts';
 import { pagePath } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
@@ -68,7 +68,7 @@ function statusOf(ctx: ServiceContext, link: PageLink, fromPage: string, all: Ma
       if (target.url.startsWith(`${ctx.config.publicUrl}/`)) return 'in-app';
       if (isExternal(target.url)) return checks.get(target.url)?.ok === 0 ? 'broken' : 'ok';
       // Another scheme (mailto:, tel:) is not checked; a relative path that names no page is broken.
-      return /^[a-z][a-z0-9+.-]*:/i.test(target.url) ? 'ok' : 'broken';
+      return hasScheme(target.url) ? 'ok' : 'broken';
   }
 }
 
