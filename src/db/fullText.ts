@@ -72,7 +72,7 @@ interface Scope {
 }
 
 /** Matches beyond titles and headings ranked per query: bounds the cost of very common words. */
-export const BODY_CANDIDATES = 1_000;
+const BODY_CANDIDATES = 1_000;
 /** Title and heading matches ranked per query on PostgreSQL, where ranking cannot stop early. */
 const TITLE_CANDIDATES = 500;
 
@@ -91,12 +91,9 @@ export async function matchingSections(
   limit: number,
 ): Promise<SectionHit[]> {
   if (query.terms.length === 0 || scope.spaceIds?.length === 0) return [];
-  const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
-    scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
-  }`;
   const fields = sql`ss.id, ss.space_id, s.title as space_title, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
   const [titleHits, bodyHits] =
-    engineOf(db) === 'postgres' ? await postgresMatches(db, tsQuery(query), fields, scope, limit) : await sqliteMatches(db, fts5Query(query), fields, inScope, limit);
+    engineOf(db) === 'postgres' ? await postgresMatches(db, tsQuery(query), fields, scope, limit) : await sqliteMatches(db, fts5Query(query), fields, scope, limit);
   const seen = new Set(titleHits.map((hit) => hit.id));
   return [...titleHits, ...bodyHits.filter((hit) => !seen.has(hit.id))].slice(0, limit);
 }
@@ -126,7 +123,10 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
   return [titles.rows, bodies.rows];
 }
 
-async function sqliteMatches(db: Db, match: string, fields: Fragment, inScope: Fragment, limit: number) {
+async function sqliteMatches(db: Db, match: string, fields: Fragment, scope: Scope, limit: number) {
+  const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
+    scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
+  }`;
   const titles = await sql<SectionHit>`
     select ${fields} from search_fts
       join search_sections ss on ss.id = search_fts.rowid

@@ -95,34 +95,44 @@ async function crawl(fetch: Fetcher, start: string): Promise<Crawl> {
   return { pages, attempted };
 }
 
+interface PlannedPage {
+  page: CrawledPage;
+  ref: string;
+  /** The batch ref of the parent page; none at the top level. */
+  parent?: string;
+  slug: string;
+  /** The page's path in the revision, for links to it. */
+  path: string;
+}
+
 /** A page's place in the imported tree: under the imported page whose URL path is the longest prefix of its own. */
 function planTree(pages: CrawledPage[], takenSlugs: Set<string>) {
   const pathOf = (url: string) => new URL(url).pathname.replace(/\/(index\.html?)?$/i, '') || '/';
   const byPath = new Map(pages.map((page) => [pathOf(page.url), page]));
-  const plan = new Map<string, { ref: string; parent?: string; slug: string; path: string }>();
+  const plan = new Map<string, PlannedPage>();
   const sorted = [...byPath.keys()].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
   sorted.forEach((path, index) => {
     const segments = path.split('/').filter(Boolean);
-    let parent: string | undefined;
+    let parent: PlannedPage | undefined;
     for (let length = segments.length - 1; length >= 0 && !parent; length--) {
-      const candidate = `/${segments.slice(0, length).join('/')}`.replace(/^\/$/, '/');
-      if (candidate !== path && plan.has(candidate)) parent = candidate;
+      const candidate = `/${segments.slice(0, length).join('/')}`;
+      if (candidate !== path) parent = plan.get(candidate);
     }
+    const parentRef = parent?.ref;
     const base = (segments[segments.length - 1] ?? 'home').toLowerCase().replace(/\.html?$/, '').replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'page';
-    const siblings = parent ? new Set([...plan.values()].filter((entry) => entry.parent === plan.get(parent!)!.ref).map((entry) => entry.slug)) : takenSlugs;
+    const siblings = parentRef ? new Set([...plan.values()].filter((entry) => entry.parent === parentRef).map((entry) => entry.slug)) : takenSlugs;
     let slug = base;
     for (let suffix = 2; siblings.has(slug); suffix++) slug = `${base}-${suffix}`;
     if (!parent) takenSlugs.add(slug);
-    const parentEntry = parent ? plan.get(parent) : undefined;
-    plan.set(path, { ref: `page${index}`, parent: parentEntry?.ref, slug, path: parentEntry ? `${parentEntry.path}/${slug}` : slug });
+    plan.set(path, { page: byPath.get(path)!, ref: `page${index}`, parent: parentRef, slug, path: parent ? `${parent.path}/${slug}` : slug });
   });
-  return { plan, pathOf, byPath };
+  return { plan, pathOf };
 }
 
+/** The images that could be fetched, by URL; `urls` are distinct and within the limit. */
 async function fetchImages(fetch: Fetcher, urls: string[]) {
   const files = new Map<string, { ref: string; name: string; base64: string }>();
-  for (const url of urls.slice(0, CRAWL_LIMITS.images)) {
-    if (files.has(url)) continue;
+  for (const url of urls) {
     try {
       const answer = await fetch(url, { timeoutMs: CRAWL_LIMITS.requestTimeoutMs, maxBytes: CRAWL_LIMITS.imageBytes });
       if (answer.status !== 200 || !String(answer.headers['content-type'] ?? '').startsWith('image/')) continue;
@@ -152,12 +162,12 @@ export async function runWebsiteImport(ctx: ServiceContext, payload: ImportPaylo
   const tree = (await treeOf(ctx.db, (await requireRevision(ctx.db, changeRequest.revision_id)).root_hash)).tree;
   const topSlugs = new Set([...tree.values()].filter((page) => page.parentId === null).map((page) => page.meta.slug));
   const { plan, pathOf } = planTree(pages, topSlugs);
-  const images = await fetchImages(fetch, pages.flatMap((page) => page.parsed.images));
+  const imageUrls = [...new Set(pages.flatMap((page) => page.parsed.images))].slice(0, CRAWL_LIMITS.images);
+  const images = await fetchImages(fetch, imageUrls);
 
   const changes: ContentChangeInput[] = [];
   if (images.size > 0) changes.push({ operation: 'insert_files', files: [...images.values()] });
-  for (const [path, entry] of plan) {
-    const page = pages.find((candidate) => pathOf(candidate.url) === path)!;
+  for (const { page, ...entry } of plan.values()) {
     const markdown = pageMarkdown(page.parsed, page.url, (url, kind) => {
       if (kind === 'image') return images.has(url) ? `/files/${images.get(url)!.ref}` : url;
       const target = sameOrigin(url, row.url) ? plan.get(pathOf(url)) : undefined;
@@ -173,7 +183,7 @@ export async function runWebsiteImport(ctx: ServiceContext, payload: ImportPaylo
       document: markdown.startsWith('# ') ? markdown : `# ${title}\n\n${markdown}`,
     });
   }
-  const totalResources = attempted + Math.min(CRAWL_LIMITS.images, new Set(pages.flatMap((page) => page.parsed.images)).size);
+  const totalResources = attempted + imageUrls.length;
   const importedResources = plan.size + images.size;
   const finish = async (trx: typeof ctx.db, revisionId: string) => {
     const finished = await trx
