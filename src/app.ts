@@ -21,6 +21,8 @@ import { customFieldRoutes } from './routes/customFields/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
 import { linkRoutes } from './routes/links/index.ts';
+import { samlRoutes } from './routes/saml/index.ts';
+import { samlServiceRoutes } from './routes/saml/samlService.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { siteRoutes } from './routes/sites/index.ts';
 import { siteSectionRoutes } from './routes/siteSections/index.ts';
@@ -101,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(fileDownloadRoutes);
+  await app.register(samlServiceRoutes);
   await app.register(
     async (v1) => {
       requireBearerToken(v1);
@@ -122,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(searchRoutes);
       await v1.register(linkRoutes);
       await v1.register(importRoutes);
+      await v1.register(samlRoutes);
     },
     { prefix: '/v1' },
   );

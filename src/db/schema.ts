@@ -21,6 +21,8 @@ export interface ApiTokensTable {
   label: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** The SAML provider whose sign-in issued the token; null for tokens made otherwise. */
+  saml_provider_id: string | null;
 }
 
 export interface OrganizationsTable {
@@ -339,6 +341,130 @@ export interface ContentImportsTable {
   created_at: string;
 }
 
+export interface SamlProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  entity_id: string | null;
+  certificate: string | null;
+  sso_url: string | null;
+  default_team_id: string | null;
+  /** null: people signing in join as guests. */
+  default_role: Role | null;
+  created_at: string;
+}
+
+export interface SamlRequestsTable {
+  id: string;
+  provider_id: string;
+  value: string;
+  created_at: string;
+}
+
+export interface SamlAssertionsTable {
+  provider_id: string;
+  assertion_id: string;
+  consumed_at: string;
+}
+
+export type OpenApiProcessingState = 'pending' | 'progress' | 'complete';
+
+export interface OpenApiSpecsTable {
+  id: string;
+  organization_id: string;
+  slug: string;
+  source_url: string | null;
+  source_text: string | null;
+  visibility: 'private' | 'public';
+  processing_state: OpenApiProcessingState;
+  last_version_id: string | null;
+  last_processed_at: string | null;
+  last_error_code: string | null;
+  /** JSON array of {message, code}. */
+  last_errors: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  spec_id: string;
+  /** SHA-256 of text: a processing that finds the same text makes no new version. */
+  digest: string;
+  url: string | null;
+  text: string;
+  created_at: string;
+}
+
+export interface TranslationSettingsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  /** JSON array of language codes. */
+  languages: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IntegrationsTable {
+  name: string;
+  organization_id: string;
+  version: number;
+  title: string;
+  description: string;
+  summary: string;
+  visibility: 'public' | 'private' | 'unlisted';
+  target: 'all' | 'site' | 'space' | 'organization';
+  /** JSON: scopes, categories, blocks, contentSources, externalLinks, configurations, contentSecurityPolicy. */
+  manifest: string;
+  icon_asset_id: string | null;
+  /** JSON array of asset ids. */
+  preview_asset_ids: string;
+  /** AES-256-GCM sealed JSON map; never presented. */
+  secrets: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IntegrationScriptsTable {
+  integration_name: string;
+  version: number;
+  script: string;
+  created_at: string;
+}
+
+export interface IntegrationAssetsTable {
+  id: string;
+  integration_name: string;
+  content_type: string;
+  /** base64 */
+  data: string;
+}
+
+export interface IntegrationInstallationsTable {
+  id: string;
+  integration_name: string;
+  organization_id: string;
+  status: 'active' | 'pending' | 'paused';
+  space_selection: 'all' | 'selected';
+  site_selection: 'all' | 'selected';
+  /** JSON object. */
+  configuration: string;
+  /** JSON array. */
+  external_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IntegrationSpaceInstallationsTable {
+  installation_id: string;
+  space_id: string;
+  status: 'active' | 'pending' | 'paused';
+  configuration: string;
+  external_ids: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -370,6 +496,17 @@ export interface Database {
   search_state: SearchStateTable;
   link_checks: LinkChecksTable;
   content_imports: ContentImportsTable;
+  saml_providers: SamlProvidersTable;
+  saml_requests: SamlRequestsTable;
+  saml_assertions: SamlAssertionsTable;
+  openapi_specs: OpenApiSpecsTable;
+  openapi_spec_versions: OpenApiSpecVersionsTable;
+  translation_settings: TranslationSettingsTable;
+  integrations: IntegrationsTable;
+  integration_scripts: IntegrationScriptsTable;
+  integration_assets: IntegrationAssetsTable;
+  integration_installations: IntegrationInstallationsTable;
+  integration_space_installations: IntegrationSpaceInstallationsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */

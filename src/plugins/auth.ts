@@ -32,6 +32,11 @@ export function requireBearerToken(app: FastifyInstance): void {
         : { owner: await findTokenOwner(db, tokenHash), organization: undefined };
     const owner = found?.owner;
     if (!owner) throw new Unauthorized('The API token is unknown or has been revoked');
+    if (owner.sso_required_by) {
+      throw new Unauthorized(
+        `Organization "${owner.sso_required_by}" requires single sign-on for you: sign in through its SAML provider (its startURL) and use the token that gives you`,
+      );
+    }
     request.actor = {
       tokenId: owner.token_id,
       ...(typeof organizationId === 'string'

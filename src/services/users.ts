@@ -39,7 +39,8 @@ export async function findOrCreateUser(
   return { user, created: true };
 }
 
-export async function issueApiToken(db: Db, clock: Clock, userId: string, label?: string) {
+/** `samlProviderId`: the provider whose sign-in this token comes from (see the organization's `sso` flag). */
+export async function issueApiToken(db: Db, clock: Clock, userId: string, label?: string, samlProviderId?: string) {
   const token = newApiToken();
   const id = newId();
   await insertApiToken(db, {
@@ -49,6 +50,7 @@ export async function issueApiToken(db: Db, clock: Clock, userId: string, label?
     label: label ?? null,
     created_at: isoNow(clock),
     revoked_at: null,
+    saml_provider_id: samlProviderId ?? null,
   });
   return { id, token };
 }

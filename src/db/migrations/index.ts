@@ -11,6 +11,7 @@ import * as comments from './20261123_0007_comments.ts';
 import * as search from './20261123_0008_search.ts';
 import * as linkChecks from './20261123_0009_link_checks.ts';
 import * as imports from './20261123_0010_imports.ts';
+import * as organizationServices from './20261123_0011_organization_services.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0008_search': search,
   '20261123_0009_link_checks': linkChecks,
   '20261123_0010_imports': imports,
+  '20261123_0011_organization_services': organizationServices,
 };
 
 export const migrationProvider: MigrationProvider = {

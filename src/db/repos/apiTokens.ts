@@ -8,12 +8,23 @@ export type ApiTokenRow = ApiTokensTable;
 
 export interface TokenOwnerRow {
   token_id: string;
+  /** An organization whose enforced SSO refuses this token (made outside SSO), or null. */
+  sso_required_by: string | null;
   user_id: string;
   email: UsersTable['email'];
   display_name: UsersTable['display_name'];
   photo_url: UsersTable['photo_url'];
   created_at: UsersTable['created_at'];
 }
+
+/**
+ * A token made outside SSO does not admit someone who is an SSO member of an
+ * organization that enforces SSO: they sign in through its identity provider.
+ */
+const ssoRequiredBy = sql<string | null>`case when t.saml_provider_id is null then (
+    select so.id from organization_members sm inner join organizations so on so.id = sm.organization_id
+    where sm.user_id = u.id and sm.sso = 1 and so.sso = 1 limit 1
+  ) else null end`.as('sso_required_by');
 
 export async function insertApiToken(db: Db, token: ApiTokenRow): Promise<void> {
   await db.insertInto('api_tokens').values(token).execute();
@@ -30,6 +41,7 @@ const tokenOwnerQuery = preparedQuery<'tokenHash', TokenOwnerRow>((db, param) =>
       'u.display_name',
       'u.photo_url',
       'u.created_at',
+      ssoRequiredBy,
     ])
     .where('t.token_hash', '=', param('tokenHash'))
     .where('t.revoked_at', 'is', null),
@@ -43,6 +55,7 @@ export async function findTokenOwner(db: Db, tokenHash: string): Promise<TokenOw
 
 type OwnerWithOrganizationRow = {
   token_id: string;
+  sso_required_by: string | null;
   user_id: string;
   user_email: string;
   user_display_name: string;
@@ -62,6 +75,7 @@ const ownerWithOrganizationQuery = preparedQuery<'tokenHash' | 'organizationId',
       .selectAll('o')
       .select([
         't.id as token_id',
+        ssoRequiredBy,
         'u.id as user_id',
         'u.email as user_email',
         'u.display_name as user_display_name',
@@ -87,10 +101,12 @@ export async function findTokenOwnerWithOrganization(
 ): Promise<{ owner: TokenOwnerRow; organization: OrganizationWithAccessRow | undefined } | undefined> {
   const [row] = await ownerWithOrganizationQuery(db, { tokenHash, organizationId });
   if (!row) return undefined;
-  const { token_id, user_id, user_email, user_display_name, user_photo_url, user_created_at, ...organization } = row;
+  const { token_id, sso_required_by, user_id, user_email, user_display_name, user_photo_url, user_created_at, ...organization } =
+    row;
   return {
     owner: {
       token_id,
+      sso_required_by,
       user_id,
       email: user_email,
       display_name: user_display_name,

@@ -1,0 +1,69 @@
+// SAML identity providers of organizations, the AuthnRequests sent to them, and the
+// assertions already accepted from them.
+import type { Db, SamlProvidersTable } from '../schema.ts';
+
+export type SamlProviderRow = SamlProvidersTable;
+
+export async function insertSamlProvider(db: Db, provider: SamlProviderRow): Promise<void> {
+  await db.insertInto('saml_providers').values(provider).execute();
+}
+
+export function findSamlProvider(db: Db, providerId: string): Promise<SamlProviderRow | undefined> {
+  return db.selectFrom('saml_providers').selectAll().where('id', '=', providerId).executeTakeFirst();
+}
+
+export function samlProvidersQuery(db: Db, organizationId: string) {
+  return db.selectFrom('saml_providers as p').selectAll('p').where('p.organization_id', '=', organizationId);
+}
+
+export async function updateSamlProvider(
+  db: Db,
+  providerId: string,
+  changes: Partial<Omit<SamlProviderRow, 'id' | 'organization_id' | 'created_at'>>,
+): Promise<void> {
+  await db.updateTable('saml_providers').set(changes).where('id', '=', providerId).execute();
+}
+
+/** Tokens the provider issued stop working with it: a removed provider signs nobody in. */
+export async function deleteSamlProvider(db: Db, providerId: string, revokedAt: string): Promise<void> {
+  await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: revokedAt })
+    .where('saml_provider_id', '=', providerId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db.deleteFrom('saml_requests').where('provider_id', '=', providerId).execute();
+  await db.deleteFrom('saml_assertions').where('provider_id', '=', providerId).execute();
+  await db.deleteFrom('saml_providers').where('id', '=', providerId).execute();
+}
+
+export async function saveSamlRequest(db: Db, request: { id: string; provider_id: string; value: string; created_at: string }) {
+  await db.insertInto('saml_requests').values(request).onConflict((c) => c.column('id').doNothing()).execute();
+}
+
+export function findSamlRequest(db: Db, providerId: string, requestId: string) {
+  return db
+    .selectFrom('saml_requests')
+    .selectAll()
+    .where('id', '=', requestId)
+    .where('provider_id', '=', providerId)
+    .executeTakeFirst();
+}
+
+export async function deleteSamlRequest(db: Db, requestId: string): Promise<void> {
+  await db.deleteFrom('saml_requests').where('id', '=', requestId).execute();
+}
+
+export async function deleteSamlRequestsBefore(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('saml_requests').where('created_at', '<', before).execute();
+}
+
+/** Records an assertion as used; false when it already was (a replay). */
+export async function consumeSamlAssertion(db: Db, providerId: string, assertionId: string, consumedAt: string) {
+  const result = await db
+    .insertInto('saml_assertions')
+    .values({ provider_id: providerId, assertion_id: assertionId, consumed_at: consumedAt })
+    .onConflict((c) => c.columns(['provider_id', 'assertion_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}

@@ -1,0 +1,371 @@
+// SAML single sign-on: an organization's identity providers, and signing people in
+// through them. Quire is the service provider; @node-saml/node-saml builds the
+// AuthnRequests and verifies the responses (signature against the provider's
+// certificate, audience, time window, InResponseTo). Quire adds what it leaves to the
+// application: the destination, the issuer, and one use per assertion.
+import { X509Certificate } from 'node:crypto';
+import { DOMParser } from '@xmldom/xmldom';
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
+import { insertMembership, findMembership, updateMembership } from '../db/repos/members.ts';
+import { findOrganizationById, lockOrganization } from '../db/repos/organizations.ts';
+import {
+  consumeSamlAssertion,
+  deleteSamlProvider,
+  deleteSamlRequest,
+  deleteSamlRequestsBefore,
+  findSamlProvider,
+  findSamlRequest,
+  insertSamlProvider,
+  samlProvidersQuery,
+  saveSamlRequest,
+  updateSamlProvider,
+  type SamlProviderRow,
+} from '../db/repos/samlProviders.ts';
+import { addTeamMember, findTeam } from '../db/repos/teams.ts';
+import type { Db } from '../db/schema.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import type { Role } from '../lib/roles.ts';
+import { teamPermissions, type OrganizationAccess } from '../policies/organization.ts';
+import { isSamlProviderActive, presentSamlProvider, samlServiceUrls } from '../presenters/samlProvider.ts';
+import { presentUser } from '../presenters/user.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeInOrganization } from './organizations.ts';
+import { findOrCreateUser, issueApiToken } from './users.ts';
+
+/** How long an AuthnRequest may wait for its answer. */
+const REQUEST_LIFETIME_MS = 10 * 60_000;
+/** Clocks of Quire and the identity provider may disagree by this much. */
+const CLOCK_SKEW_MS = 60_000;
+
+export interface SamlProviderInput {
+  label?: string;
+  entityID?: string;
+  certificate?: string;
+  ssoURL?: string;
+  defaultTeam?: string;
+  defaultRole?: Role | null;
+}
+
+/** A PEM certificate the way identity providers hand it out; a bare base64 body gets its armour. */
+function normalizeCertificate(certificate: string): string {
+  const trimmed = certificate.trim();
+  if (trimmed.startsWith('-----BEGIN')) return trimmed;
+  const body = trimmed.replace(/\s+/g, '');
+  return `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END CERTIFICATE-----`;
+}
+
+function validCertificate(certificate: string): string {
+  const pem = normalizeCertificate(certificate);
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new BadRequest('certificate: not a valid X.509 certificate in PEM form (-----BEGIN CERTIFICATE----- …)');
+  }
+  return pem;
+}
+
+async function validTeam(db: Db, organizationId: string, teamId: string, callerId: string) {
+  const team = await findTeam(db, organizationId, teamId, callerId);
+  if (!team) throw new BadRequest(`defaultTeam: no team with id "${teamId}" in this organization`);
+  return team;
+}
+
+/** Providers with their default teams, each team read once however many providers name it. */
+async function presentAll(ctx: ServiceContext, access: OrganizationAccess, actor: Actor, providers: SamlProviderRow[]) {
+  const teamIds = [...new Set(providers.map((provider) => provider.default_team_id).filter((id) => id !== null))];
+  const teams = new Map(
+    await Promise.all(
+      teamIds.map(async (teamId) => [teamId, await findTeam(ctx.db, providers[0].organization_id, teamId, actor.user.id)] as const),
+    ),
+  );
+  return providers.map((provider) => {
+    const team = provider.default_team_id ? teams.get(provider.default_team_id) : undefined;
+    return presentSamlProvider(
+      ctx.config.publicUrl,
+      provider,
+      team ? { team, permissions: teamPermissions(access, team.caller_role) } : undefined,
+    );
+  });
+}
+
+async function present(ctx: ServiceContext, access: OrganizationAccess, actor: Actor, provider: SamlProviderRow) {
+  return (await presentAll(ctx, access, actor, [provider]))[0];
+}
+
+async function requireProvider(db: Db, organizationId: string, providerId: string): Promise<SamlProviderRow> {
+  const provider = await findSamlProvider(db, providerId);
+  if (!provider || provider.organization_id !== organizationId) {
+    throw new NotFound(`No SAML provider with id "${providerId}" in this organization`);
+  }
+  return provider;
+}
+
+export async function listSamlProviders(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
+  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const providers = await paginate(
+    samlProvidersQuery(ctx.db, organizationId),
+    [
+      { column: 'p.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 'p.id', direction: 'desc', value: (row) => row.id },
+    ],
+    page,
+    (row) => row,
+  );
+  return { ...providers, items: await presentAll(ctx, access, actor, providers.items) };
+}
+
+export async function createSamlProvider(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  input: SamlProviderInput & { label: string },
+) {
+  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
+  const provider: SamlProviderRow = {
+    id: newId(),
+    organization_id: organizationId,
+    label: input.label,
+    entity_id: input.entityID ?? null,
+    certificate: input.certificate !== undefined ? validCertificate(input.certificate) : null,
+    sso_url: input.ssoURL ?? null,
+    default_team_id: input.defaultTeam ?? null,
+    default_role: input.defaultRole === undefined ? 'read' : input.defaultRole,
+    created_at: isoNow(ctx.clock),
+  };
+  await insertSamlProvider(ctx.db, provider);
+  return present(ctx, access, actor, provider);
+}
+
+export async function getSamlProvider(ctx: ServiceContext, actor: Actor, organizationId: string, providerId: string) {
+  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  return present(ctx, access, actor, await requireProvider(ctx.db, organizationId, providerId));
+}
+
+export async function changeSamlProvider(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  providerId: string,
+  input: SamlProviderInput,
+) {
+  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  await requireProvider(ctx.db, organizationId, providerId);
+  if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
+  await updateSamlProvider(ctx.db, providerId, {
+    ...(input.label !== undefined ? { label: input.label } : {}),
+    ...(input.entityID !== undefined ? { entity_id: input.entityID } : {}),
+    ...(input.certificate !== undefined ? { certificate: validCertificate(input.certificate) } : {}),
+    ...(input.ssoURL !== undefined ? { sso_url: input.ssoURL } : {}),
+    ...(input.defaultTeam !== undefined ? { default_team_id: input.defaultTeam } : {}),
+    ...(input.defaultRole !== undefined ? { default_role: input.defaultRole } : {}),
+  });
+  return present(ctx, access, actor, await requireProvider(ctx.db, organizationId, providerId));
+}
+
+export async function removeSamlProvider(ctx: ServiceContext, actor: Actor, organizationId: string, providerId: string) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireProvider(trx, organizationId, providerId);
+    await deleteSamlProvider(trx, providerId, isoNow(ctx.clock));
+  });
+}
+
+/** The sign-in choices of an organization, for a login page: every member may read them. */
+export async function listSsoLogins(ctx: ServiceContext, actor: Actor, organizationId: string) {
+  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const providers = await samlProvidersQuery(ctx.db, organizationId).orderBy('p.created_at').orderBy('p.id').limit(1000).execute();
+  return {
+    items: providers
+      .filter(isSamlProviderActive)
+      .map((provider) => ({
+        id: provider.id,
+        label: provider.label,
+        startURL: samlServiceUrls(ctx.config.publicUrl, provider.id).startURL,
+      })),
+  };
+}
+
+/** node-saml's request cache, kept in the database so any process can receive the answer. */
+function requestCache(ctx: ServiceContext, providerId: string): CacheProvider {
+  return {
+    async saveAsync(key, value) {
+      const now = ctx.clock.now();
+      await deleteSamlRequestsBefore(ctx.db, new Date(now.getTime() - REQUEST_LIFETIME_MS).toISOString());
+      await saveSamlRequest(ctx.db, { id: key, provider_id: providerId, value, created_at: now.toISOString() });
+      return { value, createdAt: now.getTime() };
+    },
+    async getAsync(key) {
+      const request = await findSamlRequest(ctx.db, providerId, key);
+      const expired = !request || Date.parse(request.created_at) + REQUEST_LIFETIME_MS < ctx.clock.now().getTime();
+      return expired ? null : request.value;
+    },
+    async removeAsync(key) {
+      if (key === null) return null;
+      const request = await findSamlRequest(ctx.db, providerId, key);
+      await deleteSamlRequest(ctx.db, key);
+      return request?.value ?? null;
+    },
+  };
+}
+
+async function activeProvider(ctx: ServiceContext, providerId: string): Promise<SamlProviderRow> {
+  const provider = await findSamlProvider(ctx.db, providerId);
+  if (!provider) throw new NotFound(`No SAML provider with id "${providerId}"`);
+  if (!isSamlProviderActive(provider)) {
+    throw new BadRequest(
+      'This SAML provider is not configured yet: an administrator must set its ssoURL, entityID and certificate',
+    );
+  }
+  return provider;
+}
+
+function samlFor(ctx: ServiceContext, provider: SamlProviderRow): SAML {
+  const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
+  return new SAML({
+    entryPoint: provider.sso_url!,
+    issuer: service.entityID,
+    callbackUrl: service.acsURL,
+    audience: service.entityID,
+    idpCert: provider.certificate!,
+    // Either the response or its assertion must carry a valid signature (node-saml
+    // refuses a response with neither); identity providers differ in which they sign.
+    wantAuthnResponseSigned: false,
+    wantAssertionsSigned: false,
+    // Only answers to requests Quire sent: unsolicited and replayed responses fail here.
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: REQUEST_LIFETIME_MS,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    disableRequestedAuthnContext: true,
+    cacheProvider: requestCache(ctx, provider.id),
+  });
+}
+
+/** Where startURL sends the browser: the identity provider, carrying a fresh AuthnRequest. */
+export async function startSamlSignIn(ctx: ServiceContext, providerId: string, relayState: string | undefined) {
+  const provider = await activeProvider(ctx, providerId);
+  return samlFor(ctx, provider).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
+}
+
+export function samlServiceMetadata(ctx: ServiceContext, providerId: string) {
+  return findSamlProvider(ctx.db, providerId).then((provider) => {
+    if (!provider) throw new NotFound(`No SAML provider with id "${providerId}"`);
+    const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
+    return new SAML({ issuer: service.entityID, callbackUrl: service.acsURL, idpCert: 'unused' })
+      .generateServiceProviderMetadata(null);
+  });
+}
+
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+];
+const NAME_ATTRIBUTES = ['displayName', 'name', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name'];
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function firstText(profile: Profile, names: string[]): string | undefined {
+  for (const name of names) {
+    const value = profile[name];
+    const text = Array.isArray(value) ? value[0] : value;
+    if (typeof text === 'string' && text.trim()) return text.trim();
+  }
+  return undefined;
+}
+
+function refuse(reason: string): never {
+  throw new Unauthorized(`The SAML response was refused: ${reason}`);
+}
+
+type ParsedAssertion = {
+  Assertion?: {
+    $?: { ID?: string };
+    Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<{ $?: { Recipient?: string } }> }> }>;
+  };
+};
+
+/**
+ * The response must be meant for this provider's ACS URL: its Destination, when the
+ * response carries one, and the Recipient of the (signed) assertion's confirmation.
+ */
+function checkDestination(profile: Profile, acsUrl: string): void {
+  const responseXml = profile.getSamlResponseXml?.();
+  const destination = responseXml
+    ? new DOMParser().parseFromString(responseXml, 'text/xml').documentElement?.getAttribute('Destination')
+    : null;
+  if (destination && destination !== acsUrl) refuse(`it is addressed to ${destination}, not to ${acsUrl}`);
+  const assertion = (profile.getAssertion?.() as ParsedAssertion | undefined)?.Assertion;
+  const recipients = (assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
+    .map((confirmation) => confirmation.SubjectConfirmationData?.[0]?.$?.Recipient)
+    .filter((recipient): recipient is string => typeof recipient === 'string');
+  if (recipients.some((recipient) => recipient !== acsUrl)) refuse(`its assertion is meant for another recipient`);
+  if (!destination && recipients.length === 0) refuse('it names no destination or recipient');
+}
+
+/**
+ * acsURL: verifies the identity provider's answer, makes the person an SSO member of
+ * the organization (new members get the provider's default role and team) and issues
+ * them an API token, which this answer is the only place to read.
+ */
+export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, form: { SAMLResponse?: unknown }) {
+  if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse.length === 0) {
+    throw new BadRequest('SAMLResponse: the identity provider\'s response is missing from the form');
+  }
+  const provider = await activeProvider(ctx, providerId);
+  let profile: Profile | null;
+  try {
+    ({ profile } = await samlFor(ctx, provider).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
+  } catch (error) {
+    refuse(error instanceof Error ? error.message : String(error));
+  }
+  if (!profile) refuse('it carries no assertion');
+  if (profile.issuer !== provider.entity_id) {
+    refuse(`its issuer "${profile.issuer ?? ''}" is not this provider's entity ID`);
+  }
+  checkDestination(profile, samlServiceUrls(ctx.config.publicUrl, provider.id).acsURL);
+  const assertionId = (profile.getAssertion?.() as ParsedAssertion | undefined)?.Assertion?.$?.ID;
+  if (!assertionId) refuse('its assertion has no ID');
+  const email = firstText(profile, EMAIL_ATTRIBUTES) ?? (EMAIL.test(profile.nameID) ? profile.nameID : undefined);
+  if (!email || !EMAIL.test(email)) refuse('it names no e-mail address (NameID or an email attribute)');
+  const displayName = firstText(profile, NAME_ATTRIBUTES) ?? email.split('@')[0];
+
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeSamlAssertion(trx, provider.id, assertionId, isoNow(ctx.clock)))) {
+      refuse('this assertion was already used to sign in');
+    }
+    const organizationId = provider.organization_id;
+    await lockOrganization(trx, organizationId);
+    const { user } = await findOrCreateUser(trx, ctx.clock, { email, displayName });
+    const membership = await findMembership(trx, organizationId, user.id);
+    if (membership) {
+      await updateMembership(trx, organizationId, user.id, { sso: 1 });
+    } else {
+      await insertMembership(trx, {
+        organization_id: organizationId,
+        user_id: user.id,
+        role: provider.default_role,
+        sso: 1,
+        disabled: 0,
+        joined_at: isoNow(ctx.clock),
+        last_seen_at: null,
+      });
+    }
+    if (provider.default_team_id && (await findTeam(trx, organizationId, provider.default_team_id, user.id))) {
+      await addTeamMember(trx, { team_id: provider.default_team_id, user_id: user.id, role: 'member', added_at: isoNow(ctx.clock) });
+    }
+    const organization = await findOrganizationById(trx, organizationId);
+    const token = await issueApiToken(trx, ctx.clock, user.id, `SSO: ${provider.label}`, provider.id);
+    return {
+      object: 'sso-session' as const,
+      token: token.token,
+      tokenId: token.id,
+      organization: organization!.id,
+      user: presentUser(ctx.config.publicUrl, user),
+    };
+  });
+}
