@@ -29,6 +29,7 @@ import { siteSectionRoutes } from './routes/siteSections/index.ts';
 import { siteSpaceRoutes } from './routes/siteSpaces/index.ts';
 import { spaceRoutes } from './routes/spaces/index.ts';
 import { memberRoutes } from './routes/members/index.ts';
+import { openApiSpecRoutes } from './routes/openApiSpecs/index.ts';
 import { organizationRoutes } from './routes/organizations/index.ts';
 import { teamRoutes } from './routes/teams/index.ts';
 import { userRoutes } from './routes/users/index.ts';
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(linkRoutes);
       await v1.register(importRoutes);
       await v1.register(samlRoutes);
+      await v1.register(openApiSpecRoutes);
     },
     { prefix: '/v1' },
   );

@@ -22,6 +22,13 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Milliseconds a client has to send a whole request, and an idle connection is kept. */
   requestTimeoutMs: number;
+  /**
+   * Milliseconds a process holds a background job between renewals; a job whose
+   * process died runs again elsewhere once this has passed.
+   */
+  jobLeaseMs: number;
+  /** 32-byte key (base64) sealing integration secrets; unset: a key file in dataDir. */
+  secretsKey: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +82,13 @@ function parseUrl(name: string, raw: string, protocols: string[]): string {
   return raw;
 }
 
+function parseSecretsKey(raw: string): string {
+  if (Buffer.from(raw.trim(), 'base64').length !== 32) {
+    throw new ConfigError('QUIRE_SECRETS_KEY must be 32 random bytes in base64 (openssl rand -base64 32)');
+  }
+  return raw.trim();
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '8080');
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
@@ -101,5 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: parseBoolean('QUIRE_ALLOW_PRIVATE_URLS', env.QUIRE_ALLOW_PRIVATE_URLS ?? 'false'),
     rateLimitPerMinute: parseWholeNumber('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT ?? '3000', 0),
     requestTimeoutMs: 1000 * parseWholeNumber('QUIRE_REQUEST_TIMEOUT', env.QUIRE_REQUEST_TIMEOUT ?? '60', 1),
+    jobLeaseMs: 1000 * parseWholeNumber('QUIRE_JOB_LEASE', env.QUIRE_JOB_LEASE ?? '60', 1),
+    secretsKey: env.QUIRE_SECRETS_KEY ? parseSecretsKey(env.QUIRE_SECRETS_KEY) : undefined,
   };
 }

@@ -368,6 +368,7 @@ export interface SamlAssertionsTable {
 }
 
 export type OpenApiProcessingState = 'pending' | 'progress' | 'complete';
+export type OpenApiProcessingError = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
 
 export interface OpenApiSpecsTable {
   id: string;
@@ -379,7 +380,7 @@ export interface OpenApiSpecsTable {
   processing_state: OpenApiProcessingState;
   last_version_id: string | null;
   last_processed_at: string | null;
-  last_error_code: string | null;
+  last_error_code: OpenApiProcessingError | null;
   /** JSON array of {message, code}. */
   last_errors: string | null;
   created_at: string;

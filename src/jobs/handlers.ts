@@ -1,6 +1,7 @@
 // Every kind of durable job and the function that runs it.
 import { IMPORT_WEBSITE_JOB, runWebsiteImport } from '../services/contentImport.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
+import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
 import { PURGE_SPACE_JOB, purgeDeletedSpace } from '../services/spaces.ts';
 import type { JobHandler } from './queue.ts';
 
@@ -8,4 +9,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [PURGE_SPACE_JOB]: purgeDeletedSpace,
   [CHECK_LINKS_JOB]: checkLinks,
   [IMPORT_WEBSITE_JOB]: runWebsiteImport,
+  [PROCESS_OPENAPI_SPEC_JOB]: processOpenApiSpec,
 };

@@ -1,7 +1,7 @@
 // Enqueueing and running durable jobs. A job is a kind, a JSON payload and a time to
 // run; handlers must be idempotent, since a job whose process died mid-run runs again
 // once its lease expires.
-import { claimDueJob, claimJob, deleteJob, insertJob, rescheduleJob, type JobRow } from '../db/repos/jobs.ts';
+import { claimDueJob, claimJob, deleteJob, insertJob, renewJobLease, rescheduleJob, type JobRow } from '../db/repos/jobs.ts';
 import type { Db } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -9,7 +9,7 @@ import type { ServiceContext } from '../services/context.ts';
 
 export type JobHandler = (ctx: ServiceContext, payload: any) => Promise<void>;
 
-const LEASE_MS = 5 * 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 10;
 /** Where a job that kept failing waits for a person to look at its last_error. */
 const NEVER = '9999-12-31T00:00:00.000Z';
@@ -30,7 +30,20 @@ export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: un
   return id;
 }
 
+function leaseMs(ctx: ServiceContext): number {
+  return ctx.config.jobLeaseMs ?? DEFAULT_LEASE_MS;
+}
+
+function leaseEnd(ctx: ServiceContext, from: Date): string {
+  return new Date(from.getTime() + leaseMs(ctx)).toISOString();
+}
+
 async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler | undefined, now: Date): Promise<void> {
+  // A running job renews its lease, so the lease can be short: a job whose process
+  // died is picked up again soon, and a long job is never run twice at once.
+  const renewal = setInterval(() => {
+    renewJobLease(ctx.db, job.id, leaseEnd(ctx, ctx.clock.now())).catch(() => undefined);
+  }, leaseMs(ctx) / 3);
   try {
     if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
     await handler(ctx, JSON.parse(job.payload));
@@ -38,6 +51,8 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
   } catch (error) {
     const retryAt = job.attempts >= MAX_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
     await rescheduleJob(ctx.db, job.id, retryAt, String((error as Error)?.message ?? error));
+  } finally {
+    clearInterval(renewal);
   }
 }
 
@@ -46,7 +61,7 @@ export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, J
   let ran = 0;
   for (;;) {
     const now = ctx.clock.now();
-    const job = await claimDueJob(ctx.db, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+    const job = await claimDueJob(ctx.db, now.toISOString(), leaseEnd(ctx, now));
     if (!job) return ran;
     ran++;
     await runClaimed(ctx, job, handlers[job.kind], now);
@@ -61,8 +76,22 @@ export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, J
 export async function runJobNow(ctx: ServiceContext, kind: string, payload: unknown, handler: JobHandler): Promise<void> {
   const jobId = await enqueueJob(ctx.db, ctx.clock, kind, payload);
   const now = ctx.clock.now();
-  const job = await claimJob(ctx.db, jobId, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+  const job = await claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now));
   if (job) await runClaimed(ctx, job, handler, now);
+}
+
+/**
+ * Starts a job already queued (in the transaction that made its work due) in this
+ * process without waiting for it; the worker would find it anyway, later.
+ */
+export function startJobSoon(ctx: ServiceContext, jobId: string, handler: JobHandler): void {
+  setImmediate(() => {
+    const now = ctx.clock.now();
+    claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now))
+      .then((job) => job && runClaimed(ctx, job, handler, now))
+      // Not claimed (the database is closing, say): the job stays queued for the worker.
+      .catch(() => undefined);
+  });
 }
 
 export interface JobWorker {

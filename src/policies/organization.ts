@@ -34,7 +34,7 @@ export function organizationPermissions(access: OrganizationAccess): Organizatio
     admin,
     ownTeam: access.isMember && access.ownsTeam,
     createContent: access.isMember && roleAtLeast(access.role, 'create'),
-    createOpenAPISpec: access.isMember && roleAtLeast(access.role, 'create'),
+    createOpenAPISpec: admin,
     ingestConversations: admin,
     viewBilling: admin,
     listMembers: fullMember,
@@ -50,7 +50,7 @@ const REFUSALS: Record<keyof OrganizationPermissions, string> = {
   admin: 'Only administrators of this organization may do this',
   ownTeam: 'Only team owners may do this',
   createContent: 'Creating content in this organization needs the "create" role or higher',
-  createOpenAPISpec: 'Creating OpenAPI specs in this organization needs the "create" role or higher',
+  createOpenAPISpec: 'Only administrators of this organization may create OpenAPI specs',
   ingestConversations: 'Only administrators of this organization may do this',
   viewBilling: 'Only administrators of this organization may see its billing',
   listMembers: 'Guests may not list the members of this organization',
@@ -83,5 +83,24 @@ export function teamPermissions(access: OrganizationAccess, teamRole: string | n
 export function authorizeTeamAdmin(access: OrganizationAccess, teamRole: string | null | undefined): void {
   if (!teamPermissions(access, teamRole).admin) {
     throw new Forbidden("Only the organization's administrators and the team's owners may change this team");
+  }
+}
+
+/**
+ * What an organization keeps for all its members (OpenAPI specs, translation
+ * settings): members with a role see them, administrators change them.
+ */
+export function organizationResourcePermissions(access: OrganizationAccess) {
+  return {
+    view: access.isMember && access.role !== null,
+    edit: access.isMember && roleAtLeast(access.role, 'admin'),
+  };
+}
+
+export function authorizeOrganizationResource(access: OrganizationAccess, action: 'view' | 'edit'): void {
+  if (!organizationResourcePermissions(access)[action]) {
+    throw new Forbidden(
+      action === 'view' ? 'Guests may not see the settings of this organization' : 'Only administrators of this organization may change this',
+    );
   }
 }

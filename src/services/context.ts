@@ -9,7 +9,7 @@ import type { OrganizationWithAccessRow } from '../db/repos/organizations.ts';
 export interface ServiceContext {
   db: Kysely<Database>;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'bodyLimit'>>;
+  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'bodyLimit' | 'jobLeaseMs'>>;
   /** Signs links that carry their own permission (file downloads, PDFs); shared by all processes. */
   linkKey: string;
 }

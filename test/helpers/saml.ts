@@ -13,7 +13,7 @@ export interface TestIdentityProvider {
 }
 
 export async function createIdentityProvider(name = 'idp.test'): Promise<TestIdentityProvider> {
-  const pems = await generate([{ name: 'commonName', value: name }], { keySize: 2048, algorithm: 'sha256', days: 2 });
+  const pems = await generate([{ name: 'commonName', value: name }], { keySize: 2048, algorithm: 'sha256' });
   return { entityID: `https://${name}/metadata`, ssoURL: `https://${name}/sso`, certificate: pems.cert, privateKey: pems.private };
 }
 

@@ -45,7 +45,7 @@ describe('organizations', () => {
     const asReader = await request(testApp.app, 'GET', `/v1/orgs/${organizationId}`, { token: reader.token });
     expect(asReader.body.permissions).toMatchObject({ view: true, admin: false, createContent: false, listMembers: true });
     const asCreator = await request(testApp.app, 'GET', `/v1/orgs/${organizationId}`, { token: creator.token });
-    expect(asCreator.body.permissions).toMatchObject({ admin: false, createContent: true, createOpenAPISpec: true });
+    expect(asCreator.body.permissions).toMatchObject({ admin: false, createContent: true, createOpenAPISpec: false });
   });
 
   it('hides an organization from non-members with 404', async () => {

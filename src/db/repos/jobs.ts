@@ -44,6 +44,10 @@ export async function claimJob(db: Db, jobId: string, now: string, leaseUntil: s
     .executeTakeFirst();
 }
 
+export async function renewJobLease(db: Db, jobId: string, leaseUntil: string): Promise<void> {
+  await db.updateTable('jobs').set({ locked_until: leaseUntil }).where('id', '=', jobId).execute();
+}
+
 export async function deleteJob(db: Db, jobId: string): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', jobId).execute();
 }
