@@ -32,6 +32,7 @@ import { memberRoutes } from './routes/members/index.ts';
 import { openApiSpecRoutes } from './routes/openApiSpecs/index.ts';
 import { organizationRoutes } from './routes/organizations/index.ts';
 import { teamRoutes } from './routes/teams/index.ts';
+import { translationRoutes } from './routes/translations/index.ts';
 import { userRoutes } from './routes/users/index.ts';
 
 declare module 'fastify' {
@@ -128,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(importRoutes);
       await v1.register(samlRoutes);
       await v1.register(openApiSpecRoutes);
+      await v1.register(translationRoutes);
     },
     { prefix: '/v1' },
   );

@@ -23,10 +23,9 @@ import { enqueueJob, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
-import { authorizeOrganizationResource } from '../policies/organization.ts';
 import { presentOpenApiSpec, presentOpenApiSpecVersion, presentOpenApiSpecContent } from '../presenters/openApiSpec.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeInOrganization } from './organizations.ts';
+import { authorizeResourceInOrganization } from './organizations.ts';
 
 export const PROCESS_OPENAPI_SPEC_JOB = 'process-openapi-spec';
 
@@ -36,12 +35,6 @@ export const OPENAPI_FETCH_TIMEOUT_MS = 5_000;
 export const OPENAPI_MAX_BYTES = 10 * 1024 * 1024;
 
 export type OpenApiSource = { url: string } | { text: string };
-
-async function authorize(ctx: ServiceContext, actor: Actor, organizationId: string, action: 'view' | 'edit') {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'view');
-  authorizeOrganizationResource(access, action);
-  return access;
-}
 
 async function requireSpec(db: Db, organizationId: string, slug: string): Promise<OpenApiSpecRow> {
   const spec = await findOpenApiSpecBySlug(db, organizationId, slug);
@@ -64,7 +57,7 @@ function sourceColumns(source: OpenApiSource): Pick<OpenApiSpecRow, 'source_url'
 }
 
 export async function listOpenApiSpecs(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
-  const access = await authorize(ctx, actor, organizationId, 'view');
+  const access = await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
   return paginate(
     openApiSpecsQuery(ctx.db, organizationId),
     [
@@ -77,7 +70,7 @@ export async function listOpenApiSpecs(ctx: ServiceContext, actor: Actor, organi
 }
 
 export async function getOpenApiSpec(ctx: ServiceContext, actor: Actor, organizationId: string, slug: string) {
-  const access = await authorize(ctx, actor, organizationId, 'view');
+  const access = await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
   return presentOpenApiSpec(ctx.config.publicUrl, await requireSpec(ctx.db, organizationId, slug), access);
 }
 
@@ -94,7 +87,7 @@ export async function saveOpenApiSpec(
   source: OpenApiSource,
   mode: 'create' | 'upsert',
 ): Promise<{ created: boolean; spec: ReturnType<typeof presentOpenApiSpec> }> {
-  const access = await authorize(ctx, actor, organizationId, 'edit');
+  const access = await authorizeResourceInOrganization(ctx, actor, organizationId, 'edit');
   const columns = sourceColumns(source);
   const now = isoNow(ctx.clock);
   const outcome = await ctx.db.transaction().execute(async (trx) => {
@@ -138,14 +131,14 @@ export async function changeOpenApiSpecVisibility(
   slug: string,
   visibility: 'private' | 'public',
 ) {
-  const access = await authorize(ctx, actor, organizationId, 'edit');
+  const access = await authorizeResourceInOrganization(ctx, actor, organizationId, 'edit');
   const spec = await requireSpec(ctx.db, organizationId, slug);
   await updateOpenApiSpec(ctx.db, spec.id, { visibility, updated_at: isoNow(ctx.clock) });
   return presentOpenApiSpec(ctx.config.publicUrl, (await findOpenApiSpec(ctx.db, spec.id))!, access);
 }
 
 export async function removeOpenApiSpec(ctx: ServiceContext, actor: Actor, organizationId: string, slug: string) {
-  await authorize(ctx, actor, organizationId, 'edit');
+  await authorizeResourceInOrganization(ctx, actor, organizationId, 'edit');
   await ctx.db.transaction().execute(async (trx) => deleteOpenApiSpec(trx, (await requireSpec(trx, organizationId, slug)).id));
 }
 
@@ -156,7 +149,7 @@ export async function listOpenApiSpecVersions(
   slug: string,
   page: PageRequest,
 ) {
-  await authorize(ctx, actor, organizationId, 'view');
+  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
   const spec = await requireSpec(ctx.db, organizationId, slug);
   return paginate(
     openApiSpecVersionsQuery(ctx.db, spec.id),
@@ -191,7 +184,7 @@ export async function getOpenApiSpecVersion(
   slug: string,
   versionId: string | 'latest',
 ) {
-  await authorize(ctx, actor, organizationId, 'view');
+  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
   const { spec, version } = await requireVersion(ctx, organizationId, slug, versionId);
   return presentOpenApiSpecVersion(ctx.config.publicUrl, spec, version);
 }
@@ -203,7 +196,7 @@ export async function getOpenApiSpecVersionContent(
   slug: string,
   versionId: string | 'latest',
 ) {
-  await authorize(ctx, actor, organizationId, 'view');
+  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
   const { spec, version } = await requireVersion(ctx, organizationId, slug, versionId);
   const reading = await readOpenApiDocument(version.text);
   if (!reading.ok) throw new Error(`stored OpenAPI version ${version.id} no longer reads: ${reading.problems[0]?.message}`);

@@ -17,7 +17,12 @@ import { isDomainName } from '../lib/domains.ts';
 import { newId } from '../lib/ids.ts';
 import { isoNow } from '../lib/clock.ts';
 import { isRole, type Role } from '../lib/roles.ts';
-import { authorizeOrganization, type OrganizationAccess, type OrganizationPermissions } from '../policies/organization.ts';
+import {
+  authorizeOrganization,
+  authorizeOrganizationResource,
+  type OrganizationAccess,
+  type OrganizationPermissions,
+} from '../policies/organization.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import type { Actor, ServiceContext } from './context.ts';
 
@@ -55,6 +60,18 @@ export async function authorizeInOrganization(
   const row = await organizationWithAccess(ctx, actor, organizationId, db);
   const access = authorizeOrganization(accessFromRow(row), permission, organizationId);
   return { organization: row!, access };
+}
+
+/** For what an organization keeps for its members (OpenAPI specs, translation settings). */
+export async function authorizeResourceInOrganization(
+  ctx: ServiceContext,
+  actor: Actor,
+  organizationId: string,
+  action: 'view' | 'edit',
+): Promise<OrganizationAccess> {
+  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  authorizeOrganizationResource(access, action);
+  return access;
 }
 
 export async function getOrganization(ctx: ServiceContext, actor: Actor, organizationId: string) {
