@@ -34,7 +34,7 @@ async function storedBytes(ctx: ServiceContext): Promise<number> {
 export async function benchContent(database: BenchDatabase, pageCount: number, edits = 200): Promise<ContentResult> {
   const handle = await database.open();
   try {
-    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, linkKey: 'bench-key' };
+    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32) };
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Bench', email: 'b@quire.test', name: 'B' });
     const actor: Actor = { user, tokenId: 'bench' };
     const space = await createSpace(ctx, actor, organization.id, { title: 'Big' });

@@ -87,6 +87,7 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
       clock: systemClock,
       config: { publicUrl: 'http://bench', allowPrivateUrls: false },
       linkKey: 'bench-key',
+      secretsKey: () => Buffer.alloc(32),
     } as ServiceContext;
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Search', email: 's@quire.test', name: 'S' });
     const actor: Actor = { user, tokenId: 'bench' };

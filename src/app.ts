@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { loadSecretsKey } from './lib/secretBox.ts';
 import { requireBearerToken } from './plugins/auth.ts';
 import { limitRequestsPerToken } from './plugins/rateLimit.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -19,6 +20,8 @@ import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
+import { integrationRoutes } from './routes/integrations/index.ts';
+import { integrationAssetRoutes } from './routes/integrations/integrationAssets.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
 import { linkRoutes } from './routes/links/index.ts';
 import { samlRoutes } from './routes/saml/index.ts';
@@ -83,7 +86,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const linkKey = await settingOrCreate(database.db, 'link-signing-key', () => randomBytes(32).toString('base64url'));
-  app.decorate('ctx', { db: database.db, clock: options.clock ?? systemClock, config, linkKey });
+  let secretsKey: Buffer | undefined;
+  app.decorate('ctx', {
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    config,
+    linkKey,
+    secretsKey: () => (secretsKey ??= loadSecretsKey(config)),
+  });
   useSplitValidation(app);
   acceptJsonBodies(app);
   app.setErrorHandler(handleError);
@@ -106,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fileDownloadRoutes);
   await app.register(samlServiceRoutes);
+  await app.register(integrationAssetRoutes);
   await app.register(
     async (v1) => {
       requireBearerToken(v1);
@@ -130,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(samlRoutes);
       await v1.register(openApiSpecRoutes);
       await v1.register(translationRoutes);
+      await v1.register(integrationRoutes);
     },
     { prefix: '/v1' },
   );

@@ -119,6 +119,11 @@ export function containsInsensitive(column: Expression<string>, needle: string):
   return sql<boolean>`lower(${column}) like ${pattern} escape '\\'`;
 }
 
+/** Case-sensitive substring test with no wildcards: instr on SQLite, strpos on PostgreSQL. */
+export function containsText(db: Kysely<Database>, column: Expression<string>, needle: string): RawBuilder<boolean> {
+  return engineOf(db) === 'postgres' ? sql<boolean>`strpos(${column}, ${needle}) > 0` : sql<boolean>`instr(${column}, ${needle}) > 0`;
+}
+
 /** COUNT(*) comes back as a bigint string from PostgreSQL and a number from SQLite. */
 export function toCount(value: unknown): number {
   return Number(value ?? 0);

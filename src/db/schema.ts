@@ -418,6 +418,12 @@ export interface IntegrationsTable {
   target: 'all' | 'site' | 'space' | 'organization';
   /** JSON: scopes, categories, blocks, contentSources, externalLinks, configurations, contentSecurityPolicy. */
   manifest: string;
+  /** JSON array of category tokens (the list filters on it). */
+  categories: string;
+  /** JSON array of the host names the blocks unfurl. */
+  block_domains: string;
+  has_blocks: Flag;
+  has_content_sources: Flag;
   icon_asset_id: string | null;
   /** JSON array of asset ids. */
   preview_asset_ids: string;

@@ -7,7 +7,6 @@ import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
-import { imageSize } from 'image-size';
 import { parse as parseYaml } from 'yaml';
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -18,6 +17,7 @@ import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
+import { decodeBase64, imageFacts } from '../lib/uploads.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace } from './contentAccess.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
@@ -126,26 +126,15 @@ function freeSlug(tree: FlatTree, parentId: string | null, title: string, except
 
 /** Checks and describes an uploaded file; its bytes are stored as a base64 blob. */
 function fileEntry(file: { name: string; contentType?: string; base64: string }, where: string, blobs: Map<Hash, string>): FileEntry {
-  const base64 = file.base64.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) {
-    throw new BadRequest(`${where}.base64: not valid base64`);
-  }
-  const bytes = Buffer.from(base64, 'base64');
+  const { base64, bytes } = decodeBase64(file.base64, `${where}.base64`);
   if (bytes.length > MAX_FILE_BYTES) throw new BadRequest(`${where}: files are limited to 1 MB each`);
-  let dimensions: FileEntry['dimensions'];
-  let imageType: string | undefined;
-  try {
-    const size = imageSize(bytes);
-    if (size.width && size.height) dimensions = { width: size.width, height: size.height };
-    imageType = size.type;
-  } catch {
-    // Not an image: no dimensions.
-  }
+  const image = imageFacts(bytes);
+  const dimensions = image?.dimensions;
   blobs.set(hashOf(base64), base64);
   return {
     id: newId(),
     name: file.name,
-    contentType: file.contentType ?? (imageType ? `image/${imageType === 'jpg' ? 'jpeg' : imageType === 'svg' ? 'svg+xml' : imageType}` : 'application/octet-stream'),
+    contentType: file.contentType ?? image?.contentType ?? 'application/octet-stream',
     size: bytes.length,
     ...(dimensions ? { dimensions } : {}),
     blob: hashOf(base64),

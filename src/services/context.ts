@@ -12,6 +12,8 @@ export interface ServiceContext {
   config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'bodyLimit' | 'jobLeaseMs'>>;
   /** Signs links that carry their own permission (file downloads, PDFs); shared by all processes. */
   linkKey: string;
+  /** The key sealing integration secrets, read when first needed (see lib/secretBox.ts). */
+  secretsKey: () => Buffer;
 }
 
 /** The authenticated caller of an API operation. */

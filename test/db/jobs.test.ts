@@ -14,7 +14,7 @@ let second: DatabaseHandle;
 let clock: TestClock;
 
 function contextOf(handle: DatabaseHandle): ServiceContext {
-  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, linkKey: 'test-key' };
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, linkKey: 'test-key', secretsKey: () => Buffer.alloc(32) };
 }
 
 beforeAll(async () => {

@@ -65,6 +65,27 @@ async function changeRequestWithContent(app: TestApp, token: string, spaceId: st
   return changeRequest.id as string;
 }
 
+const OPENAPI_TEXT = 'openapi: 3.1.0\ninfo:\n  title: Pets\n  version: "1"\npaths: {}\n';
+
+/** A private integration of the organization: only its members with a role see it. */
+const integrationManifest = (organizationId: string) => ({
+  organization: organizationId,
+  title: 'Matrix tool',
+  description: 'An integration of the fixture',
+  scopes: ['space:content:read'],
+  script: 'export default {};',
+  visibility: 'private',
+});
+
+async function processedSpec(app: TestApp, token: string, organizationId: string, slug: string) {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const spec = await as(app, token, 'GET', `/v1/orgs/${organizationId}/openapi/${slug}`);
+    if (spec.processingState === 'complete') return spec;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`fixture OpenAPI spec ${slug} was not processed`);
+}
+
 export async function buildWorld(app: TestApp): Promise<World> {
   const organization = await buildOrganization(app, 'Matrix');
   const organizationId = organization.organizationId;
@@ -118,6 +139,14 @@ export async function buildWorld(app: TestApp): Promise<World> {
   const siteSpace = await as(app, admin, 'POST', `${sites}/site-spaces`, { spaceId: space.id, sectionId: section.id });
   const shareLink = await as(app, admin, 'POST', `${sites}/share-links`, { name: 'Partners' });
 
+  const samlProvider = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/saml`, { label: 'Okta' });
+  await as(app, admin, 'POST', `/v1/orgs/${organizationId}/openapi`, { slug: 'petstore', source: { text: OPENAPI_TEXT } });
+  const spec = await processedSpec(app, admin, organizationId, 'petstore');
+  const translation = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/translations`, { title: 'Docs' });
+  await as(app, admin, 'POST', '/v1/integrations/matrix-tool', integrationManifest(organizationId));
+  const installation = await as(app, admin, 'POST', '/v1/integrations/matrix-tool/installations', { organization: organizationId });
+  await as(app, admin, 'POST', `/v1/integrations/matrix-tool/installations/${installation.id}/spaces`, { space: space.id });
+
   return {
     tokens: {
       anon: undefined,
@@ -158,6 +187,12 @@ export async function buildWorld(app: TestApp): Promise<World> {
       crFileId: changeRequestFileId,
       crCommentId: crComment.id,
       crCommentReplyId: crReply.id,
+      samlProviderId: samlProvider.id,
+      specSlug: 'petstore',
+      versionId: spec.lastVersion,
+      translationSettingsId: translation.id,
+      integrationName: 'matrix-tool',
+      installationId: installation.id,
     },
   };
 }
@@ -244,6 +279,36 @@ const fresh = {
       })
     ).id,
   }),
+  samlProvider: async (world: World, app: TestApp) => ({
+    samlProviderId: (await as(app, admin(world), 'POST', `${orgPath(world)}/saml`, { label: nextName('IdP ') })).id,
+  }),
+  spec: async (world: World, app: TestApp) => {
+    const specSlug = nextName('spec-');
+    await as(app, admin(world), 'POST', `${orgPath(world)}/openapi`, { slug: specSlug, source: { text: OPENAPI_TEXT } });
+    return { specSlug };
+  },
+  translation: async (world: World, app: TestApp) => ({
+    translationSettingsId: (await as(app, admin(world), 'POST', `${orgPath(world)}/translations`, { title: nextName('Docs ') })).id,
+  }),
+  integration: async (world: World, app: TestApp) => {
+    const integrationName = nextName('tool-');
+    await as(app, admin(world), 'POST', `/v1/integrations/${integrationName}`, integrationManifest(world.params.organizationId));
+    return { integrationName };
+  },
+  installation: async (world: World, app: TestApp) => {
+    const { integrationName } = await fresh.integration(world, app);
+    const installation = await as(app, admin(world), 'POST', `/v1/integrations/${integrationName}/installations`, {
+      organization: world.params.organizationId,
+    });
+    return { integrationName, installationId: installation.id as string };
+  },
+  spaceInstallation: async (world: World, app: TestApp) => {
+    const params = await fresh.installation(world, app);
+    await as(app, admin(world), 'POST', `/v1/integrations/${params.integrationName}/installations/${params.installationId}/spaces`, {
+      space: world.params.spaceId,
+    });
+    return params;
+  },
 };
 
 /** Change-request content and comments name the change request's own page, file and comment. */
@@ -427,4 +492,47 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ commentId: 'crCommentId', commentReplyId: 'crCommentReplyId' }) },
   { operation: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.crReply, body: () => ({ body: { markdown: 'Edited' } }) },
   { operation: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.crReply },
+  // SSO: administrators only; the login choices are for every member    anon bad out guest read comment edit review create admin
+  { operation: 'GET /v1/orgs/{organizationId}/saml',                 expect: '401 401 404 403 403 403 403 403 403 2xx' },
+  { operation: 'POST /v1/orgs/{organizationId}/saml',                expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ label: nextName('IdP ') }) },
+  { operation: 'GET /v1/orgs/{organizationId}/saml/{samlProviderId}', expect: '401 401 404 403 403 403 403 403 403 2xx' },
+  { operation: 'PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}', expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ label: 'Okta' }) },
+  { operation: 'DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.samlProvider },
+  { operation: 'GET /v1/orgs/{organizationId}/sso',                  expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+
+  // OpenAPI specs and translation settings: members with a role read, administrators change
+  //                                                                    anon bad out guest read comment edit review create admin
+  { operation: 'GET /v1/orgs/{organizationId}/openapi',              expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /v1/orgs/{organizationId}/openapi',             expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ slug: nextName('spec-'), source: { text: OPENAPI_TEXT } }) },
+  { operation: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}',   expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'PUT /v1/orgs/{organizationId}/openapi/{specSlug}',   expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ source: { text: OPENAPI_TEXT } }) },
+  { operation: 'PATCH /v1/orgs/{organizationId}/openapi/{specSlug}', expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ visibility: 'private' }) },
+  { operation: 'DELETE /v1/orgs/{organizationId}/openapi/{specSlug}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.spec },
+  { operation: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions', expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest', expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content', expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}', expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/orgs/{organizationId}/translations',         expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /v1/orgs/{organizationId}/translations',        expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ title: nextName('Docs ') }) },
+  { operation: 'GET /v1/orgs/{organizationId}/translations/{translationSettingsId}', expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}', expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ title: 'Docs', languages: ['fr'] }) },
+  { operation: 'DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.translation },
+
+  // integrations: the fixture's is private to the organization; its installation is in the organization, on space S
+  //                                                                    anon bad out guest read comment edit review create admin
+  { operation: 'GET /v1/integrations',                               expect: '401 401 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/integrations/{integrationName}',             expect: '401 401 404 404 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /v1/integrations/{integrationName}',            expect: '401 401 404 403 403 403 403 403 403 2xx', body: (world) => integrationManifest(world.params.organizationId) },
+  { operation: 'DELETE /v1/integrations/{integrationName}',          expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.integration },
+  { operation: 'GET /v1/integrations/{integrationName}/installations', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'POST /v1/integrations/{integrationName}/installations', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.integration, body: (world) => ({ organization: world.params.organizationId }) },
+  { operation: 'GET /v1/integrations/{integrationName}/installations/{installationId}', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'PATCH /v1/integrations/{integrationName}/installations/{installationId}', expect: '401 401 404 404 403 403 403 403 403 2xx', body: () => ({ externalIds: ['matrix'] }) },
+  { operation: 'DELETE /v1/integrations/{integrationName}/installations/{installationId}', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.installation },
+  { operation: 'GET /v1/integrations/{integrationName}/installations/{installationId}/spaces', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'POST /v1/integrations/{integrationName}/installations/{installationId}/spaces', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.installation, body: (world) => ({ space: world.params.spaceId }) },
+  { operation: 'GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}', expect: '401 401 404 404 403 403 403 403 403 2xx', body: () => ({ externalIds: ['matrix'] }) },
+  { operation: 'DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.spaceInstallation },
 ];

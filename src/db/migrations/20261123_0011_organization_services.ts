@@ -86,6 +86,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('target', 'text', (c) => c.notNull())
     // JSON of what is published: scopes, categories, blocks, content sources, links, configurations, CSP.
     .addColumn('manifest', 'text', (c) => c.notNull())
+    // What the list filters on, kept beside the manifest: JSON arrays of enum tokens
+    // and host names, matched as quoted tokens.
+    .addColumn('categories', 'text', (c) => c.notNull())
+    .addColumn('block_domains', 'text', (c) => c.notNull())
+    .addColumn('has_blocks', 'integer', (c) => c.notNull())
+    .addColumn('has_content_sources', 'integer', (c) => c.notNull())
     .addColumn('icon_asset_id', 'text')
     .addColumn('preview_asset_ids', 'text', (c) => c.notNull())
     .addColumn('secrets', 'text')

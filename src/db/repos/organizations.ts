@@ -82,6 +82,10 @@ export async function updateOrganization(
   }
 }
 
+export function findOrganizationByHostname(db: Db, hostname: string): Promise<OrganizationRow | undefined> {
+  return db.selectFrom('organizations').selectAll().where('hostname', '=', hostname).executeTakeFirst();
+}
+
 export async function isHostnameTaken(db: Db, hostname: string, exceptOrganizationId?: string): Promise<boolean> {
   const row = await db
     .selectFrom('organizations')

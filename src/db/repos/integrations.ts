@@ -1,0 +1,195 @@
+// Published integrations, their scripts and images, and where they are installed.
+import { sql } from 'kysely';
+import { containsInsensitive, containsText } from '../dialect.ts';
+import type {
+  Db,
+  IntegrationAssetsTable,
+  IntegrationInstallationsTable,
+  IntegrationSpaceInstallationsTable,
+  IntegrationsTable,
+} from '../schema.ts';
+
+export type IntegrationRow = IntegrationsTable;
+export type IntegrationAssetRow = IntegrationAssetsTable;
+export type InstallationRow = IntegrationInstallationsTable;
+export type SpaceInstallationRow = IntegrationSpaceInstallationsTable;
+
+export function findIntegration(db: Db, name: string): Promise<IntegrationRow | undefined> {
+  return db.selectFrom('integrations').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function insertIntegration(db: Db, integration: IntegrationRow): Promise<void> {
+  await db.insertInto('integrations').values(integration).execute();
+}
+
+export async function updateIntegration(db: Db, name: string, changes: Partial<Omit<IntegrationRow, 'name' | 'created_at'>>) {
+  await db.updateTable('integrations').set(changes).where('name', '=', name).execute();
+}
+
+export async function deleteIntegration(db: Db, name: string): Promise<void> {
+  const installations = db.selectFrom('integration_installations').select('id').where('integration_name', '=', name);
+  await db.deleteFrom('integration_space_installations').where('installation_id', 'in', installations).execute();
+  await db.deleteFrom('integration_installations').where('integration_name', '=', name).execute();
+  await db.deleteFrom('integration_assets').where('integration_name', '=', name).execute();
+  await db.deleteFrom('integration_scripts').where('integration_name', '=', name).execute();
+  await db.deleteFrom('integrations').where('name', '=', name).execute();
+}
+
+export async function insertIntegrationScript(db: Db, script: { integration_name: string; version: number; script: string; created_at: string }) {
+  await db.insertInto('integration_scripts').values(script).execute();
+}
+
+export async function insertIntegrationAssets(db: Db, assets: IntegrationAssetRow[]): Promise<void> {
+  if (assets.length > 0) await db.insertInto('integration_assets').values(assets).execute();
+}
+
+export async function deleteIntegrationAssets(db: Db, assetIds: string[]): Promise<void> {
+  if (assetIds.length > 0) await db.deleteFrom('integration_assets').where('id', 'in', assetIds).execute();
+}
+
+export function findIntegrationAsset(db: Db, assetId: string): Promise<IntegrationAssetRow | undefined> {
+  return db.selectFrom('integration_assets').selectAll().where('id', '=', assetId).executeTakeFirst();
+}
+
+/** A JSON array of strings, as Quire writes them, holds `token`. */
+function holdsToken(db: Db, column: string, token: string) {
+  return containsText(db, sql.ref(column), JSON.stringify(token));
+}
+
+export interface IntegrationFilters {
+  /** The caller: private and unlisted integrations are listed only to their owners' members. */
+  userId: string;
+  search?: string;
+  category?: string;
+  blockDomain?: string;
+  blocks?: boolean;
+  contentSources?: boolean;
+  owner?: string;
+}
+
+export function integrationsQuery(db: Db, filters: IntegrationFilters) {
+  let query = db
+    .selectFrom('integrations as i')
+    .selectAll('i')
+    .where((eb) =>
+      eb.or([
+        eb('i.visibility', '=', 'public'),
+        eb.exists(
+          eb
+            .selectFrom('organization_members as m')
+            .select('m.user_id')
+            .whereRef('m.organization_id', '=', 'i.organization_id')
+            .where('m.user_id', '=', filters.userId)
+            .where('m.role', 'is not', null),
+        ),
+      ]),
+    );
+  if (filters.search) {
+    const search = filters.search;
+    query = query.where((eb) =>
+      eb.or(['i.name', 'i.title', 'i.description'].map((column) => containsInsensitive(sql.ref(column), search))),
+    );
+  }
+  if (filters.category) query = query.where(holdsToken(db, 'i.categories', filters.category));
+  if (filters.blockDomain) query = query.where(holdsToken(db, 'i.block_domains', filters.blockDomain.toLowerCase()));
+  if (filters.blocks !== undefined) query = query.where('i.has_blocks', '=', filters.blocks ? 1 : 0);
+  if (filters.contentSources !== undefined) query = query.where('i.has_content_sources', '=', filters.contentSources ? 1 : 0);
+  if (filters.owner) query = query.where('i.organization_id', '=', filters.owner);
+  return query;
+}
+
+/** Installations with how many spaces each is installed on. */
+function installationsWithCounts(db: Db) {
+  return db
+    .selectFrom('integration_installations as n')
+    .selectAll('n')
+    .select(
+      sql<number | string>`(select count(*) from integration_space_installations s where s.installation_id = n.id)`.as('space_count'),
+    );
+}
+
+export type InstallationWithCountsRow = InstallationRow & { space_count: number | string };
+
+export function installationsQuery(db: Db, integrationName: string, externalId?: string) {
+  let query = installationsWithCounts(db).where('n.integration_name', '=', integrationName);
+  if (externalId) query = query.where(holdsToken(db, 'n.external_ids', externalId));
+  return query;
+}
+
+export function findInstallation(db: Db, integrationName: string, installationId: string) {
+  return installationsWithCounts(db)
+    .where('n.integration_name', '=', integrationName)
+    .where('n.id', '=', installationId)
+    .executeTakeFirst();
+}
+
+export function findInstallationInOrganization(db: Db, integrationName: string, organizationId: string) {
+  return db
+    .selectFrom('integration_installations')
+    .select('id')
+    .where('integration_name', '=', integrationName)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function insertInstallation(db: Db, installation: InstallationRow): Promise<void> {
+  await db.insertInto('integration_installations').values(installation).execute();
+}
+
+export async function updateInstallation(
+  db: Db,
+  installationId: string,
+  changes: Partial<Pick<InstallationRow, 'configuration' | 'external_ids' | 'status' | 'space_selection' | 'site_selection' | 'updated_at'>>,
+) {
+  await db.updateTable('integration_installations').set(changes).where('id', '=', installationId).execute();
+}
+
+export async function deleteInstallation(db: Db, installationId: string): Promise<void> {
+  await db.deleteFrom('integration_space_installations').where('installation_id', '=', installationId).execute();
+  await db.deleteFrom('integration_installations').where('id', '=', installationId).execute();
+}
+
+export function spaceInstallationsQuery(db: Db, installationId: string) {
+  return db.selectFrom('integration_space_installations as s').selectAll('s').where('s.installation_id', '=', installationId);
+}
+
+export function findSpaceInstallation(db: Db, installationId: string, spaceId: string) {
+  return spaceInstallationsQuery(db, installationId).where('s.space_id', '=', spaceId).executeTakeFirst();
+}
+
+export async function insertSpaceInstallation(db: Db, installation: SpaceInstallationRow): Promise<void> {
+  await db.insertInto('integration_space_installations').values(installation).execute();
+}
+
+export async function updateSpaceInstallation(
+  db: Db,
+  installationId: string,
+  spaceId: string,
+  changes: Partial<Pick<SpaceInstallationRow, 'configuration' | 'external_ids' | 'status'>>,
+) {
+  await db
+    .updateTable('integration_space_installations')
+    .set(changes)
+    .where('installation_id', '=', installationId)
+    .where('space_id', '=', spaceId)
+    .execute();
+}
+
+export async function deleteSpaceInstallation(db: Db, installationId: string, spaceId: string): Promise<void> {
+  await db
+    .deleteFrom('integration_space_installations')
+    .where('installation_id', '=', installationId)
+    .where('space_id', '=', spaceId)
+    .execute();
+}
+
+/** Whether the user administers at least one organization (and so may install integrations). */
+export async function administersAnOrganization(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('organization_members')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('role', '=', 'admin')
+    .executeTakeFirst();
+  return row !== undefined;
+}

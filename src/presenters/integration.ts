@@ -1,0 +1,125 @@
+// Integration objects and their installations.
+import type { IntegrationRow, InstallationWithCountsRow, SpaceInstallationRow } from '../db/repos/integrations.ts';
+import { toCount } from '../db/dialect.ts';
+import type { IntegrationCategory, IntegrationScope } from '../lib/integrationLists.ts';
+
+export interface ConfigurationProperty {
+  type: 'string' | 'number' | 'boolean' | 'button';
+  title?: string;
+  description?: string;
+  default?: string | number | boolean;
+  completion_url?: string;
+  enum?: string[];
+  callback_url?: string;
+  button_text?: string;
+}
+
+/** Either a schema of settings (properties, required) or a UI component (componentId). */
+export interface IntegrationConfiguration {
+  properties?: Record<string, ConfigurationProperty>;
+  required?: string[];
+  componentId?: string;
+}
+
+/** What a publication declares beyond its plain columns (kept as JSON). */
+export interface IntegrationManifest {
+  scopes: IntegrationScope[];
+  categories: IntegrationCategory[];
+  blocks: Array<{
+    id: string;
+    title: string;
+    description?: string;
+    icon?: string;
+    urlUnfurl?: string[];
+    markdown?: { codeblock: string; body: string };
+  }>;
+  contentSources: Array<{ id: string; title: string; description?: string; icon?: string; configuration: { componentId: string } }>;
+  externalLinks: Array<{ url: string; label: string }>;
+  configurations: { account?: IntegrationConfiguration; space?: IntegrationConfiguration; site?: IntegrationConfiguration };
+  contentSecurityPolicy?: string | Record<string, string>;
+}
+
+export function integrationAssetUrl(publicUrl: string, assetId: string): string {
+  return `${publicUrl}/integration-assets/${assetId}`;
+}
+
+export function presentIntegration<Owner>(
+  publicUrl: string,
+  integration: IntegrationRow,
+  owner: Owner,
+  permissions: { admin: boolean; install: boolean },
+) {
+  const manifest = JSON.parse(integration.manifest) as IntegrationManifest;
+  return {
+    object: 'integration' as const,
+    name: integration.name,
+    version: integration.version,
+    title: integration.title,
+    description: integration.description,
+    summary: integration.summary,
+    previewImages: (JSON.parse(integration.preview_asset_ids) as string[]).map((id) => integrationAssetUrl(publicUrl, id)),
+    target: integration.target,
+    // Verification is GitBook's review of marketplace integrations; a self-hosted Quire does none.
+    verified: false,
+    visibility: integration.visibility,
+    scopes: manifest.scopes,
+    categories: manifest.categories,
+    blocks: manifest.blocks,
+    contentSources: manifest.contentSources,
+    configurations: manifest.configurations,
+    externalLinks: manifest.externalLinks,
+    owner,
+    urls: {
+      location: `${publicUrl}/v1/integrations/${integration.name}`,
+      ...(integration.icon_asset_id ? { icon: integrationAssetUrl(publicUrl, integration.icon_asset_id) } : {}),
+      app: `${publicUrl}/integrations/${integration.name}`,
+      assets: `${publicUrl}/integration-assets/`,
+      publicEndpoint: `${publicUrl}/integrations/${integration.name}/public`,
+    },
+    permissions,
+    ...(manifest.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: manifest.contentSecurityPolicy } : {}),
+  };
+}
+
+function installationLocation(publicUrl: string, installation: { integration_name: string; id: string }) {
+  return `${publicUrl}/v1/integrations/${installation.integration_name}/installations/${installation.id}`;
+}
+
+export function presentInstallation(publicUrl: string, installation: InstallationWithCountsRow) {
+  return {
+    id: installation.id,
+    status: installation.status,
+    space_selection: installation.space_selection,
+    site_selection: installation.site_selection,
+    spaces: toCount(installation.space_count),
+    configuration: JSON.parse(installation.configuration) as Record<string, unknown>,
+    externalIds: JSON.parse(installation.external_ids) as string[],
+    target: { organization: installation.organization_id },
+    createdAt: installation.created_at,
+    updatedAt: installation.updated_at,
+    urls: {
+      location: installationLocation(publicUrl, installation),
+      app: `${publicUrl}/o/${installation.organization_id}/integrations/${installation.integration_name}`,
+      publicEndpoint: `${publicUrl}/integrations/${installation.integration_name}/installations/${installation.id}/public`,
+    },
+  };
+}
+
+/** `space`: the space's id, or the space object when the caller asked for `extended`. */
+export function presentSpaceInstallation<Space>(
+  publicUrl: string,
+  installation: { integration_name: string; id: string },
+  spaceInstallation: SpaceInstallationRow,
+  space: Space,
+) {
+  const location = `${installationLocation(publicUrl, installation)}/spaces/${spaceInstallation.space_id}`;
+  return {
+    integration: installation.integration_name,
+    installation: installation.id,
+    status: spaceInstallation.status,
+    configuration: JSON.parse(spaceInstallation.configuration) as Record<string, unknown>,
+    externalIds: JSON.parse(spaceInstallation.external_ids) as string[],
+    space,
+    urls: { location, publicEndpoint: `${location}/public` },
+  };
+}

@@ -1,0 +1,308 @@
+// Where integrations are installed: on organizations (by their administrators), and
+// from there on the organization's spaces. An installation's configuration is checked
+// against the schema the integration published for it (ajv); an installation whose
+// required settings are missing is `pending` until they are given.
+import { Ajv } from 'ajv';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
+import {
+  deleteInstallation,
+  deleteSpaceInstallation,
+  findInstallation,
+  findInstallationInOrganization,
+  findSpaceInstallation,
+  insertInstallation,
+  insertSpaceInstallation,
+  installationsQuery,
+  spaceInstallationsQuery,
+  updateInstallation,
+  updateSpaceInstallation,
+  type InstallationRow,
+  type InstallationWithCountsRow,
+  type IntegrationRow,
+} from '../db/repos/integrations.ts';
+import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
+import type { Db } from '../db/schema.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { roleAtLeast } from '../lib/roles.ts';
+import {
+  presentInstallation,
+  presentSpaceInstallation,
+  type IntegrationConfiguration,
+  type IntegrationManifest,
+} from '../presenters/integration.ts';
+import { authorizeSpace } from './contentAccess.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { administeredIntegration, resolveOrganization, visibleIntegration } from './integrations.ts';
+import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { getSpace } from './spaces.ts';
+
+type ConfigurationTarget = 'account' | 'space';
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+
+function schemaOf(integration: IntegrationRow, target: ConfigurationTarget): IntegrationConfiguration | undefined {
+  const configuration = (JSON.parse(integration.manifest) as IntegrationManifest).configurations[target];
+  return configuration?.properties ? configuration : undefined;
+}
+
+/**
+ * The configuration checked against the integration's schema for `target` (buttons
+ * hold no value); fields it does not know are refused, so typos do not pass silently.
+ */
+function checkedConfiguration(integration: IntegrationRow, target: ConfigurationTarget, configuration: Record<string, unknown>) {
+  const schema = schemaOf(integration, target);
+  if (!schema) return configuration;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {})
+      .filter(([, property]) => property.type !== 'button')
+      .map(([key, property]) => [key, { type: property.type, ...(property.enum ? { enum: property.enum } : {}) }]),
+  );
+  const validate = ajv.compile({ type: 'object', properties, additionalProperties: false });
+  if (!validate(configuration)) {
+    const [error] = validate.errors ?? [];
+    const field = error?.keyword === 'additionalProperties' ? `.${String(error.params.additionalProperty)}` : error?.instancePath.replace(/\//g, '.') ?? '';
+    throw new BadRequest(`configuration${field}: ${error?.keyword === 'additionalProperties' ? 'not a setting of this integration' : error?.message ?? 'is invalid'}`);
+  }
+  return configuration;
+}
+
+/** Defaults the schema declares, for a new installation. */
+function defaultConfiguration(integration: IntegrationRow, target: ConfigurationTarget): Record<string, unknown> {
+  const properties = schemaOf(integration, target)?.properties ?? {};
+  return Object.fromEntries(
+    Object.entries(properties)
+      .filter(([, property]) => property.default !== undefined)
+      .map(([key, property]) => [key, property.default]),
+  );
+}
+
+function statusOf(integration: IntegrationRow, target: ConfigurationTarget, configuration: Record<string, unknown>) {
+  const required = schemaOf(integration, target)?.required ?? [];
+  return required.every((key) => configuration[key] !== undefined) ? ('active' as const) : ('pending' as const);
+}
+
+async function presentOne(ctx: ServiceContext, db: Db, integrationName: string, installationId: string) {
+  return presentInstallation(ctx.config.publicUrl, (await findInstallation(db, integrationName, installationId))!);
+}
+
+/** The integration's owners see every installation; each organization's administrators, their own. */
+async function readableInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string, db: Db = ctx.db) {
+  const integration = await visibleIntegration(ctx, actor, name, db);
+  const installation = await findInstallation(db, name, installationId);
+  if (installation) {
+    const [owner, installer] = await Promise.all([
+      findOrganizationWithAccess(db, integration.organization_id, actor.user.id),
+      findOrganizationWithAccess(db, installation.organization_id, actor.user.id),
+    ]);
+    const administers = (row: typeof owner) => {
+      const access = accessFromRow(row);
+      return access?.isMember === true && roleAtLeast(access.role, 'admin');
+    };
+    if (administers(owner) || administers(installer)) return { integration, installation };
+    if (accessFromRow(installer)?.isMember) {
+      throw new Forbidden('Only administrators of the organization may see its installations');
+    }
+  }
+  throw new NotFound(`No installation "${installationId}" of the integration "${name}"`);
+}
+
+/** Changes belong to the administrators of the organization the integration is installed in. */
+async function managedInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string, db: Db = ctx.db) {
+  const found = await readableInstallation(ctx, actor, name, installationId, db);
+  await authorizeInOrganization(ctx, actor, found.installation.organization_id, 'installIntegration', db);
+  return found;
+}
+
+export async function listInstallations(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  options: PageRequest & { externalId?: string },
+) {
+  await administeredIntegration(ctx, actor, name);
+  return paginate(
+    installationsQuery(ctx.db, name, options.externalId),
+    [
+      { column: 'n.created_at', direction: 'desc', value: (row: InstallationWithCountsRow) => row.created_at },
+      { column: 'n.id', direction: 'desc', value: (row: InstallationWithCountsRow) => row.id },
+    ],
+    options,
+    (row) => presentInstallation(ctx.config.publicUrl, row),
+  );
+}
+
+export async function installIntegration(ctx: ServiceContext, actor: Actor, name: string, input: { organization: string }) {
+  const integration = await visibleIntegration(ctx, actor, name);
+  const organizationId = await resolveOrganization(ctx, input.organization);
+  await authorizeInOrganization(ctx, actor, organizationId, 'installIntegration');
+  if (integration.visibility === 'private' && integration.organization_id !== organizationId) {
+    throw new Forbidden('A private integration installs only in the organization that published it');
+  }
+  const installationId = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    const existing = await findInstallationInOrganization(trx, name, organizationId);
+    if (existing) throw new Conflict(`The integration "${name}" is already installed in this organization (installation ${existing.id})`);
+    const configuration = defaultConfiguration(integration, 'account');
+    const now = isoNow(ctx.clock);
+    await insertInstallation(trx, {
+      id: installationId,
+      integration_name: name,
+      organization_id: organizationId,
+      status: statusOf(integration, 'account', configuration),
+      space_selection: 'selected',
+      site_selection: 'selected',
+      configuration: JSON.stringify(configuration),
+      external_ids: '[]',
+      created_at: now,
+      updated_at: now,
+    });
+  });
+  return presentOne(ctx, ctx.db, name, installationId);
+}
+
+export async function getInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string) {
+  const { installation } = await readableInstallation(ctx, actor, name, installationId);
+  return presentInstallation(ctx.config.publicUrl, installation);
+}
+
+export interface InstallationChanges {
+  externalIds?: string[];
+  configuration?: Record<string, unknown>;
+  space_selection?: InstallationRow['space_selection'];
+  site_selection?: InstallationRow['site_selection'];
+}
+
+export async function changeInstallation(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  installationId: string,
+  changes: InstallationChanges,
+) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { integration } = await managedInstallation(ctx, actor, name, installationId, trx);
+    const configuration = changes.configuration && checkedConfiguration(integration, 'account', changes.configuration);
+    await updateInstallation(trx, installationId, {
+      ...(changes.externalIds ? { external_ids: JSON.stringify([...new Set(changes.externalIds)]) } : {}),
+      ...(configuration ? { configuration: JSON.stringify(configuration), status: statusOf(integration, 'account', configuration) } : {}),
+      ...(changes.space_selection ? { space_selection: changes.space_selection } : {}),
+      ...(changes.site_selection ? { site_selection: changes.site_selection } : {}),
+      updated_at: isoNow(ctx.clock),
+    });
+    return presentOne(ctx, trx, name, installationId);
+  });
+}
+
+export async function uninstallIntegration(ctx: ServiceContext, actor: Actor, name: string, installationId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await managedInstallation(ctx, actor, name, installationId, trx);
+    await deleteInstallation(trx, installationId);
+  });
+}
+
+/** The space as an id, or as the space object when `extended`. */
+async function spaceField(ctx: ServiceContext, actor: Actor, spaceId: string, extended: boolean) {
+  return extended ? getSpace(ctx, actor, spaceId) : spaceId;
+}
+
+export async function listSpaceInstallations(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  installationId: string,
+  options: PageRequest & { extended?: boolean },
+) {
+  const { installation } = await readableInstallation(ctx, actor, name, installationId);
+  const page = await paginate(
+    spaceInstallationsQuery(ctx.db, installationId),
+    [{ column: 's.space_id', direction: 'asc', value: (row) => row.space_id }],
+    options,
+    (row) => row,
+  );
+  const items = await Promise.all(
+    page.items.map(async (row) =>
+      presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, row.space_id, options.extended ?? false)),
+    ),
+  );
+  return { ...page, items };
+}
+
+async function requireSpaceInstallation(db: Db, installationId: string, spaceId: string) {
+  const found = await findSpaceInstallation(db, installationId, spaceId);
+  if (!found) throw new NotFound(`The installation is not installed on space "${spaceId}"`);
+  return found;
+}
+
+export async function installOnSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  installationId: string,
+  spaceId: string,
+  extended: boolean,
+) {
+  const { integration, installation } = await managedInstallation(ctx, actor, name, installationId);
+  if (integration.target !== 'all' && integration.target !== 'space') {
+    throw new BadRequest(`The integration "${name}" installs on ${integration.target}s, not on spaces`);
+  }
+  const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin');
+  if (space.organization_id !== installation.organization_id) {
+    throw new BadRequest(`space: "${spaceId}" is not a space of the organization the integration is installed in`);
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await findSpaceInstallation(trx, installationId, spaceId)) {
+      throw new Conflict(`The integration "${name}" is already installed on space "${spaceId}"`);
+    }
+    const configuration = defaultConfiguration(integration, 'space');
+    await insertSpaceInstallation(trx, {
+      installation_id: installationId,
+      space_id: spaceId,
+      status: statusOf(integration, 'space', configuration),
+      configuration: JSON.stringify(configuration),
+      external_ids: '[]',
+      created_at: isoNow(ctx.clock),
+    });
+  });
+  const row = await requireSpaceInstallation(ctx.db, installationId, spaceId);
+  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, spaceId, extended));
+}
+
+export async function getSpaceInstallation(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  installationId: string,
+  spaceId: string,
+  extended: boolean,
+) {
+  const { installation } = await readableInstallation(ctx, actor, name, installationId);
+  const row = await requireSpaceInstallation(ctx.db, installationId, spaceId);
+  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, spaceId, extended));
+}
+
+export async function changeSpaceInstallation(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  installationId: string,
+  spaceId: string,
+  changes: { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean },
+) {
+  const { integration, installation } = await managedInstallation(ctx, actor, name, installationId);
+  await requireSpaceInstallation(ctx.db, installationId, spaceId);
+  const configuration = changes.configuration && checkedConfiguration(integration, 'space', changes.configuration);
+  await updateSpaceInstallation(ctx.db, installationId, spaceId, {
+    ...(changes.externalIds ? { external_ids: JSON.stringify([...new Set(changes.externalIds)]) } : {}),
+    ...(configuration ? { configuration: JSON.stringify(configuration), status: statusOf(integration, 'space', configuration) } : {}),
+  });
+  const row = await requireSpaceInstallation(ctx.db, installationId, spaceId);
+  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, spaceId, changes.extended));
+}
+
+export async function uninstallFromSpace(ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string) {
+  await managedInstallation(ctx, actor, name, installationId);
+  await requireSpaceInstallation(ctx.db, installationId, spaceId);
+  await deleteSpaceInstallation(ctx.db, installationId, spaceId);
+}
