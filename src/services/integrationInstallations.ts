@@ -217,7 +217,10 @@ export async function listSpaceInstallations(
   const { installation } = await readableInstallation(ctx, actor, name, installationId);
   const page = await paginate(
     spaceInstallationsQuery(ctx.db, installationId),
-    [{ column: 's.space_id', direction: 'asc', value: (row) => row.space_id }],
+    [
+      { column: 's.created_at', direction: 'asc', value: (row) => row.created_at },
+      { column: 's.space_id', direction: 'asc', value: (row) => row.space_id },
+    ],
     options,
     (row) => row,
   );

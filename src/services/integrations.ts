@@ -102,7 +102,10 @@ export async function listIntegrations(
 ) {
   const page = await paginate(
     integrationsQuery(ctx.db, { ...options, userId: actor.user.id }),
-    [{ column: 'i.name', direction: 'asc', value: (row) => row.name }],
+    [
+      { column: 'i.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 'i.name', direction: 'desc', value: (row) => row.name },
+    ],
     options,
     (row) => row,
   );

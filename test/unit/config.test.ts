@@ -30,6 +30,8 @@ describe('configuration', () => {
       QUIRE_ALLOW_PRIVATE_URLS: 'true',
       QUIRE_RATE_LIMIT: '0',
       QUIRE_REQUEST_TIMEOUT: '5',
+      QUIRE_JOB_LEASE: '2',
+      QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
     });
     expect(config).toEqual({
       port: 9000,
@@ -42,6 +44,8 @@ describe('configuration', () => {
       allowPrivateUrls: true,
       rateLimitPerMinute: 0,
       requestTimeoutMs: 5_000,
+      jobLeaseMs: 2_000,
+      secretsKey: Buffer.alloc(32, 7).toString('base64'),
     });
   });
 
@@ -55,6 +59,8 @@ describe('configuration', () => {
     [{ QUIRE_ALLOW_PRIVATE_URLS: 'sometimes' }, /^QUIRE_ALLOW_PRIVATE_URLS /],
     [{ QUIRE_RATE_LIMIT: 'lots' }, /^QUIRE_RATE_LIMIT /],
     [{ QUIRE_REQUEST_TIMEOUT: '0' }, /^QUIRE_REQUEST_TIMEOUT /],
+    [{ QUIRE_JOB_LEASE: '0' }, /^QUIRE_JOB_LEASE /],
+    [{ QUIRE_SECRETS_KEY: 'c2hvcnQ=' }, /^QUIRE_SECRETS_KEY /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
