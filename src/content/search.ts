@@ -88,17 +88,20 @@ export function parseSearchQuery(input: string): SearchQuery {
   return { terms: terms.filter((term) => term.words.length > 1 || term.prefix || !STOP_WORDS.has(term.words[0])) };
 }
 
-/** Around the first place any query word appears: what search shows under a result. */
-export function excerptOf(text: string, query: SearchQuery, width = 160): string {
-  const lower = text.toLowerCase();
-  let at = -1;
-  for (const word of query.terms.flatMap((term) => term.words)) {
-    // Stemming may have matched "install" for "installing": look for the word's stem-like start.
-    const needle = word.length > 5 ? word.slice(0, word.length - 3) : word;
-    const found = lower.search(new RegExp(`(?<![\\p{L}\\p{N}])${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u'));
-    if (found !== -1 && (at === -1 || found < at)) at = found;
-  }
-  const start = Math.max(0, (at === -1 ? 0 : at) - Math.floor(width / 4));
-  const excerpt = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
-  return `${start > 0 ? '…' : ''}${excerpt}${start + width < text.length ? '…' : ''}`;
+/**
+ * What search shows under a result: the text around the first place any query word
+ * appears. Made once per query (one pattern for all its words) and applied to each hit.
+ */
+export function excerpter(query: SearchQuery, width = 160): (text: string) => string {
+  // Stemming may have matched "install" for "installing": look for the word's stem-like start.
+  const needles = query.terms
+    .flatMap((term) => term.words)
+    .map((word) => (word.length > 5 ? word.slice(0, word.length - 3) : word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const firstWord = needles.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${needles.join('|')})`, 'u') : undefined;
+  return (text) => {
+    const at = firstWord ? text.toLowerCase().search(firstWord) : -1;
+    const start = Math.max(0, (at === -1 ? 0 : at) - Math.floor(width / 4));
+    const excerpt = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
+    return `${start > 0 ? '…' : ''}${excerpt}${start + width < text.length ? '…' : ''}`;
+  };
 }

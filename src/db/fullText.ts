@@ -123,33 +123,42 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
   return [titles.rows, bodies.rows];
 }
 
+/**
+ * The `limit` best sections for an FTS5 match, among the first `candidates` matches in
+ * index order when bounded. Ranks first and reads the winners after: sorting only ids
+ * keeps each candidate's text (kilobytes each) out of the sort. The bounded form walks
+ * the matches once, ranking as it goes, instead of finding the bound and then ranking.
+ */
+async function sqliteRanked(
+  db: Db,
+  fields: Fragment,
+  match: string,
+  inScope: Fragment,
+  limit: number,
+  candidates?: number,
+): Promise<SectionHit[]> {
+  const matches = sql`
+    select ss.id as id, bm25(search_fts, 10.0, 4.0, 1.0) as score from search_fts
+      join search_sections ss on ss.id = search_fts.rowid
+      join spaces s on s.id = ss.space_id
+    where search_fts match ${match} and ${inScope}`;
+  const ranked = await sql<{ id: number }>`
+    select id from (${matches}${candidates === undefined ? sql`` : sql` limit ${candidates}`})
+    order by score, id
+    limit ${limit}`.execute(db);
+  if (ranked.rows.length === 0) return [];
+  const ids = ranked.rows.map((row) => row.id);
+  const rows = await sql<SectionHit>`
+    select ${fields} from search_sections ss join spaces s on s.id = ss.space_id where ss.id in (${sql.join(ids)})`.execute(db);
+  const byId = new Map(rows.rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)!);
+}
+
 async function sqliteMatches(db: Db, match: string, fields: Fragment, scope: Scope, limit: number) {
   const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
     scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
   }`;
-  const titles = await sql<SectionHit>`
-    select ${fields} from search_fts
-      join search_sections ss on ss.id = search_fts.rowid
-      join spaces s on s.id = ss.space_id
-    where search_fts match ${`{page_title heading} : (${match})`} and ${inScope}
-    order by bm25(search_fts, 10.0, 4.0, 1.0), ss.id
-    limit ${limit}`.execute(db);
-  if (titles.rows.length === limit) return [titles.rows, []];
-  // FTS5 walks matches in rowid order: the rowid of the last candidate bounds the ranking.
-  const bound = await sql<{ last: number | null }>`
-    select max(id) as last from (
-      select ss.id from search_fts join search_sections ss on ss.id = search_fts.rowid join spaces s on s.id = ss.space_id
-      where search_fts match ${match} and ${inScope}
-      limit ${BODY_CANDIDATES}
-    )`.execute(db);
-  const last = bound.rows[0]?.last;
-  if (last === null || last === undefined) return [titles.rows, []];
-  const bodies = await sql<SectionHit>`
-    select ${fields} from search_fts
-      join search_sections ss on ss.id = search_fts.rowid
-      join spaces s on s.id = ss.space_id
-    where search_fts match ${match} and search_fts.rowid <= ${last} and ${inScope}
-    order by bm25(search_fts, 10.0, 4.0, 1.0), ss.id
-    limit ${limit}`.execute(db);
-  return [titles.rows, bodies.rows];
+  const titles = await sqliteRanked(db, fields, `{page_title heading} : (${match})`, inScope, limit);
+  if (titles.length === limit) return [titles, []];
+  return [titles, await sqliteRanked(db, fields, match, inScope, limit, BODY_CANDIDATES)];
 }

@@ -3,7 +3,7 @@
 // tree with the new one and rewrites only the pages whose text, title or path changed,
 // in the caller's transaction, so search never shows a revision the space left.
 import { getAll } from '../content/objects.ts';
-import { excerptOf, parseSearchQuery, sectionsOf } from '../content/search.ts';
+import { excerpter, parseSearchQuery, sectionsOf } from '../content/search.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { matchingSections, type SectionHit } from '../db/fullText.ts';
@@ -18,7 +18,7 @@ import { authorizeInOrganization } from './organizations.ts';
 import { requireRevision, treeOf } from './revisionContent.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
-const HITS_CONSIDERED = 200;
+const HITS_CONSIDERED = 50;
 
 interface IndexedPage {
   blob: string | null;
@@ -140,7 +140,7 @@ function groupHits(hits: SectionHit[]) {
 async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2]) {
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
-  const excerpt = (text: string) => excerptOf(text, query);
+  const excerpt = excerpter(query);
   return [...groupHits(hits)].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, pages, excerpt));
 }
 

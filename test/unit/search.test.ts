@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { excerptOf, parseSearchQuery, sectionsOf } from '../../src/content/search.ts';
+import { excerpter, parseSearchQuery, sectionsOf } from '../../src/content/search.ts';
 
 describe('search text and queries', () => {
   it('splits a page into the text before the first heading and one section per heading', () => {
@@ -45,9 +45,16 @@ describe('search text and queries', () => {
     );
   });
 
+  it('cuts the excerpt around whichever query word comes first', () => {
+    const text = `${'Filler words here. '.repeat(30)}Seals rest on the ice. ${'More filler. '.repeat(30)}Walruses too.`;
+    const excerpt = excerpter(parseSearchQuery('walrus seal'))(text);
+    expect(excerpt).toContain('Seals rest');
+    expect(excerpter(parseSearchQuery('narwhal'))(text).startsWith('Filler')).toBe(true);
+  });
+
   it('cuts an excerpt around the first match', () => {
     const text = `${'Lorem ipsum dolor sit amet. '.repeat(20)}The walrus appears here. ${'More filler text. '.repeat(20)}`;
-    const excerpt = excerptOf(text, parseSearchQuery('walrus '));
+    const excerpt = excerpter(parseSearchQuery('walrus '))(text);
     expect(excerpt).toContain('walrus');
     expect(excerpt.startsWith('…')).toBe(true);
     expect(excerpt.length).toBeLessThanOrEqual(170);
