@@ -19,6 +19,7 @@ import {
   type InstallationRow,
   type InstallationWithCountsRow,
   type IntegrationRow,
+  type SpaceInstallationRow,
 } from '../db/repos/integrations.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import type { Db } from '../db/schema.ts';
@@ -81,6 +82,19 @@ function defaultConfiguration(integration: IntegrationRow, target: Configuration
 function statusOf(integration: IntegrationRow, target: ConfigurationTarget, configuration: Record<string, unknown>) {
   const required = schemaOf(integration, target)?.required ?? [];
   return required.every((key) => configuration[key] !== undefined) ? ('active' as const) : ('pending' as const);
+}
+
+/** The columns a change of settings writes: deduplicated external ids, a checked configuration and the status it gives. */
+function settingsChanges(
+  integration: IntegrationRow,
+  target: ConfigurationTarget,
+  changes: { externalIds?: string[]; configuration?: Record<string, unknown> },
+) {
+  const configuration = changes.configuration && checkedConfiguration(integration, target, changes.configuration);
+  return {
+    ...(changes.externalIds ? { external_ids: JSON.stringify([...new Set(changes.externalIds)]) } : {}),
+    ...(configuration ? { configuration: JSON.stringify(configuration), status: statusOf(integration, target, configuration) } : {}),
+  };
 }
 
 async function presentOne(ctx: ServiceContext, db: Db, integrationName: string, installationId: string) {
@@ -183,10 +197,8 @@ export async function changeInstallation(
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const { integration } = await managedInstallation(ctx, actor, name, installationId, trx);
-    const configuration = changes.configuration && checkedConfiguration(integration, 'account', changes.configuration);
     await updateInstallation(trx, installationId, {
-      ...(changes.externalIds ? { external_ids: JSON.stringify([...new Set(changes.externalIds)]) } : {}),
-      ...(configuration ? { configuration: JSON.stringify(configuration), status: statusOf(integration, 'account', configuration) } : {}),
+      ...settingsChanges(integration, 'account', changes),
       ...(changes.space_selection ? { space_selection: changes.space_selection } : {}),
       ...(changes.site_selection ? { site_selection: changes.site_selection } : {}),
       updated_at: isoNow(ctx.clock),
@@ -202,9 +214,16 @@ export async function uninstallIntegration(ctx: ServiceContext, actor: Actor, na
   });
 }
 
-/** The space as an id, or as the space object when `extended`. */
-async function spaceField(ctx: ServiceContext, actor: Actor, spaceId: string, extended: boolean) {
-  return extended ? getSpace(ctx, actor, spaceId) : spaceId;
+/** A space installation naming its space by id, or embedding the space object when `extended`. */
+async function presentOnSpace(
+  ctx: ServiceContext,
+  actor: Actor,
+  installation: InstallationRow,
+  row: SpaceInstallationRow,
+  extended: boolean,
+) {
+  const space = extended ? await getSpace(ctx, actor, row.space_id) : row.space_id;
+  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, space);
 }
 
 export async function listSpaceInstallations(
@@ -224,11 +243,7 @@ export async function listSpaceInstallations(
     options,
     (row) => row,
   );
-  const items = await Promise.all(
-    page.items.map(async (row) =>
-      presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, row.space_id, options.extended ?? false)),
-    ),
-  );
+  const items = await Promise.all(page.items.map((row) => presentOnSpace(ctx, actor, installation, row, options.extended ?? false)));
   return { ...page, items };
 }
 
@@ -268,8 +283,7 @@ export async function installOnSpace(
       created_at: isoNow(ctx.clock),
     });
   });
-  const row = await requireSpaceInstallation(ctx.db, installationId, spaceId);
-  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, spaceId, extended));
+  return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), extended);
 }
 
 export async function getSpaceInstallation(
@@ -281,8 +295,7 @@ export async function getSpaceInstallation(
   extended: boolean,
 ) {
   const { installation } = await readableInstallation(ctx, actor, name, installationId);
-  const row = await requireSpaceInstallation(ctx.db, installationId, spaceId);
-  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, spaceId, extended));
+  return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), extended);
 }
 
 export async function changeSpaceInstallation(
@@ -295,13 +308,8 @@ export async function changeSpaceInstallation(
 ) {
   const { integration, installation } = await managedInstallation(ctx, actor, name, installationId);
   await requireSpaceInstallation(ctx.db, installationId, spaceId);
-  const configuration = changes.configuration && checkedConfiguration(integration, 'space', changes.configuration);
-  await updateSpaceInstallation(ctx.db, installationId, spaceId, {
-    ...(changes.externalIds ? { external_ids: JSON.stringify([...new Set(changes.externalIds)]) } : {}),
-    ...(configuration ? { configuration: JSON.stringify(configuration), status: statusOf(integration, 'space', configuration) } : {}),
-  });
-  const row = await requireSpaceInstallation(ctx.db, installationId, spaceId);
-  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, await spaceField(ctx, actor, spaceId, changes.extended));
+  await updateSpaceInstallation(ctx.db, installationId, spaceId, settingsChanges(integration, 'space', changes));
+  return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), changes.extended);
 }
 
 export async function uninstallFromSpace(ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string) {

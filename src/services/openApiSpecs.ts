@@ -162,8 +162,9 @@ export async function listOpenApiSpecVersions(
   );
 }
 
-/** One version, by id or `latest`. */
-async function requireVersion(ctx: ServiceContext, organizationId: string, slug: string, versionId: string | 'latest') {
+/** One version, by id or `latest`, for a caller who may read the organization's specs. */
+async function readableVersion(ctx: ServiceContext, actor: Actor, organizationId: string, slug: string, versionId: string | 'latest') {
+  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
   const spec = await requireSpec(ctx.db, organizationId, slug);
   const id = versionId === 'latest' ? spec.last_version_id : versionId;
   const version = id ? await findOpenApiSpecVersion(ctx.db, spec.id, id) : undefined;
@@ -184,8 +185,7 @@ export async function getOpenApiSpecVersion(
   slug: string,
   versionId: string | 'latest',
 ) {
-  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
-  const { spec, version } = await requireVersion(ctx, organizationId, slug, versionId);
+  const { spec, version } = await readableVersion(ctx, actor, organizationId, slug, versionId);
   return presentOpenApiSpecVersion(ctx.config.publicUrl, spec, version);
 }
 
@@ -196,8 +196,7 @@ export async function getOpenApiSpecVersionContent(
   slug: string,
   versionId: string | 'latest',
 ) {
-  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
-  const { spec, version } = await requireVersion(ctx, organizationId, slug, versionId);
+  const { spec, version } = await readableVersion(ctx, actor, organizationId, slug, versionId);
   const reading = await readOpenApiDocument(version.text);
   if (!reading.ok) throw new Error(`stored OpenAPI version ${version.id} no longer reads: ${reading.problems[0]?.message}`);
   return presentOpenApiSpecContent(ctx.config.publicUrl, spec, version, reading.document);

@@ -251,13 +251,13 @@ export async function startSamlSignIn(ctx: ServiceContext, providerId: string, r
   return samlFor(ctx, provider).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
 }
 
-export function samlServiceMetadata(ctx: ServiceContext, providerId: string) {
-  return findSamlProvider(ctx.db, providerId).then((provider) => {
-    if (!provider) throw new NotFound(`No SAML provider with id "${providerId}"`);
-    const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
-    return new SAML({ issuer: service.entityID, callbackUrl: service.acsURL, idpCert: 'unused' })
-      .generateServiceProviderMetadata(null);
-  });
+/** Quire's SAML metadata for one provider, for identity providers that import it. */
+export async function samlServiceMetadata(ctx: ServiceContext, providerId: string): Promise<string> {
+  const provider = await findSamlProvider(ctx.db, providerId);
+  if (!provider) throw new NotFound(`No SAML provider with id "${providerId}"`);
+  const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
+  // Metadata describes Quire's side only; node-saml's constructor wants an IdP certificate all the same.
+  return new SAML({ issuer: service.entityID, callbackUrl: service.acsURL, idpCert: 'not used for metadata' }).generateServiceProviderMetadata(null);
 }
 
 const EMAIL_ATTRIBUTES = [
