@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, on SQLite and on PostgreSQL when reachable.
 // BENCH_SECONDS sets the measured duration of each load (default 10); BENCH_ENGINES
 // (sqlite,postgres) and BENCH_ONLY (a comma list of the names below) narrow the run;
-// BENCH_LOAD_SECONDS sets the mixed load's duration (default 30).
+// BENCH_LOAD_SECONDS sets the mixed load's duration (default 30); the mixed load runs
+// once as fast as answers come, then paced at BENCH_LOAD_RATE requests/s (default: 75%
+// of the rate the first run reached).
 import { benchContent } from './content.ts';
-import { benchLoadMix } from './load.ts';
+import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
 import { benchOrganizationRead } from './org-read.ts';
 import { benchSpaceList } from './space-list.ts';
@@ -11,6 +13,7 @@ import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
+const loadRate = process.env.BENCH_LOAD_RATE ? Number(process.env.BENCH_LOAD_RATE) : undefined;
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
 const only = process.env.BENCH_ONLY?.split(',');
 
@@ -73,18 +76,22 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'load',
-    title: `Mixed load on one process: 64 connections, 90% reads / 10% writes, ${loadSeconds} s after a 15 s warm-up`,
+    title:
+      `Mixed load on one process: 64 connections, 90% reads / 10% writes, ${loadSeconds} s after a 15 s warm-up; ` +
+      `first each connection sending as soon as answered (capacity), then paced at ${loadRate ? `${loadRate} req/s` : '75% of that capacity'}`,
     run: async (database) => {
-      const result = await benchLoadMix(database, loadSeconds);
-      const latency = (summary: typeof result.reads) =>
+      const latency = (summary: LoadMixResult['reads']) =>
         `${summary.count} (p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms)`;
-      return [
-        `${result.requestsPerSecond.toFixed(0)} req/s, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms on sqlite)`,
-        `writes ${latency(result.writes)}`,
-        `server RSS ${result.rssAfterWarmupMb.toFixed(0)} MB after warm-up, ${result.rssEndMb.toFixed(0)} MB at the end ` +
+      const lines = (label: string, result: LoadMixResult) => [
+        `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms on sqlite)`,
+        `${label}: writes ${latency(result.writes)}`,
+        `${label}: server RSS ${result.rssAfterWarmupMb.toFixed(0)} MB after warm-up, ${result.rssEndMb.toFixed(0)} MB at the end ` +
           `(${(((result.rssEndMb - result.rssAfterWarmupMb) / result.rssAfterWarmupMb) * 100).toFixed(1)}%; target ≤ 10%); ` +
           `every 5 s: ${result.rssSamples.join(' ')} MB`,
       ];
+      const capacity = await benchLoadMix(database, loadSeconds);
+      const paced = await benchLoadMix(database, loadSeconds, loadRate ?? Math.round(capacity.requestsPerSecond * 0.75));
+      return [...lines('closed loop', capacity), ...lines('paced', paced)];
     },
   },
 ];

@@ -2,7 +2,9 @@
 // (spaces, page lists, pages, change requests, comments, search) and 10% writes (comments,
 // change requests and their content, space renames), for BENCH_LOAD_SECONDS (default
 // 30) after a 15 s warm-up. Reports requests/s, read and write latency percentiles, errors,
-// and the server's resident memory after the warm-up and at the end.
+// and the server's resident memory after the warm-up and at the end. Run as fast as
+// answers come, it measures capacity (and latency is then connections ÷ throughput);
+// paced at a rate below capacity, it measures the latency users see at that load.
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { runCli, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
@@ -30,7 +32,12 @@ function residentMegabytes(pid: number): number {
   return kilobytes / 1024;
 }
 
-export async function benchLoadMix(database: BenchDatabase, seconds: number): Promise<LoadMixResult> {
+/**
+ * `offeredRate` (requests/s over all connections) paces the connections instead of
+ * letting each send as soon as its last answer came; latency is then counted from
+ * when a request was due, so a server falling behind shows in it.
+ */
+export async function benchLoadMix(database: BenchDatabase, seconds: number, offeredRate?: number): Promise<LoadMixResult> {
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
   // The limiter runs as in production but with room for the whole load on one token.
@@ -119,18 +126,25 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number): Pr
       const writeLatencies: number[] = [];
       let errors = 0;
       const until = Date.now() + durationMs;
+      const intervalMs = offeredRate ? (CONNECTIONS / offeredRate) * 1000 : 0;
       const connection = async () => {
+        let dueAt = performance.now() + Math.random() * intervalMs;
         while (Date.now() < until) {
+          if (intervalMs > 0) {
+            const wait = dueAt - performance.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          }
           const isWrite = Math.random() < 0.1;
           const [method, path, body] = isWrite ? pick(writes)() : pick(reads)();
-          const started = process.hrtime.bigint();
+          const started = intervalMs > 0 ? dueAt : performance.now();
+          dueAt += intervalMs;
           try {
             const response = await send(method, path, body);
             if (response.status >= 300) errors++;
           } catch {
             errors++;
           }
-          const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
+          const milliseconds = performance.now() - started;
           (isWrite ? writeLatencies : readLatencies).push(milliseconds);
         }
       };
