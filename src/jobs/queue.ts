@@ -74,7 +74,11 @@ export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, J
  * again once the lease runs out; if it fails, it is retried like any other.
  */
 export async function runJobNow(ctx: ServiceContext, kind: string, payload: unknown, handler: JobHandler): Promise<void> {
-  const jobId = await enqueueJob(ctx.db, ctx.clock, kind, payload);
+  await claimAndRun(ctx, await enqueueJob(ctx.db, ctx.clock, kind, payload), handler);
+}
+
+/** Takes the lease of one queued job and runs it here, unless another process holds it. */
+async function claimAndRun(ctx: ServiceContext, jobId: string, handler: JobHandler): Promise<void> {
   const now = ctx.clock.now();
   const job = await claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now));
   if (job) await runClaimed(ctx, job, handler, now);
@@ -86,11 +90,8 @@ export async function runJobNow(ctx: ServiceContext, kind: string, payload: unkn
  */
 export function startJobSoon(ctx: ServiceContext, jobId: string, handler: JobHandler): void {
   setImmediate(() => {
-    const now = ctx.clock.now();
-    claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now))
-      .then((job) => job && runClaimed(ctx, job, handler, now))
-      // Not claimed (the database is closing, say): the job stays queued for the worker.
-      .catch(() => undefined);
+    // Not claimed (the database is closing, say): the job stays queued for the worker.
+    claimAndRun(ctx, jobId, handler).catch(() => undefined);
   });
 }
 

@@ -34,7 +34,7 @@ export function organizationPermissions(access: OrganizationAccess): Organizatio
     admin,
     ownTeam: access.isMember && access.ownsTeam,
     createContent: access.isMember && roleAtLeast(access.role, 'create'),
-    createOpenAPISpec: admin,
+    createOpenAPISpec: organizationResourcePermissions(access).edit,
     ingestConversations: admin,
     viewBilling: admin,
     listMembers: fullMember,

@@ -26,7 +26,7 @@ import type { Db } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { roleAtLeast } from '../lib/roles.ts';
+import { organizationPermissions } from '../policies/organization.ts';
 import {
   presentInstallation,
   presentSpaceInstallation,
@@ -112,7 +112,7 @@ async function readableInstallation(ctx: ServiceContext, actor: Actor, name: str
     ]);
     const administers = (row: typeof owner) => {
       const access = accessFromRow(row);
-      return access?.isMember === true && roleAtLeast(access.role, 'admin');
+      return access !== undefined && organizationPermissions(access).admin;
     };
     if (administers(owner) || administers(installer)) return { integration, installation };
     if (accessFromRow(installer)?.isMember) {

@@ -27,7 +27,7 @@ import type { IntegrationCategory, IntegrationScope } from '../lib/integrationLi
 import { newId } from '../lib/ids.ts';
 import { seal } from '../lib/secretBox.ts';
 import { decodeBase64, imageFacts } from '../lib/uploads.ts';
-import { roleAtLeast } from '../lib/roles.ts';
+import { organizationPermissions } from '../policies/organization.ts';
 import { presentIntegration, type IntegrationManifest } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -71,7 +71,7 @@ export async function visibleIntegration(ctx: ServiceContext, actor: Actor, name
 export async function administeredIntegration(ctx: ServiceContext, actor: Actor, name: string, db: Db = ctx.db) {
   const integration = await visibleIntegration(ctx, actor, name, db);
   const access = accessFromRow(await findOrganizationWithAccess(db, integration.organization_id, actor.user.id));
-  if (!access?.isMember || !roleAtLeast(access.role, 'admin')) {
+  if (!access || !organizationPermissions(access).admin) {
     throw new Forbidden('Only administrators of the organization that publishes this integration may do this');
   }
   return integration;
@@ -89,7 +89,7 @@ async function presentAll(ctx: ServiceContext, actor: Actor, integrations: Integ
     const owner = ownerById.get(integration.organization_id)!;
     const access = accessFromRow(owner)!;
     return presentIntegration(ctx.config.publicUrl, integration, presentOrganization(ctx.config.publicUrl, owner, access), {
-      admin: access.isMember && roleAtLeast(access.role, 'admin'),
+      admin: organizationPermissions(access).admin,
       install,
     });
   });
