@@ -114,9 +114,13 @@ export function reactionsOf(db: Db, commentIds: string[]) {
     .execute();
 }
 
-/** Open comments (not replies) of a space outside change requests, or of one change request. */
+/**
+ * Open comments (not replies) of a space outside change requests, or of one change
+ * request. Both name the space so the count seeks comments_scope; a change request
+ * alone would let the planner walk every top-level comment of the database instead.
+ */
 export function openCommentCount(scopeColumn: 'space' | 'change_request') {
   return scopeColumn === 'space'
     ? sql<number | string>`(select count(*) from comments cm where cm.space_id = s.id and cm.change_request_id is null and cm.parent_id is null and cm.resolved_at is null)`
-    : sql<number | string>`(select count(*) from comments cm where cm.change_request_id = cr.id and cm.parent_id is null and cm.resolved_at is null)`;
+    : sql<number | string>`(select count(*) from comments cm where cm.space_id = cr.space_id and cm.change_request_id = cr.id and cm.parent_id is null and cm.resolved_at is null)`;
 }
