@@ -1,6 +1,6 @@
 // Collection and space objects.
 import type { CollectionRow } from '../db/repos/collections.ts';
-import type { SpaceRow } from '../db/repos/spaces.ts';
+import type { SpaceWithCounters } from '../db/repos/spaces.ts';
 import { toCount } from '../db/dialect.ts';
 import type { Role } from '../lib/roles.ts';
 import { collectionPermissions, spacePermissions } from '../policies/content.ts';
@@ -31,7 +31,7 @@ export function presentCollection(publicUrl: string, collection: CollectionRow, 
   };
 }
 
-export function presentSpace(publicUrl: string, space: SpaceRow, role: Role | null) {
+export function presentSpace(publicUrl: string, space: SpaceWithCounters, role: Role | null) {
   return {
     object: 'space' as const,
     id: space.id,

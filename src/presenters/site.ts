@@ -1,7 +1,7 @@
 // Site objects and the parts of a site's structure.
 import type { ShareLinkRow, SiteRow } from '../db/repos/sites.ts';
 import type { SectionGroupRow, SectionRow, SiteSpaceRow } from '../db/repos/siteStructure.ts';
-import type { SpaceRow } from '../db/repos/spaces.ts';
+import type { SpaceWithCounters } from '../db/repos/spaces.ts';
 import type { Role } from '../lib/roles.ts';
 import { presentSpace } from './content.ts';
 
@@ -37,7 +37,7 @@ export function presentSite(publicUrl: string, site: SiteRow, siteSpaceCount: nu
 
 export interface SiteSpaceView {
   row: SiteSpaceRow;
-  space: SpaceRow;
+  space: SpaceWithCounters;
   role: Role | null;
   isDefault: boolean;
   /** Path of the section it is in, for its published URL. */

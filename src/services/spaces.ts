@@ -5,7 +5,7 @@ import { findCollection } from '../db/repos/collections.ts';
 import { copyCustomFieldValues, deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
 import { addSpaceRevision, insertRevision } from '../db/repos/revisions.ts';
-import { findSpace, insertSpace, purgeSpace, spacesQuery, updateSpace, type SpaceRow } from '../db/repos/spaces.ts';
+import { findSpace, findSpaceWithCounters, insertSpace, purgeSpace, spacesQuery, updateSpace, type SpaceRow } from '../db/repos/spaces.ts';
 import type { Db } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -35,9 +35,15 @@ function assertVisibilityFits(visibility: string, parentId: string | null): void
   }
 }
 
+/** The space as the API shows it to a caller already authorized, counters read now. */
+async function presentAuthorized(ctx: ServiceContext, { space, role }: { space: SpaceRow; role: Role }) {
+  const counted = await findSpaceWithCounters(ctx.db, space.id);
+  if (!counted) throw new NotFound(`No space with id "${space.id}"`);
+  return presentSpace(ctx.config.publicUrl, counted, role);
+}
+
 async function presentFor(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  const { space, role } = await authorizeSpace(ctx, actor, spaceId, 'view');
-  return presentSpace(ctx.config.publicUrl, space, role);
+  return presentAuthorized(ctx, await authorizeSpace(ctx, actor, spaceId, 'view'));
 }
 
 export interface CreateSpaceInput {
@@ -124,8 +130,7 @@ export async function listSpaces(ctx: ServiceContext, actor: Actor, organization
 }
 
 export async function getSpace(ctx: ServiceContext, actor: Actor, spaceId: string, shareKey?: string) {
-  const { space, role } = await authorizeSpace(ctx, actor, spaceId, 'view', { shareKey });
-  return presentSpace(ctx.config.publicUrl, space, role);
+  return presentAuthorized(ctx, await authorizeSpace(ctx, actor, spaceId, 'view', { shareKey }));
 }
 
 export interface SpaceChanges {
