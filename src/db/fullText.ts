@@ -125,9 +125,10 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
 
 /**
  * The `limit` best sections for an FTS5 match, among the first `candidates` matches in
- * index order when bounded. Ranks first and reads the winners after: sorting only ids
- * keeps each candidate's text (kilobytes each) out of the sort. The bounded form walks
- * the matches once, ranking as it goes, instead of finding the bound and then ranking.
+ * index order when bounded. One statement ranks ids first and reads only the winners'
+ * text after (sorting ids keeps each candidate's kilobytes out of the sort), so the
+ * answer comes from one snapshot. The bounded form walks the matches once, ranking as
+ * it goes.
  */
 async function sqliteRanked(
   db: Db,
@@ -142,16 +143,15 @@ async function sqliteRanked(
       join search_sections ss on ss.id = search_fts.rowid
       join spaces s on s.id = ss.space_id
     where search_fts match ${match} and ${inScope}`;
-  const ranked = await sql<{ id: number }>`
-    select id from (${matches}${candidates === undefined ? sql`` : sql` limit ${candidates}`})
-    order by score, id
-    limit ${limit}`.execute(db);
-  if (ranked.rows.length === 0) return [];
-  const ids = ranked.rows.map((row) => row.id);
-  const rows = await sql<SectionHit>`
-    select ${fields} from search_sections ss join spaces s on s.id = ss.space_id where ss.id in (${sql.join(ids)})`.execute(db);
-  const byId = new Map(rows.rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id)!);
+  const winners = await sql<SectionHit>`
+    with ranked as (
+      select id, score from (${matches}${candidates === undefined ? sql`` : sql` limit ${candidates}`})
+      order by score, id
+      limit ${limit}
+    )
+    select ${fields} from ranked r join search_sections ss on ss.id = r.id join spaces s on s.id = ss.space_id
+    order by r.score, r.id`.execute(db);
+  return winners.rows;
 }
 
 async function sqliteMatches(db: Db, match: string, fields: Fragment, scope: Scope, limit: number) {
