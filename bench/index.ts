@@ -85,6 +85,8 @@ const benchmarks: Benchmark[] = [
       const lines = (label: string, result: LoadMixResult) => [
         `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms on sqlite)`,
         `${label}: writes ${latency(result.writes)}`,
+        `${label}: read p50 / p99 by kind: ` +
+          [...result.readsByKind].map(([kind, summary]) => `${kind} ${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)} ms`).join(', '),
         `${label}: server RSS ${result.rssAfterWarmupMb.toFixed(0)} MB after warm-up, ${result.rssEndMb.toFixed(0)} MB at the end ` +
           `(${(((result.rssEndMb - result.rssAfterWarmupMb) / result.rssAfterWarmupMb) * 100).toFixed(1)}%; target ≤ 10%); ` +
           `every 5 s: ${result.rssSamples.join(' ')} MB`,

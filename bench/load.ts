@@ -13,6 +13,8 @@ export interface LoadMixResult {
   engine: string;
   requestsPerSecond: number;
   reads: LatencySummary;
+  /** Reads by kind (space, page list, search, …), to tell which kind makes the tail. */
+  readsByKind: Map<string, LatencySummary>;
   writes: LatencySummary;
   errors: number;
   rssAfterWarmupMb: number;
@@ -45,7 +47,8 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const [host, port] = server.baseUrl.replace('http://', '').split(':');
 
-  const send = (method: string, path: string, body?: unknown) =>
+  // The measured runs skip parsing answers: the generator shares the machine's two cores.
+  const send = (method: string, path: string, body?: unknown, parse = true) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const outgoing = httpRequest(
@@ -59,9 +62,9 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
         },
         (response) => {
           const chunks: Buffer[] = [];
-          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('data', (chunk) => parse && chunks.push(chunk));
           response.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
+            const text = parse ? Buffer.concat(chunks).toString() : '';
             resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
           });
           response.on('error', reject);
@@ -95,18 +98,21 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
     }
 
     const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
-    const reads: Array<() => [string, string]> = [
-      () => ['GET', `/v1/spaces/${pick(spaces).id}`],
-      () => ['GET', `/v1/orgs/${organization.id}/spaces?limit=20`],
-      () => ['GET', `/v1/spaces/${pick(spaces).id}/content/pages`],
-      () => {
-        const space = pick(spaces);
-        return ['GET', `/v1/spaces/${space.id}/content/page/${pick(space.pages)}`];
-      },
-      () => ['GET', `/v1/spaces/${pick(spaces).id}/change-requests`],
-      () => ['GET', `/v1/spaces/${pick(spaces).id}/comments`],
-      () => ['GET', `/v1/orgs/${organization.id}`],
-      () => ['GET', `/v1/orgs/${organization.id}/search?query=${encodeURIComponent(pick(['topic', 'words about', 'page', '"at hand"']))}`],
+    const reads: Array<[kind: string, () => string]> = [
+      ['space', () => `/v1/spaces/${pick(spaces).id}`],
+      ['space list', () => `/v1/orgs/${organization.id}/spaces?limit=20`],
+      ['page list', () => `/v1/spaces/${pick(spaces).id}/content/pages`],
+      [
+        'page',
+        () => {
+          const space = pick(spaces);
+          return `/v1/spaces/${space.id}/content/page/${pick(space.pages)}`;
+        },
+      ],
+      ['change requests', () => `/v1/spaces/${pick(spaces).id}/change-requests`],
+      ['comments', () => `/v1/spaces/${pick(spaces).id}/comments`],
+      ['organization', () => `/v1/orgs/${organization.id}`],
+      ['search', () => `/v1/orgs/${organization.id}/search?query=${encodeURIComponent(pick(['topic', 'words about', 'page', '"at hand"']))}`],
     ];
     let writeCounter = 0;
     const writes: Array<() => [string, string, unknown]> = [
@@ -122,7 +128,7 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
     ];
 
     const run = async (durationMs: number) => {
-      const readLatencies: number[] = [];
+      const readLatencies = new Map(reads.map(([kind]) => [kind, [] as number[]]));
       const writeLatencies: number[] = [];
       let errors = 0;
       const until = Date.now() + durationMs;
@@ -135,23 +141,31 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           }
           const isWrite = Math.random() < 0.1;
-          const [method, path, body] = isWrite ? pick(writes)() : pick(reads)();
+          const [readKind, readPath] = pick(reads);
+          const [method, path, body] = isWrite ? pick(writes)() : ['GET', readPath(), undefined];
           const started = intervalMs > 0 ? dueAt : performance.now();
           dueAt += intervalMs;
           try {
-            const response = await send(method, path, body);
+            const response = await send(method, path, body, false);
             if (response.status >= 300) errors++;
           } catch {
             errors++;
           }
           const milliseconds = performance.now() - started;
-          (isWrite ? writeLatencies : readLatencies).push(milliseconds);
+          (isWrite ? writeLatencies : readLatencies.get(readKind)!).push(milliseconds);
         }
       };
       const startedAt = Date.now();
       await Promise.all(Array.from({ length: CONNECTIONS }, connection));
       const elapsedSeconds = (Date.now() - startedAt) / 1000;
-      return { readLatencies, writeLatencies, errors, requestsPerSecond: (readLatencies.length + writeLatencies.length) / elapsedSeconds };
+      const allReads = [...readLatencies.values()].flat();
+      return {
+        readLatencies,
+        allReads,
+        writeLatencies,
+        errors,
+        requestsPerSecond: (allReads.length + writeLatencies.length) / elapsedSeconds,
+      };
     };
 
     // Long enough for the caches and V8's heap to reach their working size.
@@ -165,7 +179,8 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
     return {
       engine: database.engine,
       requestsPerSecond: measured.requestsPerSecond,
-      reads: summarize(measured.readLatencies),
+      reads: summarize(measured.allReads),
+      readsByKind: new Map([...measured.readLatencies].map(([kind, latencies]) => [kind, summarize(latencies)])),
       writes: summarize(measured.writeLatencies),
       errors: measured.errors,
       rssAfterWarmupMb,
