@@ -140,9 +140,8 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
             const wait = dueAt - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           }
-          const isWrite = Math.random() < 0.1;
-          const [readKind, readPath] = pick(reads);
-          const [method, path, body] = isWrite ? pick(writes)() : ['GET', readPath(), undefined];
+          const read = Math.random() < 0.1 ? undefined : pick(reads);
+          const [method, path, body] = read ? ['GET', read[1](), undefined] : pick(writes)();
           const started = intervalMs > 0 ? dueAt : performance.now();
           dueAt += intervalMs;
           try {
@@ -152,7 +151,7 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
             errors++;
           }
           const milliseconds = performance.now() - started;
-          (isWrite ? writeLatencies : readLatencies.get(readKind)!).push(milliseconds);
+          (read ? readLatencies.get(read[0])! : writeLatencies).push(milliseconds);
         }
       };
       const startedAt = Date.now();
