@@ -12,7 +12,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { spaceRole } from '../policies/content.ts';
+import { authorizeSpaceRole, spaceRole } from '../policies/content.ts';
 import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
@@ -38,7 +38,8 @@ function assertVisibilityFits(visibility: string, parentId: string | null): void
 /** The space as the API shows it to a caller already authorized, counters read now. */
 async function presentAuthorized(ctx: ServiceContext, { space, role }: { space: SpaceRow; role: Role }) {
   const counted = await findSpaceWithCounters(ctx.db, space.id);
-  if (!counted) throw new NotFound(`No space with id "${space.id}"`);
+  // Purged since it was authorized: as unseen as any space the caller cannot see.
+  if (!counted) return authorizeSpaceRole(null, 'view', space.id) as never;
   return presentSpace(ctx.config.publicUrl, counted, role);
 }
 
