@@ -2,8 +2,11 @@
 // BENCH_SECONDS sets the measured duration of each load (default 10); BENCH_ENGINES
 // (sqlite,postgres) and BENCH_ONLY (a comma list of the names below) narrow the run;
 // BENCH_LOAD_SECONDS sets the mixed load's duration (default 30); the mixed load runs
-// once as fast as answers come, then paced at BENCH_LOAD_RATE requests/s (default: 75%
-// of the rate the first run reached).
+// once as fast as answers come, then paced at BENCH_LOAD_RATE requests/s (default: 50%
+// and 75% of the rate the first run reached), then as fast as answers come with
+// BENCH_LOAD_WORKERS server processes (default: one per core); BENCH_SQL_TIMING=1 adds
+// the single process's time inside SQLite.
+import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
@@ -14,6 +17,7 @@ import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const loadRate = process.env.BENCH_LOAD_RATE ? Number(process.env.BENCH_LOAD_RATE) : undefined;
+const loadWorkers = Number(process.env.BENCH_LOAD_WORKERS ?? availableParallelism());
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
 const only = process.env.BENCH_ONLY?.split(',');
 
@@ -77,8 +81,9 @@ const benchmarks: Benchmark[] = [
   {
     name: 'load',
     title:
-      `Mixed load on one process: 64 connections, 90% reads / 10% writes, ${loadSeconds} s after a 15 s warm-up; ` +
-      `first each connection sending as soon as answered (capacity), then paced at ${loadRate ? `${loadRate} req/s` : '75% of that capacity'}`,
+      `Mixed load: 64 connections, 90% reads / 10% writes, ${loadSeconds} s after a 15 s warm-up; ` +
+      `first each connection sending as soon as answered (capacity), then paced at ${loadRate ? `${loadRate} req/s` : '50% and 75% of that capacity'}, ` +
+      `then as fast as answered again with QUIRE_WORKERS=${loadWorkers}`,
     run: async (database) => {
       const latency = (summary: LoadMixResult['reads']) =>
         `${summary.count} (p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms)`;
@@ -90,10 +95,32 @@ const benchmarks: Benchmark[] = [
         `${label}: server RSS ${result.rssAfterWarmupMb.toFixed(0)} MB after warm-up, ${result.rssEndMb.toFixed(0)} MB at the end ` +
           `(${(((result.rssEndMb - result.rssAfterWarmupMb) / result.rssAfterWarmupMb) * 100).toFixed(1)}%; target ≤ 10%); ` +
           `every 5 s: ${result.rssSamples.join(' ')} MB`,
+        `${label}: server CPU ${result.serverCpuMsPerRequest.toFixed(3)} ms per request, ` +
+          `${(result.serverCpuShare * 100).toFixed(0)}% of one core`,
+        ...(result.sql
+          ? [
+              `${label}: inside SQLite ${result.sql.msPerRequest.toFixed(3)} ms per request, ` +
+                `${(result.sql.shareOfRun * 100).toFixed(0)}% of the run's wall time; longest in all:`,
+              ...result.sql.top.map(
+                (statement) =>
+                  `${label}:   ${statement.milliseconds.toFixed(0)} ms, ${statement.count}×: ${statement.sql.slice(0, 110)}`,
+              ),
+            ]
+          : []),
       ];
+      // Each run after the first gets a database of its own: on the first run's, its
+      // searches would also walk past the first run's pages, and cost more than measured.
+      const onFreshDatabase = async (options: Parameters<typeof benchLoadMix>[2]) => {
+        const fresh = (await openers[database.engine]())!;
+        return benchLoadMix(fresh, loadSeconds, options).finally(() => fresh.drop());
+      };
       const capacity = await benchLoadMix(database, loadSeconds);
-      const paced = await benchLoadMix(database, loadSeconds, loadRate ?? Math.round(capacity.requestsPerSecond * 0.75));
-      return [...lines('closed loop', capacity), ...lines('paced', paced)];
+      const output = lines('closed loop', capacity);
+      const rates = loadRate ? [loadRate] : [0.5, 0.75].map((share) => Math.round(capacity.requestsPerSecond * share));
+      for (const offeredRate of rates) output.push(...lines(`paced at ${offeredRate} req/s`, await onFreshDatabase({ offeredRate })));
+      const workers = await onFreshDatabase({ workers: loadWorkers });
+      output.push(...lines(`closed loop, QUIRE_WORKERS=${loadWorkers}`, workers));
+      return output;
     },
   },
 ];

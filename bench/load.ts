@@ -5,8 +5,13 @@
 // and the server's resident memory after the warm-up and at the end. Run as fast as
 // answers come, it measures capacity (and latency is then connections ÷ throughput);
 // paced at a rate below capacity, it measures the latency users see at that load.
-import { readFileSync } from 'node:fs';
+// It also reports the server's CPU time per request and, with BENCH_SQL_TIMING=1 on
+// SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { runCli, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
@@ -21,6 +26,20 @@ export interface LoadMixResult {
   rssEndMb: number;
   /** The server's RSS in MB every 5 s of the measured run. */
   rssSamples: number[];
+  /** The server process's CPU time (user + system) per request of the measured run. */
+  serverCpuMsPerRequest: number;
+  /** That CPU time as a share of one core over the measured run. */
+  serverCpuShare: number;
+  /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
+  sql?: SqlTiming;
+}
+
+export interface SqlTiming {
+  msPerRequest: number;
+  /** Share of the measured run's wall time the server's thread spent in SQLite. */
+  shareOfRun: number;
+  /** The statements that took longest in all, longest first. */
+  top: Array<{ sql: string; count: number; milliseconds: number }>;
 }
 
 const CONNECTIONS = 64;
@@ -28,10 +47,74 @@ const WARMUP_SECONDS = 15;
 const SPACES = 20;
 const PAGES_PER_SPACE = 50;
 
-function residentMegabytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kilobytes / 1024;
+const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.url));
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Fields of /proc/pid/stat after the command name: [0] is the state, [1] the parent's pid. */
+function statFields(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+}
+
+/** The server and every process under it (with QUIRE_WORKERS, its workers). */
+function serverProcesses(rootPid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      parents.set(Number(entry), Number(statFields(Number(entry))[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const tree = [rootPid];
+  for (let index = 0; index < tree.length; index++) {
+    for (const [pid, parent] of parents) if (parent === tree[index]) tree.push(pid);
+  }
+  return tree;
+}
+
+/** User plus system CPU time of the server's processes so far, in milliseconds (stat fields 14 and 15). */
+function cpuMilliseconds(rootPid: number): number {
+  return serverProcesses(rootPid).reduce((sum, pid) => {
+    const fields = statFields(pid);
+    return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  }, 0);
+}
+
+type SqlTotals = Record<string, { count: number; milliseconds: number }>;
+
+/** Asks the server's sqlTiming preload for its totals so far and waits for the file. */
+async function sqlTotals(pid: number, file: string): Promise<SqlTotals> {
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; !existsSync(file); waited += 10) {
+    if (waited > 5_000) throw new Error('the server wrote no SQL timings');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+function sqlTimingBetween(before: SqlTotals, after: SqlTotals, requests: number, runMs: number): SqlTiming {
+  const statements = Object.entries(after).map(([sql, total]) => ({
+    sql,
+    count: total.count - (before[sql]?.count ?? 0),
+    milliseconds: total.milliseconds - (before[sql]?.milliseconds ?? 0),
+  }));
+  const milliseconds = statements.reduce((sum, statement) => sum + statement.milliseconds, 0);
+  return {
+    msPerRequest: milliseconds / requests,
+    shareOfRun: milliseconds / runMs,
+    top: statements.sort((a, b) => b.milliseconds - a.milliseconds).slice(0, 5),
+  };
+}
+
+/** Resident memory of the server's processes, in MB. */
+function residentMegabytes(rootPid: number): number {
+  return serverProcesses(rootPid).reduce((sum, pid) => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return sum + Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  }, 0);
 }
 
 /**
@@ -39,11 +122,24 @@ function residentMegabytes(pid: number): number {
  * letting each send as soon as its last answer came; latency is then counted from
  * when a request was due, so a server falling behind shows in it.
  */
-export async function benchLoadMix(database: BenchDatabase, seconds: number, offeredRate?: number): Promise<LoadMixResult> {
+export async function benchLoadMix(
+  database: BenchDatabase,
+  seconds: number,
+  { offeredRate, workers = 1 }: { offeredRate?: number; workers?: number } = {},
+): Promise<LoadMixResult> {
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
   // The limiter runs as in production but with room for the whole load on one token.
-  const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '1000000000' });
+  // Timed in one process only: the signal that asks for the totals reaches the primary alone.
+  const timeSql = Boolean(process.env.BENCH_SQL_TIMING) && database.engine === 'sqlite' && workers === 1;
+  const sqlTimingFile = join(tmpdir(), `quire-sql-timing-${process.pid}.json`);
+  const server = await startServerProcess({
+    ...database.env,
+    LOG_LEVEL: 'warn',
+    QUIRE_RATE_LIMIT: '1000000000',
+    QUIRE_WORKERS: String(workers),
+    ...(timeSql ? { NODE_OPTIONS: `--import ${SQL_TIMING_PRELOAD}`, BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const [host, port] = server.baseUrl.replace('http://', '').split(':');
 
@@ -172,7 +268,14 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
     const rssAfterWarmupMb = residentMegabytes(server.child.pid!);
     const rssSamples: number[] = [];
     const sampler = setInterval(() => rssSamples.push(Math.round(residentMegabytes(server.child.pid!))), 5_000);
+    const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
+    const cpuBefore = cpuMilliseconds(server.child.pid!);
+    const measuredFrom = Date.now();
     const measured = await run(seconds * 1000);
+    const runMs = Date.now() - measuredFrom;
+    const cpuUsed = cpuMilliseconds(server.child.pid!) - cpuBefore;
+    const requests = measured.allReads.length + measured.writeLatencies.length;
+    const sql = sqlBefore && sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), requests, runMs);
     clearInterval(sampler);
     const rssEndMb = residentMegabytes(server.child.pid!);
     return {
@@ -185,9 +288,13 @@ export async function benchLoadMix(database: BenchDatabase, seconds: number, off
       rssAfterWarmupMb,
       rssEndMb,
       rssSamples,
+      serverCpuMsPerRequest: cpuUsed / requests,
+      serverCpuShare: cpuUsed / runMs,
+      sql,
     };
   } finally {
     agent.destroy();
     await stop(server.child);
+    rmSync(sqlTimingFile, { force: true });
   }
 }

@@ -11,7 +11,7 @@ import { systemClock } from './lib/clock.ts';
 import { isRole, ROLES } from './lib/roles.ts';
 import { addUser, bootstrap, createToken } from './services/accounts.ts';
 import { revokeToken } from './services/users.ts';
-import { startServer } from './server.ts';
+import { serve } from './cluster.ts';
 
 class UsageError extends Error {}
 
@@ -55,10 +55,12 @@ function print(values: Record<string, unknown>, asJson: object, forPerson: strin
 
 const commands: Record<string, Command> = {
   serve: {
-    usage: 'quire serve\n  Serves the API on PORT with the configured database (same as npm start).',
+    usage:
+      'quire serve\n  Serves the API on PORT with the configured database (same as npm start);\n' +
+      '  QUIRE_WORKERS=N serves from N processes sharing the port.',
     options: {},
     async run(_values, config) {
-      await startServer(config);
+      await serve(config);
     },
   },
   migrate: {

@@ -29,7 +29,12 @@ export interface Config {
   jobLeaseMs: number;
   /** 32-byte key (base64) sealing integration secrets; unset: a key file in dataDir. */
   secretsKey: string | undefined;
+  /** Processes `quire serve` runs, sharing the port and the database; 1 serves in this process. */
+  workers: number;
 }
+
+/** More processes than this on one machine only add contention. */
+const MAX_WORKERS = 64;
 
 export class ConfigError extends Error {}
 
@@ -89,6 +94,12 @@ function parseSecretsKey(raw: string): string {
   return raw.trim();
 }
 
+function parseWorkers(raw: string): number {
+  const workers = parseWholeNumber('QUIRE_WORKERS', raw, 1);
+  if (workers > MAX_WORKERS) throw new ConfigError(`QUIRE_WORKERS must be at most ${MAX_WORKERS}, got "${raw}"`);
+  return workers;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '8080');
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
@@ -117,5 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: 1000 * parseWholeNumber('QUIRE_REQUEST_TIMEOUT', env.QUIRE_REQUEST_TIMEOUT ?? '60', 1),
     jobLeaseMs: 1000 * parseWholeNumber('QUIRE_JOB_LEASE', env.QUIRE_JOB_LEASE ?? '60', 1),
     secretsKey: env.QUIRE_SECRETS_KEY ? parseSecretsKey(env.QUIRE_SECRETS_KEY) : undefined,
+    workers: parseWorkers(env.QUIRE_WORKERS ?? '1'),
   };
 }

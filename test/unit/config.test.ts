@@ -14,6 +14,7 @@ describe('configuration', () => {
       allowPrivateUrls: false,
       rateLimitPerMinute: 3000,
       requestTimeoutMs: 60_000,
+      workers: 1,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -32,6 +33,7 @@ describe('configuration', () => {
       QUIRE_REQUEST_TIMEOUT: '5',
       QUIRE_JOB_LEASE: '2',
       QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      QUIRE_WORKERS: '4',
     });
     expect(config).toEqual({
       port: 9000,
@@ -46,6 +48,7 @@ describe('configuration', () => {
       requestTimeoutMs: 5_000,
       jobLeaseMs: 2_000,
       secretsKey: Buffer.alloc(32, 7).toString('base64'),
+      workers: 4,
     });
   });
 
@@ -61,6 +64,9 @@ describe('configuration', () => {
     [{ QUIRE_REQUEST_TIMEOUT: '0' }, /^QUIRE_REQUEST_TIMEOUT /],
     [{ QUIRE_JOB_LEASE: '0' }, /^QUIRE_JOB_LEASE /],
     [{ QUIRE_SECRETS_KEY: 'c2hvcnQ=' }, /^QUIRE_SECRETS_KEY /],
+    [{ QUIRE_WORKERS: '0' }, /^QUIRE_WORKERS /],
+    [{ QUIRE_WORKERS: '65' }, /^QUIRE_WORKERS must be at most 64/],
+    [{ QUIRE_WORKERS: 'two' }, /^QUIRE_WORKERS /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

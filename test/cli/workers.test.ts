@@ -1,0 +1,120 @@
+// `quire serve` with QUIRE_WORKERS: one port served by several processes on one
+// database, a dead worker replaced, every worker stopped gracefully, and a start that
+// cannot listen ending instead of restarting forever.
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freePort, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+
+let database: TestDatabase;
+let server: ServerProcess;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startServerProcess({ ...database.env, QUIRE_WORKERS: '2' });
+  await until('both workers listening', () => (/all workers listening/.test(server.output()) ? true : undefined));
+});
+
+afterAll(async () => {
+  for (const pid of workerPids(server.child.pid!)) process.kill(pid, 'SIGKILL');
+  server.child.kill('SIGKILL');
+  await database.drop();
+});
+
+/** The `quire serve` processes whose parent is the primary. */
+function workerPids(primaryPid: number): number[] {
+  const workers: number[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (parent === primaryPid && command.includes('quire.js')) workers.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return workers;
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function readyStatusOnNewConnection(): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    get(`${server.baseUrl}/readyz`, { agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode));
+    }).on('error', reject);
+  });
+}
+
+async function call(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('quire serve with QUIRE_WORKERS', () => {
+  it('serves one port from that many processes sharing the database', async () => {
+    expect(workerPids(server.child.pid!)).toHaveLength(2);
+    const boot = await runCli(['admin', 'bootstrap', '--org', 'Workers', '--email', 'workers@quire.test', '--name', 'W', '--json'], database.env);
+    const { token, organization } = JSON.parse(boot.stdout);
+    const created = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => call('POST', `/v1/orgs/${organization.id}/spaces`, token, { title: `Space ${index}` })),
+    );
+    expect(created.map((response) => response.status)).toEqual(created.map(() => 201));
+    const listed = await call('GET', `/v1/orgs/${organization.id}/spaces?limit=100`, token);
+    expect(listed.body.count).toBe(30);
+  });
+
+  it('keeps answering when a worker dies, and starts another in its place', async () => {
+    const before = workerPids(server.child.pid!);
+    process.kill(before[0], 'SIGKILL');
+    // New connections, once the primary knows: those the dead worker held, or was being
+    // handed as it died, were lost with it, as with any process that crashes.
+    await until('the primary to see it', () => (/a worker died; starting another/.test(server.output()) ? true : undefined));
+    for (let attempt = 0; attempt < 10; attempt++) expect(await readyStatusOnNewConnection()).toBe(200);
+    const after = await until('a replacement worker', () => {
+      const pids = workerPids(server.child.pid!);
+      return pids.length === 2 && !pids.includes(before[0]) ? pids : undefined;
+    });
+    expect(after).toContain(before[1]);
+    await until('the replacement listening', () => (server.output().match(/all workers listening/g)?.length === 2 ? true : undefined));
+  });
+
+  it('stops every worker on SIGTERM and exits 0', async () => {
+    const workers = workerPids(server.child.pid!);
+    expect(workers).toHaveLength(2);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(workerPids(server.child.pid!)).toEqual([]);
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('ends with exit 1 instead of restarting workers that cannot listen', async () => {
+    const port = await freePort();
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      const result = await runCli(['serve'], { ...database.env, QUIRE_WORKERS: '2', HOST: '127.0.0.1', PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/EADDRINUSE/);
+      expect(result.stdout).toMatch(/a worker failed before it could listen; stopping/);
+    } finally {
+      taken.close();
+    }
+  });
+});
