@@ -2,7 +2,7 @@
 // or, when none is set, from a key file beside the SQLite database, made on first
 // use. The key never enters the database, so a copy of the database reveals nothing.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const KEY_FILE = 'secrets.key';
@@ -18,12 +18,18 @@ export function loadSecretsKey(config: { secretsKey?: string; dataDir: string })
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   mkdirSync(config.dataDir, { recursive: true });
+  // Written whole under a name of its own, then linked into place: of two processes
+  // starting at once (QUIRE_WORKERS), one links and the other reads its key, never a
+  // file still being written.
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
   try {
-    // 'wx': of two processes starting at once, one writes and the other reads its key.
-    writeFileSync(path, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-    chmodSync(path, 0o600);
+    chmodSync(draft, 0o600);
+    linkSync(draft, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
   }
   return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
 }

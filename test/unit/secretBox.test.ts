@@ -1,4 +1,6 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +34,22 @@ describe('sealed secrets', () => {
     expect(statSync(join(dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
     expect(loadSecretsKey({ dataDir }).equals(made)).toBe(true);
     expect(loadSecretsKey({ dataDir, secretsKey: key.toString('base64') }).equals(key)).toBe(true);
+    expect(readdirSync(dataDir)).toEqual(['secrets.key']);
+  });
+
+  it('gives processes that start at once the same key', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quire-key-'));
+    const module = fileURLToPath(new URL('../../src/lib/secretBox.ts', import.meta.url));
+    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.loadSecretsKey({ dataDir: ${JSON.stringify(dataDir)} }).toString('base64')))`;
+    const keys = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<string>((resolve, reject) =>
+          execFile(process.execPath, ['--import', 'tsx', '-e', script], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
+        ),
+      ),
+    );
+    expect(Buffer.from(keys[0], 'base64')).toHaveLength(32);
+    expect(new Set(keys).size).toBe(1);
+    expect(readdirSync(dataDir)).toEqual(['secrets.key']);
   });
 });
