@@ -1,7 +1,7 @@
 // Two Quire processes on one database, as a user scaling out would run them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { callServer, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
 let database: TestDatabase;
 let servers: ServerProcess[] = [];
@@ -17,26 +17,16 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function call(server: ServerProcess, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
 describe('two processes on one database', () => {
   it('accept concurrent writes through both, losing none and ordering every one', async () => {
     const boot = await runCli(['admin', 'bootstrap', '--org', 'Shared', '--email', 'shared@quire.test', '--name', 'S', '--json'], database.env);
     const { token, organization } = JSON.parse(boot.stdout);
     const creates = Array.from({ length: 40 }, (_, i) =>
-      call(servers[i % 2], 'POST', `/v1/orgs/${organization.id}/spaces`, token, { title: `Space ${i}` }),
+      callServer(servers[i % 2], 'POST', `/v1/orgs/${organization.id}/spaces`, token, { title: `Space ${i}` }),
     );
     const results = await Promise.all(creates);
     expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
-    const listed = await call(servers[0], 'GET', `/v1/orgs/${organization.id}/spaces?limit=100`, token);
+    const listed = await callServer(servers[0], 'GET', `/v1/orgs/${organization.id}/spaces?limit=100`, token);
     expect(listed.body.count).toBe(40);
     expect(new Set(listed.body.items.map((s: any) => s.title)).size).toBe(40);
   });
@@ -51,35 +41,35 @@ describe('two processes on one database', () => {
     const second = JSON.parse(added.stdout);
     const path = (userId: string) => `/v1/orgs/${first.organization.id}/members/${userId}`;
     const [a, b] = await Promise.all([
-      call(servers[0], 'PATCH', path(second.user.id), first.token, { role: 'read' }),
-      call(servers[1], 'PATCH', path(first.user.id), second.token, { role: 'read' }),
+      callServer(servers[0], 'PATCH', path(second.user.id), first.token, { role: 'read' }),
+      callServer(servers[1], 'PATCH', path(first.user.id), second.token, { role: 'read' }),
     ]);
     // Whichever commits second finds itself demoted (403) or the other the last admin (409).
     const statuses = [a.status, b.status];
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.find((status) => status !== 200)).toBeOneOf([403, 409]);
-    const members = await call(servers[0], 'GET', `/v1/orgs/${first.organization.id}/members?role=admin`, a.status === 200 ? first.token : second.token);
+    const members = await callServer(servers[0], 'GET', `/v1/orgs/${first.organization.id}/members?role=admin`, a.status === 200 ? first.token : second.token);
     expect(members.body.count).toBe(1);
   });
 
   it('number change requests gap-free and lose no merge when both processes write at once', async () => {
     const boot = await runCli(['admin', 'bootstrap', '--org', 'Writers', '--email', 'writers@quire.test', '--name', 'W', '--json'], database.env);
     const { token, organization } = JSON.parse(boot.stdout);
-    const space = (await call(servers[0], 'POST', `/v1/orgs/${organization.id}/spaces`, token, { title: 'Shared' })).body;
+    const space = (await callServer(servers[0], 'POST', `/v1/orgs/${organization.id}/spaces`, token, { title: 'Shared' })).body;
     const base = `/v1/spaces/${space.id}/change-requests`;
-    const created = await Promise.all(Array.from({ length: 30 }, (_, i) => call(servers[i % 2], 'POST', base, token, {})));
+    const created = await Promise.all(Array.from({ length: 30 }, (_, i) => callServer(servers[i % 2], 'POST', base, token, {})));
     expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
     expect(created.map((r) => r.body.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     const writers = created.slice(0, 6).map((r) => r.body.id as string);
     for (const [index, id] of writers.entries()) {
-      const edited = await call(servers[index % 2], 'POST', `${base}/${id}/content`, token, {
+      const edited = await callServer(servers[index % 2], 'POST', `${base}/${id}/content`, token, {
         changes: [{ operation: 'insert_page', document: `# Page ${index}` }],
       });
       expect(edited.status).toBe(200);
     }
-    const merges = await Promise.all(writers.map((id, index) => call(servers[index % 2], 'POST', `${base}/${id}/merge`, token)));
+    const merges = await Promise.all(writers.map((id, index) => callServer(servers[index % 2], 'POST', `${base}/${id}/merge`, token)));
     expect(merges.map((r) => r.body.result)).toEqual(writers.map(() => 'merge'));
-    const pages = await call(servers[1], 'GET', `/v1/spaces/${space.id}/content/pages`, token);
+    const pages = await callServer(servers[1], 'GET', `/v1/spaces/${space.id}/content/pages`, token);
     expect(pages.body.pages.map((p: any) => p.title).sort()).toEqual(writers.map((_, index) => `Page ${index}`).sort());
   });
 
@@ -88,9 +78,9 @@ describe('two processes on one database', () => {
     const { token, organization } = JSON.parse(boot.stdout);
     const orgPath = `/v1/orgs/${organization.id}`;
     const spaces: string[] = [];
-    for (const title of ['North', 'South', 'East']) spaces.push((await call(servers[0], 'POST', `${orgPath}/spaces`, token, { title })).body.id);
+    for (const title of ['North', 'South', 'East']) spaces.push((await callServer(servers[0], 'POST', `${orgPath}/spaces`, token, { title })).body.id);
     const collections: string[] = [];
-    for (const title of ['Left', 'Right']) collections.push((await call(servers[0], 'POST', `${orgPath}/collections`, token, { title })).body.id);
+    for (const title of ['Left', 'Right']) collections.push((await callServer(servers[0], 'POST', `${orgPath}/collections`, token, { title })).body.id);
 
     // What the load was told 2xx for; each worker acts in sequence, so its own records are exact.
     const changeRequests = new Map<string, { spaceId: string; number: number; pages: string[]; merged: boolean; comments: number }>();
@@ -105,7 +95,7 @@ describe('two processes on one database', () => {
       const mine = { openChangeRequests: [] as string[], comments: [] as string[] };
       const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
       const send = async (method: string, path: string, body?: unknown) => {
-        const response = await call(servers[(workerIndex + step++) % 2], method, path, token, body);
+        const response = await callServer(servers[(workerIndex + step++) % 2], method, path, token, body);
         if (response.status === 503) busy++;
         else if (response.status >= 300) refused.push(`${method} ${path} → ${response.status} ${JSON.stringify(response.body)}`);
         else acknowledged++;
@@ -183,7 +173,7 @@ describe('two processes on one database', () => {
       let page: string | undefined;
       do {
         const separator = path.includes('?') ? '&' : '?';
-        const response = await call(servers[1], 'GET', `${path}${separator}limit=100${page ? `&page=${page}` : ''}`, token);
+        const response = await callServer(servers[1], 'GET', `${path}${separator}limit=100${page ? `&page=${page}` : ''}`, token);
         expect(response.status).toBe(200);
         items.push(...response.body.items);
         page = response.body.next?.page;
@@ -205,11 +195,11 @@ describe('two processes on one database', () => {
         expect(found?.status).toBe(record.merged ? 'merged' : 'open');
         expect(found?.comments).toBe(record.comments);
       }
-      const pages = (await call(servers[0], 'GET', `/v1/spaces/${spaceId}/content/pages`, token)).body.pages.map((page: any) => page.title);
+      const pages = (await callServer(servers[0], 'GET', `/v1/spaces/${spaceId}/content/pages`, token)).body.pages.map((page: any) => page.title);
       const mergedPages = ours.filter(([, record]) => record.merged).flatMap(([, record]) => record.pages);
       expect(pages.sort(), 'the space holds exactly the pages of its merged change requests').toEqual(mergedPages.sort());
 
-      const space = (await call(servers[0], 'GET', `/v1/spaces/${spaceId}`, token)).body;
+      const space = (await callServer(servers[0], 'GET', `/v1/spaces/${spaceId}`, token)).body;
       const openComments = await walk(`/v1/spaces/${spaceId}/comments?status=open`);
       expect(space.changeRequests).toBe(listed.length);
       expect(space.changeRequestsOpen).toBe(listed.filter((changeRequest) => changeRequest.status === 'open').length);
@@ -217,7 +207,7 @@ describe('two processes on one database', () => {
       if (lastParent.has(spaceId)) expect(space.parent ?? null).toBe(lastParent.get(spaceId));
     }
     for (const [id, record] of comments) {
-      const comment = await call(servers[0], 'GET', `/v1/spaces/${record.spaceId}/comments/${id}`, token);
+      const comment = await callServer(servers[0], 'GET', `/v1/spaces/${record.spaceId}/comments/${id}`, token);
       expect(comment.status, `comment ${id}`).toBe(200);
       expect(comment.body.status).toBe(record.resolved ? 'resolved' : 'open');
       expect(comment.body.replies).toBe(record.replies.length);

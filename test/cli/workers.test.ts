@@ -6,7 +6,7 @@ import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { freePort, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { callServer, freePort, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
 let database: TestDatabase;
 let server: ServerProcess;
@@ -57,15 +57,7 @@ function readyStatusOnNewConnection(): Promise<number | undefined> {
   });
 }
 
-async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, token: string, body?: unknown) => callServer(server, method, path, token, body);
 
 describe('quire serve with QUIRE_WORKERS', () => {
   it('serves one port from that many processes sharing the database', async () => {

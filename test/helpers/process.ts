@@ -70,3 +70,14 @@ export async function startServerProcess(env: Record<string, string | undefined>
   child.kill('SIGKILL');
   throw new Error(`quire serve did not become ready:\n${output}`);
 }
+
+/** One JSON request to a running server, as a client with a token would send it. */
+export async function callServer(server: ServerProcess, method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
