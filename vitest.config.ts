@@ -1,9 +1,12 @@
 // Unit tests run once; the API tests run on SQLite, and again on PostgreSQL when
-// TEST_DATABASE_URL is set (each test file then gets a schema of its own).
+// TEST_DATABASE_URL is set (each test file then gets a schema of its own). The crash
+// and several-process tests run once more per engine with every server they start
+// serving from two workers (QUIRE_WORKERS=2).
 import { defineConfig } from 'vitest/config';
 
 const apiTests = ['test/routes/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
 const engines = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+const underWorkers = ['test/cli/crash.test.ts', 'test/cli/processes.test.ts'];
 
 export default defineConfig({
   test: {
@@ -14,6 +17,10 @@ export default defineConfig({
       ...engines.map((engine) => ({
         extends: true as const,
         test: { name: engine, include: apiTests, env: { QUIRE_TEST_ENGINE: engine } },
+      })),
+      ...engines.map((engine) => ({
+        extends: true as const,
+        test: { name: `${engine} workers`, include: underWorkers, env: { QUIRE_TEST_ENGINE: engine, QUIRE_WORKERS: '2' } },
       })),
     ],
   },
