@@ -9,12 +9,13 @@ import cluster, { type Worker } from 'node:cluster';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
-import { startServer } from './server.ts';
 
 /** `quire serve`: serves in this process, or, with QUIRE_WORKERS above 1, starts the workers that do. */
 export async function serve(config: Config): Promise<void> {
-  if (config.workers > 1 && cluster.isPrimary) await superviseWorkers(config);
-  else await startServer(config);
+  if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config);
+  // Loaded only where it serves: the primary stays small without the HTTP server's code.
+  const { startServer } = await import('./server.ts');
+  await startServer(config);
 }
 
 async function superviseWorkers(config: Config): Promise<void> {
