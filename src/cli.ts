@@ -57,7 +57,7 @@ const commands: Record<string, Command> = {
   serve: {
     usage:
       'quire serve\n  Serves the API on PORT with the configured database (same as npm start);\n' +
-      '  QUIRE_WORKERS=N serves from N processes sharing the port.',
+      '  QUIRE_WORKERS=N (or auto, one per core) serves from N processes sharing the port.',
     options: {},
     async run(_values, config) {
       await serve(config);

@@ -1,6 +1,7 @@
 // Reads and validates Quire's configuration from the environment, in one place.
 // Every variable here is listed in the README's configuration table; an invalid
 // value stops the start with a one-line message naming the variable.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -29,7 +30,7 @@ export interface Config {
   jobLeaseMs: number;
   /** 32-byte key (base64) sealing integration secrets; unset: a key file in dataDir. */
   secretsKey: string | undefined;
-  /** Processes `quire serve` runs, sharing the port and the database; 1 serves in this process. */
+  /** Processes `quire serve` runs, sharing the port and the database; 1 serves in this process; `auto` is one per core. */
   workers: number;
 }
 
@@ -95,8 +96,12 @@ function parseSecretsKey(raw: string): string {
 }
 
 function parseWorkers(raw: string): number {
-  const workers = parseWholeNumber('QUIRE_WORKERS', raw, 1);
-  if (workers > MAX_WORKERS) throw new ConfigError(`QUIRE_WORKERS must be at most ${MAX_WORKERS}, got "${raw}"`);
+  const value = raw.trim().toLowerCase();
+  if (value === 'auto') return Math.min(availableParallelism(), MAX_WORKERS);
+  const workers = Number(value);
+  if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_WORKERS) {
+    throw new ConfigError(`QUIRE_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, or auto (one per core), got "${raw}"`);
+  }
   return workers;
 }
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
@@ -52,6 +53,10 @@ describe('configuration', () => {
     });
   });
 
+  it('runs one worker per core with QUIRE_WORKERS=auto', () => {
+    expect(loadConfig({ QUIRE_WORKERS: 'auto' }).workers).toBe(Math.min(availableParallelism(), 64));
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /^PORT /],
     [{ PORT: '70000' }, /^PORT /],
@@ -65,7 +70,7 @@ describe('configuration', () => {
     [{ QUIRE_JOB_LEASE: '0' }, /^QUIRE_JOB_LEASE /],
     [{ QUIRE_SECRETS_KEY: 'c2hvcnQ=' }, /^QUIRE_SECRETS_KEY /],
     [{ QUIRE_WORKERS: '0' }, /^QUIRE_WORKERS /],
-    [{ QUIRE_WORKERS: '65' }, /^QUIRE_WORKERS must be at most 64/],
+    [{ QUIRE_WORKERS: '65' }, /^QUIRE_WORKERS must be a whole number from 1 to 64, or auto/],
     [{ QUIRE_WORKERS: 'two' }, /^QUIRE_WORKERS /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
