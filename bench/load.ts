@@ -7,12 +7,12 @@
 // paced at a rate below capacity, it measures the latency users see at that load.
 // It also reports the server's CPU time per request and, with BENCH_SQL_TIMING=1 on
 // SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { runCli, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { childPids, runCli, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -50,33 +50,17 @@ const PAGES_PER_SPACE = 50;
 const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.url));
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** Fields of /proc/pid/stat after the command name: [0] is the state, [1] the parent's pid. */
-function statFields(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-}
-
 /** The server and every process under it (with QUIRE_WORKERS, its workers). */
 function serverProcesses(rootPid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      parents.set(Number(entry), Number(statFields(Number(entry))[1]));
-    } catch {
-      // the process ended while we looked
-    }
-  }
   const tree = [rootPid];
-  for (let index = 0; index < tree.length; index++) {
-    for (const [pid, parent] of parents) if (parent === tree[index]) tree.push(pid);
-  }
+  for (let index = 0; index < tree.length; index++) tree.push(...childPids(tree[index]));
   return tree;
 }
 
 /** User plus system CPU time of the server's processes so far, in milliseconds (stat fields 14 and 15). */
 function cpuMilliseconds(rootPid: number): number {
   return serverProcesses(rootPid).reduce((sum, pid) => {
-    const fields = statFields(pid);
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   }, 0);
 }

@@ -2,9 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createTestDatabase, type Engine, type TestDatabase } from '../test/helpers/database.ts';
-import { freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
+import { childPids, freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
 
-export { runCli, startServerProcess, type ServerProcess };
+export { childPids, runCli, startServerProcess, type ServerProcess };
 
 export interface LoadResult {
   requestsPerSecond: number;

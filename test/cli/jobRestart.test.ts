@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { runCli, startServerProcess } from '../helpers/process.ts';
+import { runCli, startServerProcess, waitFor } from '../helpers/process.ts';
 
 const SPEC = 'openapi: 3.0.3\ninfo:\n  title: Resumed\n  version: "1"\npaths: {}\n';
 
@@ -30,16 +30,6 @@ afterAll(async () => {
   await new Promise((resolve) => sourceServer.close(resolve));
   await database.drop();
 });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('durable background jobs', () => {
   it('finish an OpenAPI processing cut off by SIGKILL once Quire is started again', async () => {

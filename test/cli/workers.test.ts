@@ -1,12 +1,12 @@
 // `quire serve` with QUIRE_WORKERS: one port served by several processes on one
 // database, a dead worker replaced, every worker stopped gracefully, and a start that
 // cannot listen ending instead of restarting forever.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { callServer, freePort, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { callServer, childPids, freePort, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
 
 let database: TestDatabase;
 let server: ServerProcess;
@@ -14,7 +14,7 @@ let server: ServerProcess;
 beforeAll(async () => {
   database = await createTestDatabase();
   server = await startServerProcess({ ...database.env, QUIRE_WORKERS: '2' });
-  await until('both workers listening', () => (/all workers listening/.test(server.output()) ? true : undefined));
+  await waitFor('both workers listening', () => (/all workers listening/.test(server.output()) ? true : undefined));
 });
 
 afterAll(async () => {
@@ -23,29 +23,15 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** The `quire serve` processes whose parent is the primary. */
+/** The `quire serve` processes whose parent is the primary (not tsx's esbuild helper). */
 function workerPids(primaryPid: number): number[] {
-  const workers: number[] = [];
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  return childPids(primaryPid).filter((pid) => {
     try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (parent === primaryPid && command.includes('quire.js')) workers.push(Number(entry));
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('quire.js');
     } catch {
-      // the process ended while we looked
+      return false; // it ended while we looked
     }
-  }
-  return workers;
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  });
 }
 
 function readyStatusOnNewConnection(): Promise<number | undefined> {
@@ -77,14 +63,14 @@ describe('quire serve with QUIRE_WORKERS', () => {
     process.kill(before[0], 'SIGKILL');
     // New connections, once the primary knows: those the dead worker held, or was being
     // handed as it died, were lost with it, as with any process that crashes.
-    await until('the primary to see it', () => (/a worker died; starting another/.test(server.output()) ? true : undefined));
+    await waitFor('the primary to see it', () => (/a worker died; starting another/.test(server.output()) ? true : undefined));
     for (let attempt = 0; attempt < 10; attempt++) expect(await readyStatusOnNewConnection()).toBe(200);
-    const after = await until('a replacement worker', () => {
+    const after = await waitFor('a replacement worker', () => {
       const pids = workerPids(server.child.pid!);
       return pids.length === 2 && !pids.includes(before[0]) ? pids : undefined;
     });
     expect(after).toContain(before[1]);
-    await until('the replacement listening', () => (server.output().match(/all workers listening/g)?.length === 2 ? true : undefined));
+    await waitFor('the replacement listening', () => (server.output().match(/all workers listening/g)?.length === 2 ? true : undefined));
   });
 
   it('stops every worker on SIGTERM and exits 0', async () => {

@@ -1,5 +1,6 @@
 // Runs Quire's command line and server as separate processes, as a user would.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -80,4 +81,28 @@ export async function callServer(server: ServerProcess, method: string, path: st
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Polls `probe` every 100 ms until it answers something other than undefined. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The processes whose parent is `parentPid` (from /proc: field 4 of stat is the parent). */
+export function childPids(parentPid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === parentPid) children.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return children;
 }
