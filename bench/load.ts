@@ -75,7 +75,6 @@ async function sqlTotals(pid: number, file: string): Promise<SqlTotals> {
     if (waited > 5_000) throw new Error('the server wrote no SQL timings');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  await new Promise((resolve) => setTimeout(resolve, 50));
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
@@ -113,13 +112,13 @@ export async function benchLoadMix(
 ): Promise<LoadMixResult> {
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
-  // The limiter runs as in production but with room for the whole load on one token.
   // Timed in one process only: the signal that asks for the totals reaches the primary alone.
   const timeSql = Boolean(process.env.BENCH_SQL_TIMING) && database.engine === 'sqlite' && workers === 1;
   const sqlTimingFile = join(tmpdir(), `quire-sql-timing-${process.pid}.json`);
   const server = await startServerProcess({
     ...database.env,
     LOG_LEVEL: 'warn',
+    // The limiter runs as in production but with room for the whole load on one token.
     QUIRE_RATE_LIMIT: '1000000000',
     QUIRE_WORKERS: String(workers),
     ...(timeSql ? { NODE_OPTIONS: `--import ${SQL_TIMING_PRELOAD}`, BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
@@ -236,15 +235,10 @@ export async function benchLoadMix(
       };
       const startedAt = Date.now();
       await Promise.all(Array.from({ length: CONNECTIONS }, connection));
-      const elapsedSeconds = (Date.now() - startedAt) / 1000;
+      const elapsedMs = Date.now() - startedAt;
       const allReads = [...readLatencies.values()].flat();
-      return {
-        readLatencies,
-        allReads,
-        writeLatencies,
-        errors,
-        requestsPerSecond: (allReads.length + writeLatencies.length) / elapsedSeconds,
-      };
+      const requests = allReads.length + writeLatencies.length;
+      return { readLatencies, allReads, writeLatencies, errors, requests, elapsedMs, requestsPerSecond: requests / (elapsedMs / 1000) };
     };
 
     // Long enough for the caches and V8's heap to reach their working size.
@@ -254,12 +248,11 @@ export async function benchLoadMix(
     const sampler = setInterval(() => rssSamples.push(Math.round(residentMegabytes(server.child.pid!))), 5_000);
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
-    const measuredFrom = Date.now();
     const measured = await run(seconds * 1000);
-    const runMs = Date.now() - measuredFrom;
     const cpuUsed = cpuMilliseconds(server.child.pid!) - cpuBefore;
-    const requests = measured.allReads.length + measured.writeLatencies.length;
-    const sql = sqlBefore && sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), requests, runMs);
+    const sql =
+      sqlBefore &&
+      sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
     clearInterval(sampler);
     const rssEndMb = residentMegabytes(server.child.pid!);
     return {
@@ -272,8 +265,8 @@ export async function benchLoadMix(
       rssAfterWarmupMb,
       rssEndMb,
       rssSamples,
-      serverCpuMsPerRequest: cpuUsed / requests,
-      serverCpuShare: cpuUsed / runMs,
+      serverCpuMsPerRequest: cpuUsed / measured.requests,
+      serverCpuShare: cpuUsed / measured.elapsedMs,
       sql,
     };
   } finally {

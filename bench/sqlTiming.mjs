@@ -3,7 +3,7 @@
 // writes the totals so far to BENCH_SQL_TIMING_FILE, so the benchmark can take the
 // difference between two snapshots around its measured run. Plain JavaScript: it runs
 // before Quire's own loader has registered TypeScript.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -33,6 +33,9 @@ Database.prototype.prepare = function timedPrepare(source, ...rest) {
   return statement;
 };
 
+// Written whole, then renamed into place: the benchmark reads the file once it exists.
 process.on('SIGUSR2', () => {
-  if (outputFile) writeFileSync(outputFile, JSON.stringify(Object.fromEntries(totals)));
+  if (!outputFile) return;
+  writeFileSync(`${outputFile}.partial`, JSON.stringify(Object.fromEntries(totals)));
+  renameSync(`${outputFile}.partial`, outputFile);
 });
