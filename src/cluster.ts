@@ -37,12 +37,16 @@ async function superviseWorkers(config: Config): Promise<void> {
     });
   };
 
+  const exitOnceAllStopped = () => {
+    if (alive.size === 0) process.exit(failed ? 1 : 0);
+  };
+
   const stopAll = (reason: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ reason }, 'stopping every worker: each finishes its in-flight requests');
     for (const worker of alive) worker.process.kill('SIGTERM');
-    if (alive.size === 0) process.exit(failed ? 1 : 0);
+    exitOnceAllStopped();
   };
 
   cluster.on('exit', (worker, code, signal) => {
@@ -51,8 +55,7 @@ async function superviseWorkers(config: Config): Promise<void> {
     if (stopping) {
       // A worker still starting has no handler yet: our SIGTERM ends it, and that is a clean stop.
       if (code !== 0 && signal !== 'SIGTERM') failed = true;
-      if (alive.size === 0) process.exit(failed ? 1 : 0);
-      return;
+      return exitOnceAllStopped();
     }
     if (!started) {
       failed = true;
