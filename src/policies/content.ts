@@ -1,10 +1,12 @@
 // A caller's role on collections and spaces, and the permissions objects derived from
 // it. The role is the highest of: the caller's organization role (members, not
 // guests), the target's default level for members (resolved through "inherit" up the
-// collections), and direct grants on the target or any collection above it. Space
-// visibility opens read access to people outside: public and unlisted to anyone,
-// share-link to holders of the key, in-collection to whoever reaches the collection;
-// so does a published site showing the space, as its own visibility allows.
+// collections), direct grants on the target or any collection above it, and read for
+// whoever reaches the collection of an in-collection space. Anyone else may only read
+// a space's published content: when its visibility is public or unlisted (share-link
+// with the key), or a published site shows it as the site's own visibility allows.
+// Published content is the current revision and the space object without private
+// fields; drafts (change requests), comments and everything else stay with roles.
 import { Forbidden, NotFound } from '../errors.ts';
 import { highestRole, isRole, roleAtLeast, type Role } from '../lib/roles.ts';
 import type { OrganizationAccess } from './organization.ts';
@@ -73,15 +75,34 @@ export function collectionRole(caller: ContentCaller, collectionId: string): Rol
   return roleOn(caller, 'collection', node.id, node.defaultLevel, node.parentId);
 }
 
-export function spaceRole(caller: ContentCaller, space: SpaceFacts, shareKey?: string): Role | null {
+/** The caller's role on a space through the organization: membership, default levels, grants, in-collection. */
+export function spaceRole(caller: ContentCaller, space: SpaceFacts): Role | null {
   const role = roleOn(caller, 'space', space.id, space.defaultLevel, space.parentId);
-  const opened =
-    space.publishedOpenly === true ||
+  const inCollection = space.visibility === 'in-collection' && space.parentId !== null && collectionRole(caller, space.parentId) !== null;
+  return highestRole(role, inCollection ? 'read' : null);
+}
+
+/** A role, or "published" for a caller who may read only the space's published content, or null. */
+export type SpaceStanding = Role | 'published' | null;
+
+/** Whether the space's own visibility opens its published content to anyone (with the key, for share-link). */
+function isSpaceOpenedByVisibility(space: SpaceFacts, shareKey?: string): boolean {
+  return (
     space.visibility === 'public' ||
     space.visibility === 'unlisted' ||
-    (space.visibility === 'share-link' && shareKey !== undefined && shareKey === space.shareKey) ||
-    (space.visibility === 'in-collection' && space.parentId !== null && collectionRole(caller, space.parentId) !== null);
-  return highestRole(role, opened ? 'read' : null);
+    (space.visibility === 'share-link' && shareKey !== undefined && shareKey === space.shareKey)
+  );
+}
+
+export function spaceStanding(caller: ContentCaller, space: SpaceFacts, shareKey?: string): SpaceStanding {
+  const role = spaceRole(caller, space);
+  if (role !== null) return role;
+  return space.publishedOpenly === true || isSpaceOpenedByVisibility(space, shareKey) ? 'published' : null;
+}
+
+/** The role a standing carries: none for readers of published content. */
+function roleOf(standing: SpaceStanding): Role | null {
+  return standing === 'published' ? null : standing;
 }
 
 export function collectionPermissions(role: Role | null) {
@@ -93,10 +114,11 @@ export function collectionPermissions(role: Role | null) {
   };
 }
 
-export function spacePermissions(role: Role | null) {
+export function spacePermissions(standing: SpaceStanding) {
+  const role = roleOf(standing);
   return {
-    view: roleAtLeast(role, 'read'),
-    access: roleAtLeast(role, 'read'),
+    view: standing !== null,
+    access: standing !== null,
     admin: roleAtLeast(role, 'admin'),
     viewInviteLinks: roleAtLeast(role, 'admin'),
     edit: roleAtLeast(role, 'edit'),
@@ -131,11 +153,23 @@ const COLLECTION_REFUSALS: Record<keyof CollectionPermissions, string> = {
   create: 'Creating content in this collection needs the "create" role on it or higher',
 };
 
-/** 404 when the caller cannot see the space at all, 403 when they see it but lack the permission. */
-export function authorizeSpaceRole(role: Role | null, permission: keyof SpacePermissions, spaceId: string): Role {
-  if (role === null) throw new NotFound(`No space with id "${spaceId}"`);
-  if (!spacePermissions(role)[permission]) throw new Forbidden(SPACE_REFUSALS[permission]);
-  return role;
+/**
+ * What an operation touches: the space's published content (its current revision and
+ * the space itself), or what stays with roles (change requests, comments, links,
+ * custom fields), which readers of published content do not see at all.
+ */
+export type SpaceReach = 'published' | 'drafts';
+
+/** 404 when the caller cannot see the space (or, for drafts, sees only its published content); 403 when they see it but lack the permission. */
+export function authorizeSpaceStanding(
+  standing: SpaceStanding,
+  permission: keyof SpacePermissions,
+  spaceId: string,
+  reach: SpaceReach = 'published',
+): Exclude<SpaceStanding, null> {
+  if (standing === null || (reach === 'drafts' && standing === 'published')) throw new NotFound(`No space with id "${spaceId}"`);
+  if (!spacePermissions(standing)[permission]) throw new Forbidden(SPACE_REFUSALS[permission]);
+  return standing;
 }
 
 export function authorizeCollectionRole(

@@ -3,7 +3,7 @@ import type { CollectionRow } from '../db/repos/collections.ts';
 import type { SpaceWithCounters } from '../db/repos/spaces.ts';
 import { toCount } from '../db/dialect.ts';
 import type { Role } from '../lib/roles.ts';
-import { collectionPermissions, spacePermissions } from '../policies/content.ts';
+import { collectionPermissions, spacePermissions, type SpaceStanding } from '../policies/content.ts';
 
 /** Stored default levels: a role, "inherit", or "none" for null (no access by default). */
 export function presentDefaultLevel(stored: string): Role | 'inherit' | null {
@@ -31,7 +31,13 @@ export function presentCollection(publicUrl: string, collection: CollectionRow, 
   };
 }
 
-export function presentSpace(publicUrl: string, space: SpaceWithCounters, role: Role | null) {
+/**
+ * A space as a caller with `standing` sees it. Readers of its published content (and
+ * callers with no role on it, as in a site's structure) see no private fields: not the
+ * collection it sits in, its default level, nor the counts of its drafts and comments.
+ */
+export function presentSpace(publicUrl: string, space: SpaceWithCounters, standing: SpaceStanding) {
+  const member = standing !== null && standing !== 'published';
   return {
     object: 'space' as const,
     id: space.id,
@@ -47,13 +53,13 @@ export function presentSpace(publicUrl: string, space: SpaceWithCounters, role: 
       app: `${publicUrl}/s/${space.id}/`,
     },
     organization: space.organization_id,
-    ...(space.parent_id ? { parent: space.parent_id } : {}),
+    ...(member && space.parent_id ? { parent: space.parent_id } : {}),
     revision: space.revision_id,
-    defaultLevel: presentDefaultLevel(space.default_level),
-    comments: toCount(space.comments_open),
-    changeRequests: toCount(space.change_requests_total),
-    changeRequestsOpen: toCount(space.change_requests_open),
-    changeRequestsDraft: toCount(space.change_requests_draft),
-    permissions: spacePermissions(role),
+    defaultLevel: member ? presentDefaultLevel(space.default_level) : null,
+    comments: member ? toCount(space.comments_open) : 0,
+    changeRequests: member ? toCount(space.change_requests_total) : 0,
+    changeRequestsOpen: member ? toCount(space.change_requests_open) : 0,
+    changeRequestsDraft: member ? toCount(space.change_requests_draft) : 0,
+    permissions: spacePermissions(standing),
   };
 }

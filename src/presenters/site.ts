@@ -2,7 +2,7 @@
 import type { ShareLinkRow, SiteRow } from '../db/repos/sites.ts';
 import type { SectionGroupRow, SectionRow, SiteSpaceRow } from '../db/repos/siteStructure.ts';
 import type { SpaceWithCounters } from '../db/repos/spaces.ts';
-import type { Role } from '../lib/roles.ts';
+import type { SpaceStanding } from '../policies/content.ts';
 import { presentSpace } from './content.ts';
 
 /** Where a site is read: its own hostname when it has one, otherwise under Quire's address. */
@@ -38,7 +38,7 @@ export function presentSite(publicUrl: string, site: SiteRow, siteSpaceCount: nu
 export interface SiteSpaceView {
   row: SiteSpaceRow;
   space: SpaceWithCounters;
-  role: Role | null;
+  standing: SpaceStanding;
   isDefault: boolean;
   /** Path of the section it is in, for its published URL. */
   sectionPath?: string;
@@ -52,7 +52,7 @@ export function presentSiteSpace(publicUrl: string, site: SiteRow, view: SiteSpa
     id: view.row.id,
     path: view.row.path,
     ...(view.row.section_id ? { section: view.row.section_id } : {}),
-    space: presentSpace(publicUrl, view.space, view.role),
+    space: presentSpace(publicUrl, view.space, view.standing),
     title: view.space.title,
     default: view.isDefault,
     ...(view.row.condition !== null ? { condition: view.row.condition } : {}),

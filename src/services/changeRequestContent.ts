@@ -19,7 +19,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { decodeBase64, imageFacts } from '../lib/uploads.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
 import { rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
@@ -303,7 +303,7 @@ export async function editChangeRequestContent(
   alsoInTransaction?: (trx: Db, revisionId: string) => Promise<void>,
 ) {
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const revision = await requireRevision(trx, changeRequest.revision_id);
@@ -373,7 +373,7 @@ async function mergeToRevision(ctx: ServiceContext, trx: Db, actor: Actor, space
 export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   return ctx.db.transaction().execute(async (trx) => {
     await lockRow(trx, 'spaces', spaceId);
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'merge', { db: trx });
+    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'merge', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const base = baseOf(changeRequest);
@@ -396,7 +396,7 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
 /** Brings the space's current content into a change request. */
 export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   return ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const base = baseOf(changeRequest);

@@ -16,7 +16,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { presentChangeRequest } from '../presenters/changeRequest.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 
 export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
 
@@ -33,7 +33,7 @@ export async function listChangeRequests(
   spaceId: string,
   options: PageRequest & { status?: ChangeRequestStatus; contributor?: string },
 ) {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   return paginate(
     changeRequestsQuery(ctx.db, spaceId, { status: options.status ?? 'open', contributor: options.contributor }),
     [
@@ -49,7 +49,7 @@ export async function listChangeRequests(
 export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
   const changeRequestId = newId();
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     // Numbers are handed out one at a time per space, across processes.
     await lockRow(trx, 'spaces', spaceId);
     const now = isoNow(ctx.clock);
@@ -72,7 +72,7 @@ export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spa
 }
 
 export async function getChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   return presentChangeRequest(ctx.config.publicUrl, space, await requireChangeRequest(ctx.db, spaceId, idOrNumber));
 }
 
@@ -85,7 +85,7 @@ export async function patchChangeRequest(
   changes: { subject?: string; status?: ChangeRequestStatus },
 ) {
   const id = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     if (changeRequest.status === 'merged') {
       throw new Conflict(`Change request #${changeRequest.number} is merged; it can no longer change`);

@@ -25,7 +25,7 @@ import type { SpacePermissions } from '../policies/content.ts';
 import { presentComment, presentReply, type CommentTargetPage, type ReactionRow } from '../presenters/comment.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { requireChangeRequest } from './changeRequests.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { loadRevision } from './revisionContent.ts';
 
 export interface CommentPlace {
@@ -52,7 +52,7 @@ async function resolvePlace(
   permission: keyof SpacePermissions,
   db: Db = ctx.db,
 ): Promise<ResolvedPlace> {
-  const { space, role } = await authorizeSpace(ctx, actor, place.spaceId, permission, { db });
+  const { space, role } = await authorizeSpaceDrafts(ctx, actor, place.spaceId, permission, { db });
   const base = `${ctx.config.publicUrl}/v1/spaces/${space.id}`;
   if (place.changeRequest === undefined) {
     return { scope: { spaceId: space.id, changeRequestId: null }, role, revisionId: space.revision_id, listUrl: `${base}/comments`, withPermissions: false };

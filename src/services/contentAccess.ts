@@ -10,13 +10,15 @@ import type { Db } from '../db/schema.ts';
 import type { Role } from '../lib/roles.ts';
 import {
   authorizeCollectionRole,
-  authorizeSpaceRole,
+  authorizeSpaceStanding,
   collectionRole,
-  spaceRole,
+  spaceStanding,
   type CollectionPermissions,
   type ContentCaller,
   type SpaceFacts,
   type SpacePermissions,
+  type SpaceReach,
+  type SpaceStanding,
 } from '../policies/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { accessFromRow, authorizeInOrganization } from './organizations.ts';
@@ -49,30 +51,47 @@ export function spaceFacts(space: SpaceRow): SpaceFacts {
 
 export interface AuthorizedSpace {
   space: SpaceRow;
-  role: Role;
+  standing: Exclude<SpaceStanding, null>;
   caller: ContentCaller;
 }
 
-/** Loads a live space and checks the caller holds `permission` on it (404 when unseen, 403 otherwise). */
+/**
+ * Loads a live space and checks the caller holds `permission` on it (404 when unseen,
+ * 403 otherwise). `reach: "drafts"` marks operations on what publishing never opens
+ * (change requests, comments, links, custom fields): 404 for readers of published content.
+ */
 export async function authorizeSpace(
   ctx: ServiceContext,
   actor: Actor,
   spaceId: string,
   permission: keyof SpacePermissions,
-  options: { db?: Db; shareKey?: string; deleted?: boolean } = {},
+  options: { db?: Db; shareKey?: string; deleted?: boolean; reach?: SpaceReach } = {},
 ): Promise<AuthorizedSpace> {
   const db = options.db ?? ctx.db;
   const space = await findSpace(db, spaceId);
   if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
-    return authorizeSpaceRole(null, permission, spaceId) as never;
+    return authorizeSpaceStanding(null, permission, spaceId) as never;
   }
   const caller = await loadContentCaller(db, space.organization_id, actor.user.id);
   const facts = spaceFacts(space);
-  if (spaceRole(caller, facts, options.shareKey) === null) {
+  if (spaceStanding(caller, facts, options.shareKey) === null) {
     facts.publishedOpenly = await isSpacePublishedOpenly(db, space.id, options.shareKey);
   }
-  const role = authorizeSpaceRole(spaceRole(caller, facts, options.shareKey), permission, spaceId);
-  return { space, role, caller };
+  const standing = authorizeSpaceStanding(spaceStanding(caller, facts, options.shareKey), permission, spaceId, options.reach);
+  return { space, standing, caller };
+}
+
+/** authorizeSpace for what publishing never opens: change requests, comments, links, custom fields. */
+export async function authorizeSpaceDrafts(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  permission: keyof SpacePermissions,
+  options: { db?: Db } = {},
+): Promise<AuthorizedSpace & { role: Role }> {
+  const authorized = await authorizeSpace(ctx, actor, spaceId, permission, { ...options, reach: 'drafts' });
+  // Reach "drafts" has refused readers of published content: what remains is a role.
+  return { ...authorized, role: authorized.standing as Role };
 }
 
 export interface AuthorizedCollection {

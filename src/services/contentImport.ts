@@ -16,7 +16,7 @@ import { createFetcher, FetchRefused, type Fetcher } from '../lib/safeFetch.ts';
 import { editChangeRequestContent, type ContentChangeInput } from './changeRequestContent.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { requireRevision, treeOf } from './revisionContent.ts';
 
 export const IMPORT_WEBSITE_JOB = 'import-website';
@@ -212,7 +212,7 @@ export async function importIntoChangeRequest(
   changeRequestId: string,
   input: { url: string; source: 'website' },
 ) {
-  await authorizeSpace(ctx, actor, spaceId, 'edit');
+  await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, changeRequestId);
   if (changeRequest.status === 'merged') throw new Forbidden('This change request is merged; import into an open one');
   // Refusals that retrying cannot mend are the caller's to hear now, not the job's.

@@ -4,7 +4,7 @@ import { NotFound } from '../errors.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { presentPageTree } from '../presenters/page.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
@@ -23,12 +23,16 @@ import {
 export type RevisionSelector = { current: true } | { revisionId: string } | { changeRequest: string };
 
 async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
-  if ('current' in selector) return loadRevision(ctx, space.revision_id);
   if ('changeRequest' in selector) {
+    await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
     return loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id);
   }
-  if (!(await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId))) {
+  const { space, standing } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  if ('current' in selector) return loadRevision(ctx, space.revision_id);
+  // What is published is the current revision; other revisions of the space (its
+  // history, its change requests') are for those with a role on it.
+  const visible = standing === 'published' ? selector.revisionId === space.revision_id : await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId);
+  if (!visible) {
     throw new NotFound(`No revision with id "${selector.revisionId}" in this space`);
   }
   return loadRevision(ctx, selector.revisionId);

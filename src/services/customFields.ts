@@ -19,7 +19,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { presentCustomField, presentCustomFieldValue } from '../presenters/customField.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'tags', 'select:single', 'select:multi'] as const;
@@ -177,7 +177,7 @@ export async function removeCustomField(ctx: ServiceContext, actor: Actor, organ
 }
 
 export async function getSpaceCustomFields(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   const [fields, values] = await Promise.all([
     customFieldsOfOrganization(ctx.db, space.organization_id),
     customFieldValuesOfSpace(ctx.db, spaceId),
@@ -194,7 +194,7 @@ export async function patchSpaceCustomFields(
   values: Record<string, { value: unknown }>,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     for (const [name, { value }] of Object.entries(values)) {
       const field = await findCustomField(trx, space.organization_id, name);
       if (!field) throw new BadRequest(`values.${name}: no custom field with that name in this organization`);

@@ -15,7 +15,7 @@ import { isoNow } from '../lib/clock.ts';
 import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { loadRevision, requireFile, requirePage, type RevisionView } from './revisionContent.ts';
 
 export const CHECK_LINKS_JOB = 'check-links';
@@ -165,7 +165,7 @@ function listWithStats(items: Awaited<ReturnType<typeof linkItems>>, status: Sta
 }
 
 export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId: string, options: PageRequest & { status?: Status }) {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   const location = { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, space.revision_id) };
   const items = await linkItems(ctx, location);
   const open = await ctx.db.selectFrom('change_requests').select('revision_id').where('space_id', '=', spaceId).where('status', '=', 'open').execute();
@@ -180,7 +180,7 @@ export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId:
 }
 
 async function changeRequestLocation(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string): Promise<Location> {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, changeRequestId);
   return { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, changeRequest.revision_id) };
 }

@@ -8,7 +8,7 @@ import { requireChangeRequest } from './changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpace } from './contentAccess.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { loadRevision, markdownOf } from './revisionContent.ts';
 
 const PDF_LINK_MS = 60 * 60 * 1000;
@@ -26,7 +26,7 @@ export async function changeRequestPdfLink(
   idOrNumber: string,
   options: { page?: string; only?: boolean },
 ) {
-  await authorizeSpace(ctx, actor, spaceId, 'view');
+  await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, idOrNumber);
   if (options.only && !options.page) throw new BadRequest('only: name the page with page=<pageId>');
   if (options.page) {

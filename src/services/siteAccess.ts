@@ -11,7 +11,7 @@ import { findSpacesByIds } from '../db/repos/spaces.ts';
 import type { Db } from '../db/schema.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { organizationPermissions } from '../policies/organization.ts';
-import { spaceRole } from '../policies/content.ts';
+import { spaceStanding } from '../policies/content.ts';
 import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { loadContentCaller, spaceFacts } from './contentAccess.ts';
@@ -110,7 +110,8 @@ export async function presentStructure(ctx: ServiceContext, actor: Actor, reader
       return presentSiteSpace(ctx.config.publicUrl, site, {
         row,
         space,
-        role: spaceRole(caller, spaceFacts(space)),
+        // Whoever reads the site as a visitor reads its spaces' published content.
+        standing: spaceStanding(caller, { ...spaceFacts(space), publishedOpenly: claims !== undefined }),
         isDefault: defaults.has(row.id),
         sectionPath: row.section_id ? sectionPath.get(row.section_id) : undefined,
       });

@@ -12,10 +12,10 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { authorizeSpaceRole, spaceRole } from '../policies/content.ts';
+import { authorizeSpaceStanding, spaceRole } from '../policies/content.ts';
 import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { indexSpaceRevision } from './search.ts';
@@ -36,11 +36,11 @@ function assertVisibilityFits(visibility: string, parentId: string | null): void
 }
 
 /** The space as the API shows it to a caller already authorized, counters read now. */
-async function presentAuthorized(ctx: ServiceContext, { space, role }: { space: SpaceRow; role: Role }) {
+async function presentAuthorized(ctx: ServiceContext, { space, standing }: AuthorizedSpace) {
   const counted = await findSpaceWithCounters(ctx.db, space.id);
   // Purged since it was authorized: as unseen as any space the caller cannot see.
-  if (!counted) return authorizeSpaceRole(null, 'view', space.id) as never;
-  return presentSpace(ctx.config.publicUrl, counted, role);
+  if (!counted) return authorizeSpaceStanding(null, 'view', space.id) as never;
+  return presentSpace(ctx.config.publicUrl, counted, standing);
 }
 
 async function presentFor(ctx: ServiceContext, actor: Actor, spaceId: string) {

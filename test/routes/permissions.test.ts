@@ -2,7 +2,7 @@
 // operation of /openapi.json must have a row, and every cell must hold.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
-import { buildWorld, CALLERS, MATRIX, type Row, type World } from './permissionMatrix.ts';
+import { buildWorld, CALLERS, MATRIX, type CallerName, type Row, type World } from './permissionMatrix.ts';
 
 const testApp = useTestApp({ QUIRE_RATE_LIMIT: '0', QUIRE_ALLOW_PRIVATE_URLS: 'true' });
 let world: World;
@@ -15,10 +15,10 @@ function outcome(status: number): string {
   return status >= 200 && status < 300 ? '2xx' : String(status);
 }
 
-async function play(row: Row): Promise<string[]> {
+async function play(row: Row, callers: readonly CallerName[] = CALLERS, bodies: string[] = []): Promise<string[]> {
   const [method, template] = row.operation.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
   const cells: string[] = [];
-  for (const caller of CALLERS) {
+  for (const caller of callers) {
     const params = { ...world.params, ...(row.fresh ? await row.fresh(world, testApp) : {}) };
     const path = template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
       if (!(name in params)) throw new Error(`${row.operation}: the fixture has no "${name}"`);
@@ -26,6 +26,7 @@ async function play(row: Row): Promise<string[]> {
     });
     const response = await request(testApp.app, method, path, { token: world.tokens[caller], body: row.body?.(world, params), query: row.query });
     cells.push(outcome(response.status));
+    bodies.push(JSON.stringify(response.body ?? null));
     await row.after?.(world, testApp, caller);
   }
   return cells;
@@ -50,5 +51,26 @@ describe('the permission matrix', () => {
       if (actual !== row.expect) differences.push(`${row.operation}\n    expected ${row.expect}\n    actual   ${actual}`);
     }
     expect(differences, `callers ${CALLERS.join(' ')}`).toEqual([]);
+  });
+
+  it('opens only the published content of a space on a public published site to another organization, and no e-mail address', async () => {
+    const admin = world.tokens.admin;
+    const site = `/v1/orgs/${world.params.organizationId}/sites/${world.params.siteId}`;
+    expect((await request(testApp.app, 'PATCH', site, { token: admin, body: { visibility: 'public' } })).status).toBe(200);
+    expect((await request(testApp.app, 'POST', `${site}/publish`, { token: admin })).status).toBeLessThan(300);
+    world.params.revisionId = (await request(testApp.app, 'GET', `/v1/spaces/${world.params.spaceId}`, { token: admin })).body.revision;
+    const outColumn = CALLERS.indexOf('out');
+    const differences: string[] = [];
+    const leaks: string[] = [];
+    for (const row of MATRIX) {
+      const bodies: string[] = [];
+      const [actual] = await play(row, ['out'], bodies);
+      const expected = row.published ?? row.expect.split(' ')[outColumn];
+      if (actual !== expected) differences.push(`${row.operation}: expected ${expected}, actual ${actual}`);
+      const leaked = world.memberEmails.filter((email) => bodies.some((body) => body.includes(email)));
+      if (leaked.length > 0) leaks.push(`${row.operation}: ${leaked.join(', ')}`);
+    }
+    expect(differences, 'the "out" caller on a public published site').toEqual([]);
+    expect(leaks, 'answers to another organization carrying members\' e-mail addresses').toEqual([]);
   });
 });

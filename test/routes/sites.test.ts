@@ -284,6 +284,45 @@ describe('reading published sites', () => {
     expect(spaceRead.body.permissions).toMatchObject({ view: true, edit: false });
   });
 
+  it('opens only the current revision and the space without private fields to readers of a public site', async () => {
+    const org = await buildOrganization(testApp);
+    const stranger = await buildOrganization(testApp);
+    const collection = (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/collections`, { token: org.admin.token, body: { title: 'Guides' } })).body;
+    const shown = await space(org, 'Handbook');
+    await request(testApp.app, 'POST', `/v1/spaces/${shown.id}/move`, { token: org.admin.token, body: { parent: collection.id } });
+    const spaceUrl = `/v1/spaces/${shown.id}`;
+    const draft = await request(testApp.app, 'POST', `${spaceUrl}/change-requests`, { token: org.admin.token, body: { subject: 'Draft' } });
+    await request(testApp.app, 'POST', `${spaceUrl}/change-requests/${draft.body.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'insert_page', title: 'Unreleased', document: 'Not yet' }] },
+    });
+    const draftRevision = (await request(testApp.app, 'GET', `${spaceUrl}/change-requests/${draft.body.id}`, { token: org.admin.token })).body.revision;
+    await request(testApp.app, 'POST', `${spaceUrl}/comments`, { token: org.admin.token, body: { body: { markdown: 'Internal note' } } });
+    const created = await site(org, { title: 'Open', visibility: 'public', spaces: [shown.id] });
+    await request(testApp.app, 'POST', siteUrl(org, created.body.id, '/publish'), { token: org.admin.token });
+
+    const read = (url: string) => request(testApp.app, 'GET', url, { token: stranger.admin.token });
+    const seen = await read(spaceUrl);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({ comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, defaultLevel: null });
+    expect(seen.body.parent).toBeUndefined();
+    expect(seen.body.permissions).toEqual(expect.objectContaining({ view: true, access: true, edit: false, comment: false }));
+    expect((await read(`${spaceUrl}/revisions/${seen.body.revision}`)).status).toBe(200);
+    for (const hidden of [
+      `${spaceUrl}/revisions/${draftRevision}`,
+      `${spaceUrl}/change-requests`,
+      `${spaceUrl}/change-requests/${draft.body.id}`,
+      `${spaceUrl}/change-requests/${draft.body.id}/content/pages`,
+      `${spaceUrl}/comments`,
+      `${spaceUrl}/links`,
+      `${spaceUrl}/custom-fields`,
+    ]) {
+      expect((await read(hidden)).status, hidden).toBe(404);
+    }
+    const asMember = await request(testApp.app, 'GET', spaceUrl, { token: org.admin.token });
+    expect(asMember.body).toMatchObject({ comments: 1, changeRequests: 1, parent: collection.id });
+  });
+
   it('opens share-link sites only with the key of an active share link', async () => {
     const org = await buildOrganization(testApp);
     const stranger = await buildOrganization(testApp);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Forbidden, NotFound } from '../../src/errors.ts';
 import { ROLES, highestRole, roleAtLeast } from '../../src/lib/roles.ts';
 import { authorizeOrganization, organizationPermissions, teamPermissions } from '../../src/policies/organization.ts';
+import { authorizeSpaceStanding, spacePermissions, spaceRole, spaceStanding } from '../../src/policies/content.ts';
 
 describe('roles', () => {
   it('orders read < comment < edit < review < create < admin', () => {
@@ -39,5 +40,31 @@ describe('organization policy', () => {
     expect(teamPermissions({ isMember: true, role: 'admin', ownsTeam: false }, null)).toEqual({ admin: true, view: true });
     expect(teamPermissions({ isMember: true, role: 'read', ownsTeam: true }, 'owner')).toEqual({ admin: true, view: true });
     expect(teamPermissions({ isMember: true, role: 'edit', ownsTeam: false }, 'member')).toEqual({ admin: false, view: true });
+  });
+});
+
+describe('space policy', () => {
+  const outsider = { organization: undefined, collections: new Map(), grants: new Map() };
+  const member = { organization: { isMember: true, role: 'read' as const, ownsTeam: false }, collections: new Map(), grants: new Map() };
+  const space = { id: 's1', parentId: null, defaultLevel: 'inherit', visibility: 'private', shareKey: 'key' };
+
+  it('gives outsiders of an opened space the published standing, never a role', () => {
+    expect(spaceStanding(outsider, space)).toBeNull();
+    expect(spaceStanding(outsider, { ...space, visibility: 'public' })).toBe('published');
+    expect(spaceStanding(outsider, { ...space, visibility: 'share-link' }, 'key')).toBe('published');
+    expect(spaceStanding(outsider, { ...space, visibility: 'share-link' }, 'other')).toBeNull();
+    expect(spaceStanding(outsider, { ...space, publishedOpenly: true })).toBe('published');
+    expect(spaceStanding(member, { ...space, visibility: 'public' })).toBe('read');
+    expect(spaceRole(outsider, { ...space, visibility: 'public' })).toBeNull();
+  });
+
+  it('lets the published standing view and nothing else, and hides drafts from it with 404', () => {
+    const permissions = spacePermissions('published');
+    expect(Object.entries(permissions).filter(([, granted]) => granted).map(([name]) => name).sort()).toEqual(['access', 'view']);
+    expect(authorizeSpaceStanding('published', 'view', 's1')).toBe('published');
+    expect(() => authorizeSpaceStanding('published', 'edit', 's1')).toThrow(Forbidden);
+    expect(() => authorizeSpaceStanding('published', 'view', 's1', 'drafts')).toThrow(NotFound);
+    expect(authorizeSpaceStanding('read', 'view', 's1', 'drafts')).toBe('read');
+    expect(() => authorizeSpaceStanding(null, 'view', 's1')).toThrow(NotFound);
   });
 });
