@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { BadRequest, errorBody, handleError } from './errors.ts';
+import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
 import { requireBearerToken } from './plugins/auth.ts';
@@ -55,16 +55,42 @@ export interface AppOptions {
 /** A \u0000 escape not itself escaped: PostgreSQL cannot store NUL in text, so no engine accepts it. */
 const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 
+/** A JSON escape of a UTF-16 surrogate: only then can a parsed string hold a lone one. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** Where in a parsed body a string or key holds a lone surrogate, which UTF-8 cannot store (it would become U+FFFD). */
+function loneSurrogateAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+    if (LONE_SURROGATE.test(key)) return itemPath;
+    const found = loneSurrogateAt(item, itemPath);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function acceptJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // Bodies are JSON: anything else is a 415 rather than a string that fails validation.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    // GitBook's client sends merge and publish with this header and no body.
+    if (body === '') {
+      done(null, undefined);
+      return;
+    }
     if (NUL_ESCAPE.test(body)) {
       done(new BadRequest('Text values must not contain NUL characters (\\u0000)'), undefined);
       return;
     }
-    parseJson(request, body, done);
+    parseJson(request, body, (error: Error | null, parsed?: unknown) => {
+      const lone = error ? undefined : SURROGATE_ESCAPE.test(body) && loneSurrogateAt(parsed, 'body');
+      if (lone) done(new BadRequest(`${lone}: text must be valid Unicode (it holds a lone surrogate \\uD800–\\uDFFF)`), undefined);
+      else done(error, parsed);
+    });
   });
 }
 
@@ -82,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2048 },
     // Errors raised before routing (a URL that does not decode, for one) get the same shape.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,5 +1,7 @@
 // Named errors with stable status codes, and the one place that renders any error
 // into GitBook's shape: {"error": {"code": <status>, "message": "…"}}.
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 export class AppError extends Error {
@@ -115,12 +117,31 @@ function describeValidation(error: FastifyError): string {
   }
 }
 
-export function toErrorBody(error: unknown): ErrorBody['error'] & { unexpected?: true } {
+/** Bytes in a readable unit: 1 MB, 512 KB. */
+function sizeOf(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}
+
+/** Messages a person can act on for Fastify's body errors; `bodyLimit` is the route's own. */
+function bodyErrorMessage(code: string | undefined, bodyLimit: number | undefined): string | undefined {
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send the body as JSON, with the header "Content-Type: application/json"';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return bodyLimit ? `The request body is larger than this operation's limit of ${sizeOf(bodyLimit)}` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function toErrorBody(error: unknown, bodyLimit?: number): ErrorBody['error'] & { unexpected?: true } {
   if (error instanceof AppError) return { code: error.statusCode, message: error.message };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return { code: 400, message: describeValidation(fastifyError) };
   const known = fastifyError.code ? FASTIFY_CLIENT_ERRORS[fastifyError.code] : undefined;
-  if (known) return { code: known, message: fastifyError.message };
+  if (known) return { code: known, message: bodyErrorMessage(fastifyError.code, bodyLimit) ?? fastifyError.message };
   const fromDatabase = databaseInputError(fastifyError);
   if (fromDatabase) return fromDatabase;
   const status = fastifyError.statusCode;
@@ -131,7 +152,26 @@ export function toErrorBody(error: unknown): ErrorBody['error'] & { unexpected?:
 }
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const { code, message, unexpected } = toErrorBody(error);
+  const { code, message, unexpected } = toErrorBody(error, request.routeOptions?.bodyLimit);
   if (unexpected) request.log.error({ err: error }, 'unexpected error');
   void reply.code(code).type('application/json; charset=utf-8').send(errorBody(code, message));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (raw bytes outside
+ * ASCII in the URL, headers over Node's limit), answered in the same shape.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const [code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `The URL and headers of a request may take at most ${sizeOf(maxHeaderSize)}`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not sent in time']
+        : [400, 'The request is not valid HTTP: a URL must be percent-encoded (UTF-8 bytes as %XX)'];
+  const body = JSON.stringify(errorBody(code, message));
+  socket.end(
+    `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

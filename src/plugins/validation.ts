@@ -8,7 +8,8 @@ import ajvFormats from 'ajv-formats';
 // ajv-formats is CommonJS: under ESM its function arrives as the default's default.
 const addFormats = ajvFormats.default;
 
-const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false };
+// discriminator: a batch's change names its operation, so errors come from that operation's schema.
+const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false, discriminator: true };
 
 export function useSplitValidation(app: FastifyInstance): void {
   const textAjv = new Ajv({ ...shared, coerceTypes: 'array' });

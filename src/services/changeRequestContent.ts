@@ -6,6 +6,7 @@ import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { isSafeLinkUrl } from '../content/links.ts';
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { parse as parseYaml } from 'yaml';
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
@@ -187,6 +188,9 @@ function applyBatch(
     if (change.operation === 'insert_page') {
       const type = change.type ?? 'document';
       if (type === 'link' && !change.href) throw new BadRequest(`${where}.href: a link page needs the URL it links to`);
+      if (type === 'link' && !isSafeLinkUrl(change.href!)) {
+        throw new BadRequest(`${where}.href: a link page leads to an http(s) or mailto URL, or a relative path`);
+      }
       if (type !== 'document' && change.document !== undefined) throw new BadRequest(`${where}.document: only document pages have content`);
       if (type === 'document' && change.document === undefined) throw new BadRequest(`${where}.document is required for a document page`);
       const { front, heading, body } = readDocument(withFileIds(change.document ?? ''), where);

@@ -99,6 +99,35 @@ describe('writing content through change requests', () => {
     }
   });
 
+  it('leads link pages only to http(s), mailto or relative paths, since readers will follow them', async () => {
+    const { openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    for (const href of ['https://example.com', 'http://example.com/a?b', 'mailto:docs@example.com', '../guide/README.md#install', '/s/abc', '#top']) {
+      expect((await edit(changeRequest.id, [{ operation: 'insert_page', type: 'link', title: 'L', href }])).status, href).toBe(200);
+    }
+    for (const href of ['javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x']) {
+      const refused = await edit(changeRequest.id, [{ operation: 'insert_page', type: 'link', title: 'L', href }]);
+      expect(refused.status, href).toBe(400);
+      expect(refused.body.error.message).toBe('changes[0].href: a link page leads to an http(s) or mailto URL, or a relative path');
+    }
+  });
+
+  it('names the field at fault in a batch, and lists the operations there are', async () => {
+    const { openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    const cases: Array<[object, string]> = [
+      [{ operation: 'insert_files', files: [{ name: 'a.png', bas64: 'AA==' }] }, 'body.changes.0.files.0.base64 is required'],
+      [{ operation: 'rename_page' }, 'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files"'],
+      [{ title: 'No operation' }, 'body.changes.0.operation is required'],
+      [{ operation: 'update_page', page: 'p', title: 5 }, 'body.changes.0.title must be string'],
+    ];
+    for (const [change, message] of cases) {
+      const refused = await edit(changeRequest.id, [change]);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe(message);
+    }
+  });
+
   it('applies a batch whole or not at all', async () => {
     const { base, openChangeRequest, edit, token } = await setup();
     const changeRequest = await openChangeRequest();

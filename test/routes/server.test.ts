@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildOrganization } from '../helpers/factories.ts';
@@ -36,7 +38,7 @@ describe('the server', () => {
     const { admin } = await buildOrganization(testApp);
     const huge = await request(testApp.app, 'POST', '/v1/orgs', { token: admin.token, body: { title: 'x'.repeat(1_100_000) } });
     expect(huge.status).toBe(413);
-    expect(huge.body.error.code).toBe(413);
+    expect(huge.body.error).toEqual({ code: 413, message: "The request body is larger than this operation's limit of 1 MB" });
     const text = await testApp.app.inject({
       method: 'POST',
       url: '/v1/orgs',
@@ -44,7 +46,58 @@ describe('the server', () => {
       payload: 'title=x',
     });
     expect(text.statusCode).toBe(415);
-    expect(text.json().error.code).toBe(415);
+    expect(text.json().error).toEqual({ code: 415, message: 'Send the body as JSON, with the header "Content-Type: application/json"' });
+  });
+
+  it('answers requests that are not valid HTTP, and over-long URLs, in the error shape', async () => {
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = testApp.app.server.address() as AddressInfo;
+    const rawAnswer = (head: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(head));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk)).on('end', () => resolve(answer)).on('error', reject);
+      });
+    const rawUtf8 = await rawAnswer(Buffer.concat([Buffer.from('GET /v1/orgs?q='), Buffer.from('é'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+    expect(rawUtf8).toMatch(/^HTTP\/1.1 400 /);
+    expect(JSON.parse(rawUtf8.split('\r\n\r\n')[1]).error).toMatchObject({ code: 400, message: expect.stringMatching(/percent-encoded/) });
+    const long = await fetch(`http://127.0.0.1:${port}/v1/orgs?q=${'a'.repeat(20_000)}`);
+    expect(long.status).toBe(431);
+    expect((await long.json()).error).toEqual({ code: 431, message: 'The URL and headers of a request may take at most 16 KB' });
+  });
+
+  it('accepts "Content-Type: application/json" with no body where an operation takes none, as GitBook\'s client sends merge', async () => {
+    const { organizationId, admin } = await buildOrganization(testApp);
+    const space = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'S' } });
+    const changeRequest = await request(testApp.app, 'POST', `/v1/spaces/${space.body.id}/change-requests`, { token: admin.token, body: { subject: 'C' } });
+    const merged = await testApp.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.body.id}/change-requests/${changeRequest.body.id}/merge`,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const noTitle = await testApp.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+    });
+    expect(noTitle.statusCode).toBe(400);
+    expect(noTitle.json().error.code).toBe(400);
+  });
+
+  it('refuses text holding a lone UTF-16 surrogate with 400 naming the field, rather than storing a replacement character', async () => {
+    const { admin } = await buildOrganization(testApp);
+    const lone = await testApp.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      payload: '{"title":"Docs \\ud800"}',
+    });
+    expect(lone.statusCode).toBe(400);
+    expect(lone.json().error.message).toMatch(/^body\.title: .*lone surrogate/);
+    const paired = await request(testApp.app, 'POST', '/v1/orgs', { token: admin.token, body: { title: 'Docs 😀' } });
+    expect(paired.status).toBe(201);
+    expect(paired.body.title).toBe('Docs 😀');
   });
 
   it('finishes in-flight requests on SIGTERM, closes the database and exits 0', async () => {

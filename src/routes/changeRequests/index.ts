@@ -67,13 +67,16 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
   type: 'object',
   required: ['operation'],
   properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'] } },
+  discriminator: { propertyName: 'operation' },
   oneOf: [
     Type.Object({
       operation: Type.Literal('insert_page'),
       type: Type.Optional(
         Type.Unsafe<'document' | 'group' | 'link'>({ type: 'string', enum: ['document', 'group', 'link'], description: 'document (default), group or link' }),
       ),
-      href: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Where a link page leads' })),
+      href: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 2048, description: 'Where a link page leads: an http(s) or mailto URL, or a relative path' }),
+      ),
       document: Type.Optional(DocumentSchema),
       into: Type.Optional(IdParam('Parent page id or batch ref; omitted: the top level')),
       at: Type.Optional(Type.Integer({ minimum: 0 })),
