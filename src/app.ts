@@ -1,6 +1,7 @@
 // buildApp: a configured Fastify instance with every route, ready to listen or inject.
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
 import { settingOrCreate } from './db/repos/settings.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
@@ -130,6 +131,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.closeDatabase) app.addHook('onClose', () => database.close());
 
   await registerOpenApi(app, config.publicUrl);
+  // Off unless configured: browsers then refuse other origins' calls, as they should.
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type'],
+      exposedHeaders: ['Retry-After'],
+      maxAge: 600,
+    });
+  }
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

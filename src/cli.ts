@@ -180,7 +180,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(OVERVIEW);
     return first ? 0 : 2;
   }
-  const name = first === 'admin' && second && !second.startsWith('-') ? `admin ${second}` : first;
+  if (first === 'admin' && (!second || second.startsWith('-'))) {
+    const adminLines = OVERVIEW.split('\n').filter((line) => line.startsWith('  admin '));
+    console.log(`Usage: quire admin <command> [options]\n\nCommands:\n${adminLines.join('\n')}\n\nEach takes --help.`);
+    return second === '--help' || second === '-h' ? 0 : 2;
+  }
+  const name = first === 'admin' ? `admin ${second}` : first;
   const command = commands[name];
   if (!command) {
     console.error(`quire: unknown command "${argv.slice(0, first === 'admin' ? 2 : 1).join(' ')}"; see quire --help`);

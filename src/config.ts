@@ -32,6 +32,8 @@ export interface Config {
   secretsKey: string | undefined;
   /** Processes `quire serve` runs, sharing the port and the database; 1 serves in this process; `auto` is one per core. */
   workers: number;
+  /** Browser origins allowed to call the API (CORS); empty: none; ['*']: any. */
+  corsOrigins: string[];
 }
 
 /** More processes than this on one machine only add contention. */
@@ -105,6 +107,24 @@ function parseWorkers(raw: string): number {
   return workers;
 }
 
+/** "https://a.example, http://localhost:3000" or "*": each an origin, scheme and host with no path. */
+function parseCorsOrigins(raw: string): string[] {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 1 && entries[0] === '*') return ['*'];
+  return entries.map((entry) => {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (!origin || origin === 'null' || origin !== entry.replace(/\/+$/, '')) {
+      throw new ConfigError(`QUIRE_CORS_ORIGINS must be "*" or origins separated by commas (https://docs.example.com), got "${entry}"`);
+    }
+    return origin;
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '8080');
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
@@ -134,5 +154,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: 1000 * parseWholeNumber('QUIRE_JOB_LEASE', env.QUIRE_JOB_LEASE ?? '60', 1),
     secretsKey: env.QUIRE_SECRETS_KEY ? parseSecretsKey(env.QUIRE_SECRETS_KEY) : undefined,
     workers: parseWorkers(env.QUIRE_WORKERS ?? '1'),
+    corsOrigins: parseCorsOrigins(env.QUIRE_CORS_ORIGINS ?? ''),
   };
 }

@@ -1,7 +1,7 @@
 // Everything that differs between SQLite and PostgreSQL lives here: how a connection
 // is opened and tuned, and the few SQL spellings the engines disagree on.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Expression, type RawBuilder } from 'kysely';
@@ -76,9 +76,25 @@ export function sqliteConnectionOf(db: Kysely<Database>) {
   return sqliteConnections.get(db);
 }
 
+/**
+ * Makes the data directory one level at a time: Node's recursive mkdir retries forever
+ * where mkdir answers ENOENT under an existing parent (/proc/nope spun at 100% CPU).
+ */
+function makeDataDir(dataDir: string): void {
+  const missing: string[] = [];
+  for (let path = resolve(dataDir); !existsSync(path) && dirname(path) !== path; path = dirname(path)) missing.unshift(path);
+  for (const path of missing) mkdirSync(path);
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
-  mkdirSync(dataDir, { recursive: true });
-  const database = new SqliteDatabase(join(dataDir, 'quire.db'));
+  let database: SqliteDatabase.Database;
+  try {
+    makeDataDir(dataDir);
+    database = new SqliteDatabase(join(dataDir, 'quire.db'));
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    throw new Error(`QUIRE_DATA_DIR "${dataDir}" is not a folder Quire can write its database in (${reason})`);
+  }
   // WAL lets readers (a second process, the CLI) work beside the writer; FULL makes
   // every acknowledged commit survive power loss, not only a process crash.
   database.pragma('journal_mode = WAL');

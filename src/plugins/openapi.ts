@@ -19,5 +19,9 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } as never });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  // The reference's "Try it out" calls the address the reader opened it at, then the configured one.
+  app.get('/openapi.json', { schema: { hide: true } }, (request) => {
+    const own = `${request.protocol}://${request.host}`;
+    return { ...app.swagger(), servers: [...new Set([own, publicUrl])].map((url) => ({ url })) };
+  });
 }

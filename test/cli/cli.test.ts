@@ -1,7 +1,9 @@
 // The command line's contract, run as a separate process on the test database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import { freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
 
 let database: TestDatabase;
 let server: ServerProcess | undefined;
@@ -108,6 +110,38 @@ describe('quire command line', () => {
     expect(reindexed.code, reindexed.stderr).toBe(0);
     expect(json(reindexed.stdout).pages).toBeGreaterThanOrEqual(1);
     expect((await search()).items[0].pages[0].title).toBe('Lighthouse');
+  });
+
+  it('lists the admin commands for "quire admin" and "quire admin --help"', async () => {
+    const bare = await runCli(['admin'], database.env);
+    const help = await runCli(['admin', '--help'], database.env);
+    expect([bare.code, help.code]).toEqual([2, 0]);
+    for (const result of [bare, help]) {
+      for (const command of ['bootstrap', 'add-user', 'create-token', 'revoke-token']) expect(result.stdout).toContain(`admin ${command}`);
+    }
+  });
+
+  it('stops with a one-line message when QUIRE_DATA_DIR cannot hold the database, instead of spinning', async () => {
+    for (const dataDir of ['/proc/quire-nope', QUIRE_BIN + '/data']) {
+      const result = await runCli(['migrate'], { ...database.env, DATABASE_URL: '', QUIRE_DATA_DIR: dataDir });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr.trim()).toMatch(new RegExp(`^quire migrate: QUIRE_DATA_DIR "${dataDir}" is not a folder Quire can write its database in \\((ENOENT|ENOTDIR)\\)$`));
+    }
+  });
+
+  it('stops the server when `npm start` is sent SIGTERM, as a supervisor does', async () => {
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], {
+      cwd: dirname(dirname(QUIRE_BIN)),
+      env: { ...process.env, ...database.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port) },
+      stdio: 'ignore',
+    });
+    const npmExited = new Promise((resolve) => npm.on('close', resolve));
+    const ready = () => fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok || undefined, () => undefined);
+    await waitFor('npm start to serve', ready);
+    npm.kill('SIGTERM');
+    await npmExited;
+    await waitFor('the server to stop', async () => ((await ready()) ? undefined : true), 10_000);
   });
 
   it('answers --help on every command', async () => {

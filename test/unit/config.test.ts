@@ -16,6 +16,7 @@ describe('configuration', () => {
       rateLimitPerMinute: 3000,
       requestTimeoutMs: 60_000,
       workers: 1,
+      corsOrigins: [],
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -35,6 +36,7 @@ describe('configuration', () => {
       QUIRE_JOB_LEASE: '2',
       QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       QUIRE_WORKERS: '4',
+      QUIRE_CORS_ORIGINS: 'https://docs.example.com, http://localhost:3000/',
     });
     expect(config).toEqual({
       port: 9000,
@@ -50,7 +52,9 @@ describe('configuration', () => {
       jobLeaseMs: 2_000,
       secretsKey: Buffer.alloc(32, 7).toString('base64'),
       workers: 4,
+      corsOrigins: ['https://docs.example.com', 'http://localhost:3000'],
     });
+    expect(loadConfig({ QUIRE_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });
 
   it('runs one worker per core with QUIRE_WORKERS=auto', () => {
@@ -72,6 +76,8 @@ describe('configuration', () => {
     [{ QUIRE_WORKERS: '0' }, /^QUIRE_WORKERS /],
     [{ QUIRE_WORKERS: '65' }, /^QUIRE_WORKERS must be a whole number from 1 to 64, or auto/],
     [{ QUIRE_WORKERS: 'two' }, /^QUIRE_WORKERS /],
+    [{ QUIRE_CORS_ORIGINS: 'docs.example.com' }, /^QUIRE_CORS_ORIGINS /],
+    [{ QUIRE_CORS_ORIGINS: 'https://docs.example.com/path' }, /^QUIRE_CORS_ORIGINS /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
