@@ -2,6 +2,7 @@
 // change requests (storage added per edit), reading a revision's page list, and a
 // three-way merge of a change request touching 100 pages. Run at 500 and 5,000
 // pages: storage per edit must not grow with the space; the merge stays < 250 ms.
+import { pino } from 'pino';
 import { sql } from 'kysely';
 import { applyChanges, type PageChange } from '../src/content/changes.ts';
 import { hashOf } from '../src/content/objects.ts';
@@ -34,7 +35,7 @@ async function storedBytes(ctx: ServiceContext): Promise<number> {
 export async function benchContent(database: BenchDatabase, pageCount: number, edits = 200): Promise<ContentResult> {
   const handle = await database.open();
   try {
-    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32) };
+    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32) };
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Bench', email: 'b@quire.test', name: 'B' });
     const actor: Actor = { user, tokenId: 'bench' };
     const space = await createSpace(ctx, actor, organization.id, { title: 'Big' });

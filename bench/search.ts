@@ -2,6 +2,7 @@
 // markdown drawn from a fixed vocabulary by a seeded generator, so every run indexes
 // the same text). Measures the index build (`quire reindex`), query latency over a
 // fixed set of queries, and a merge that edits 10 pages (re-indexing only those).
+import { pino } from 'pino';
 import { applyChanges, type PageChange } from '../src/content/changes.ts';
 import { hashOf } from '../src/content/objects.ts';
 import { writeTree } from '../src/content/tree.ts';
@@ -86,7 +87,7 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
       db: handle.db,
       clock: systemClock,
       config: { publicUrl: 'http://bench', allowPrivateUrls: false },
-      linkKey: 'bench-key',
+      log: pino({ level: 'silent' }), linkKey: 'bench-key',
       secretsKey: () => Buffer.alloc(32),
     } as ServiceContext;
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Search', email: 's@quire.test', name: 'S' });

@@ -10,6 +10,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
+import { loggerOptions } from './lib/logging.ts';
 import { requireBearerToken } from './plugins/auth.ts';
 import { limitRequestsPerToken } from './plugins/rateLimit.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -98,9 +99,9 @@ function acceptJsonBodies(app: FastifyInstance): void {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: { level: config.logLevel },
-    // A log line per request costs more than answering it; they appear at debug and trace.
-    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
+    logger: loggerOptions(config.logLevel),
+    // Fastify logs two lines per request at info; Quire logs one at debug (below).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     // A client must send its whole request within the timeout, and an idle connection
     // is closed after it: slow or stalled clients cannot hold sockets forever.
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let secretsKey: Buffer | undefined;
   app.decorate('ctx', {
     db: database.db,
+    log: app.log,
     clock: options.clock ?? systemClock,
     config,
     linkKey,
@@ -129,6 +131,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
   });
   if (options.closeDatabase) app.addHook('onClose', () => database.close());
+  // A line per request costs more than answering it: only at the levels that ask for it.
+  if (['debug', 'trace'].includes(config.logLevel)) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        'request',
+      );
+    });
+  }
 
   await registerOpenApi(app, config.publicUrl);
   // Off unless configured: browsers then refuse other origins' calls, as they should.

@@ -9,6 +9,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
+import { loggerOptions } from './lib/logging.ts';
 
 /** `quire serve`: serves in this process, or, with QUIRE_WORKERS above 1, starts the workers that do. */
 export async function serve(config: Config): Promise<void> {
@@ -19,7 +20,7 @@ export async function serve(config: Config): Promise<void> {
 }
 
 async function superviseWorkers(config: Config): Promise<void> {
-  const log = pino({ level: config.logLevel });
+  const log = pino(loggerOptions(config.logLevel));
   const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
   await database.close();
 

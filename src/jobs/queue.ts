@@ -3,6 +3,8 @@
 // once its lease expires.
 import { claimDueJob, claimJob, deleteJob, insertJob, renewJobLease, rescheduleJob, type JobRow } from '../db/repos/jobs.ts';
 import type { Db } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { FetchRefused } from '../lib/safeFetch.ts';
 import { newId } from '../lib/ids.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -50,7 +52,12 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
     await deleteJob(ctx.db, job.id);
   } catch (error) {
     const retryAt = job.attempts >= MAX_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
-    await rescheduleJob(ctx.db, job.id, retryAt, String((error as Error)?.message ?? error));
+    const message = String((error as Error)?.message ?? error);
+    const facts = { job: job.id, kind: job.kind, attempt: job.attempts, retryAt: retryAt === NEVER ? 'never' : retryAt };
+    // A refusal or a failed fetch is the job's outcome, said in one line; anything else is a fault worth its stack.
+    if (error instanceof AppError || error instanceof FetchRefused) ctx.log.warn(facts, `job failed: ${message}`);
+    else ctx.log.error({ ...facts, err: error }, 'job failed unexpectedly');
+    await rescheduleJob(ctx.db, job.id, retryAt, message);
   } finally {
     clearInterval(renewal);
   }

@@ -1,5 +1,6 @@
 // What every service function receives: the database, the clock and the configuration.
 import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -9,6 +10,8 @@ import type { OrganizationWithAccessRow } from '../db/repos/organizations.ts';
 export interface ServiceContext {
   db: Kysely<Database>;
   clock: Clock;
+  /** Where background work reports (request handlers log through request.log). */
+  log: FastifyBaseLogger;
   config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'bodyLimit' | 'jobLeaseMs'>>;
   /** Signs links that carry their own permission (file downloads, PDFs); shared by all processes. */
   linkKey: string;

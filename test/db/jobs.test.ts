@@ -1,9 +1,11 @@
 // The durable job queue: jobs survive a restart, run once across processes, retry
 // with backoff, and come back when the process that took them died.
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/index.ts';
 import { enqueueJob, runDueJobs, startJobWorker, type JobHandler } from '../../src/jobs/queue.ts';
 import { findJobs } from '../../src/db/repos/jobs.ts';
+import { BadRequest } from '../../src/errors.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { createTestClock, type TestClock } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -14,7 +16,7 @@ let second: DatabaseHandle;
 let clock: TestClock;
 
 function contextOf(handle: DatabaseHandle): ServiceContext {
-  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, linkKey: 'test-key', secretsKey: () => Buffer.alloc(32) };
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32) };
 }
 
 beforeAll(async () => {
@@ -83,6 +85,30 @@ describe('durable jobs', () => {
     await runDueJobs(contextOf(first), handlers);
     expect(attempts).toBe(3);
     expect(await findJobs(first.db, 'flaky')).toEqual([]);
+  });
+
+  it('report a failure in one line, with its stack only when the failure is unexpected', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const ctx = { ...contextOf(first), log };
+    const handlers: Record<string, JobHandler> = {
+      refused: async () => {
+        throw new BadRequest('the source is not an OpenAPI document');
+      },
+      broken: async () => {
+        throw new TypeError('undefined is not a function');
+      },
+    };
+    await enqueueJob(first.db, clock, 'refused', {});
+    await enqueueJob(first.db, clock, 'broken', {});
+    await runDueJobs(ctx, handlers);
+    const refused = lines.find((line) => line.kind === 'refused')!;
+    expect(refused).toMatchObject({ level: 40, msg: 'job failed: the source is not an OpenAPI document', attempt: 1 });
+    expect(refused.err).toBeUndefined();
+    const broken = lines.find((line) => line.kind === 'broken')!;
+    expect(broken).toMatchObject({ level: 50, msg: 'job failed unexpectedly', err: { message: 'undefined is not a function' } });
+    expect(String((broken.err as { stack: string }).stack)).toMatch(/TypeError/);
+    await first.db.deleteFrom('jobs').where('kind', 'in', ['refused', 'broken']).execute();
   });
 
   it('give a job back when the process that took it died, once its lease runs out', async () => {

@@ -100,6 +100,29 @@ describe('the server', () => {
     expect(paired.body.title).toBe('Docs 😀');
   });
 
+  it('logs JSON lines off a terminal, and one line per request only at debug, at debug level', async () => {
+    const database = await createTestDatabase();
+    try {
+      for (const level of ['debug', 'info']) {
+        const server = await startServerProcess({ ...database.env, LOG_LEVEL: level });
+        await fetch(`${server.baseUrl}/healthz`);
+        await fetch(`${server.baseUrl}/v1/nowhere`);
+        server.child.kill('SIGTERM');
+        await server.exited;
+        const lines = server.output().trim().split('\n').map((line) => JSON.parse(line));
+        const requests = lines.filter((line) => line.msg === 'request' && line.url !== '/readyz');
+        if (level === 'debug') {
+          expect(requests.map((line) => [line.level, line.url, line.statusCode])).toEqual([[20, '/healthz', 200], [20, '/v1/nowhere', 404]]);
+        } else {
+          expect(requests).toEqual([]);
+        }
+        expect(lines.filter((line) => line.err)).toEqual([]);
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('finishes in-flight requests on SIGTERM, closes the database and exits 0', async () => {
     const database = await createTestDatabase();
     try {

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { loggerOptions } from '../../src/lib/logging.ts';
+import { createRequire } from 'node:module';
 
 describe('configuration', () => {
   it('has defaults that start Quire with nothing set', () => {
@@ -81,5 +83,13 @@ describe('configuration', () => {
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('logging', () => {
+  it('writes readable lines to a terminal through pino-pretty, and JSON elsewhere', () => {
+    expect(loggerOptions('info', true)).toMatchObject({ level: 'info', transport: { target: 'pino-pretty' } });
+    expect(loggerOptions('warn', false)).toEqual({ level: 'warn' });
+    expect(() => createRequire(import.meta.url).resolve('pino-pretty')).not.toThrow();
   });
 });
