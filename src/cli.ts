@@ -3,7 +3,9 @@
 // is safe beside a running server (SQLite in WAL mode, PostgreSQL transactions).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { join, resolve } from 'node:path';
 import { reindexEverything } from './services/search.ts';
+import { copyInstance, CopyRefused } from './db/copy.ts';
 import { migrate, openMigratedDatabase, type DatabaseHandle } from './db/index.ts';
 import { openDatabase } from './db/dialect.ts';
 import { AppError } from './errors.ts';
@@ -91,6 +93,39 @@ const commands: Record<string, Command> = {
       print(values, { spaces, pages }, `Reindexed ${pages} pages in ${spaces} spaces.`);
     },
   },
+  copy: {
+    usage:
+      'quire copy --to <postgres://… | folder> [--json]\n' +
+      '  Copies this instance (the database of QUIRE_DATA_DIR or DATABASE_URL) whole into an empty database:\n' +
+      '  a PostgreSQL URL, or a folder for an SQLite database. Users, tokens, organizations, spaces with every\n' +
+      '  revision, change requests, comments, sites, files, integrations and settings; the search index is rebuilt.',
+    options: { to: text, json },
+    async run(values, config) {
+      const to = required(values, 'to');
+      const target = /^postgres(ql)?:\/\//.test(to) ? { databaseUrl: to, dataDir: config.dataDir } : { dataDir: resolve(to) };
+      if (target.databaseUrl ? target.databaseUrl === config.databaseUrl : !config.databaseUrl && target.dataDir === config.dataDir) {
+        throw new UsageError('--to names the database this instance already uses');
+      }
+      const copied = await withDatabase(config, (source) =>
+        withDatabase({ ...config, databaseUrl: target.databaseUrl, dataDir: target.dataDir }, async (destination) => {
+          const tables = await copyInstance(source.db, destination.db, ({ table, rows }) => {
+            if (!values.json) console.log(`${table}: ${rows} rows`);
+          });
+          let pages = 0;
+          await reindexEverything(destination.db, (_spaceId, indexed) => void (pages += indexed));
+          return { tables, pages };
+        }),
+      );
+      const rows = copied.tables.reduce((sum, table) => sum + table.rows, 0);
+      print(
+        values,
+        { tables: Object.fromEntries(copied.tables.map((table) => [table.table, table.rows])), indexedPages: copied.pages },
+        `Copied ${rows} rows in ${copied.tables.length} tables and indexed ${copied.pages} pages for search.\n` +
+          'Integration secrets stay sealed with this instance\'s key: start the new one with the same QUIRE_SECRETS_KEY,\n' +
+          `or with ${join(config.dataDir, 'secrets.key')} copied into its QUIRE_DATA_DIR.`,
+      );
+    },
+  },
   'admin bootstrap': {
     usage:
       'quire admin bootstrap --org <title> --email <email> --name <name> [--json]\n' +
@@ -166,6 +201,7 @@ Commands:
   serve                 serve the API (same as npm start)
   migrate               bring the database schema up to date
   reindex               rebuild the search index
+  copy                  copy the whole instance into another database (SQLite ⇄ PostgreSQL)
   admin bootstrap       create the first user, organization and token
   admin add-user        add a person to an organization and issue a token
   admin create-token    issue a new token for a user
@@ -205,7 +241,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`quire ${name}: ${(error as Error).message} (see quire ${name} --help)`);
       return 2;
     }
-    if (!(error instanceof ConfigError || error instanceof AppError) && process.env.LOG_LEVEL === 'debug') {
+    if (!(error instanceof ConfigError || error instanceof AppError || error instanceof CopyRefused) && process.env.LOG_LEVEL === 'debug') {
       console.error(error);
     }
     console.error(`quire ${name}: ${(error as Error).message}`);
