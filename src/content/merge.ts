@@ -1,9 +1,9 @@
 // Three-way merge of page trees, as git merges commits: what changed between the
 // base and each side is combined. Pages added, deleted or moved on one side are taken;
 // metadata merges field by field; markdown changed on both sides merges line by line
-// with diff3 (node-diff3). Whatever both sides changed differently is a conflict, and
+// with diff3 over Myers' diff (jsdiff). Whatever both sides changed differently is a conflict, and
 // a merge with any conflict is meant to change nothing.
-import { diff3Merge } from 'node-diff3';
+import { diffArrays } from 'diff';
 import { hashOf, type Hash } from './objects.ts';
 import { canonicalJson, childrenByParent, type FlatPage, type FlatTree, type PageMeta } from './tree.ts';
 
@@ -61,22 +61,94 @@ function splitLines(text: string): string[] {
   return text.split('\n');
 }
 
-/** Merges three versions of a markdown text; null when the lines clash. */
-function mergeText(base: string, ours: string, theirs: string): { text: string } | { regions: MergeConflict['regions'] } {
-  const blocks = diff3Merge(splitLines(ours), splitLines(base), splitLines(theirs));
-  const lines: string[] = [];
-  const regions: NonNullable<MergeConflict['regions']> = [];
-  for (const block of blocks) {
-    if (block.ok) lines.push(...block.ok);
-    else if (block.conflict) {
-      const { a, aIndex, o, oIndex, b, bIndex } = block.conflict;
-      regions.push({
-        ours: { start: aIndex + 1, count: a.length },
-        base: { start: oIndex + 1, count: o.length },
-        theirs: { start: bIndex + 1, count: b.length },
-      });
+/** One side's change to the base: base lines [baseStart, baseEnd) become `lines`. */
+interface Hunk {
+  baseStart: number;
+  baseEnd: number;
+  lines: string[];
+}
+
+/** The hunks that turn `base` into `side`, by Myers' diff: time grows with the size of the change, not of the text. */
+function hunksOf(base: string[], side: string[]): Hunk[] {
+  const hunks: Hunk[] = [];
+  let at = 0;
+  let current: Hunk | undefined;
+  for (const change of diffArrays(base, side)) {
+    if (!change.added && !change.removed) {
+      if (current) hunks.push(current);
+      current = undefined;
+      at += change.count ?? change.value.length;
+      continue;
+    }
+    current ??= { baseStart: at, baseEnd: at, lines: [] };
+    if (change.removed) {
+      at += change.count ?? change.value.length;
+      current.baseEnd = at;
+    } else {
+      append(current.lines, change.value);
     }
   }
+  if (current) hunks.push(current);
+  return hunks;
+}
+
+/** Appends many lines without spreading them into one call's arguments (a stack limit for large pages). */
+function append(target: string[], lines: string[]): void {
+  for (const line of lines) target.push(line);
+}
+
+/** Base lines [start, end) with one side's hunks (all inside that range) applied. */
+function applyWithin(base: string[], start: number, end: number, hunks: Hunk[]): string[] {
+  const lines: string[] = [];
+  let at = start;
+  for (const hunk of hunks) {
+    append(lines, base.slice(at, hunk.baseStart));
+    append(lines, hunk.lines);
+    at = hunk.baseEnd;
+  }
+  append(lines, base.slice(at, end));
+  return lines;
+}
+
+/**
+ * Merges three versions of a markdown text as diff3 does: changes of one side are
+ * taken; changes of both sides that overlap or touch must be the same, or they clash.
+ */
+export function mergeText(base: string, ours: string, theirs: string): { text: string } | { regions: MergeConflict['regions'] } {
+  const baseLines = splitLines(base);
+  const sides = [hunksOf(baseLines, splitLines(ours)), hunksOf(baseLines, splitLines(theirs))];
+  const all = [...sides[0].map((hunk) => ({ hunk, side: 0 })), ...sides[1].map((hunk) => ({ hunk, side: 1 }))].sort(
+    (a, b) => a.hunk.baseStart - b.hunk.baseStart || a.hunk.baseEnd - b.hunk.baseEnd,
+  );
+  const lines: string[] = [];
+  const regions: NonNullable<MergeConflict['regions']> = [];
+  /** How far each side's line numbers have moved from the base's, by the hunks before. */
+  const shift = [0, 0];
+  let at = 0;
+  for (let index = 0; index < all.length; ) {
+    const group = [all[index++]];
+    let end = group[0].hunk.baseEnd;
+    while (index < all.length && all[index].hunk.baseStart <= end) {
+      end = Math.max(end, all[index].hunk.baseEnd);
+      group.push(all[index++]);
+    }
+    const start = group[0].hunk.baseStart;
+    append(lines, baseLines.slice(at, start));
+    const versions = [0, 1].map((side) => applyWithin(baseLines, start, end, group.filter((entry) => entry.side === side).map((entry) => entry.hunk)));
+    const touched = [0, 1].map((side) => group.some((entry) => entry.side === side));
+    if (!touched[0] || !touched[1] || versions[0].join('\n') === versions[1].join('\n')) {
+      append(lines, versions[touched[0] ? 0 : 1]);
+    } else {
+      regions.push({
+        ours: { start: start + shift[0] + 1, count: versions[0].length },
+        base: { start: start + 1, count: end - start },
+        theirs: { start: start + shift[1] + 1, count: versions[1].length },
+      });
+    }
+    for (const side of [0, 1]) shift[side] += versions[side].length - (end - start);
+    at = end;
+  }
+  append(lines, baseLines.slice(at));
   return regions.length > 0 ? { regions } : { text: lines.join('\n') };
 }
 

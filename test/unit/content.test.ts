@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
-import { mergeTrees, sameTree } from '../../src/content/merge.ts';
+import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
 import { pagePath, readTree, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
@@ -172,6 +172,55 @@ describe('three-way merge', () => {
     expect(conflict.conflicts).toEqual([
       { pageId: 'p', kind: 'content', regions: [{ ours: { start: 1, count: 1 }, base: { start: 1, count: 1 }, theirs: { start: 1, count: 1 } }] },
     ]);
+  });
+
+  it('merges text as diff3 does, for any edits: one side\'s changes are taken, both sides\' changes to separate lines are combined', () => {
+    const lineArb = fc.constantFrom('', 'alpha', 'beta', '```', '- item', '# Title');
+    const editsArb = fc.array(fc.tuple(fc.nat(), fc.constantFrom('replace', 'insert', 'delete'), lineArb), { maxLength: 4 });
+    const applyEdits = (lines: string[], edits: Array<[number, string, string]>) => {
+      const result = [...lines];
+      for (const [at, kind, line] of edits) {
+        const index = result.length === 0 ? 0 : at % result.length;
+        if (kind === 'replace' && result.length > 0) result[index] = `${line} changed`;
+        else if (kind === 'insert') result.splice(index, 0, `${line} added`);
+        else if (kind === 'delete') result.splice(index, 1);
+      }
+      return result;
+    };
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 30 }), editsArb, (lines, edits) => {
+        const base = lines.join('\n');
+        const changed = applyEdits(lines, edits).join('\n');
+        expect(mergeText(base, changed, base)).toEqual({ text: changed });
+        expect(mergeText(base, base, changed)).toEqual({ text: changed });
+        expect(mergeText(base, changed, changed)).toEqual({ text: changed });
+      }),
+    );
+    const base = Array.from({ length: 40 }, (_, index) => `line ${index}`);
+    const ours = [...base];
+    ours[3] = 'ours';
+    const theirs = [...base];
+    theirs.splice(30, 2, 'theirs');
+    const expected = [...ours];
+    expected.splice(30, 2, 'theirs');
+    expect(mergeText(base.join('\n'), ours.join('\n'), theirs.join('\n'))).toEqual({ text: expected.join('\n') });
+  });
+
+  it('merges pages of a hundred thousand lines, edited near both ends, with the lines they clash on named', () => {
+    const base = Array.from({ length: 100_000 }, (_, index) => (index % 3 === 0 ? '' : `line ${index}`));
+    const ours = [...base];
+    ours[5] = 'ours near the start';
+    const theirs = [...base];
+    theirs[99_990] = 'theirs near the end';
+    const merged = mergeText(base.join('\n'), ours.join('\n'), theirs.join('\n'));
+    const expected = [...ours];
+    expected[99_990] = 'theirs near the end';
+    expect(merged).toEqual({ text: expected.join('\n') });
+    const clashing = [...theirs];
+    clashing[5] = 'theirs too';
+    expect(mergeText(base.join('\n'), ours.join('\n'), clashing.join('\n'))).toEqual({
+      regions: [{ ours: { start: 6, count: 1 }, base: { start: 6, count: 1 }, theirs: { start: 6, count: 1 } }],
+    });
   });
 
   it('reports edited-and-deleted, moved-to-two-places, metadata and cycle conflicts', async () => {
