@@ -11,6 +11,7 @@ import { answerClientError, BadRequest, errorBody, handleError } from './errors.
 import { systemClock, type Clock } from './lib/clock.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
 import { loggerOptions } from './lib/logging.ts';
+import { closeCpuPool } from './workers/pool.ts';
 import { requireBearerToken } from './plugins/auth.ts';
 import { limitRequestsPerToken } from './plugins/rateLimit.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -131,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
   });
   if (options.closeDatabase) app.addHook('onClose', () => database.close());
+  app.addHook('onClose', () => closeCpuPool());
   // A line per request costs more than answering it: only at the levels that ask for it.
   if (['debug', 'trace'].includes(config.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {

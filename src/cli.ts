@@ -84,12 +84,16 @@ const commands: Record<string, Command> = {
     async run(values, config) {
       let spaces = 0;
       let pages = 0;
+      // Progress on a terminal, one line rewritten in place; nothing extra for scripts.
+      const onTerminal = process.stderr.isTTY === true;
       await withDatabase(config, (handle) =>
-        reindexEverything(handle.db, (_spaceId, indexed) => {
+        reindexEverything(handle.db, (progress) => {
           spaces++;
-          pages += indexed;
+          pages += progress.pages;
+          if (onTerminal) process.stderr.write(`\rReindexing: ${progress.done} of ${progress.of} spaces, ${pages} pages`);
         }),
       );
+      if (onTerminal) process.stderr.write('\n');
       print(values, { spaces, pages }, `Reindexed ${pages} pages in ${spaces} spaces.`);
     },
   },
@@ -112,7 +116,7 @@ const commands: Record<string, Command> = {
             if (!values.json) console.log(`${table}: ${rows} rows`);
           });
           let pages = 0;
-          await reindexEverything(destination.db, (_spaceId, indexed) => void (pages += indexed));
+          await reindexEverything(destination.db, (progress) => void (pages += progress.pages));
           return { tables, pages };
         }),
       );

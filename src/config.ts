@@ -32,6 +32,9 @@ export interface Config {
   secretsKey: string | undefined;
   /** Processes `quire serve` runs, sharing the port and the database; 1 serves in this process; `auto` is one per core. */
   workers: number;
+  /** The most pages, and characters of markdown, one PDF export holds. */
+  pdfMaxPages: number;
+  pdfMaxText: number;
   /** Browser origins allowed to call the API (CORS); empty: none; ['*']: any. */
   corsOrigins: string[];
 }
@@ -53,11 +56,11 @@ function parsePort(raw: string): number {
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024, gb: 1024 * 1024 * 1024 };
 
-function parseSize(raw: string): number {
+function parseSize(name: string, raw: string): number {
   const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
   const bytes = match ? Number(match[1]) * SIZE_UNITS[(match[2] ?? '').toLowerCase()] : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1) {
-    throw new ConfigError(`QUIRE_BODY_LIMIT must be a size such as 1048576, 512kb or 1mb, got "${raw}"`);
+    throw new ConfigError(`${name} must be a size such as 1048576, 512kb or 1mb, got "${raw}"`);
   }
   return bytes;
 }
@@ -146,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.QUIRE_DATA_DIR ?? './data'),
     databaseUrl,
     publicUrl,
-    bodyLimit: parseSize(env.QUIRE_BODY_LIMIT ?? '1mb'),
+    bodyLimit: parseSize('QUIRE_BODY_LIMIT', env.QUIRE_BODY_LIMIT ?? '1mb'),
     logLevel,
     allowPrivateUrls: parseBoolean('QUIRE_ALLOW_PRIVATE_URLS', env.QUIRE_ALLOW_PRIVATE_URLS ?? 'false'),
     rateLimitPerMinute: parseWholeNumber('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT ?? '3000', 0),
@@ -155,5 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: env.QUIRE_SECRETS_KEY ? parseSecretsKey(env.QUIRE_SECRETS_KEY) : undefined,
     workers: parseWorkers(env.QUIRE_WORKERS ?? '1'),
     corsOrigins: parseCorsOrigins(env.QUIRE_CORS_ORIGINS ?? ''),
+    pdfMaxPages: parseWholeNumber('QUIRE_PDF_MAX_PAGES', env.QUIRE_PDF_MAX_PAGES ?? '1000', 1),
+    pdfMaxText: parseSize('QUIRE_PDF_MAX_TEXT', env.QUIRE_PDF_MAX_TEXT ?? '10mb'),
   };
 }

@@ -152,7 +152,16 @@ export function mergeText(base: string, ours: string, theirs: string): { text: s
   return regions.length > 0 ? { regions } : { text: lines.join('\n') };
 }
 
-export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTree, readBlobs: ReadBlobs): Promise<MergeResult> {
+/** Merges three texts; the caller may run it elsewhere (a worker thread) for large pages. */
+export type TextMerger = (base: string, ours: string, theirs: string) => Promise<ReturnType<typeof mergeText>>;
+
+export async function mergeTrees(
+  base: FlatTree,
+  ours: FlatTree,
+  theirs: FlatTree,
+  readBlobs: ReadBlobs,
+  mergeTexts: TextMerger = async (...texts) => mergeText(...texts),
+): Promise<MergeResult> {
   const conflicts: MergeConflict[] = [];
   const blobs = new Map<Hash, string>();
   /** Merged pages, with the index to sort by among their new siblings and which side placed them. */
@@ -201,7 +210,7 @@ export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTre
     const texts = await readBlobs([...new Set(hashes)]);
     const text = (hash: Hash | null) => (hash === null ? '' : (texts.get(hash) ?? ''));
     for (const textMerge of textMerges) {
-      const result = mergeText(text(textMerge.base), text(textMerge.ours), text(textMerge.theirs));
+      const result = await mergeTexts(text(textMerge.base), text(textMerge.ours), text(textMerge.theirs));
       if ('regions' in result) {
         conflicts.push({ pageId: textMerge.pageId, kind: 'content', regions: result.regions });
         continue;

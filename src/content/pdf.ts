@@ -18,12 +18,12 @@ function plain(node: Node): string {
 /** Image bytes by file id, for images the pages show (PNG and JPEG can be drawn). */
 export type ImageLookup = (fileId: string) => Buffer | undefined;
 
-export function renderPdf(pages: PdfPage[], images: ImageLookup, options: { compress?: boolean } = {}): Promise<Buffer> {
-  const pdf = new PDFDocument({ size: 'A4', margin: 56, compress: options.compress ?? true, info: { Title: pages[0]?.title ?? 'Quire' } });
-  const chunks: Buffer[] = [];
-  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+/** Writes the PDF of `pages` to `onChunk` as pdfkit makes it, a chunk at a time. */
+export function writePdf(pages: PdfPage[], images: ImageLookup, onChunk: (chunk: Buffer) => void): Promise<void> {
+  const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: pages[0]?.title ?? 'Quire' } });
+  pdf.on('data', onChunk);
+  const done = new Promise<void>((resolve, reject) => {
+    pdf.on('end', () => resolve());
     pdf.on('error', reject);
   });
 

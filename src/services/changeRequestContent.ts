@@ -7,6 +7,7 @@ import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/links.ts';
+import { runSized } from '../workers/pool.ts';
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { parse as parseYaml } from 'yaml';
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
@@ -353,7 +354,9 @@ async function mergeRevisions(trx: Db, revisions: ThreeWay) {
       return { ...(await treeOf(trx, revision.root_hash)), files: await readFiles(store, revision.files_hash) };
     }),
   );
-  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes));
+  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), (b, o, t) =>
+    runSized('mergeText', { base: b, ours: o, theirs: t }, b.length + o.length + t.length),
+  );
   return {
     ...result,
     files: mergeFiles(ours.files, theirs.files),

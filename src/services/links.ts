@@ -3,8 +3,9 @@
 // URLs against what the link checker found (a durable job: HEAD, then GET, through
 // the one URL fetcher), which a listing queues for URLs not checked in the last day.
 import { getAll } from '../content/objects.ts';
-import { hasScheme, linkResolverFor } from '../content/document.ts';
-import { linksOf, type PageLink, type PageLinks } from '../content/links.ts';
+import { hasScheme } from '../content/document.ts';
+import type { PageLink, PageLinks } from '../content/links.ts';
+import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -41,8 +42,9 @@ async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, 
   if (known) return known;
   const documents = [...view.tree.values()].filter((page) => page.meta.type === 'document');
   const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
-  const resolve = linkResolverFor(view.tree);
-  const links = new Map(documents.map((page) => [page.id, linksOf(page.blob ? markdown.get(page.blob)! : '', resolve)]));
+  const texts = documents.map((page) => (page.blob ? markdown.get(page.blob)! : ''));
+  const parsedPages = await runInTextBatches(texts, (text) => text.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree }, size));
+  const links = new Map(documents.map((page, index) => [page.id, parsedPages[index]]));
   if (parsed.size >= REVISIONS_KEPT) parsed.delete(parsed.keys().next().value!);
   parsed.set(view.revision.id, links);
   return links;

@@ -1,15 +1,17 @@
 // PDFs of a change request's content: the API answers a signed link; the link renders
 // the pages when it is fetched, so the PDF always shows the revision it was made for.
 import { BadRequest, NotFound } from '../errors.ts';
-import { linkResolverFor, markdownToDocument } from '../content/document.ts';
-import { renderPdf } from '../content/pdf.ts';
+import { MessageChannel } from 'node:worker_threads';
+import { PassThrough, type Readable } from 'node:stream';
+import { getAll } from '../content/objects.ts';
 import { childrenByParent, type FlatPage, type FlatTree } from '../content/tree.ts';
 import { requireChangeRequest } from './changeRequests.ts';
-import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { databaseObjectStore, objectSizes } from '../db/repos/contentObjects.ts';
+import { runOffThread } from '../workers/pool.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
-import { loadRevision, markdownOf } from './revisionContent.ts';
+import { loadRevision } from './revisionContent.ts';
 
 const PDF_LINK_MS = 60 * 60 * 1000;
 
@@ -17,6 +19,31 @@ interface PdfLink {
   revision: string;
   page?: string;
   only?: boolean;
+}
+
+/** The most a PDF holds unless configured: beyond it the export is refused up front, with what to do instead. */
+const PDF_MAX_PAGES = 1_000;
+const PDF_MAX_TEXT = 10 * 1024 * 1024;
+
+/** The pages a link exports, in reading order. */
+function pagesOf(tree: FlatTree, link: Omit<PdfLink, 'revision'>): FlatPage[] {
+  if (!link.page) return inReadingOrder(tree, null);
+  return link.only ? [tree.get(link.page)!] : inReadingOrder(tree, link.page);
+}
+
+/** Refuses an export over the limits, naming its size and how to make it smaller. */
+async function assertPdfFits(ctx: ServiceContext, pages: FlatPage[]): Promise<void> {
+  const maxPages = ctx.config.pdfMaxPages ?? PDF_MAX_PAGES;
+  const maxText = ctx.config.pdfMaxText ?? PDF_MAX_TEXT;
+  const hashes = pages.flatMap((page) => (page.blob ? [page.blob] : []));
+  const sizes = await objectSizes(ctx.db, [...new Set(hashes)]);
+  const markdown = hashes.reduce((sum, hash) => sum + (sizes.get(hash) ?? 0), 0);
+  if (pages.length > maxPages || markdown > maxText) {
+    throw new BadRequest(
+      `A PDF holds at most ${maxPages} pages and ${(maxText / (1024 * 1024)).toFixed(1)} MB of text; this one would hold ` +
+        `${pages.length} pages and ${(markdown / (1024 * 1024)).toFixed(1)} MB. Export a part of it with page=<pageId>.`,
+    );
+  }
 }
 
 export async function changeRequestPdfLink(
@@ -29,10 +56,9 @@ export async function changeRequestPdfLink(
   await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, idOrNumber);
   if (options.only && !options.page) throw new BadRequest('only: name the page with page=<pageId>');
-  if (options.page) {
-    const view = await loadRevision(ctx, changeRequest.revision_id);
-    if (!view.tree.has(options.page)) throw new NotFound(`No page with id "${options.page}" in this change request`);
-  }
+  const view = await loadRevision(ctx, changeRequest.revision_id);
+  if (options.page && !view.tree.has(options.page)) throw new NotFound(`No page with id "${options.page}" in this change request`);
+  await assertPdfFits(ctx, pagesOf(view.tree, options));
   const link: PdfLink = { revision: changeRequest.revision_id, ...options };
   const token = signLink(link, ctx.linkKey, new Date(ctx.clock.now().getTime() + PDF_LINK_MS));
   return { url: `${ctx.config.publicUrl}/pdf/${token}` };
@@ -46,21 +72,40 @@ function inReadingOrder(tree: FlatTree, from: string | null): FlatPage[] {
   return [tree.get(from)!, ...walk(from)];
 }
 
-/** The PDF behind a link, or undefined when the link is forged or expired. */
-export async function renderPdfLink(ctx: ServiceContext, token: string): Promise<Buffer | undefined> {
+/**
+ * The PDF behind a link as a stream, or undefined when the link is forged or expired.
+ * A worker thread parses and renders it and sends its bytes as they are made.
+ */
+export async function renderPdfLink(ctx: ServiceContext, token: string): Promise<Readable | undefined> {
   const link = verifyLink<PdfLink>(token, ctx.linkKey, ctx.clock.now());
   if (!link) return undefined;
   const view = await loadRevision(ctx, link.revision);
-  const pages = link.page ? (link.only ? [view.tree.get(link.page)!] : inReadingOrder(view.tree, link.page)) : inReadingOrder(view.tree, null);
-  const resolver = linkResolverFor(view.tree);
+  const pages = pagesOf(view.tree, link);
+  await assertPdfFits(ctx, pages);
   const store = databaseObjectStore(ctx.db);
-  const imageBlobs = await store.get(view.files.filter((file) => file.contentType.startsWith('image/')).map((file) => file.blob));
-  const images = new Map(view.files.map((file) => [file.id, imageBlobs.get(file.blob)]));
-  const documents = await Promise.all(
-    pages.map(async (page) => ({ title: page.meta.title, document: markdownToDocument(await markdownOf(ctx.db, page), resolver) })),
-  );
-  return renderPdf(documents, (fileId) => {
-    const base64 = images.get(fileId);
-    return base64 ? Buffer.from(base64, 'base64') : undefined;
+  const markdown = await getAll(store, [...new Set(pages.flatMap((page) => (page.blob ? [page.blob] : [])))]);
+  const imageFiles = view.files.filter((file) => file.contentType.startsWith('image/'));
+  const imageBlobs = await store.get(imageFiles.map((file) => file.blob));
+  const images = new Map(imageFiles.flatMap((file) => {
+    const base64 = imageBlobs.get(file.blob);
+    return base64 ? [[file.id, new Uint8Array(Buffer.from(base64, 'base64'))] as const] : [];
+  }));
+  const { port1, port2 } = new MessageChannel();
+  const pdf = new PassThrough();
+  // The port, not the task's answer, says when the PDF is whole: the answer can arrive before the last chunks.
+  port1.on('message', (chunk: Uint8Array | null) => {
+    if (chunk !== null) return void pdf.write(chunk);
+    pdf.end();
+    port1.close();
   });
+  runOffThread(
+    'pdf',
+    { pages: pages.map((page) => ({ title: page.meta.title, markdown: page.blob ? markdown.get(page.blob)! : '' })), tree: view.tree, images, port: port2 },
+    [port2],
+  ).catch((error: unknown) => {
+    port1.close();
+    ctx.log.error({ err: error, revision: link.revision }, 'rendering a PDF failed');
+    pdf.destroy(error as Error);
+  });
+  return pdf;
 }

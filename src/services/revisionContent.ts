@@ -3,7 +3,7 @@
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
 import { childrenByParent, findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
-import { linkResolverFor, markdownToDocument } from '../content/document.ts';
+import { runSized } from '../workers/pool.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -144,7 +144,8 @@ export async function presentPageWithContent(
 ) {
   const markdown = await markdownOf(ctx.db, page);
   const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, format === 'markdown' ? { markdown } : {});
-  return format === 'document' ? { ...presented, document: markdownToDocument(markdown, linkResolverFor(view.tree)) } : presented;
+  if (format !== 'document') return presented;
+  return { ...presented, document: await runSized('markdownToDocument', { markdown, tree: view.tree }, markdown.length) };
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

@@ -3,14 +3,16 @@
 // tree with the new one and rewrites only the pages whose text, title or path changed,
 // in the caller's transaction, so search never shows a revision the space left.
 import { getAll } from '../content/objects.ts';
-import { excerpter, parseSearchQuery, sectionsOf } from '../content/search.ts';
+import { excerpter, parseSearchQuery, type PageSection } from '../content/search.ts';
+import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { matchingSections, type SectionHit } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
-import type { Db } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema.ts';
 import { presentSearchSpace } from '../presenters/search.ts';
 import { authorizeSpace, loadContentCaller, visibleContent } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -62,18 +64,9 @@ export async function indexSpaceRevision(db: Db, spaceId: string, revisionId: st
     await db.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', stale.slice(start, start + 500)).execute();
   }
   const blobs = await getAll(databaseObjectStore(db), fresh.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
-  const rows = fresh.flatMap(([pageId, page]) =>
-    sectionsOf(page.blob ? blobs.get(page.blob)! : '', page.title).map((section, sectionIndex) => ({
-      space_id: spaceId,
-      page_id: pageId,
-      section_index: sectionIndex,
-      anchor: section.anchor,
-      page_title: page.title,
-      page_path: page.path,
-      heading: section.heading,
-      body: section.text,
-    })),
-  );
+  const texts = fresh.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
+  const sections = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('sectionsOf', { pages: batch }, size));
+  const rows = fresh.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
   for (let start = 0; start < rows.length; start += 200) {
     await db.insertInto('search_sections').values(rows.slice(start, start + 200)).execute();
   }
@@ -85,41 +78,110 @@ export async function indexSpaceRevision(db: Db, spaceId: string, revisionId: st
   return fresh.length;
 }
 
+/** Pages whose sections one transaction writes when a space is indexed anew: other writers get in between. */
+const PAGES_PER_TRANSACTION = 100;
+
+function sectionRows(spaceId: string, pageId: string, page: IndexedPage, sections: PageSection[]) {
+  return sections.map((section, sectionIndex) => ({
+    space_id: spaceId,
+    page_id: pageId,
+    section_index: sectionIndex,
+    anchor: section.anchor,
+    page_title: page.title,
+    page_path: page.path,
+    heading: section.heading,
+    body: section.text,
+  }));
+}
+
 /**
- * Rebuilds the index of every live space from its current revision (`quire reindex`),
- * one space per transaction, so searches beside it see each space whole.
+ * Indexes a space anew from its current revision, a few pages per short transaction:
+ * the sections are made off the request thread before each transaction, searches keep
+ * finding every page meanwhile, and writers wait for one batch at most. When the
+ * space moves to another revision meanwhile, it starts over on that one.
  */
-export async function reindexEverything(db: Db, onSpace?: (spaceId: string, pages: number) => void): Promise<void> {
-  const spaces = await db.selectFrom('spaces').select(['id', 'revision_id']).where('deleted_at', 'is', null).execute();
-  for (const space of spaces) {
-    const pages = await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('search_sections').where('space_id', '=', space.id).execute();
-      await trx.deleteFrom('search_state').where('space_id', '=', space.id).execute();
-      return indexSpaceRevision(trx, space.id, space.revision_id);
+export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promise<number> {
+  for (;;) {
+    const space = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
+    if (!space) return 0;
+    const pages = [...indexedPages(await treeOfRevision(db, space.revision_id))];
+    const before = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
+    const moved = async (trx: Db) => {
+      await lockRow(trx as Kysely<Database>, 'spaces', spaceId);
+      const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
+      return current?.revision_id !== space.revision_id;
+    };
+    let startedOver = false;
+    for (let start = 0; start < pages.length && !startedOver; start += PAGES_PER_TRANSACTION) {
+      const batch = pages.slice(start, start + PAGES_PER_TRANSACTION);
+      const blobs = await getAll(databaseObjectStore(db), batch.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
+      const texts = batch.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
+      const sections = await runInTextBatches(texts, (text) => text.markdown.length, (part, size) => runSized('sectionsOf', { pages: part }, size));
+      const rows = batch.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
+      startedOver = await db.transaction().execute(async (trx) => {
+        if (await moved(trx)) return true;
+        // Until the last batch is in, the space counts as not indexed: a restart finishes the work.
+        if (start === 0) await trx.deleteFrom('search_state').where('space_id', '=', spaceId).execute();
+        await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', batch.map(([pageId]) => pageId)).execute();
+        for (let at = 0; at < rows.length; at += 200) await trx.insertInto('search_sections').values(rows.slice(at, at + 200)).execute();
+        return false;
+      });
+    }
+    if (startedOver) continue;
+    const current = new Set(pages.map(([pageId]) => pageId));
+    const gone = before.map((row) => row.page_id).filter((pageId) => !current.has(pageId));
+    const finished = await db.transaction().execute(async (trx) => {
+      if (await moved(trx)) return false;
+      for (let at = 0; at < gone.length; at += 500) {
+        await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', gone.slice(at, at + 500)).execute();
+      }
+      await trx
+        .insertInto('search_state')
+        .values({ space_id: spaceId, revision_id: space.revision_id })
+        .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: space.revision_id }))
+        .execute();
+      return true;
     });
-    onSpace?.(space.id, pages);
+    if (finished) return pages.length;
+  }
+}
+
+/** Rebuilds the index of every live space from its current revision (`quire reindex`), reporting each space as it is done. */
+export async function reindexEverything(
+  db: Kysely<Database>,
+  onSpace?: (progress: { spaceId: string; pages: number; done: number; of: number }) => void,
+): Promise<void> {
+  const spaces = await db.selectFrom('spaces').select('id').where('deleted_at', 'is', null).execute();
+  for (const [index, space] of spaces.entries()) {
+    const pages = await reindexSpace(db, space.id);
+    onSpace?.({ spaceId: space.id, pages, done: index + 1, of: spaces.length });
   }
 }
 
 /**
  * Indexes the live spaces whose index is missing or behind their revision: spaces that
  * existed before search did, or a database restored from elsewhere. One query when
- * nothing is behind, so every start runs it.
+ * nothing is behind, so every start runs it. A space never indexed is indexed anew in
+ * short transactions; one behind by a revision, incrementally in one.
  */
-export async function indexStaleSpaces(db: Db): Promise<number> {
+export async function indexStaleSpaces(db: Kysely<Database>, onSpace?: (spaceId: string, pages: number) => void): Promise<number> {
   const stale = await db
     .selectFrom('spaces as s')
     .leftJoin('search_state as st', 'st.space_id', 's.id')
-    .select(['s.id', 's.revision_id'])
+    .select(['s.id', 'st.revision_id as indexed'])
     .where('s.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]))
     .execute();
   for (const space of stale) {
-    await db.transaction().execute(async (trx) => {
-      await lockRow(trx, 'spaces', space.id);
-      const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', space.id).executeTakeFirst();
-      if (current) await indexSpaceRevision(trx, space.id, current.revision_id);
-    });
+    const pages =
+      space.indexed === null
+        ? await reindexSpace(db, space.id)
+        : await db.transaction().execute(async (trx) => {
+            await lockRow(trx, 'spaces', space.id);
+            const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', space.id).executeTakeFirst();
+            return current ? indexSpaceRevision(trx, space.id, current.revision_id) : 0;
+          });
+    onSpace?.(space.id, pages);
   }
   return stale.length;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
 
-const testApp = useTestApp();
+const testApp = useTestApp({ QUIRE_PDF_MAX_PAGES: '10', QUIRE_PDF_MAX_TEXT: '100kb' });
 
 async function setup() {
   const org = await buildOrganization(testApp);
@@ -126,6 +126,32 @@ describe('writing content through change requests', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.error.message).toBe(message);
     }
+  });
+
+  it('handles pages over 64 KB on worker threads: a three-way merge, the document form and their links', async () => {
+    const { base, token, openChangeRequest, edit, merge, pages } = await setup();
+    const lines = Array.from({ length: 3_000 }, (_, index) => (index % 4 === 0 ? '' : `Line ${index} of the [guide](https://example.com/${index}).`));
+    const seed = await openChangeRequest();
+    await edit(seed.id, [{ operation: 'insert_page', document: `# Big\n\n${lines.join('\n')}` }]);
+    await merge(seed.id);
+    const [page] = await pages();
+    const markdown: string = (await request(testApp.app, 'GET', `${base}/content/page/${page.id}`, { token, query: { format: 'markdown' } })).body.markdown;
+    expect(markdown.length).toBeGreaterThan(64 * 1024);
+    const ours = await openChangeRequest();
+    const theirs = await openChangeRequest();
+    await edit(ours.id, [{ operation: 'update_page', page: page.id, document: markdown.replace('Line 1 of', 'First line of') }]);
+    await edit(theirs.id, [{ operation: 'update_page', page: page.id, document: markdown.replace('Line 2999 of', 'Last line of') }]);
+    expect((await merge(theirs.id)).body.result).toBe('merge');
+    expect((await merge(ours.id)).body.result).toBe('merge');
+    const merged = (await request(testApp.app, 'GET', `${base}/content/page/${page.id}`, { token, query: { format: 'markdown' } })).body.markdown;
+    expect(merged).toContain('First line of');
+    expect(merged).toContain('Last line of');
+    const document = (await request(testApp.app, 'GET', `${base}/content/page/${page.id}`, { token, query: { format: 'document' } })).body.document;
+    expect(document.nodes).toHaveLength(750);
+    expect(JSON.stringify(document.nodes.at(-1))).toContain('Last line of');
+    const links = await request(testApp.app, 'GET', `${base}/links`, { token, query: { limit: 1000 } });
+    expect(links.status).toBe(200);
+    expect(links.body.stats.total).toBe(2_250);
   });
 
   it('applies a batch whole or not at all', async () => {
@@ -345,6 +371,29 @@ describe('writing content through change requests', () => {
     expect((await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: { page: 'nope' } })).status).toBe(404);
     expect((await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: { only: true } })).status).toBe(400);
     expect((await testApp.app.inject({ method: 'GET', url: '/pdf/forged.token' })).statusCode).toBe(404);
+  });
+
+  it('refuses a PDF over the configured page or text limit up front, saying how to export a part', async () => {
+    const { base, token, openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    const inserted = await edit(
+      changeRequest.id,
+      Array.from({ length: 12 }, (_, index) => ({ operation: 'insert_page', title: `Page ${index}`, document: 'Short.' })),
+    );
+    expect(inserted.status).toBe(200);
+    const whole = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token });
+    expect(whole.status).toBe(400);
+    expect(whole.body.error.message).toBe('A PDF holds at most 10 pages and 0.1 MB of text; this one would hold 12 pages and 0.0 MB. Export a part of it with page=<pageId>.');
+    await edit(changeRequest.id, [{ operation: 'insert_page', title: 'Long', document: 'word '.repeat(30_000) }]);
+    const pagesNow = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    const long = pagesNow.find((page: { title: string }) => page.title === 'Long');
+    const tooLong = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: { page: long.id, only: true } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.message).toMatch(/this one would hold 1 pages and 0\.1 MB/);
+    const pages = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    const part = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: { page: pages[0].id } });
+    expect(part.status).toBe(200);
+    expect((await testApp.app.inject({ method: 'GET', url: new URL(part.body.url).pathname })).statusCode).toBe(200);
   });
 
   it('keeps other spaces\' revisions out of reach (404)', async () => {

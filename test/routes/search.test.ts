@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
+import { reindexSpace } from '../../src/services/search.ts';
 
 const testApp = useTestApp();
 
@@ -149,6 +150,30 @@ describe('search', () => {
     expect(first.body.items).toHaveLength(2);
     const rest = await request(testApp.app, 'GET', `/v1/spaces/${spaceId}/search`, { token, query: { query: 'otter', limit: 2, page: first.body.next.page } });
     expect([...first.body.items, ...rest.body.items].map((page: any) => page.title).sort()).toEqual(['Otter 1', 'Otter 2', 'Otter 3']);
+  });
+
+  it('reindexes a space anew in batches: every page found again, pages that are gone no longer, and large pages too', async () => {
+    const { createSpace, publish, search } = await setup();
+    const spaceId = await createSpace('Batches');
+    for (let batch = 0; batch < 3; batch++) {
+      await publish(spaceId, Array.from({ length: 50 }, (_, index) => ({ operation: 'insert_page', document: `# Lantern ${batch * 50 + index}\n\nA lantern page.` })));
+    }
+    // A page of about 100 KB: its sections are made on a worker thread.
+    await publish(spaceId, [{ operation: 'insert_page', document: `# Almanac\n\n${'Tides and moons. '.repeat(6_000)}\n\n## Harbour\n\nA quay of granite.` }]);
+    const db = testApp.database.db;
+    await db.insertInto('search_sections').values({
+      space_id: spaceId, page_id: 'gone', section_index: 0, anchor: '', page_title: 'Ghost lantern', page_path: 'ghost', heading: '', body: 'lantern',
+    }).execute();
+    const pages = await reindexSpace(db, spaceId);
+    expect(pages).toBe(151);
+    const state = await db.selectFrom('search_state').select('revision_id').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+    const space = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+    expect(state.revision_id).toBe(space.revision_id);
+    const indexedPages = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
+    expect(indexedPages).toHaveLength(151);
+    expect(titlesOf((await search('granite quay')).body)).toEqual(['Almanac']);
+    expect(titlesOf((await search('ghost')).body)).toEqual([]);
+    expect(titlesOf((await search('"Lantern 149"')).body)).toEqual(['Lantern 149']);
   });
 
   it('refuses a missing or over-long query with 400 and answers punctuation with nothing', async () => {

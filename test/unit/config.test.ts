@@ -19,6 +19,8 @@ describe('configuration', () => {
       requestTimeoutMs: 60_000,
       workers: 1,
       corsOrigins: [],
+      pdfMaxPages: 1000,
+      pdfMaxText: 10 * 1024 * 1024,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -39,6 +41,8 @@ describe('configuration', () => {
       QUIRE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       QUIRE_WORKERS: '4',
       QUIRE_CORS_ORIGINS: 'https://docs.example.com, http://localhost:3000/',
+      QUIRE_PDF_MAX_PAGES: '200',
+      QUIRE_PDF_MAX_TEXT: '2mb',
     });
     expect(config).toEqual({
       port: 9000,
@@ -55,6 +59,8 @@ describe('configuration', () => {
       secretsKey: Buffer.alloc(32, 7).toString('base64'),
       workers: 4,
       corsOrigins: ['https://docs.example.com', 'http://localhost:3000'],
+      pdfMaxPages: 200,
+      pdfMaxText: 2 * 1024 * 1024,
     });
     expect(loadConfig({ QUIRE_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });
@@ -79,6 +85,8 @@ describe('configuration', () => {
     [{ QUIRE_WORKERS: '65' }, /^QUIRE_WORKERS must be a whole number from 1 to 64, or auto/],
     [{ QUIRE_WORKERS: 'two' }, /^QUIRE_WORKERS /],
     [{ QUIRE_CORS_ORIGINS: 'docs.example.com' }, /^QUIRE_CORS_ORIGINS /],
+    [{ QUIRE_PDF_MAX_PAGES: '0' }, /^QUIRE_PDF_MAX_PAGES /],
+    [{ QUIRE_PDF_MAX_TEXT: 'huge' }, /^QUIRE_PDF_MAX_TEXT /],
     [{ QUIRE_CORS_ORIGINS: 'https://docs.example.com/path' }, /^QUIRE_CORS_ORIGINS /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

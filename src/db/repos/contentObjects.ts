@@ -31,3 +31,17 @@ export function databaseObjectStore(db: Db): ObjectStore {
     },
   };
 }
+
+/** The length in characters of each stored object, without reading it. */
+export async function objectSizes(db: Db, hashes: Hash[]): Promise<Map<Hash, number>> {
+  const sizes = new Map<Hash, number>();
+  for (let start = 0; start < hashes.length; start += BATCH) {
+    const rows = await db
+      .selectFrom('content_objects')
+      .select((eb) => ['hash', eb.fn<number | string>('length', ['data']).as('size')])
+      .where('hash', 'in', hashes.slice(start, start + BATCH))
+      .execute();
+    for (const row of rows) sizes.set(row.hash, Number(row.size));
+  }
+  return sizes;
+}

@@ -1,0 +1,46 @@
+// The CPU-heavy, pure work Quire runs on worker threads (see pool.ts): each task takes
+// and answers plain data (structured-clonable), and knows neither HTTP nor SQL.
+import type { MessagePort } from 'node:worker_threads';
+import { linkResolverFor, markdownToDocument } from '../content/document.ts';
+import { linksOf } from '../content/links.ts';
+import { mergeText } from '../content/merge.ts';
+import { writePdf } from '../content/pdf.ts';
+import { sectionsOf } from '../content/search.ts';
+import type { FlatTree } from '../content/tree.ts';
+
+export interface PdfTask {
+  pages: Array<{ title: string; markdown: string }>;
+  /** The revision's tree, for the links between its pages. */
+  tree: FlatTree;
+  /** Image bytes by file id. */
+  images: Map<string, Uint8Array>;
+  /** Receives the PDF's bytes in chunks as they are made, then null. */
+  port: MessagePort;
+}
+
+export const tasks = {
+  mergeText: (input: { base: string; ours: string; theirs: string }) => mergeText(input.base, input.ours, input.theirs),
+  sectionsOf: (input: { pages: Array<{ markdown: string; title: string }> }) => input.pages.map((page) => sectionsOf(page.markdown, page.title)),
+  markdownToDocument: (input: { markdown: string; tree: FlatTree }) => markdownToDocument(input.markdown, linkResolverFor(input.tree)),
+  linksOf: (input: { pages: string[]; tree: FlatTree }) => {
+    const resolve = linkResolverFor(input.tree);
+    return input.pages.map((markdown) => linksOf(markdown, resolve));
+  },
+  async pdf(input: PdfTask): Promise<void> {
+    const resolver = linkResolverFor(input.tree);
+    const documents = input.pages.map((page) => ({ title: page.title, document: markdownToDocument(page.markdown, resolver) }));
+    const image = (fileId: string) => {
+      const bytes = input.images.get(fileId);
+      return bytes ? Buffer.from(bytes) : undefined;
+    };
+    try {
+      await writePdf(documents, image, (chunk) => input.port.postMessage(chunk));
+      // Only a whole PDF ends with null; a failure ends the task with its error instead.
+      input.port.postMessage(null);
+    } finally {
+      input.port.close();
+    }
+  },
+};
+
+export type Tasks = typeof tasks;
