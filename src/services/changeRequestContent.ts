@@ -13,7 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
-import { indexSpaceRevision } from './search.ts';
+import { catchUpSearchIndex } from './search.ts';
 import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
@@ -378,7 +378,7 @@ async function mergeToRevision(ctx: ServiceContext, trx: Db, actor: Actor, space
 
 /** Publishes a change request into its space: a fast-forward when the space did not move, else a three-way merge. */
 export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
-  return ctx.db.transaction().execute(async (trx) => {
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
     await lockRow(trx, 'spaces', spaceId);
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'merge', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
@@ -394,10 +394,12 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
     if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
       throw new Conflict('The space changed while merging; try the merge again');
     }
-    await indexSpaceRevision(trx, spaceId, merged);
     await updateChangeRequest(trx, changeRequest.id, { status: 'merged', revision_merged: merged, updated_at: isoNow(ctx.clock) });
     return { revision: merged, result: 'merge' as const };
   });
+  // Indexed after the commit, so the space's row is not held while large pages are parsed.
+  if (outcome.result === 'merge') await catchUpSearchIndex(ctx.db, spaceId);
+  return outcome;
 }
 
 /** Brings the space's current content into a change request. */

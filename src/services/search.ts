@@ -43,15 +43,18 @@ async function treeOfRevision(db: Db, revisionId: string | undefined): Promise<F
   return (await treeOf(db, revision.root_hash)).tree;
 }
 
-/**
- * Brings a space's search rows to `revisionId`: pages added, removed, edited, renamed
- * or moved since the indexed revision are rewritten; the others are left alone.
- * Answers how many pages it rewrote.
- */
-export async function indexSpaceRevision(db: Db, spaceId: string, revisionId: string): Promise<number> {
-  const state = await db.selectFrom('search_state').select('revision_id').where('space_id', '=', spaceId).executeTakeFirst();
-  if (state?.revision_id === revisionId) return 0;
-  const [before, after] = await Promise.all([treeOfRevision(db, state?.revision_id), treeOfRevision(db, revisionId)]);
+/** What moving a space's index from one revision to another writes: sections made before any transaction. */
+interface IndexPlan {
+  from: string | null;
+  to: string;
+  stale: string[];
+  rows: ReturnType<typeof sectionRows>;
+  pages: number;
+}
+
+/** Compares the indexed revision's pages with the new ones: pages added, removed, edited, renamed or moved are rewritten. */
+async function planIndex(db: Db, spaceId: string, from: string | null, to: string): Promise<IndexPlan> {
+  const [before, after] = await Promise.all([treeOfRevision(db, from ?? undefined), treeOfRevision(db, to)]);
   const oldPages = indexedPages(before);
   const newPages = indexedPages(after);
   const unchanged = (id: string, page: IndexedPage) => {
@@ -60,22 +63,60 @@ export async function indexSpaceRevision(db: Db, spaceId: string, revisionId: st
   };
   const stale = [...oldPages.keys()].filter((id) => !newPages.has(id) || !unchanged(id, newPages.get(id)!));
   const fresh = [...newPages].filter(([id, page]) => !unchanged(id, page));
-  for (let start = 0; start < stale.length; start += 500) {
-    await db.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', stale.slice(start, start + 500)).execute();
-  }
   const blobs = await getAll(databaseObjectStore(db), fresh.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
   const texts = fresh.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
   const sections = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('sectionsOf', { pages: batch }, size));
   const rows = fresh.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
-  for (let start = 0; start < rows.length; start += 200) {
-    await db.insertInto('search_sections').values(rows.slice(start, start + 200)).execute();
+  return { from, to, stale, rows, pages: fresh.length };
+}
+
+async function applyIndexPlan(trx: Db, spaceId: string, plan: IndexPlan): Promise<void> {
+  for (let start = 0; start < plan.stale.length; start += 500) {
+    await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', plan.stale.slice(start, start + 500)).execute();
   }
-  await db
+  for (let start = 0; start < plan.rows.length; start += 200) {
+    await trx.insertInto('search_sections').values(plan.rows.slice(start, start + 200)).execute();
+  }
+  await trx
     .insertInto('search_state')
-    .values({ space_id: spaceId, revision_id: revisionId })
-    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: revisionId }))
+    .values({ space_id: spaceId, revision_id: plan.to })
+    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: plan.to }))
     .execute();
-  return fresh.length;
+}
+
+/**
+ * Brings a space's search index to its current revision, after the change that moved
+ * it has committed: the sections are made first, outside any transaction (on worker
+ * threads for large pages), then written in one short transaction that checks nothing
+ * moved meanwhile (else it plans again). A space never indexed is indexed anew in
+ * batches. Should the process stop in between, the start's catch-up finishes it.
+ * Answers how many pages it rewrote.
+ */
+export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string): Promise<number> {
+  const positions = async (reader: Db) => {
+    const row = await reader
+      .selectFrom('spaces as s')
+      .leftJoin('search_state as st', 'st.space_id', 's.id')
+      .select(['s.revision_id as current', 'st.revision_id as indexed'])
+      .where('s.id', '=', spaceId)
+      .where('s.deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row;
+  };
+  for (;;) {
+    const at = await positions(db);
+    if (!at || at.indexed === at.current) return 0;
+    if (at.indexed === null) return reindexSpace(db, spaceId);
+    const plan = await planIndex(db, spaceId, at.indexed, at.current);
+    const written = await db.transaction().execute(async (trx) => {
+      await lockRow(trx as Kysely<Database>, 'spaces', spaceId);
+      const now = await positions(trx);
+      if (!now || now.indexed !== plan.from || now.current !== plan.to) return false;
+      await applyIndexPlan(trx, spaceId, plan);
+      return true;
+    });
+    if (written) return plan.pages;
+  }
 }
 
 /** Pages whose sections one transaction writes when a space is indexed anew: other writers get in between. */
@@ -160,29 +201,19 @@ export async function reindexEverything(
 
 /**
  * Indexes the live spaces whose index is missing or behind their revision: spaces that
- * existed before search did, or a database restored from elsewhere. One query when
- * nothing is behind, so every start runs it. A space never indexed is indexed anew in
- * short transactions; one behind by a revision, incrementally in one.
+ * existed before search did, a database restored from elsewhere, or a change whose
+ * process stopped before its index caught up. One query when nothing is behind, so
+ * every start runs it.
  */
 export async function indexStaleSpaces(db: Kysely<Database>, onSpace?: (spaceId: string, pages: number) => void): Promise<number> {
   const stale = await db
     .selectFrom('spaces as s')
     .leftJoin('search_state as st', 'st.space_id', 's.id')
-    .select(['s.id', 'st.revision_id as indexed'])
+    .select('s.id')
     .where('s.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]))
     .execute();
-  for (const space of stale) {
-    const pages =
-      space.indexed === null
-        ? await reindexSpace(db, space.id)
-        : await db.transaction().execute(async (trx) => {
-            await lockRow(trx, 'spaces', space.id);
-            const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', space.id).executeTakeFirst();
-            return current ? indexSpaceRevision(trx, space.id, current.revision_id) : 0;
-          });
-    onSpace?.(space.id, pages);
-  }
+  for (const space of stale) onSpace?.(space.id, await catchUpSearchIndex(db, space.id));
   return stale.length;
 }
 

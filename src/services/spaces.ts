@@ -18,7 +18,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
-import { indexSpaceRevision } from './search.ts';
+import { catchUpSearchIndex } from './search.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 
 export const RETENTION_DAYS = 7;
@@ -230,9 +230,9 @@ export async function duplicateSpace(ctx: ServiceContext, actor: Actor, spaceId:
       { after: { type: 'space', space: space.id } },
     );
     await copyCustomFieldValues(trx, space.id, duplicate.id);
-    await indexSpaceRevision(trx, duplicate.id, duplicate.revision_id);
     return duplicate;
   });
+  await catchUpSearchIndex(ctx.db, copy.id);
   return presentFor(ctx, actor, copy.id);
 }
 

@@ -8,6 +8,10 @@ import { runCli, startServerProcess } from '../helpers/process.ts';
 
 const testApp = useTestApp();
 
+/** A POST with a body sent as written, under the given content type (undefined: no body). */
+const postRaw = (url: string, token: string, contentType: string, payload?: string) =>
+  testApp.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, ...(payload !== undefined ? { payload } : {}) });
+
 describe('the server', () => {
   it('answers /healthz and /readyz', async () => {
     expect((await request(testApp.app, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
@@ -39,12 +43,7 @@ describe('the server', () => {
     const huge = await request(testApp.app, 'POST', '/v1/orgs', { token: admin.token, body: { title: 'x'.repeat(1_100_000) } });
     expect(huge.status).toBe(413);
     expect(huge.body.error).toEqual({ code: 413, message: "The request body is larger than this operation's limit of 1 MB" });
-    const text = await testApp.app.inject({
-      method: 'POST',
-      url: '/v1/orgs',
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'text/plain' },
-      payload: 'title=x',
-    });
+    const text = await postRaw('/v1/orgs', admin.token, 'text/plain', 'title=x');
     expect(text.statusCode).toBe(415);
     expect(text.json().error).toEqual({ code: 415, message: 'Send the body as JSON, with the header "Content-Type: application/json"' });
   });
@@ -70,29 +69,16 @@ describe('the server', () => {
     const { organizationId, admin } = await buildOrganization(testApp);
     const space = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'S' } });
     const changeRequest = await request(testApp.app, 'POST', `/v1/spaces/${space.body.id}/change-requests`, { token: admin.token, body: { subject: 'C' } });
-    const merged = await testApp.app.inject({
-      method: 'POST',
-      url: `/v1/spaces/${space.body.id}/change-requests/${changeRequest.body.id}/merge`,
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-    });
+    const merged = await postRaw(`/v1/spaces/${space.body.id}/change-requests/${changeRequest.body.id}/merge`, admin.token, 'application/json');
     expect(merged.statusCode, merged.body).toBe(200);
-    const noTitle = await testApp.app.inject({
-      method: 'POST',
-      url: '/v1/orgs',
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-    });
+    const noTitle = await postRaw('/v1/orgs', admin.token, 'application/json');
     expect(noTitle.statusCode).toBe(400);
     expect(noTitle.json().error.code).toBe(400);
   });
 
   it('refuses text holding a lone UTF-16 surrogate with 400 naming the field, rather than storing a replacement character', async () => {
     const { admin } = await buildOrganization(testApp);
-    const lone = await testApp.app.inject({
-      method: 'POST',
-      url: '/v1/orgs',
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-      payload: '{"title":"Docs \\ud800"}',
-    });
+    const lone = await postRaw('/v1/orgs', admin.token, 'application/json', '{"title":"Docs \\ud800"}');
     expect(lone.statusCode).toBe(400);
     expect(lone.json().error.message).toMatch(/^body\.title: .*lone surrogate/);
     const paired = await request(testApp.app, 'POST', '/v1/orgs', { token: admin.token, body: { title: 'Docs 😀' } });
