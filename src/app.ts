@@ -107,7 +107,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A client must send its whole request within the timeout, and an idle connection
     // is closed after it: slow or stalled clients cannot hold sockets forever.
     requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.requestTimeoutMs,
+    // No timeout on a socket's silence: a long answer (a large PDF, a big merge) is
+    // silent while it is made, and must not be cut. Requests that do not arrive in time
+    // (and sockets that never send one) are found by Node's check, run every second
+    // rather than every 30 s; idle keep-alive sockets end by keepAliveTimeout.
+    connectionTimeout: 0,
+    http: { headersTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 },
     routerOptions: { maxParamLength: 2048 },
     // Errors raised before routing (a URL that does not decode, for one) get the same shape.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
