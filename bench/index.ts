@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
+import { benchStall } from './stall.ts';
 import { benchOrganizationRead } from './org-read.ts';
 import { benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
@@ -77,6 +78,18 @@ const benchmarks: Benchmark[] = [
           `10-page merge with its re-index ${result.mergeTenPagesMs.toFixed(0)} ms`,
       ];
     },
+  },
+  {
+    name: 'stall',
+    title:
+      'Heavy work beside light requests: the worst wait of GET /healthz (target < 100 ms) and of an authenticated read, each probed every 10 ms while each operation runs',
+    run: async (database) =>
+      (await benchStall(database)).map(
+        (result) =>
+          `${result.operation}: worst wait ${result.worstWaitMs.toFixed(0)} ms for /healthz (p99 ${result.p99WaitMs.toFixed(0)} ms), ` +
+          `${result.worstReadMs.toFixed(0)} ms for an authenticated read, over ${result.probes} probes; ` +
+          `took ${result.seconds.toFixed(1)} s (${result.outcome})`,
+      ),
   },
   {
     name: 'load',
