@@ -1,7 +1,8 @@
 // Search: keeping the index in step with each space's current revision, and answering
 // queries grouped space → pages → sections. Indexing compares the indexed revision's
-// tree with the new one and rewrites only the pages whose text, title or path changed,
-// in the caller's transaction, so search never shows a revision the space left.
+// tree with the new one and rewrites only the pages whose text, title or path changed.
+// The sections are made outside any transaction (large pages on worker threads) and
+// written in short ones that check the space has not moved, so no write waits on parsing.
 import { getAll } from '../content/objects.ts';
 import { excerpter, parseSearchQuery, type PageSection } from '../content/search.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
@@ -93,23 +94,21 @@ async function applyIndexPlan(trx: Db, spaceId: string, plan: IndexPlan): Promis
  * Answers how many pages it rewrote.
  */
 export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string): Promise<number> {
-  const positions = async (reader: Db) => {
-    const row = await reader
+  const positions = (reader: Db) =>
+    reader
       .selectFrom('spaces as s')
       .leftJoin('search_state as st', 'st.space_id', 's.id')
       .select(['s.revision_id as current', 'st.revision_id as indexed'])
       .where('s.id', '=', spaceId)
       .where('s.deleted_at', 'is', null)
       .executeTakeFirst();
-    return row;
-  };
   for (;;) {
     const at = await positions(db);
     if (!at || at.indexed === at.current) return 0;
     if (at.indexed === null) return reindexSpace(db, spaceId);
     const plan = await planIndex(db, spaceId, at.indexed, at.current);
     const written = await db.transaction().execute(async (trx) => {
-      await lockRow(trx as Kysely<Database>, 'spaces', spaceId);
+      await lockRow(trx, 'spaces', spaceId);
       const now = await positions(trx);
       if (!now || now.indexed !== plan.from || now.current !== plan.to) return false;
       await applyIndexPlan(trx, spaceId, plan);
@@ -147,8 +146,8 @@ export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promi
     if (!space) return 0;
     const pages = [...indexedPages(await treeOfRevision(db, space.revision_id))];
     const before = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
-    const moved = async (trx: Db) => {
-      await lockRow(trx as Kysely<Database>, 'spaces', spaceId);
+    const moved = async (trx: Kysely<Database>) => {
+      await lockRow(trx, 'spaces', spaceId);
       const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
       return current?.revision_id !== space.revision_id;
     };
