@@ -39,6 +39,9 @@ export interface Config {
   corsOrigins: string[];
 }
 
+/** The most one PDF export holds unless QUIRE_PDF_MAX_PAGES / QUIRE_PDF_MAX_TEXT say otherwise. */
+export const PDF_DEFAULT_LIMITS = { pages: 1_000, text: 10 * 1024 * 1024 };
+
 /** More processes than this on one machine only add contention. */
 const MAX_WORKERS = 64;
 
@@ -158,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: env.QUIRE_SECRETS_KEY ? parseSecretsKey(env.QUIRE_SECRETS_KEY) : undefined,
     workers: parseWorkers(env.QUIRE_WORKERS ?? '1'),
     corsOrigins: parseCorsOrigins(env.QUIRE_CORS_ORIGINS ?? ''),
-    pdfMaxPages: parseWholeNumber('QUIRE_PDF_MAX_PAGES', env.QUIRE_PDF_MAX_PAGES ?? '1000', 1),
-    pdfMaxText: parseSize('QUIRE_PDF_MAX_TEXT', env.QUIRE_PDF_MAX_TEXT ?? '10mb'),
+    pdfMaxPages: env.QUIRE_PDF_MAX_PAGES ? parseWholeNumber('QUIRE_PDF_MAX_PAGES', env.QUIRE_PDF_MAX_PAGES, 1) : PDF_DEFAULT_LIMITS.pages,
+    pdfMaxText: env.QUIRE_PDF_MAX_TEXT ? parseSize('QUIRE_PDF_MAX_TEXT', env.QUIRE_PDF_MAX_TEXT) : PDF_DEFAULT_LIMITS.text,
   };
 }

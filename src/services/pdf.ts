@@ -1,6 +1,7 @@
 // PDFs of a change request's content: the API answers a signed link; the link renders
 // the pages when it is fetched, so the PDF always shows the revision it was made for.
 import { BadRequest, NotFound } from '../errors.ts';
+import { PDF_DEFAULT_LIMITS } from '../config.ts';
 import { MessageChannel } from 'node:worker_threads';
 import { PassThrough, type Readable } from 'node:stream';
 import { getAll } from '../content/objects.ts';
@@ -21,20 +22,16 @@ interface PdfLink {
   only?: boolean;
 }
 
-/** The most a PDF holds unless configured: beyond it the export is refused up front, with what to do instead. */
-const PDF_MAX_PAGES = 1_000;
-const PDF_MAX_TEXT = 10 * 1024 * 1024;
-
 /** The pages a link exports, in reading order. */
 function pagesOf(tree: FlatTree, link: Omit<PdfLink, 'revision'>): FlatPage[] {
   if (!link.page) return inReadingOrder(tree, null);
   return link.only ? [tree.get(link.page)!] : inReadingOrder(tree, link.page);
 }
 
-/** Refuses an export over the limits, naming its size and how to make it smaller. */
+/** Refuses an export over the limits up front, naming its size and how to make it smaller. */
 async function assertPdfFits(ctx: ServiceContext, pages: FlatPage[]): Promise<void> {
-  const maxPages = ctx.config.pdfMaxPages ?? PDF_MAX_PAGES;
-  const maxText = ctx.config.pdfMaxText ?? PDF_MAX_TEXT;
+  const maxPages = ctx.config.pdfMaxPages ?? PDF_DEFAULT_LIMITS.pages;
+  const maxText = ctx.config.pdfMaxText ?? PDF_DEFAULT_LIMITS.text;
   const hashes = pages.flatMap((page) => (page.blob ? [page.blob] : []));
   const sizes = await objectSizes(ctx.db, [...new Set(hashes)]);
   const markdown = hashes.reduce((sum, hash) => sum + (sizes.get(hash) ?? 0), 0);

@@ -8,7 +8,7 @@ import { Piscina } from 'piscina';
 import { tasks, type Tasks } from './tasks.ts';
 
 /** Characters of text below which work runs inline (about a millisecond of parsing). */
-export const INLINE_TEXT_LIMIT = 64 * 1024;
+const INLINE_TEXT_LIMIT = 64 * 1024;
 
 let pool: Piscina | undefined;
 
