@@ -13,6 +13,7 @@ import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Kysely } from 'kysely';
+import { setImmediate } from 'node:timers/promises';
 import type { Database, Db } from '../db/schema.ts';
 import { presentSearchSpace } from '../presenters/search.ts';
 import { authorizeSpace, loadContentCaller, visibleContent } from './contentAccess.ts';
@@ -48,9 +49,11 @@ async function treeOfRevision(db: Db, revisionId: string | undefined): Promise<F
 interface IndexPlan {
   from: string | null;
   to: string;
+  /** Pages whose sections go: removed, or rewritten below. */
   stale: string[];
-  rows: ReturnType<typeof sectionRows>;
-  pages: number;
+  /** Pages whose sections are rewritten. */
+  fresh: string[];
+  rows: SectionRow[];
 }
 
 /** Compares the indexed revision's pages with the new ones: pages added, removed, edited, renamed or moved are rewritten. */
@@ -68,29 +71,133 @@ async function planIndex(db: Db, spaceId: string, from: string | null, to: strin
   const texts = fresh.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
   const sections = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('sectionsOf', { pages: batch }, size));
   const rows = fresh.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
-  return { from, to, stale, rows, pages: fresh.length };
+  return { from, to, stale, fresh: fresh.map(([pageId]) => pageId), rows };
 }
 
-async function applyIndexPlan(trx: Db, spaceId: string, plan: IndexPlan): Promise<void> {
-  for (let start = 0; start < plan.stale.length; start += 500) {
-    await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', plan.stale.slice(start, start + 500)).execute();
+/**
+ * Rows one transaction writes at most. SQLite spends about 0.1 ms a row with its
+ * full-text triggers, and every other writer waits for the transaction: a large page
+ * holds thousands of sections, so its rows go in several.
+ */
+const ROWS_PER_TRANSACTION = 400;
+
+type SectionRow = ReturnType<typeof sectionRows>[number];
+/** One transaction's worth of index writes; answers true when it has more to do and must run again. */
+type IndexWrite = (trx: Db) => Promise<boolean>;
+
+/** Deletes up to ROWS_PER_TRANSACTION sections of the pages from `from` on; true when there may be more. */
+async function deleteSections(trx: Db, spaceId: string, pageIds: string[], from = 0): Promise<boolean> {
+  const doomed = trx
+    .selectFrom('search_sections')
+    .select('id')
+    .where('space_id', '=', spaceId)
+    .where('page_id', 'in', pageIds)
+    .where('section_index', '>=', from)
+    .limit(ROWS_PER_TRANSACTION);
+  const result = await trx.deleteFrom('search_sections').where('id', 'in', doomed).executeTakeFirst();
+  return Number(result.numDeletedRows) === ROWS_PER_TRANSACTION;
+}
+
+/**
+ * The writes that replace the sections of `pages` with `rows`, each small enough for its
+ * own transaction: deleting a large page's sections costs as much as writing them. A
+ * chunk of a page's rows replaces the sections with the same indexes, and the page's
+ * last chunk deletes those past its end, so a write repeated after a restart, or
+ * interleaved with another process writing the same revision, converges on the same
+ * rows. Searches in between see a page part-way indexed, never twice.
+ */
+function indexWrites(spaceId: string, pages: string[], rows: SectionRow[]): IndexWrite[] {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.page_id, (counts.get(row.page_id) ?? 0) + 1);
+  const emptied = pages.filter((pageId) => !counts.has(pageId));
+  const writes: IndexWrite[] = [];
+  for (let start = 0; start < emptied.length; start += 500) {
+    const chunk = emptied.slice(start, start + 500);
+    writes.push((trx) => deleteSections(trx, spaceId, chunk));
   }
-  for (let start = 0; start < plan.rows.length; start += 200) {
-    await trx.insertInto('search_sections').values(plan.rows.slice(start, start + 200)).execute();
+  for (let start = 0; start < rows.length; start += ROWS_PER_TRANSACTION) {
+    const chunk = rows.slice(start, start + ROWS_PER_TRANSACTION);
+    const spans = new Map<string, { first: number; last: number }>();
+    for (const row of chunk) {
+      const span = spans.get(row.page_id);
+      if (span) span.last = row.section_index;
+      else spans.set(row.page_id, { first: row.section_index, last: row.section_index });
+    }
+    writes.push(async (trx) => {
+      let more = false;
+      for (const [pageId, { first, last }] of spans) {
+        await trx
+          .deleteFrom('search_sections')
+          .where('space_id', '=', spaceId)
+          .where('page_id', '=', pageId)
+          .where('section_index', '>=', first)
+          .where('section_index', '<=', last)
+          .execute();
+      }
+      for (let at = 0; at < chunk.length; at += 200) await trx.insertInto('search_sections').values(chunk.slice(at, at + 200)).execute();
+      for (const [pageId, { last }] of spans) {
+        if (last === counts.get(pageId)! - 1) more = (await deleteSections(trx, spaceId, [pageId], last + 1)) || more;
+      }
+      return more;
+    });
   }
+  return writes;
+}
+
+/** Until its last write is in, a space written in several transactions counts as not indexed: a stop or a move in between has it indexed anew. */
+async function forgetIndexed(trx: Db, spaceId: string): Promise<boolean> {
+  await trx.deleteFrom('search_state').where('space_id', '=', spaceId).execute();
+  return false;
+}
+
+async function markIndexed(trx: Db, spaceId: string, revisionId: string): Promise<void> {
   await trx
     .insertInto('search_state')
-    .values({ space_id: spaceId, revision_id: plan.to })
-    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: plan.to }))
+    .values({ space_id: spaceId, revision_id: revisionId })
+    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: revisionId }))
     .execute();
+}
+
+/**
+ * Runs each write in its own transactions (again while it says it has more to do),
+ * each first locking the space and checking `stillValid` (told which step it is);
+ * answers false as soon as that fails (the space moved: plan again). `last` runs in the
+ * final transaction.
+ */
+async function writeInSteps(
+  db: Kysely<Database>,
+  spaceId: string,
+  writes: IndexWrite[],
+  stillValid: (trx: Db, step: number) => Promise<boolean>,
+  last?: (trx: Db) => Promise<void>,
+): Promise<boolean> {
+  const steps: IndexWrite[] = writes.length > 0 ? writes : [async () => false];
+  for (const [index, write] of steps.entries()) {
+    for (;;) {
+      const outcome = await db.transaction().execute(async (trx) => {
+        await lockRow(trx, 'spaces', spaceId);
+        if (!(await stillValid(trx, index))) return 'moved';
+        if (await write(trx)) return 'more';
+        if (index === steps.length - 1) await last?.(trx);
+        return 'done';
+      });
+      if (outcome === 'moved') return false;
+      // SQLite answers synchronously: without a turn of the event loop here, one
+      // transaction would follow the other and no request would be served in between.
+      await setImmediate();
+      if (outcome === 'done') break;
+    }
+  }
+  return true;
 }
 
 /**
  * Brings a space's search index to its current revision, after the change that moved
  * it has committed: the sections are made first, outside any transaction (on worker
- * threads for large pages), then written in one short transaction that checks nothing
- * moved meanwhile (else it plans again). A space never indexed is indexed anew in
- * batches. Should the process stop in between, the start's catch-up finishes it.
+ * threads for large pages), then written in short transactions that each check nothing
+ * moved meanwhile (else it plans again); the index counts as moved only with the last.
+ * A space never indexed is indexed anew. Should the process stop in between, the
+ * start's catch-up plans the same writes again and finishes them.
  * Answers how many pages it rewrote.
  */
 export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string): Promise<number> {
@@ -107,19 +214,24 @@ export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string):
     if (!at || at.indexed === at.current) return 0;
     if (at.indexed === null) return reindexSpace(db, spaceId);
     const plan = await planIndex(db, spaceId, at.indexed, at.current);
-    const written = await db.transaction().execute(async (trx) => {
-      await lockRow(trx, 'spaces', spaceId);
-      const now = await positions(trx);
-      if (!now || now.indexed !== plan.from || now.current !== plan.to) return false;
-      await applyIndexPlan(trx, spaceId, plan);
-      return true;
-    });
-    if (written) return plan.pages;
+    const writes = indexWrites(spaceId, [...plan.stale, ...plan.fresh], plan.rows);
+    const steps: IndexWrite[] = writes.length > 1 ? [(trx) => forgetIndexed(trx, spaceId), ...writes] : writes;
+    const written = await writeInSteps(
+      db,
+      spaceId,
+      steps,
+      async (trx, step) => {
+        const now = await positions(trx);
+        return now !== undefined && now.current === plan.to && now.indexed === (step === 0 ? plan.from : null);
+      },
+      (trx) => markIndexed(trx, spaceId, plan.to),
+    );
+    if (written) return plan.fresh.length;
   }
 }
 
-/** Pages whose sections one transaction writes when a space is indexed anew: other writers get in between. */
-const PAGES_PER_TRANSACTION = 100;
+/** Pages sectioned at a time when a space is indexed anew, so memory stays bounded. */
+const PAGES_PER_BATCH = 100;
 
 function sectionRows(spaceId: string, pageId: string, page: IndexedPage, sections: PageSection[]) {
   return sections.map((section, sectionIndex) => ({
@@ -146,42 +258,23 @@ export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promi
     if (!space) return 0;
     const pages = [...indexedPages(await treeOfRevision(db, space.revision_id))];
     const before = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
-    const moved = async (trx: Kysely<Database>) => {
-      await lockRow(trx, 'spaces', spaceId);
+    const stillCurrent = async (trx: Db) => {
       const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
-      return current?.revision_id !== space.revision_id;
+      return current?.revision_id === space.revision_id;
     };
-    let startedOver = false;
-    for (let start = 0; start < pages.length && !startedOver; start += PAGES_PER_TRANSACTION) {
-      const batch = pages.slice(start, start + PAGES_PER_TRANSACTION);
+    let current = await writeInSteps(db, spaceId, [(trx) => forgetIndexed(trx, spaceId)], stillCurrent);
+    for (let start = 0; start < pages.length && current; start += PAGES_PER_BATCH) {
+      const batch = pages.slice(start, start + PAGES_PER_BATCH);
       const blobs = await getAll(databaseObjectStore(db), batch.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
       const texts = batch.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
       const sections = await runInTextBatches(texts, (text) => text.markdown.length, (part, size) => runSized('sectionsOf', { pages: part }, size));
       const rows = batch.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
-      startedOver = await db.transaction().execute(async (trx) => {
-        if (await moved(trx)) return true;
-        // Until the last batch is in, the space counts as not indexed: a restart finishes the work.
-        if (start === 0) await trx.deleteFrom('search_state').where('space_id', '=', spaceId).execute();
-        await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', batch.map(([pageId]) => pageId)).execute();
-        for (let at = 0; at < rows.length; at += 200) await trx.insertInto('search_sections').values(rows.slice(at, at + 200)).execute();
-        return false;
-      });
+      current = await writeInSteps(db, spaceId, indexWrites(spaceId, batch.map(([pageId]) => pageId), rows), stillCurrent);
     }
-    if (startedOver) continue;
-    const current = new Set(pages.map(([pageId]) => pageId));
-    const gone = before.map((row) => row.page_id).filter((pageId) => !current.has(pageId));
-    const finished = await db.transaction().execute(async (trx) => {
-      if (await moved(trx)) return false;
-      for (let at = 0; at < gone.length; at += 500) {
-        await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', gone.slice(at, at + 500)).execute();
-      }
-      await trx
-        .insertInto('search_state')
-        .values({ space_id: spaceId, revision_id: space.revision_id })
-        .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: space.revision_id }))
-        .execute();
-      return true;
-    });
+    if (!current) continue;
+    const live = new Set(pages.map(([pageId]) => pageId));
+    const gone = before.map((row) => row.page_id).filter((pageId) => !live.has(pageId));
+    const finished = await writeInSteps(db, spaceId, indexWrites(spaceId, gone, []), stillCurrent, (trx) => markIndexed(trx, spaceId, space.revision_id));
     if (finished) return pages.length;
   }
 }

@@ -152,6 +152,26 @@ describe('search', () => {
     expect([...first.body.items, ...rest.body.items].map((page: any) => page.title).sort()).toEqual(['Otter 1', 'Otter 2', 'Otter 3']);
   });
 
+  it('follows a merge of a page with more sections than one transaction writes: every new section once, none of the old', async () => {
+    const { createSpace, publish, pagesOf, search } = await setup();
+    const spaceId = await createSpace('Sections');
+    const sectioned = (word: string, count: number) =>
+      `# Handbook\n\n${Array.from({ length: count }, (_, index) => `## ${word} ${index}\n\nThe ${word} rule number ${index}.`).join('\n\n')}`;
+    await publish(spaceId, [{ operation: 'insert_page', document: sectioned('falcon', 1_000) }]);
+    const [page] = await pagesOf(spaceId);
+    await publish(spaceId, [{ operation: 'update_page', page: page.id, document: sectioned('heron', 700) }]);
+    const db = testApp.database.db;
+    const rows = await db.selectFrom('search_sections').select(['section_index', 'body']).where('page_id', '=', page.id).execute();
+    expect(new Set(rows.map((row) => row.section_index)).size).toBe(rows.length);
+    expect(rows.some((row) => row.body.includes('falcon'))).toBe(false);
+    expect(rows.filter((row) => row.body.includes('heron rule'))).toHaveLength(700);
+    expect(titlesOf((await search('falcon')).body)).toEqual([]);
+    expect(titlesOf((await search('"heron rule number 699"')).body)).toEqual(['Handbook']);
+    const state = await db.selectFrom('search_state').select('revision_id').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+    const space = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+    expect(state.revision_id).toBe(space.revision_id);
+  });
+
   it('reindexes a space anew in batches: every page found again, pages that are gone no longer, and large pages too', async () => {
     const { createSpace, publish, search } = await setup();
     const spaceId = await createSpace('Batches');
