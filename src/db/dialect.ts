@@ -4,7 +4,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Expression, type RawBuilder } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type DatabaseConnection, type Driver, type Expression, type RawBuilder } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -69,6 +70,47 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
+/** How long a statement waits for another process's write lock before it fails with SQLITE_BUSY (answered 503). */
+const LOCK_WAIT_MS = 5000;
+
+/**
+ * SQLite through Kysely, waiting for another process's write lock without blocking the
+ * event loop: a statement that finds the database locked outside a transaction (an
+ * autocommit write, or the BEGIN IMMEDIATE that opens one) is tried again after a
+ * short timer, up to LOCK_WAIT_MS. Inside a transaction the lock is already held.
+ */
+class PatientSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: { database: ReturnType<typeof withStatementCache> }) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    const patient = new WeakSet<DatabaseConnection>();
+    const { database } = this.config;
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      if (patient.has(connection)) return connection;
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = async <R>(query: CompiledQuery) => {
+        const deadline = Date.now() + LOCK_WAIT_MS;
+        for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
+          try {
+            return await execute<R>(query);
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY' || database.inTransaction || Date.now() > deadline) throw error;
+            await sleep(pause);
+          }
+        }
+      };
+      patient.add(connection);
+      return connection;
+    };
+    return driver;
+  }
+}
+
 /** The SQLite connection behind each Kysely instance, for the prepared-query fast path. */
 const sqliteConnections = new WeakMap<Kysely<Database>, ReturnType<typeof withStatementCache>>();
 
@@ -100,9 +142,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  // No busy handler: it would sleep on the request thread while another process (the
+  // CLI) holds the write lock. PatientSqliteDialect waits for the lock between turns of
+  // the event loop instead.
+  database.pragma('busy_timeout = 0');
   const connection = withStatementCache(database);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new PatientSqliteDialect({ database: connection }) });
   sqliteConnections.set(db, connection);
   return { db, engine: 'sqlite', close: () => db.destroy() };
 }
