@@ -8,6 +8,9 @@ import { writePdf } from '../content/pdf.ts';
 import { sectionsOf } from '../content/search.ts';
 import type { FlatTree } from '../content/tree.ts';
 
+/** The PDF's bytes go to the request thread in messages of about this size. */
+const PDF_MESSAGE_BYTES = 64 * 1024;
+
 export interface PdfTask {
   pages: Array<{ title: string; markdown: string }>;
   /** The revision's tree, for the links between its pages. */
@@ -33,8 +36,22 @@ export const tasks = {
       const bytes = input.images.get(fileId);
       return bytes ? Buffer.from(bytes) : undefined;
     };
+    // pdfkit makes thousands of small chunks; sent one by one, the request thread pays a
+    // message for each and the socket a write of thousands of buffers at once.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const send = () => {
+      if (pendingBytes > 0) input.port.postMessage(Buffer.concat(pending, pendingBytes));
+      pending = [];
+      pendingBytes = 0;
+    };
     try {
-      await writePdf(documents, image, (chunk) => input.port.postMessage(chunk));
+      await writePdf(documents, image, (chunk) => {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= PDF_MESSAGE_BYTES) send();
+      });
+      send();
       // Only a whole PDF ends with null; a failure ends the task with its error instead.
       input.port.postMessage(null);
     } finally {
