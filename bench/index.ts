@@ -1,4 +1,5 @@
-// `npm run bench`: every benchmark, on SQLite and on PostgreSQL when reachable.
+// `npm run bench`: every benchmark, on SQLite and on PostgreSQL when reachable (the
+// content library's own, once).
 // BENCH_SECONDS sets the measured duration of each load (default 10); BENCH_ENGINES
 // (sqlite,postgres) and BENCH_ONLY (a comma list of the names below) narrow the run;
 // BENCH_LOAD_SECONDS sets the mixed load's duration (default 30); the mixed load runs
@@ -8,6 +9,7 @@
 // the single process's time inside SQLite.
 import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
+import { benchConvert } from './convert.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
 import { benchStall } from './stall.ts';
@@ -27,9 +29,24 @@ interface Benchmark {
   title: string;
   /** Runs once per engine on a fresh database and answers the lines to print. */
   run: (database: BenchDatabase) => Promise<string[]>;
+  /** A benchmark of the content library alone: run once, without a database. */
+  withoutDatabase?: boolean;
 }
 
 const benchmarks: Benchmark[] = [
+  {
+    name: 'convert',
+    title: 'GitBook markdown ⇄ JSONDocument, a page of mixed blocks (median of 15), beside parsing it with plain remark + GFM',
+    withoutDatabase: true,
+    run: async () => {
+      const result = benchConvert();
+      return [
+        `${(result.bytes / 1000).toFixed(0)} KB: markdown → document ${result.toDocumentMs.toFixed(1)} ms ` +
+          `(${(result.toDocumentMs / result.baselineMs).toFixed(2)}× the plain parse, ${result.baselineMs.toFixed(1)} ms), ` +
+          `document → markdown ${result.toMarkdownMs.toFixed(1)} ms (${(result.toMarkdownMs / result.baselineMs).toFixed(2)}×)`,
+      ];
+    },
+  },
   {
     name: 'org-read',
     title: `Authenticated GET /v1/orgs/{id} against a bare node:http server (${seconds} s each, 32 connections)`,
@@ -145,6 +162,10 @@ const openers: Record<string, () => Promise<BenchDatabase | undefined>> = {
 
 for (const benchmark of benchmarks.filter((candidate) => !only || only.includes(candidate.name))) {
   console.log(benchmark.title);
+  if (benchmark.withoutDatabase) {
+    for (const line of await benchmark.run(undefined as never)) console.log(`  ${line}`);
+    continue;
+  }
   for (const engine of engines) {
     const database = await openers[engine]();
     if (!database) {

@@ -1,0 +1,54 @@
+// GitBook markdown ⇄ JSONDocument on a 100 KB page of mixed blocks (the three corpus
+// pages of test/fixtures/gitbook, repeated), both directions, beside the baseline of
+// parsing the same text with plain remark + GFM in the same run: the ratio says what
+// GitBook's blocks cost on top of the markdown parse every reader pays anyway.
+import { readdirSync, readFileSync } from 'node:fs';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { markdownToDocument } from '../src/content/gitbook/fromMarkdown.ts';
+import { documentToMarkdown } from '../src/content/gitbook/toMarkdown.ts';
+import type { ContentRef } from '../src/content/gitbook/model.ts';
+
+export interface ConvertResult {
+  bytes: number;
+  /** Median milliseconds of each direction and of the baseline parse. */
+  toDocumentMs: number;
+  toMarkdownMs: number;
+  baselineMs: number;
+}
+
+function median(run: () => void, times: number): number {
+  const samples: number[] = [];
+  for (let index = 0; index < times; index++) {
+    const started = performance.now();
+    run();
+    samples.push(performance.now() - started);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(times / 2)];
+}
+
+export function benchConvert(targetBytes = 100_000, times = 15): ConvertResult {
+  const folder = new URL('../test/fixtures/gitbook/', import.meta.url);
+  const pages = readdirSync(folder).filter((name) => name.endsWith('.md')).map((name) => readFileSync(new URL(name, folder), 'utf8'));
+  const parts: string[] = [];
+  for (let size = 0, index = 0; size < targetBytes; index++) {
+    const page = pages[index % pages.length];
+    parts.push(page);
+    size += page.length;
+  }
+  const markdown = parts.join('\n\n');
+  const resolve = (url: string): ContentRef => ({ kind: 'url', url });
+  const link = (ref: ContentRef) => (ref.kind === 'url' ? ref.url : '');
+  const baseline = unified().use(remarkParse).use(remarkGfm);
+  const document = markdownToDocument(markdown, resolve);
+  // Warm both paths before measuring.
+  documentToMarkdown(document, { link });
+  baseline.parse(markdown);
+  return {
+    bytes: markdown.length,
+    toDocumentMs: median(() => markdownToDocument(markdown, resolve), times),
+    toMarkdownMs: median(() => documentToMarkdown(document, { link }), times),
+    baselineMs: median(() => baseline.parse(markdown), times),
+  };
+}

@@ -1,0 +1,770 @@
+// GitBook-flavoured markdown → JSONDocument. The markdown is parsed once to mdast
+// (CommonMark, GFM, `$$` maths) after `isolateTags` has put GitBook's `{% … %}` tags on
+// lines of their own; then each list of sibling blocks is read left to right, a tag
+// paragraph taking the blocks up to its closing tag, an HTML block read as the GitBook
+// form it is (`<figure>`, `<details>`, cards tables, drawings). What is not recognised
+// stays as literal text, never dropped.
+import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { toMdast } from 'hast-util-to-mdast';
+import type * as md from 'mdast';
+import { phrasing as isPhrasing } from 'mdast-util-phrasing';
+import { toString } from 'mdast-util-to-string';
+import { visit } from 'unist-util-visit';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { isSafeLinkUrl } from './safety.ts';
+import { CONTAINER_TAGS, isolateTags, tagOf, type Tag } from './tags.ts';
+import {
+  MARK_ORDER,
+  block,
+  text,
+  voidBlock,
+  type Block,
+  type ContentRef,
+  type Fragment,
+  type Inline,
+  type JSONDocument,
+  type LinkResolver,
+  type Mark,
+  type MarkType,
+  type TextNode,
+} from './model.ts';
+
+const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+
+/** GitBook markdown as an mdast tree, its tags isolated: `source` is the text the positions point into. */
+export function parseGitBookMarkdown(markdown: string): { root: md.Root; source: string } {
+  const source = isolateTags(markdown);
+  return { root: parser.parse(source) as md.Root, source };
+}
+
+/** A heading's anchor: its words in lower case joined by dashes, as GitBook writes them. */
+export function anchorOfText(words: string): string {
+  return words.toLowerCase().trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+}
+
+type Phrasing = Array<TextNode | Inline>;
+
+/** Emoji as GitBook's editor makes them: a pictographic character, with its modifiers and joins. */
+const EMOJI = /((?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)(?:\p{Emoji_Modifier}|\uFE0F|\u200D(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F?))*)/u;
+
+const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
+const ALERTS: Record<string, string> = { NOTE: 'info', TIP: 'success', IMPORTANT: 'info', WARNING: 'warning', CAUTION: 'danger' };
+/** Tags whose closing tag is optional: with one, the blocks in between are their body. */
+const OPTIONAL_BODY = new Set(['embed', 'file', 'content-ref', 'openapi', 'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook']);
+
+function bool(value: string | undefined): boolean | undefined {
+  return value === undefined ? undefined : value !== 'false';
+}
+
+/** Leaves out undefined values, so that absent attributes leave no keys behind. */
+function defined<T extends Record<string, unknown>>(data: T): T {
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as T;
+}
+
+function length(value: string | undefined): number | { unit: string; value: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(-?[\d.]+)\s*(%|px|em|rem)?$/.exec(value.trim());
+  if (!match) return undefined;
+  return match[2] ? { unit: match[2], value: Number(match[1]) } : Number(match[1]);
+}
+
+function propValue(value: string): unknown {
+  if (/^(true|false|null|-?\d+(\.\d+)?|\{[\s\S]*\}|\[[\s\S]*\])$/.test(value)) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+function withMark(marks: Mark[], mark: Mark): Mark[] {
+  const next = [...marks.filter((existing) => existing.type !== mark.type), mark];
+  return next.sort((a, b) => MARK_ORDER.indexOf(a.type) - MARK_ORDER.indexOf(b.type));
+}
+
+function markOf(type: MarkType, data?: Mark['data']): Mark {
+  return data ? { object: 'mark', type, data } : { object: 'mark', type };
+}
+
+type HtmlTag = { name: string; closing: boolean; props: Record<string, unknown> };
+
+/** Tags already read: a paragraph's closing tags are looked up once per opening one. */
+const htmlTags = new Map<string, HtmlTag | undefined>();
+
+/** One HTML tag's name and attributes, read by the HTML parser. */
+function htmlTag(value: string): HtmlTag | undefined {
+  if (htmlTags.has(value)) return htmlTags.get(value);
+  if (htmlTags.size > 1000) htmlTags.clear();
+  const tag = readHtmlTag(value);
+  htmlTags.set(value, tag);
+  return tag;
+}
+
+function readHtmlTag(value: string): HtmlTag | undefined {
+  const closing = /^<\/([a-zA-Z][\w-]*)\s*>$/.exec(value.trim());
+  if (closing) return { name: closing[1].toLowerCase(), closing: true, props: {} };
+  if (!/^<[a-zA-Z]/.test(value.trim())) return undefined;
+  const element = fromHtml(value, { fragment: true }).children.find((child): child is Element => child.type === 'element');
+  return element ? { name: element.tagName, closing: false, props: element.properties as Record<string, unknown> } : undefined;
+}
+
+function classNames(props: Record<string, unknown>): string[] {
+  const value = props.className;
+  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\s+/) : [];
+}
+
+/** `color:red;background-color:blue;` as a color mark's data. */
+function colorData(style: string): Mark['data'] {
+  const data: Record<string, string> = {};
+  for (const declaration of style.split(';')) {
+    const [property, value] = declaration.split(':').map((part) => part?.trim());
+    if (property === 'color' && value) data.text = value;
+    if (property === 'background-color' && value) data.background = value;
+  }
+  return data;
+}
+
+const SIMPLE_MARK_TAGS: Record<string, MarkType> = {
+  kbd: 'keyboard', sup: 'superscript', sub: 'subscript', s: 'strikethrough', del: 'strikethrough',
+  strong: 'bold', b: 'bold', em: 'italic', i: 'italic', code: 'code',
+};
+
+/** The index of the tag closing the one at `from` in `nodes`, nesting counted; -1 when there is none. */
+function closingIndex<T>(nodes: T[], from: number, opens: (node: T) => boolean, closes: (node: T) => boolean): number {
+  let depth = 0;
+  for (let at = from + 1; at < nodes.length; at++) {
+    if (opens(nodes[at])) depth++;
+    else if (closes(nodes[at])) {
+      if (depth === 0) return at;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+export function markdownToDocument(markdown: string, resolve: LinkResolver): JSONDocument {
+  const { root, source } = parseGitBookMarkdown(markdown);
+  const definitions = new Map<string, string>();
+  const footnotes = new Map<string, md.FootnoteDefinition>();
+  for (const node of root.children) {
+    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+    if (node.type === 'footnoteDefinition') footnotes.set(node.identifier, node);
+  }
+  const sourceOf = (node: md.Node) => (node.position ? source.slice(node.position.start.offset, node.position.end.offset) : toString(node));
+  const tagAt = (node: md.Node | undefined): Tag | undefined => (node?.type === 'paragraph' ? tagOf(sourceOf(node)) : undefined);
+
+  /** A link target as a reference; undefined for a URL that could run script. */
+  const refOf = (url: string, image = false): ContentRef | undefined => {
+    const trimmed = url.trim();
+    if (image && /^data:image\//i.test(trimmed)) return { kind: 'url', url: trimmed };
+    return isSafeLinkUrl(trimmed) ? resolve(trimmed) : undefined;
+  };
+
+  const textWithEmoji = (value: string, marks: Mark[]): Phrasing =>
+    value.split(EMOJI).flatMap((part, index): Phrasing => {
+      if (part === '') return [];
+      if (index % 2 === 0) return [text(part, marks)];
+      const code = [...part].map((char) => char.codePointAt(0)!.toString(16)).join('-');
+      return [{ object: 'inline', type: 'emoji', isVoid: true, data: { code } }];
+    });
+
+  const inlineImage = (url: string, alt: string | undefined, extra: Record<string, unknown> = {}): Inline | undefined => {
+    const ref = refOf(url, true);
+    return ref ? { object: 'inline', type: 'inline-image', isVoid: true, data: defined({ ref, alt: alt || undefined, ...extra }) } : undefined;
+  };
+
+  const phrasing = (nodes: md.PhrasingContent[], marks: Mark[] = []): Phrasing => {
+    const out: Phrasing = [];
+    for (let index = 0; index < nodes.length; index++) {
+      const node = nodes[index];
+      switch (node.type) {
+        case 'text':
+          out.push(...textWithEmoji(node.value, marks));
+          break;
+        case 'strong':
+          out.push(...phrasing(node.children, withMark(marks, markOf('bold'))));
+          break;
+        case 'emphasis':
+          out.push(...phrasing(node.children, withMark(marks, markOf('italic'))));
+          break;
+        case 'delete':
+          out.push(...phrasing(node.children, withMark(marks, markOf('strikethrough'))));
+          break;
+        case 'inlineCode':
+          out.push(text(node.value, withMark(marks, markOf('code'))));
+          break;
+        case 'break':
+          out.push(text('\n', marks));
+          break;
+        case 'inlineMath':
+          out.push({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } });
+          break;
+        case 'link':
+        case 'linkReference': {
+          const url = node.type === 'link' ? node.url : definitions.get(node.identifier);
+          if (url === undefined) {
+            out.push(...textWithEmoji(sourceOf(node), marks));
+            break;
+          }
+          const mention = /^(?:user:|\/?users\/)([A-Za-z0-9_-]+)$/.exec(url);
+          if (mention) {
+            out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user: mention[1] } } });
+            break;
+          }
+          const ref = refOf(url);
+          const children = phrasing(node.children, marks);
+          out.push(...(ref ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: children } as Inline] : children));
+          break;
+        }
+        case 'image':
+        case 'imageReference': {
+          const url = node.type === 'image' ? node.url : definitions.get(node.identifier);
+          const image = url === undefined ? undefined : inlineImage(url, node.alt ?? undefined);
+          out.push(...(image ? [image] : textWithEmoji(node.alt ?? '', marks)));
+          break;
+        }
+        case 'footnoteReference': {
+          // An annotation covers the word just before its reference, as GitBook writes `word[^1]`.
+          const previous = out.at(-1);
+          let covered: TextNode = text('', marks);
+          if (previous?.object === 'text') {
+            const leaf = previous.leaves.at(-1)!;
+            const word = /\S+$/.exec(leaf.text);
+            if (word) {
+              leaf.text = leaf.text.slice(0, word.index);
+              covered = text(word[0], leaf.marks);
+              if (leaf.text === '') out.pop();
+            }
+          }
+          const body = footnotes.get(node.identifier);
+          out.push({
+            object: 'inline',
+            type: 'annotation',
+            isVoid: false,
+            data: {},
+            nodes: [covered],
+            fragments: [{ object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: body ? blocks(body.children) : [] }],
+          });
+          break;
+        }
+        case 'html': {
+          const consumed = htmlInline(nodes, index, marks, out);
+          if (consumed === undefined) out.push(text(node.value, marks));
+          else index = consumed;
+          break;
+        }
+        default: {
+          const other = node as md.Node & { children?: md.PhrasingContent[]; value?: string };
+          if (other.children) out.push(...phrasing(other.children, marks));
+          else out.push(text(other.value ?? sourceOf(other), marks));
+        }
+      }
+    }
+    return out;
+  };
+
+  /** Reads the inline HTML form at `index` into `out`; answers the last index it used, or undefined when it is no known form. */
+  const htmlInline = (nodes: md.PhrasingContent[], index: number, marks: Mark[], out: Phrasing): number | undefined => {
+    const tag = htmlTag((nodes[index] as md.Html).value);
+    if (!tag || tag.closing) return undefined;
+    const { name, props } = tag;
+    if (name === 'br') {
+      out.push(text('\n', marks));
+      return index;
+    }
+    if (name === 'img') {
+      const image = inlineImage(String(props.src ?? ''), props.alt === undefined ? undefined : String(props.alt), props.dataSize === 'line' ? { size: 'line' } : {});
+      if (!image) return undefined;
+      out.push(image);
+      return index;
+    }
+    const end = closingIndex(
+      nodes,
+      index,
+      (node) => node.type === 'html' && htmlTag(node.value)?.name === name && !htmlTag(node.value)?.closing,
+      (node) => node.type === 'html' && htmlTag(node.value)?.name === name && htmlTag(node.value)?.closing === true,
+    );
+    if (end < 0) return undefined;
+    const inner = nodes.slice(index + 1, end);
+    const innerText = inner.map((node) => ('value' in node ? String(node.value) : sourceOf(node))).join('');
+    const classes = classNames(props);
+    if (name === 'mark') out.push(...phrasing(inner, withMark(marks, markOf('color', colorData(String(props.style ?? '')) ?? {}))));
+    else if (name === 'code' && classes.includes('expression')) out.push({ object: 'inline', type: 'expression', isVoid: true, data: { expression: innerText } });
+    else if (name === 'i' && classes.some((value) => value.startsWith('fa-'))) {
+      const icon = classes.find((value) => value.startsWith('fa-'))!.slice(3);
+      const color = props.style ? colorData(String(props.style))?.text : undefined;
+      out.push({ object: 'inline', type: 'icon', isVoid: true, data: defined({ icon, color }) });
+    } else if (name === 'a' && classes.includes('button')) {
+      const ref = refOf(String(props.href ?? ''));
+      if (!ref) return undefined;
+      const kind = classes.includes('secondary') ? 'secondary' : 'primary';
+      out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ref, label: innerText, kind, icon: props.dataIcon as string | undefined }) });
+    } else if (name === 'a' && typeof props.href === 'string') {
+      const ref = refOf(props.href);
+      const children = phrasing(inner, marks);
+      out.push(...(ref ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: children } as Inline] : children));
+    } else if (name === 'picture') {
+      const image = pictureImage(inner.map((node) => ('value' in node ? String(node.value) : '')).join(''));
+      if (!image) return undefined;
+      out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: image });
+    } else if (SIMPLE_MARK_TAGS[name]) out.push(...phrasing(inner, withMark(marks, markOf(SIMPLE_MARK_TAGS[name]))));
+    else return undefined;
+    return end;
+  };
+
+  /** The data of an image written as `<picture>` (a dark source and an `<img>`) or `<img>`. */
+  const pictureImage = (html: string): Record<string, unknown> | undefined => {
+    const tree = fromHtml(html, { fragment: true });
+    const img = findElement(tree, 'img');
+    const dark = findElements(tree, 'source').find((source) => /dark/.test(String(source.properties.media ?? '')));
+    const ref = img ? refOf(String(img.properties.src ?? ''), true) : undefined;
+    if (!img || !ref) return undefined;
+    const refDark = dark ? refOf(String(dark.properties.srcSet ?? '').trim().split(/\s+/)[0] ?? '', true) : undefined;
+    return defined({ ref, refDark, alt: img.properties.alt ? String(img.properties.alt) : undefined });
+  };
+
+  /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
+  const hastBlocks = (children: ElementContent[]): Block[] => {
+    const tree = toMdast({ type: 'root', children } as HastRoot) as md.Root;
+    visit(tree, (node) => void delete node.position);
+    const wrapped: md.RootContent[] = [];
+    for (const node of tree.children) {
+      const previous = wrapped.at(-1);
+      if (!isPhrasing(node)) wrapped.push(node);
+      else if (previous?.type === 'paragraph' && !previous.position) previous.children.push(node);
+      else wrapped.push({ type: 'paragraph', children: [node] });
+    }
+    return blocks(wrapped);
+  };
+
+  const paragraphsOf = (children: ElementContent[]): Block[] => {
+    const converted = hastBlocks(children);
+    return converted.length > 0 ? converted : [];
+  };
+
+  /** `<figure>`s (in a `<div>` that may carry `data-full-width`/`data-with-frame`) as an images block, or a drawing. */
+  const figures = (tree: HastRoot): Block | undefined => {
+    const top = tree.children.filter((child): child is Element => child.type === 'element');
+    if (top.length === 0 || tree.children.some((child) => child.type === 'text' && child.value.trim() !== '')) return undefined;
+    let wrapper: Element | undefined;
+    let items: Element[] = top;
+    if (top.length === 1 && top[0].tagName === 'div') {
+      wrapper = top[0];
+      items = top[0].children.filter((child): child is Element => child.type === 'element');
+    }
+    if (items.length === 1 && items[0].tagName === 'img' && classNames(items[0].properties).includes('gitbook-drawing')) {
+      const ref = refOf(String(items[0].properties.src ?? ''), true);
+      return voidBlock('drawing', ref ? { ref } : {});
+    }
+    if (!items.every((item) => item.tagName === 'figure' || item.tagName === 'img' || item.tagName === 'picture')) return undefined;
+    const images: Block[] = [];
+    for (const item of items) {
+      const figcaption = item.tagName === 'figure' ? findElement(item, 'figcaption') : undefined;
+      const drawing = findElement(item, 'img');
+      if (drawing && classNames(drawing.properties).includes('gitbook-drawing')) return undefined;
+      const data = pictureImage(htmlOf(item.tagName === 'figure' ? item.children.filter((child) => child !== figcaption) : [item]));
+      if (!data) return undefined;
+      const width = drawing?.properties.width;
+      if (width !== undefined) data.width = length(String(width));
+      const caption = figcaption ? paragraphsOf(figcaption.children).filter((node) => node.type === 'paragraph') : [];
+      images.push(voidBlock('image', defined(data), { fragments: caption.length ? [{ object: 'fragment', fragment: 'caption', nodes: caption }] : [] }));
+    }
+    const props = wrapper?.properties ?? {};
+    return block('images', images, defined({ fullWidth: props.dataFullWidth === undefined ? undefined : props.dataFullWidth !== 'false', withFrame: props.dataWithFrame === undefined ? undefined : props.dataWithFrame !== 'false', align: props.align as string | undefined }));
+  };
+
+  /** An HTML `<table>`: a cards view (`data-view="cards"`) or a grid with rich cells. */
+  const htmlTable = (table: Element): Block => {
+    const rows = findElements(table, 'tr');
+    const headerCells = findElements(findElement(table, 'thead') ?? rows[0], 'th');
+    const bodyRows = rows.filter((row) => findElements(row, 'td').length > 0);
+    const cards = table.properties.dataView === 'cards';
+    const definition: Record<string, Record<string, unknown>> = {};
+    const columns: string[] = [];
+    const view: Record<string, unknown> = cards ? { type: 'cards', cardSize: (table.properties.dataCardSize as string) ?? 'medium', columns } : { type: 'grid', columns, hideHeader: table.properties.dataHeaderHidden !== undefined };
+    const fragments: Fragment[] = [];
+    const width = Math.max(headerCells.length, ...bodyRows.map((row) => findElements(row, 'td').length));
+    for (let column = 0; column < width; column++) {
+      const cell = headerCells[column];
+      const props = cell?.properties ?? {};
+      const id = `c${column}`;
+      const type = (props.dataType as string) ?? 'text';
+      definition[id] = defined({ id, title: cell ? textOf(cell) : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left' } : {}) });
+      if (props.dataHidden === undefined) columns.push(id);
+      if (props.dataCardTarget !== undefined) view.targetDefinition = id;
+      if (props.dataCardCover !== undefined) view.coverDefinition = id;
+      if (props.dataCardCoverDark !== undefined) view.coverDefinitionDark = id;
+    }
+    const records: Record<string, unknown> = {};
+    bodyRows.forEach((row, rowIndex) => {
+      const values: Record<string, unknown> = {};
+      findElements(row, 'td').forEach((cell, column) => {
+        const id = `c${column}`;
+        const type = definition[id]?.type;
+        const anchor = findElement(cell, 'a');
+        if (type === 'content-ref' || type === 'files' || type === 'image') {
+          const ref = anchor ? refOf(String(anchor.properties.href ?? ''), type !== 'content-ref') : undefined;
+          if (ref) values[id] = type === 'files' && ref.kind === 'file' ? [ref.file] : ref;
+          return;
+        }
+        const fragment = `r${rowIndex}${id}`;
+        fragments.push({ object: 'fragment', fragment, nodes: paragraphsOf(cell.children) });
+        values[id] = fragment;
+      });
+      records[`r${rowIndex}`] = { orderIndex: orderIndex(rowIndex), values };
+    });
+    return voidBlock('table', defined({ view, definition, records, fullWidth: table.properties.dataFullWidth === undefined ? undefined : true }), { fragments });
+  };
+
+  const htmlBlock = (value: string): Block | undefined => {
+    const tree = fromHtml(value, { fragment: true });
+    const elements = tree.children.filter((child): child is Element => child.type === 'element');
+    if (elements.length === 1 && elements[0].tagName === 'table' && tree.children.every((child) => child.type !== 'text' || !child.value.trim())) {
+      return htmlTable(elements[0]);
+    }
+    return figures(tree);
+  };
+
+  const gfmTable = (table: md.Table): Block => {
+    const [header, ...rows] = table.children;
+    const width = Math.max(0, ...table.children.map((row) => row.children.length));
+    const definition: Record<string, Record<string, unknown>> = {};
+    const columns: string[] = [];
+    for (let column = 0; column < width; column++) {
+      const id = `c${column}`;
+      columns.push(id);
+      const align = table.align?.[column];
+      definition[id] = { id, title: header?.children[column] ? sourceText(header.children[column]) : '', type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
+    }
+    const hideHeader = (header?.children ?? []).every((cell) => sourceText(cell) === '');
+    const fragments: Fragment[] = [];
+    const records = Object.fromEntries(
+      rows.map((row, rowIndex) => {
+        const values: Record<string, string> = {};
+        row.children.forEach((cell, column) => {
+          const fragment = `r${rowIndex}c${column}`;
+          fragments.push({ object: 'fragment', fragment, nodes: [block('paragraph', phrasing(cell.children))] });
+          values[`c${column}`] = fragment;
+        });
+        return [`r${rowIndex}`, { orderIndex: orderIndex(rowIndex), values }];
+      }),
+    );
+    return voidBlock('table', { view: { type: 'grid', columns, hideHeader }, definition, records }, { fragments });
+  };
+
+  /** A header cell's title as plain text, the way GitBook keeps column titles. */
+  const sourceText = (cell: md.TableCell) => phrasing(cell.children).map(function flat(node): string {
+    return node.object === 'text' ? node.leaves.map((leaf) => leaf.text).join('') : (node.nodes ?? []).map(flat).join('');
+  }).join('').trim();
+
+  const heading = (node: md.Heading): Block => {
+    const children = [...node.children];
+    let id: string | undefined;
+    // GitBook writes a custom anchor as `<a href="#id" id="id"></a>` at the heading's end.
+    const last = children.at(-1);
+    const beforeLast = children.at(-2);
+    if (last?.type === 'html' && beforeLast?.type === 'html' && last.value.trim() === '</a>') {
+      const anchor = htmlTag(beforeLast.value);
+      if (anchor?.name === 'a' && typeof anchor.props.id === 'string') {
+        id = anchor.props.id;
+        children.splice(-2, 2);
+        const tail = children.at(-1);
+        if (tail?.type === 'text') tail.value = tail.value.trimEnd();
+      }
+    }
+    const nodes = phrasing(children);
+    const type = `heading-${Math.min(node.depth, 3)}`;
+    const computed = anchorOfText(nodes.map(function flat(child): string {
+      return child.object === 'text' ? child.leaves.map((leaf) => leaf.text).join('') : (child.nodes ?? []).map(flat).join('');
+    }).join(''));
+    return { object: 'block', type, isVoid: false, data: id && id !== computed ? { id } : {}, meta: { id: id ?? computed }, nodes };
+  };
+
+  const code = (node: md.Code, data: Record<string, unknown> = {}): Block =>
+    block(
+      'code',
+      node.value.split('\n').map((line) => block('code-line', [text(line)])),
+      defined({ syntax: node.lang ?? undefined, ...data }),
+    );
+
+  /** The blocks a tag with a body makes, or undefined when the tag is not one Quire knows. */
+  const tagBlocks = (tag: Tag, inner: md.RootContent[] | undefined): Block[] | undefined => {
+    const { attrs } = tag;
+    const body = () => blocks(inner ?? []);
+    if (tag.name.startsWith('@')) {
+      const [integration, blockId = ''] = tag.name.slice(1).split('/');
+      const props = Object.fromEntries(Object.entries(attrs).map(([key, value]) => [key, propValue(value)]));
+      return [voidBlock('integration', { integration, block: blockId, props }), ...body()];
+    }
+    switch (tag.name) {
+      case 'hint':
+        return [block('hint', body(), defined({ style: HINT_STYLES.has(attrs.style) ? attrs.style : 'info', icon: attrs.icon }))];
+      case 'tabs':
+        return [block('tabs', body(), defined({ fullWidth: bool(attrs.fullWidth) }))];
+      case 'tab':
+        return [block('tabs-item', body(), defined({ title: attrs.title ?? '', icon: attrs.icon }))];
+      case 'stepper':
+        return [block('stepper', body())];
+      case 'step':
+        return [block('stepper-step', body(), defined({ icon: attrs.icon }))];
+      case 'columns':
+        return [block('columns', body(), defined({ fullWidth: bool(attrs.fullWidth) }))];
+      case 'column':
+        return [block('column', body(), defined({ width: length(attrs.width), verticalAlignment: attrs.valign }))];
+      case 'updates':
+        return [block('updates', body(), { format: attrs.format ?? 'full' })];
+      case 'update': {
+        const tags = attrs.tags ? attrs.tags.split(',').map((tag) => ({ kind: 'tag', tag: tag.trim() })).filter((tag) => tag.tag) : undefined;
+        return [block('update', body(), defined({ date: attrs.date ?? '', tags }))];
+      }
+      case 'if':
+        return [block('if', body(), { expression: tag.rest })];
+      case 'code': {
+        const [first, ...rest] = inner ?? [];
+        const data = defined({ title: attrs.title, overflow: attrs.overflow === 'wrap' ? 'wrap' : attrs.overflow === 'scroll' ? 'scroll' : undefined, lineNumbers: bool(attrs.lineNumbers), expandable: bool(attrs.expandable), fullWidth: bool(attrs.fullWidth) });
+        if (first?.type !== 'code') return undefined;
+        return [code(first, data), ...blocks(rest)];
+      }
+      case 'prompt': {
+        const data = defined({ description: attrs.description ?? '', icon: attrs.icon, openInAIProviders: bool(attrs.openInAIProviders), defaultExpanded: attrs.defaultExpanded });
+        const converted = body();
+        return [block('prompt', converted.filter((node) => node.type === 'code'), data), ...converted.filter((node) => node.type !== 'code')];
+      }
+      case 'embed':
+        return [voidBlock('embed', defined({ url: attrs.url ?? '', fullWidth: bool(attrs.fullWidth) })), ...body()];
+      case 'file': {
+        const ref = attrs.src ? refOf(attrs.src) : undefined;
+        const caption = (inner ?? []).map((node) => sourceOf(node)).join('\n').trim();
+        return ref ? [voidBlock('file', defined({ ref, caption: caption || undefined }))] : undefined;
+      }
+      case 'content-ref': {
+        const ref = attrs.url ? refOf(attrs.url) : undefined;
+        return ref ? [voidBlock('content-ref', { ref })] : undefined;
+      }
+      case 'openapi':
+      case 'swagger': {
+        const ref = attrs.src ? refOf(attrs.src) : undefined;
+        return ref ? [voidBlock('swagger', defined({ ref, path: attrs.path ?? '', method: attrs.method ?? '', expanded: bool(attrs.expanded), fullWidth: bool(attrs.fullWidth) }))] : undefined;
+      }
+      case 'openapi-operation':
+        return [voidBlock('openapi-operation', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, path: attrs.path ?? '', method: attrs.method ?? '', headless: bool(attrs.headless) }))];
+      case 'openapi-schemas':
+        return [voidBlock('openapi-schemas', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, schemas: (attrs.schemas ?? '').split(',').map((name) => name.trim()).filter(Boolean), grouped: bool(attrs.grouped) ?? true, title: attrs.title }))];
+      case 'openapi-webhook':
+        return [voidBlock('openapi-webhook', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, name: attrs.name ?? '', method: attrs.method ?? '', headless: bool(attrs.headless) }))];
+      case 'include': {
+        const target = tag.argument ?? attrs.src ?? '';
+        const id = /^\/?reusable-contents?\/([^/#?]+)$/.exec(target)?.[1] ?? target;
+        return [voidBlock('reusable-content', { ref: { kind: 'reusable-content', reusableContent: id } })];
+      }
+      default:
+        return undefined;
+    }
+  };
+
+  const expandable = (summaryHtml: string, inner: md.RootContent[], open: boolean): Block => {
+    const summary = findElement(fromHtml(summaryHtml, { fragment: true }), 'summary');
+    const title = summary ? paragraphsOf(summary.children).filter((node) => node.type === 'paragraph') : [];
+    return voidBlock('expandable', defined({ defaultExpanded: open || undefined }), {
+      fragments: [
+        { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: title.length ? title : [block('paragraph', [text('')])] },
+        { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: blocks(inner) },
+      ],
+    });
+  };
+
+  function blocks(nodes: md.RootContent[]): Block[] {
+    const out: Block[] = [];
+    for (let index = 0; index < nodes.length; index++) {
+      const node = nodes[index];
+      const tag = tagAt(node);
+      if (tag && !tag.closing) {
+        const known = CONTAINER_TAGS.has(tag.name) || OPTIONAL_BODY.has(tag.name) || tag.name.startsWith('@') || tag.name === 'include';
+        const sameName = (candidate: md.RootContent, closing: boolean) => {
+          const other = tagAt(candidate);
+          return other !== undefined && other.name === tag.name && other.closing === closing;
+        };
+        const end = known && tag.name !== 'include' ? closingIndex(nodes, index, (candidate) => sameName(candidate, false), (candidate) => sameName(candidate, true)) : -1;
+        if (known && (end >= 0 || !CONTAINER_TAGS.has(tag.name))) {
+          const made = tagBlocks(tag, end >= 0 ? nodes.slice(index + 1, end) : undefined);
+          if (made) {
+            out.push(...made);
+            if (end >= 0) index = end;
+            continue;
+          }
+        }
+      }
+      switch (node.type) {
+        case 'paragraph': {
+          const only = node.children.filter((child) => !(child.type === 'text' && !child.value.trim()));
+          if (only.length === 1 && only[0].type === 'inlineMath') {
+            out.push(voidBlock('math', { formula: only[0].value }));
+            break;
+          }
+          if (only.length > 0 && only.every((child) => child.type === 'image')) {
+            const images = (only as md.Image[]).flatMap((image) => {
+              const ref = refOf(image.url, true);
+              return ref ? [voidBlock('image', defined({ ref, alt: image.alt || undefined }), { fragments: [] })] : [];
+            });
+            if (images.length === only.length) {
+              out.push(block('images', images));
+              break;
+            }
+          }
+          out.push(block('paragraph', phrasing(node.children)));
+          break;
+        }
+        case 'heading':
+          out.push(heading(node));
+          break;
+        case 'list': {
+          const tasks = node.children.some((item) => typeof item.checked === 'boolean');
+          const type = tasks ? 'list-tasks' : node.ordered ? 'list-ordered' : 'list-unordered';
+          const items = node.children.map((item) => block('list-item', blocks(item.children), tasks ? { checked: item.checked === true } : {}));
+          out.push(block(type, items, node.ordered && !tasks && node.start !== null && node.start !== undefined && node.start !== 1 ? { start: node.start } : {}));
+          break;
+        }
+        case 'blockquote': {
+          const first = node.children[0];
+          const alert = first?.type === 'paragraph' ? /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/i.exec(sourceOf(first).replace(/^>\s?/, '')) : null;
+          if (alert && first.type === 'paragraph') {
+            // A GitHub alert: its marker line is dropped, the rest of the quote is the hint.
+            const rest = first.children[0]?.type === 'text' ? { ...first, children: [{ ...first.children[0], value: first.children[0].value.replace(/^\[![A-Za-z]+\][ \t]*\n?/, '') }, ...first.children.slice(1)] } : first;
+            const inner = [...(rest.children.some((child) => child.type !== 'text' || child.value.trim()) ? [rest] : []), ...node.children.slice(1)] as md.RootContent[];
+            out.push(block('hint', blocks(inner), { style: ALERTS[alert[1].toUpperCase()] }));
+            break;
+          }
+          out.push(block('blockquote', blocks(node.children)));
+          break;
+        }
+        case 'code':
+          out.push(code(node));
+          break;
+        case 'math':
+          out.push(voidBlock('math', { formula: node.value }));
+          break;
+        case 'thematicBreak':
+          out.push(voidBlock('divider', {}));
+          break;
+        case 'table':
+          out.push(gfmTable(node));
+          break;
+        case 'html': {
+          const opening = /^<details(\s+open(?:="[^"]*")?)?\s*>/i.exec(node.value.trim());
+          if (opening) {
+            const end = closingIndex(
+              nodes,
+              index,
+              (candidate) => candidate.type === 'html' && /^<details[\s>]/i.test(candidate.value.trim()),
+              (candidate) => candidate.type === 'html' && /^<\/details>\s*$/i.test(candidate.value.trim()),
+            );
+            if (end >= 0) {
+              let summaryHtml = node.value.trim().slice(opening[0].length);
+              let bodyStart = index + 1;
+              const next = nodes[bodyStart];
+              if (!/<summary/i.test(summaryHtml) && next?.type === 'html' && /^<summary/i.test(next.value.trim())) {
+                summaryHtml = next.value;
+                bodyStart++;
+              }
+              out.push(expandable(summaryHtml, nodes.slice(bodyStart, end), Boolean(opening[1])));
+              index = end;
+              break;
+            }
+          }
+          const made = htmlBlock(node.value);
+          out.push(made ?? block('paragraph', [text(node.value)]));
+          break;
+        }
+        case 'definition':
+        case 'footnoteDefinition':
+          break;
+        default:
+          // Nothing in mdast is dropped: whatever has no GitBook form stays as its text.
+          out.push(block('paragraph', [text(sourceOf(node))]));
+      }
+    }
+    return out;
+  }
+
+  return { object: 'document', data: {}, nodes: normalise(blocks(root.children)) };
+}
+
+function orderIndex(index: number): string {
+  return `a${index.toString(36).padStart(4, '0')}`;
+}
+
+function findElements(node: HastRoot | Element | undefined, tagName: string): Element[] {
+  const found: Element[] = [];
+  const visit = (current: HastRoot | Element) => {
+    for (const child of current.children) {
+      if (child.type !== 'element') continue;
+      if (child.tagName === tagName) found.push(child);
+      // Nested tables keep their own cells.
+      if (!(tagName === 'tr' || tagName === 'td' || tagName === 'th') || child.tagName !== 'table') visit(child);
+    }
+  };
+  if (node) visit(node);
+  return found;
+}
+
+function findElement(node: HastRoot | Element | undefined, tagName: string): Element | undefined {
+  return findElements(node, tagName)[0];
+}
+
+function textOf(node: Element): string {
+  return node.children.map((child) => (child.type === 'text' ? child.value : child.type === 'element' ? textOf(child) : '')).join('').trim();
+}
+
+function htmlOf(children: ElementContent[]): string {
+  const write = (node: ElementContent): string => {
+    if (node.type === 'text') return node.value;
+    if (node.type !== 'element') return '';
+    const attrs = Object.entries(node.properties)
+      .map(([key, value]) => `${key === 'srcSet' ? 'srcset' : key}="${String(Array.isArray(value) ? value.join(' ') : value).replace(/"/g, '&quot;')}"`)
+      .join(' ');
+    return `<${node.tagName}${attrs ? ' ' + attrs : ''}>${node.children.map(write).join('')}</${node.tagName}>`;
+  };
+  return children.map(write).join('');
+}
+
+type AnyNode = Block | Inline | TextNode;
+
+/**
+ * Merges neighbouring texts and leaves with the same marks and drops empty leaves, so
+ * that one document has one form whatever markdown spelled it.
+ */
+export function normalise<T extends AnyNode>(nodes: T[]): T[] {
+  const out: AnyNode[] = [];
+  for (const node of nodes) {
+    if (node.object === 'text') {
+      const leaves = node.leaves.filter((leaf) => leaf.text !== '');
+      const previous = out.at(-1);
+      if (previous?.object === 'text') previous.leaves.push(...leaves);
+      else out.push({ object: 'text', leaves });
+      continue;
+    }
+    if (node.nodes) node.nodes = normalise(node.nodes);
+    for (const fragment of ('fragments' in node ? node.fragments : undefined) ?? []) fragment.nodes = normalise(fragment.nodes);
+    out.push(node);
+  }
+  for (const node of out) {
+    if (node.object !== 'text') continue;
+    const merged: typeof node.leaves = [];
+    for (const leaf of node.leaves) {
+      const previous = merged.at(-1);
+      if (previous && JSON.stringify(previous.marks) === JSON.stringify(leaf.marks)) previous.text += leaf.text;
+      else merged.push({ ...leaf });
+    }
+    node.leaves = merged;
+  }
+  // A text with no leaves is kept only where it is a node's only content (GitBook's empty paragraph).
+  const kept = out.filter((node) => node.object !== 'text' || node.leaves.length > 0);
+  if (kept.length === 0 && out.length > 0) return [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] } as AnyNode] as T[];
+  return kept as T[];
+}

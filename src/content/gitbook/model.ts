@@ -1,0 +1,101 @@
+// GitBook's JSONDocument, as `@gitbook/api@0.202.0` defines it: blocks hold blocks,
+// inlines or texts; texts hold leaves with marks; some blocks (tables, images,
+// expandables) and annotations hold fragments. The types are loose where the official
+// ones are a long union: the converter and its tests pin the shapes.
+
+export type ContentRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string; anchor?: string; space?: string }
+  | { kind: 'file'; file: string; space?: string }
+  | { kind: 'anchor'; anchor: string; page?: string; space?: string }
+  | { kind: 'user'; user: string }
+  | { kind: 'space'; space: string }
+  | { kind: 'collection'; collection: string }
+  | { kind: 'reusable-content'; reusableContent: string; space?: string }
+  | { kind: 'tag'; tag: string; space?: string }
+  | { kind: 'openapi'; spec: string };
+
+export type MarkType = 'bold' | 'italic' | 'code' | 'keyboard' | 'strikethrough' | 'color' | 'superscript' | 'subscript';
+
+export interface Mark {
+  object: 'mark';
+  type: MarkType;
+  data?: { text?: string; background?: string };
+}
+
+export interface Leaf {
+  object: 'leaf';
+  text: string;
+  marks: Mark[];
+}
+
+export interface TextNode {
+  object: 'text';
+  leaves: Leaf[];
+}
+
+export interface Fragment {
+  object: 'fragment';
+  fragment: string;
+  type?: string;
+  nodes: Block[];
+}
+
+export interface Inline {
+  object: 'inline';
+  type: string;
+  isVoid: boolean;
+  data: Record<string, unknown>;
+  nodes?: Array<TextNode | Inline>;
+  fragments?: Fragment[];
+}
+
+export interface Block {
+  object: 'block';
+  type: string;
+  isVoid?: boolean;
+  data: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  nodes?: Array<Block | Inline | TextNode>;
+  fragments?: Fragment[];
+}
+
+export interface JSONDocument {
+  object: 'document';
+  data: Record<string, unknown>;
+  nodes: Block[];
+}
+
+/** The order marks are kept in, so that equal texts compare equal. */
+export const MARK_ORDER: MarkType[] = ['bold', 'italic', 'strikethrough', 'code', 'keyboard', 'superscript', 'subscript', 'color'];
+
+/** Turns a link target into a content reference (a page of the revision, a file, an anchor, a URL). */
+export type LinkResolver = (url: string) => ContentRef;
+
+/** Writes a content reference back as a link target: the inverse of a LinkResolver. */
+export type LinkWriter = (ref: ContentRef) => string;
+
+export function text(value: string, marks: Mark[] = []): TextNode {
+  return { object: 'text', leaves: [{ object: 'leaf', text: value, marks }] };
+}
+
+export function block(type: string, nodes: Block['nodes'], data: Record<string, unknown> = {}): Block {
+  return { object: 'block', type, isVoid: false, data, nodes };
+}
+
+export function voidBlock(type: string, data: Record<string, unknown>, extra: Partial<Block> = {}): Block {
+  return { object: 'block', type, isVoid: true, data, ...extra };
+}
+
+/** The plain text of any node, fragments included: what search indexes and PDFs fall back to. */
+export function plainText(node: Block | Inline | TextNode | Fragment): string {
+  if (node.object === 'text') return node.leaves.map((leaf) => leaf.text).join('');
+  // Blocks are lines apart; the texts and inlines of one block run together.
+  const own = (node.nodes ?? []).map((child) => (child.object === 'block' ? `${plainText(child)}\n` : plainText(child))).join('').replace(/\n$/, '');
+  const fragments = ('fragments' in node ? (node.fragments ?? []) : []).map(plainText).join('\n');
+  const data = node.object === 'fragment' ? {} : node.data;
+  const columns = node.object === 'block' && node.type === 'table' ? Object.values((data.definition ?? {}) as Record<string, { title?: string }>).map((column) => column.title) : [];
+  const words = [...columns, data.formula, data.expression, data.title, data.description, data.label, data.caption, data.alt]
+    .filter((value): value is string => typeof value === 'string' && value !== '');
+  return [own, fragments, ...words].filter(Boolean).join(node.object === 'inline' ? ' ' : '\n');
+}

@@ -1,0 +1,367 @@
+// JSONDocument → GitBook-flavoured markdown, in GitBook's own normalised forms: the
+// document becomes an mdast tree whose GitBook tags and HTML forms are raw `html`
+// nodes, and remark writes it (escaping text as CommonMark needs). Reading the result
+// gives the same document again.
+import type * as md from 'mdast';
+import { toHtml } from 'hast-util-to-html';
+import { toHast } from 'mdast-util-to-hast';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+import { compactTags, writeTag } from './tags.ts';
+import { MARK_ORDER, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
+
+const writer = unified()
+  .use(remarkGfm)
+  .use(remarkMath, { singleDollarTextMath: false })
+  .use(remarkStringify, { bullet: '*', emphasis: '*', strong: '*', fences: true, rule: '-', listItemIndent: 'one', incrementListMarker: true });
+
+const raw = (value: string): md.Html => ({ type: 'html', value });
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function attributes(attrs: Record<string, string | number | boolean | undefined>): string {
+  return Object.entries(attrs)
+    .filter(([, value]) => value !== undefined && value !== false)
+    .map(([key, value]) => (value === true ? ` ${key}` : ` ${key}="${escapeHtml(String(value))}"`))
+    .join('');
+}
+
+function lengthText(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  if (value && typeof value === 'object' && 'value' in value) return `${(value as { value: number }).value}${(value as { unit?: string }).unit ?? ''}`;
+  return undefined;
+}
+
+type Item = { marks: Mark[]; node: md.PhrasingContent[] };
+
+function sameMark(a: Mark, b: Mark): boolean {
+  return a.type === b.type && JSON.stringify(a.data ?? {}) === JSON.stringify(b.data ?? {});
+}
+
+function wrap(mark: Mark, children: md.PhrasingContent[]): md.PhrasingContent[] {
+  switch (mark.type) {
+    case 'bold':
+      return [{ type: 'strong', children }];
+    case 'italic':
+      return [{ type: 'emphasis', children }];
+    case 'strikethrough':
+      return [{ type: 'delete', children }];
+    case 'keyboard':
+      return [raw('<kbd>'), ...children, raw('</kbd>')];
+    case 'superscript':
+      return [raw('<sup>'), ...children, raw('</sup>')];
+    case 'subscript':
+      return [raw('<sub>'), ...children, raw('</sub>')];
+    case 'color': {
+      const style = `${mark.data?.text ? `color:${mark.data.text};` : ''}${mark.data?.background ? `background-color:${mark.data.background};` : ''}`;
+      return [raw(`<mark style="${escapeHtml(style)}">`), ...children, raw('</mark>')];
+    }
+    default:
+      return children;
+  }
+}
+
+/** Nests marks so that a run of neighbours sharing one is written once around them all (`**a *b***`). */
+function group(items: Item[]): md.PhrasingContent[] {
+  const out: md.PhrasingContent[] = [];
+  for (let index = 0; index < items.length; ) {
+    const outer = MARK_ORDER.filter((type) => type !== 'code').map((type) => items[index].marks.find((mark) => mark.type === type)).find(Boolean);
+    if (!outer) {
+      out.push(...items[index].node);
+      index++;
+      continue;
+    }
+    let end = index;
+    while (end < items.length && items[end].marks.some((mark) => sameMark(mark, outer))) end++;
+    const inner = items.slice(index, end).map((item) => ({ ...item, marks: item.marks.filter((mark) => !sameMark(mark, outer)) }));
+    out.push(...wrap(outer, group(inner)));
+    index = end;
+  }
+  return out;
+}
+
+function leafNodes(leaf: Leaf): md.PhrasingContent[] {
+  if (leaf.marks.some((mark) => mark.type === 'code')) return [{ type: 'inlineCode', value: leaf.text }];
+  return leaf.text.split('\n').flatMap((part, index): md.PhrasingContent[] => [
+    ...(index > 0 ? [{ type: 'break' } as md.Break] : []),
+    ...(part ? [{ type: 'text', value: part } as md.Text] : []),
+  ]);
+}
+
+export interface MarkdownContext {
+  link: LinkWriter;
+}
+
+export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, context: MarkdownContext): string {
+  const footnotes: md.FootnoteDefinition[] = [];
+  // A document sent by a client may hold anything where a reference belongs: it writes as no target.
+  const href = (ref: unknown): string =>
+    ref && typeof ref === 'object' && typeof (ref as { kind?: unknown }).kind === 'string' ? (context.link(ref as ContentRef) ?? '') : '';
+
+  const phrasingHtml = (nodes: Array<TextNode | Inline>): string => {
+    const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true });
+    return toHtml(hast, { allowDangerousHtml: true }).replace(/^<p>|<\/p>$/g, '');
+  };
+
+  const blocksHtml = (nodes: Block[]): string => {
+    const tree: md.Root = { type: 'root', children: blocks(nodes) };
+    return toHtml(toHast(tree, { allowDangerousHtml: true }), { allowDangerousHtml: true }).replace(/\n+/g, '');
+  };
+
+  function phrasing(nodes: Array<TextNode | Inline>): md.PhrasingContent[] {
+    const items: Item[] = [];
+    for (const node of nodes) {
+      if (node.object === 'text') {
+        for (const leaf of node.leaves) items.push({ marks: leaf.marks, node: leafNodes(leaf) });
+        continue;
+      }
+      items.push({ marks: [], node: inline(node) });
+    }
+    return group(items);
+  }
+
+  function inline(node: Inline): md.PhrasingContent[] {
+    const data = node.data;
+    switch (node.type) {
+      case 'link':
+        return [{ type: 'link', url: href(data.ref), children: phrasing(node.nodes ?? []) }];
+      case 'inline-image': {
+        const src = href(data.ref);
+        if (data.size === 'line' || data.refDark) {
+          const img = `<img src="${escapeHtml(src)}"${attributes({ alt: data.alt as string | undefined, 'data-size': data.size as string | undefined })}>`;
+          return [raw(data.refDark ? `<picture><source srcset="${escapeHtml(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img)];
+        }
+        return [{ type: 'image', url: src, alt: (data.alt as string | undefined) ?? '' }];
+      }
+      case 'emoji':
+        return [{ type: 'text', value: String(data.code ?? '').split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('') }];
+      case 'icon':
+        return [raw(`<i class="fa-${escapeHtml(String(data.icon))}"${data.color ? ` style="color:${escapeHtml(String(data.color))};"` : ''}>:${escapeHtml(String(data.icon))}:</i>`)];
+      case 'inline-math':
+        return [{ type: 'inlineMath', value: String(data.formula ?? '') }];
+      case 'expression':
+        return [raw(`<code class="expression">${escapeHtml(String(data.expression ?? ''))}</code>`)];
+      case 'mention': {
+        const ref = data.ref as { kind: string; user?: string };
+        return [{ type: 'link', url: `user:${ref.user ?? ''}`, children: [{ type: 'text', value: `@${ref.user ?? ''}` }] }];
+      }
+      case 'button':
+        return [raw(`<a href="${escapeHtml(href(data.ref))}" class="button ${data.kind === 'secondary' ? 'secondary' : 'primary'}"${attributes({ 'data-icon': data.icon as string | undefined })}>${escapeHtml(String(data.label ?? ''))}</a>`)];
+      case 'annotation': {
+        const identifier = String(footnotes.length + 1);
+        const body = node.fragments?.[0]?.nodes ?? [];
+        footnotes.push({ type: 'footnoteDefinition', identifier, label: identifier, children: blocks(body) as md.FootnoteDefinition['children'] });
+        return [...phrasing(node.nodes ?? []), { type: 'footnoteReference', identifier, label: identifier }];
+      }
+      default:
+        return phrasing(node.nodes ?? []);
+    }
+  }
+
+  const tagged = (name: string, attrs: Parameters<typeof writeTag>[1], children: md.RootContent[]): md.RootContent[] => [
+    raw(writeTag(name, attrs)),
+    ...children,
+    raw(`{% end${name} %}`),
+  ];
+
+  const paragraph = (nodes: Block['nodes']): md.Paragraph => ({ type: 'paragraph', children: phrasing((nodes ?? []) as Array<TextNode | Inline>) });
+
+  const fragment = (owner: Block, name: string): Fragment | undefined => owner.fragments?.find((candidate) => candidate.fragment === name || candidate.type === name);
+
+  const figure = (image: Block): string => {
+    const data = image.data;
+    const img = `<img src="${escapeHtml(href(data.ref))}"${attributes({ alt: (data.alt as string | undefined) ?? '', width: lengthText(data.width) })}>`;
+    const picture = data.refDark ? `<picture><source srcset="${escapeHtml(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img;
+    const caption = fragment(image, 'caption')?.nodes ?? [];
+    return `<figure>${picture}<figcaption>${caption.length ? blocksHtml(caption) : ''}</figcaption></figure>`;
+  };
+
+  const table = (node: Block): md.RootContent => {
+    const data = node.data as {
+      view: { type: string; columns: string[]; hideHeader?: boolean; cardSize?: string; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
+      definition: Record<string, { id: string; title: string; type: string; textAlignment?: string }>;
+      records: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
+      fullWidth?: boolean;
+    };
+    const fragments = new Map((node.fragments ?? []).map((item) => [item.fragment, item.nodes]));
+    const records = Object.values(data.records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
+    const visible = data.view?.columns ?? [];
+    const hidden = Object.keys(data.definition ?? {}).filter((id) => !visible.includes(id));
+    const columns = [...visible, ...hidden];
+    const cellBlocks = (value: unknown) => (typeof value === 'string' ? (fragments.get(value) ?? []) : []);
+    const simple =
+      data.view?.type === 'grid' &&
+      hidden.length === 0 &&
+      !data.fullWidth &&
+      (!data.view.hideHeader || columns.every((id) => !data.definition[id]?.title)) &&
+      columns.every((id) => data.definition[id]?.type === 'text') &&
+      records.every((record) => columns.every((id) => {
+        const cell = cellBlocks(record.values[id]);
+        return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph');
+      }));
+    if (simple) {
+      const cell = (children: md.PhrasingContent[]): md.TableCell => ({ type: 'tableCell', children });
+      return {
+        type: 'table',
+        align: columns.map((id) => ({ center: 'center', right: 'right' } as Record<string, md.AlignType>)[data.definition[id]?.textAlignment ?? ''] ?? null),
+        children: [
+          { type: 'tableRow', children: columns.map((id) => cell(data.view.hideHeader ? [] : [{ type: 'text', value: data.definition[id]?.title ?? '' }])) },
+          ...records.map((record): md.TableRow => ({ type: 'tableRow', children: columns.map((id) => cell(cellBlocks(record.values[id]).flatMap((item) => paragraph(item.nodes).children))) })),
+        ],
+      };
+    }
+    const view = data.view ?? { type: 'grid', columns: [] };
+    const head = columns.map((id) => {
+      const definition = data.definition[id];
+      return `<th${attributes({
+        'data-hidden': !visible.includes(id),
+        'data-card-target': view.targetDefinition === id,
+        'data-card-cover': view.coverDefinition === id,
+        'data-card-cover-dark': view.coverDefinitionDark === id,
+        'data-type': definition?.type !== 'text' ? definition?.type : undefined,
+        align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined,
+      })}>${escapeHtml(definition?.title ?? '')}</th>`;
+    });
+    const body = records.map((record) => `<tr>${columns.map((id) => {
+      const value = record.values[id];
+      if (typeof value === 'string') return `<td>${blocksHtml(cellBlocks(value))}</td>`;
+      const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
+      return `<td>${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
+    }).join('')}</tr>`);
+    const tableAttrs = attributes({
+      'data-view': view.type === 'cards' ? 'cards' : undefined,
+      'data-card-size': view.type === 'cards' && view.cardSize !== 'medium' ? view.cardSize : undefined,
+      'data-header-hidden': view.type === 'grid' && view.hideHeader === true,
+      'data-full-width': data.fullWidth ? 'true' : undefined,
+    });
+    return raw(`<table${tableAttrs}><thead><tr>${head.join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`);
+  };
+
+  function blockNodes(node: Block): md.RootContent[] {
+    const data = node.data ?? {};
+    const children = () => blocks((node.nodes ?? []) as Block[]);
+    switch (node.type) {
+      case 'paragraph':
+        return [paragraph(node.nodes)];
+      case 'heading-1':
+      case 'heading-2':
+      case 'heading-3': {
+        const heading: md.Heading = { type: 'heading', depth: Number(node.type.slice(-1)) as 1 | 2 | 3, children: phrasing((node.nodes ?? []) as Array<TextNode | Inline>) };
+        if (typeof data.id === 'string' && data.id) heading.children.push({ type: 'text', value: ' ' }, raw(`<a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}">`), raw('</a>'));
+        return [heading];
+      }
+      case 'list-ordered':
+      case 'list-unordered':
+      case 'list-tasks':
+        return [{
+          type: 'list',
+          ordered: node.type === 'list-ordered',
+          start: node.type === 'list-ordered' ? ((data.start as number | undefined) ?? 1) : undefined,
+          spread: false,
+          children: ((node.nodes ?? []) as Block[]).map((item): md.ListItem => ({
+            type: 'listItem',
+            spread: false,
+            checked: node.type === 'list-tasks' ? item.data?.checked === true : undefined,
+            children: blocks((item.nodes ?? []) as Block[]) as md.ListItem['children'],
+          })),
+        }];
+      case 'list-item':
+        return children();
+      case 'blockquote':
+        return [{ type: 'blockquote', children: children() as md.Blockquote['children'] }];
+      case 'divider':
+        return [{ type: 'thematicBreak' }];
+      case 'code': {
+        const value = ((node.nodes ?? []) as Block[]).map((line) => plainText(line)).join('\n');
+        const code: md.Code = { type: 'code', lang: (data.syntax as string | undefined) ?? null, value };
+        const attrs = { title: data.title as string | undefined, overflow: data.overflow as string | undefined, lineNumbers: data.lineNumbers as boolean | undefined, expandable: data.expandable as boolean | undefined, fullWidth: data.fullWidth as boolean | undefined };
+        return Object.values(attrs).some((value) => value !== undefined) ? tagged('code', attrs, [code]) : [code];
+      }
+      case 'math':
+        return [{ type: 'math', value: String(data.formula ?? '') }];
+      case 'hint':
+        return tagged('hint', { style: data.style as string, icon: data.icon as string | undefined }, children());
+      case 'tabs':
+        return tagged('tabs', { fullWidth: data.fullWidth as boolean | undefined }, children());
+      case 'tabs-item':
+        return tagged('tab', { title: data.title as string | undefined, icon: data.icon as string | undefined }, children());
+      case 'stepper':
+        return tagged('stepper', {}, children());
+      case 'stepper-step':
+        return tagged('step', { icon: data.icon as string | undefined }, children());
+      case 'columns':
+        return tagged('columns', { fullWidth: data.fullWidth as boolean | undefined }, children());
+      case 'column':
+        return tagged('column', { width: lengthText(data.width), valign: data.verticalAlignment as string | undefined }, children());
+      case 'updates':
+        return tagged('updates', { format: data.format as string | undefined }, children());
+      case 'update': {
+        const tags = (data.tags as Array<{ tag: string }> | undefined)?.map((tag) => tag.tag).join(',');
+        return tagged('update', { date: data.date as string | undefined, tags }, children());
+      }
+      case 'if':
+        return [raw(`{% if ${String(data.expression ?? '')} %}`), ...children(), raw('{% endif %}')];
+      case 'prompt':
+        return tagged('prompt', { description: data.description as string, icon: data.icon as string | undefined, openInAIProviders: data.openInAIProviders as boolean | undefined, defaultExpanded: data.defaultExpanded as string | undefined }, children());
+      case 'embed':
+        return [raw(writeTag('embed', { url: data.url as string, fullWidth: data.fullWidth as boolean | undefined }))];
+      case 'file': {
+        const src = href(data.ref);
+        return [raw(writeTag('file', { src })), ...(data.caption ? [{ type: 'paragraph', children: [{ type: 'text', value: String(data.caption) }] } as md.Paragraph] : []), raw('{% endfile %}')];
+      }
+      case 'content-ref': {
+        const url = href(data.ref);
+        return tagged('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }]);
+      }
+      case 'swagger': {
+        const src = href(data.ref);
+        return tagged('openapi', { src, path: data.path as string, method: data.method as string, expanded: data.expanded as boolean | undefined, fullWidth: data.fullWidth as boolean | undefined }, [{ type: 'paragraph', children: [{ type: 'link', url: src, children: [{ type: 'text', value: src }] }] }]);
+      }
+      case 'openapi-operation':
+        return [raw(writeTag('openapi-operation', { spec: (data.ref as { spec?: string })?.spec, path: data.path as string, method: data.method as string, headless: data.headless as boolean | undefined }))];
+      case 'openapi-schemas':
+        return [raw(writeTag('openapi-schemas', { spec: (data.ref as { spec?: string })?.spec, schemas: ((data.schemas as string[]) ?? []).join(','), grouped: data.grouped === false ? 'false' : undefined, title: data.title as string | undefined }))];
+      case 'openapi-webhook':
+        return [raw(writeTag('openapi-webhook', { spec: (data.ref as { spec?: string })?.spec, name: data.name as string, method: data.method as string, headless: data.headless as boolean | undefined }))];
+      case 'reusable-content':
+        return [raw(writeTag('include', {}, (data.ref as { reusableContent?: string })?.reusableContent ?? ''))];
+      case 'integration': {
+        const props = Object.fromEntries(Object.entries((data.props as Record<string, unknown>) ?? {}).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+        return [raw(writeTag(`@${String(data.integration)}/${String(data.block)}`, props))];
+      }
+      case 'images': {
+        const figures = ((node.nodes ?? []) as Block[]).map(figure).join('');
+        const wrapper = attributes({ 'data-full-width': data.fullWidth === undefined ? undefined : String(data.fullWidth), 'data-with-frame': data.withFrame === undefined ? undefined : String(data.withFrame), align: data.align as string | undefined });
+        return [raw(wrapper ? `<div${wrapper}>${figures}</div>` : figures)];
+      }
+      case 'image':
+        return [raw(figure(node))];
+      case 'drawing':
+        return [raw(`<img src="${escapeHtml(data.ref ? href(data.ref) : '')}" alt="" class="gitbook-drawing">`)];
+      case 'expandable': {
+        const title = fragment(node, 'expandable-title')?.nodes ?? [];
+        const body = fragment(node, 'expandable-body')?.nodes ?? [];
+        const summary = title.map((item) => phrasingHtml((item.nodes ?? []) as Array<TextNode | Inline>)).join('');
+        return [raw(data.defaultExpanded ? '<details open>' : '<details>'), raw(`<summary>${summary}</summary>`), ...blocks(body), raw('</details>')];
+      }
+      case 'table':
+        return [table(node)];
+      default: {
+        // A block kind this writer does not know keeps its words.
+        const words = plainText(node);
+        return words ? [{ type: 'paragraph', children: [{ type: 'text', value: words }] }] : [];
+      }
+    }
+  }
+
+  function blocks(nodes: Block[]): md.RootContent[] {
+    return nodes.flatMap(blockNodes);
+  }
+
+  const children = blocks(document.nodes);
+  return compactTags(String(writer.stringify({ type: 'root', children: [...children, ...footnotes] })));
+}
