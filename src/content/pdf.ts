@@ -1,18 +1,34 @@
 // Renders pages as a PDF with pdfkit: titles, headings, paragraphs, lists, quotes,
-// code, dividers, tables as rows of text, and images from the revision's files.
+// code, dividers, tables as rows of text, and images from the revision's files; every
+// other block kind (tabs, steppers, columns, expandables, embeds, API blocks, …) as its
+// title and its blocks, indented, so no words are left out.
 import PDFDocument from 'pdfkit';
 import type { JSONDocument } from './document.ts';
+import { plainText, type Block } from './gitbook/model.ts';
 
 export interface PdfPage {
   title: string;
   document: JSONDocument;
 }
 
-type Node = { object: string; type?: string; nodes?: Node[]; leaves?: Array<{ text: string }>; data?: Record<string, unknown> };
+type Node = Block;
+
+function blocksOf(node: Node): Node[] {
+  return (node.nodes ?? []).filter((child): child is Node => child.object === 'block');
+}
 
 function plain(node: Node): string {
-  if (node.object === 'text') return (node.leaves ?? []).map((leaf) => leaf.text).join('');
-  return (node.nodes ?? []).map(plain).join('');
+  return plainText(node);
+}
+
+/** What a block without text of its own is labelled by in a PDF: its title, URL or reference. */
+function label(node: Node): string | undefined {
+  const data = node.data ?? {};
+  const ref = data.ref as { url?: string; file?: string; spec?: string; page?: string; reusableContent?: string } | undefined;
+  const parts = [data.title, data.description, data.url, data.method && `${String(data.method).toUpperCase()} ${String(data.path ?? '')}`, data.date, data.expression]
+    .filter((value): value is string => typeof value === 'string' && value !== '');
+  const target = ref?.url ?? ref?.spec ?? ref?.file ?? ref?.reusableContent;
+  return [...parts, ...(target ? [target] : [])].join(' · ') || undefined;
 }
 
 /** Image bytes by file id, for images the pages show (PNG and JPEG can be drawn). */
@@ -42,25 +58,25 @@ export function writePdf(pages: PdfPage[], images: ImageLookup, onChunk: (chunk:
       case 'list-ordered':
       case 'list-unordered':
       case 'list-tasks':
-        (node.nodes ?? []).forEach((item, index) => {
+        blocksOf(node).forEach((item, index) => {
           const mark = node.type === 'list-ordered' ? `${index + 1}. ` : node.type === 'list-tasks' ? (item.data?.checked ? '[x] ' : '[ ] ') : '• ';
-          (item.nodes ?? []).forEach((child, childIndex) => drawBlock(child, indent + 14, childIndex === 0 ? mark : undefined));
+          blocksOf(item).forEach((child, childIndex) => drawBlock(child, indent + 14, childIndex === 0 ? mark : undefined));
         });
         break;
       case 'blockquote':
       case 'hint':
-        (node.nodes ?? []).forEach((child) => drawBlock(child, indent + 18));
+        blocksOf(node).forEach((child) => drawBlock(child, indent + 18));
         break;
       case 'code':
         pdf.font('Courier').fontSize(9.5);
-        for (const line of node.nodes ?? []) pdf.text(plain(line) || ' ', { indent: indent + 10 });
+        for (const line of blocksOf(node)) pdf.text(plain(line) || ' ', { indent: indent + 10 });
         pdf.font('Helvetica').fontSize(11).moveDown(0.3);
         break;
       case 'divider':
         pdf.moveDown(0.3).moveTo(pdf.page.margins.left, pdf.y).lineTo(pdf.page.width - pdf.page.margins.right, pdf.y).stroke().moveDown(0.3);
         break;
       case 'images':
-        for (const image of node.nodes ?? []) {
+        for (const image of blocksOf(node)) {
           const ref = image.data?.ref as { kind?: string; file?: string } | undefined;
           const bytes = ref?.kind === 'file' && ref.file ? images(ref.file) : undefined;
           if (bytes) {
@@ -71,20 +87,35 @@ export function writePdf(pages: PdfPage[], images: ImageLookup, onChunk: (chunk:
               // Not a format pdfkit draws: fall back to the caption below.
             }
           }
-          pdf.font('Helvetica-Oblique').text(`[image: ${String(image.data?.caption ?? '')}]`, options).font('Helvetica');
+          pdf.font('Helvetica-Oblique').text(`[image: ${plain(image) || String(image.data?.alt ?? '')}]`, options).font('Helvetica');
         }
         break;
       case 'table': {
-        const data = node.data as { view?: { columns?: string[] }; definition?: Record<string, { title: Node[] }>; records?: Record<string, { values: Record<string, Node[]> }> };
+        const data = node.data as { view?: { columns?: string[] }; definition?: Record<string, { title?: string }>; records?: Record<string, { orderIndex: string; values: Record<string, unknown> }> };
+        const fragments = new Map((node.fragments ?? []).map((fragment) => [fragment.fragment, fragment]));
         const columns = data.view?.columns ?? [];
-        const cells = (values: Node[] | undefined) => (values ?? []).map(plain).join('');
-        pdf.font('Helvetica-Bold').text(columns.map((column) => cells(data.definition?.[column]?.title)).join(' | '), options).font('Helvetica');
-        for (const record of Object.values(data.records ?? {})) pdf.text(columns.map((column) => cells(record.values[column])).join(' | '), options);
+        const cell = (value: unknown) => {
+          const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
+          if (fragment) return plainText(fragment).replace(/\n/g, ' ');
+          const ref = value && typeof value === 'object' ? (value as { url?: string; file?: string }) : undefined;
+          return ref?.url ?? ref?.file ?? (Array.isArray(value) ? value.join(', ') : '');
+        };
+        pdf.font('Helvetica-Bold').text(columns.map((column) => data.definition?.[column]?.title ?? '').join(' | '), options).font('Helvetica');
+        const records = Object.values(data.records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1));
+        for (const record of records) pdf.text(columns.map((column) => cell(record.values[column])).join(' | '), options);
         pdf.moveDown(0.3);
         break;
       }
-      default:
-        if (node.nodes?.length) pdf.text(plain(node), options);
+      case 'math':
+        pdf.font('Courier').fontSize(10).text(String(node.data?.formula ?? ''), { indent: indent + 10 }).font('Helvetica').fontSize(11).moveDown(0.3);
+        break;
+      default: {
+        const title = label(node);
+        if (title) pdf.font('Helvetica-Bold').fontSize(11).text(title, options).font('Helvetica');
+        const children = [...blocksOf(node), ...(node.fragments ?? []).flatMap((fragment) => fragment.nodes)];
+        if (children.length > 0) children.forEach((child) => drawBlock(child, indent + 12));
+        else if (node.nodes?.length) pdf.text(plain(node), options);
+      }
     }
   };
 

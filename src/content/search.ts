@@ -1,43 +1,31 @@
 // Search text from content, and search queries from what people type. Pure: the
 // database turns a parsed query into its own full-text syntax (src/db/fullText.ts).
-import type { Heading, Nodes, RootContent } from 'mdast';
-import { anchorOf, parseMarkdown } from './document.ts';
+import { markdownToDocument } from './document.ts';
+import { plainText } from './gitbook/model.ts';
 
 export interface PageSection {
   /** The heading's anchor; "" for the text before the first heading. */
   anchor: string;
   /** The heading's text; the page title for the text before the first heading. */
   heading: string;
-  /** The section's plain text, without markdown syntax. */
+  /** The section's plain text, without markdown syntax: the words inside every block, tabs, hints, tables and captions included. */
   text: string;
-}
-
-/** Nodes whose children run together as one line of text; any other node's children are separate lines. */
-const INLINE_PARENTS = new Set(['paragraph', 'heading', 'emphasis', 'strong', 'delete', 'link', 'linkReference', 'tableCell']);
-
-/** A node's words without markdown syntax, keeping separate blocks (list items, cells) apart. */
-function plainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if (node.type === 'image') return node.alt ?? '';
-  if (!('children' in node)) return '';
-  const parts = (node.children as Nodes[]).map(plainText);
-  if (INLINE_PARENTS.has(node.type)) return parts.join('');
-  return parts.filter(Boolean).join(node.type === 'tableRow' ? ' ' : '\n');
 }
 
 /** Splits a page into the parts under each heading, as search shows them. */
 export function sectionsOf(markdown: string, pageTitle: string): PageSection[] {
-  const root = parseMarkdown(markdown);
+  // Links do not matter to the words: every target reads as a URL.
+  const document = markdownToDocument(markdown, (url) => ({ kind: 'url', url }));
   const sections: PageSection[] = [];
   let current: { anchor: string; heading: string; parts: string[] } = { anchor: '', heading: pageTitle, parts: [] };
   const close = () => {
     const text = current.parts.filter(Boolean).join('\n').trim();
     if (text || current.anchor) sections.push({ anchor: current.anchor, heading: current.heading, text });
   };
-  for (const node of root.children as RootContent[]) {
-    if (node.type === 'heading') {
+  for (const node of document.nodes) {
+    if (node.type.startsWith('heading-')) {
       close();
-      current = { anchor: anchorOf(node as Heading), heading: plainText(node), parts: [] };
+      current = { anchor: String(node.meta?.id ?? ''), heading: plainText(node), parts: [] };
     } else {
       current.parts.push(plainText(node));
     }

@@ -6,7 +6,9 @@ import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
 import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
-import { isSafeLinkUrl } from '../content/links.ts';
+import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
+import { documentShapeError } from '../content/gitbook/shape.ts';
+import type { JSONDocument } from '../content/gitbook/model.ts';
 import { runSized } from '../workers/pool.ts';
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { parse as parseYaml } from 'yaml';
@@ -37,7 +39,11 @@ interface PageFields {
   noRobotsIndex?: boolean;
 }
 
-export type Document = string | { markdown: string };
+/** A page's content as sent: markdown (a string or {markdown}) or GitBook's JSONDocument ({document}). */
+/** The most JSON one document may hold: a little more than the markdown limit, as JSON is wordier. */
+const MAX_JSON_DOCUMENT = 5_000_000;
+
+export type Document = string | { markdown: string } | { document: JSONDocument };
 
 export type ContentChangeInput =
   | (PageFields & {
@@ -84,7 +90,7 @@ const FRONT_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noInde
  * leading "# Heading" becomes the title (when the front matter names none); what
  * becomes metadata leaves the stored body.
  */
-function readDocument(document: Document, where: string): ReadDocument {
+function readDocument(document: string | { markdown: string }, where: string): ReadDocument {
   let markdown = typeof document === 'string' ? document : document.markdown;
   const front: PageFields = {};
   const matter = FRONT_MATTER.exec(markdown);
@@ -111,6 +117,25 @@ function readDocument(document: Document, where: string): ReadDocument {
   return heading
     ? { front, heading: heading[1], body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') }
     : { front, body: markdown };
+}
+
+/**
+ * The JSONDocuments of a batch as the markdown Quire stores, written before any
+ * transaction (large ones on a worker thread), their pages linked by id. A JSON
+ * document's title and metadata come from the change's fields, never from its blocks.
+ */
+async function writeJsonDocuments(changes: ContentChangeInput[]): Promise<Map<object, string>> {
+  const written = new Map<object, string>();
+  for (const [index, change] of changes.entries()) {
+    if (!('document' in change) || typeof change.document !== 'object' || !('document' in change.document)) continue;
+    const where = `changes[${index}].document.document`;
+    const wrong = documentShapeError(change.document.document);
+    if (wrong) throw new BadRequest(`${where}: ${wrong}`);
+    const size = JSON.stringify(change.document.document).length;
+    if (size > MAX_JSON_DOCUMENT) throw new BadRequest(`${where}: a document holds at most ${MAX_JSON_DOCUMENT / 1_000_000} MB of JSON; this one holds ${(size / 1_000_000).toFixed(1)} MB`);
+    written.set(change.document, await runSized('documentToMarkdown', { document: change.document.document }, size));
+  }
+  return written;
 }
 
 function metaFields(fields: PageFields): Partial<PageMeta> {
@@ -159,6 +184,7 @@ function revertChange(tree: FlatTree, target: FlatTree, pageId: string, where: s
 
 /** Applies a batch to a tree, page change by page change; any invalid change rejects the whole batch. */
 function applyBatch(
+  written: Map<object, string>,
   base: FlatTree,
   changes: ContentChangeInput[],
   now: string,
@@ -168,10 +194,17 @@ function applyBatch(
 ): FlatTree {
   const refs = new Map<string, string>();
   const fileRefs = new Map<string, string>();
-  /** Markdown of this batch may name its new files by their ref: /files/<ref>. */
-  const withFileIds = (document: Document): Document => {
-    const markdown = typeof document === 'string' ? document : document.markdown;
-    return markdown.replace(/\/files\/([A-Za-z0-9_-]+)/g, (whole, ref: string) => (fileRefs.has(ref) ? `/files/${fileRefs.get(ref)}` : whole));
+  /**
+   * A document of this batch as markdown to store: a JSONDocument is written out, its
+   * pages linked by id; either may name the batch's new pages and files by their ref
+   * (/pages/<ref>, /files/<ref>).
+   */
+  const contentOf = (document: Document, where: string): ReadDocument => {
+    const read = typeof document === 'object' && 'document' in document ? { front: {}, body: written.get(document)! } : readDocument(document, where);
+    const body = read.body
+      .replace(/\/files\/([A-Za-z0-9_.-]+)/g, (whole, ref: string) => (fileRefs.has(ref) ? `/files/${fileRefs.get(ref)}` : whole))
+      .replace(/\/pages\/([A-Za-z0-9_.-]+)/g, (whole, ref: string) => (refs.has(ref) ? `/pages/${refs.get(ref)}` : whole));
+    return { ...read, body };
   };
   const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
   let tree = base;
@@ -194,7 +227,7 @@ function applyBatch(
       }
       if (type !== 'document' && change.document !== undefined) throw new BadRequest(`${where}.document: only document pages have content`);
       if (type === 'document' && change.document === undefined) throw new BadRequest(`${where}.document is required for a document page`);
-      const { front, heading, body } = readDocument(withFileIds(change.document ?? ''), where);
+      const { front, heading, body } = contentOf(change.document ?? '', where);
       const parentId = resolve(change.into) ?? null;
       // As in Git Sync, the document's own front matter and heading win over the fields.
       const title = front.title ?? heading ?? change.title ?? 'Untitled';
@@ -227,7 +260,7 @@ function applyBatch(
       if (change.document !== undefined && current.meta.type !== 'document') {
         throw new BadRequest(`${where}.document: only document pages have content, this is a ${current.meta.type}`);
       }
-      const document = change.document !== undefined ? readDocument(withFileIds(change.document), where) : undefined;
+      const document = change.document !== undefined ? contentOf(change.document, where) : undefined;
       if (document) blobs.set(hashOf(document.body), document.body);
       const moves = change.into !== undefined || change.at !== undefined;
       const parentId = change.into !== undefined ? (resolve(change.into) ?? null) : current.parentId;
@@ -307,6 +340,7 @@ export async function editChangeRequestContent(
   /** More work to commit with the new revision, or not at all. */
   alsoInTransaction?: (trx: Db, revisionId: string) => Promise<void>,
 ) {
+  const written = await writeJsonDocuments(changes);
   const id = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
@@ -316,7 +350,7 @@ export async function editChangeRequestContent(
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
     const files = await readFiles(databaseObjectStore(trx), revision.files_hash);
-    const tree = applyBatch(base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
+    const tree = applyBatch(written, base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);

@@ -3,7 +3,7 @@
 // URLs against what the link checker found (a durable job: HEAD, then GET, through
 // the one URL fetcher), which a listing queues for URLs not checked in the last day.
 import { getAll } from '../content/objects.ts';
-import { hasScheme } from '../content/document.ts';
+import { hasScheme, namedFiles } from '../content/document.ts';
 import type { PageLink, PageLinks } from '../content/links.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath } from '../content/tree.ts';
@@ -42,8 +42,8 @@ async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, 
   if (known) return known;
   const documents = [...view.tree.values()].filter((page) => page.meta.type === 'document');
   const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
-  const texts = documents.map((page) => (page.blob ? markdown.get(page.blob)! : ''));
-  const parsedPages = await runInTextBatches(texts, (text) => text.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree }, size));
+  const texts = documents.map((page) => ({ id: page.id, markdown: page.blob ? markdown.get(page.blob)! : '' }));
+  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size));
   const links = new Map(documents.map((page, index) => [page.id, parsedPages[index]]));
   if (parsed.size >= REVISIONS_KEPT) parsed.delete(parsed.keys().next().value!);
   parsed.set(view.revision.id, links);

@@ -5,6 +5,7 @@ import { PDF_DEFAULT_LIMITS } from '../config.ts';
 import { MessageChannel } from 'node:worker_threads';
 import { PassThrough, type Readable } from 'node:stream';
 import { getAll } from '../content/objects.ts';
+import { namedFiles } from '../content/document.ts';
 import { childrenByParent, type FlatPage, type FlatTree } from '../content/tree.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import { databaseObjectStore, objectSizes } from '../db/repos/contentObjects.ts';
@@ -97,7 +98,7 @@ export async function renderPdfLink(ctx: ServiceContext, token: string): Promise
   });
   runOffThread(
     'pdf',
-    { pages: pages.map((page) => ({ title: page.meta.title, markdown: page.blob ? markdown.get(page.blob)! : '' })), tree: view.tree, images, port: port2 },
+    { pages: pages.map((page) => ({ id: page.id, title: page.meta.title, markdown: page.blob ? markdown.get(page.blob)! : '' })), tree: view.tree, files: namedFiles(view.files), images, port: port2 },
     [port2],
   ).catch((error: unknown) => {
     port1.close();

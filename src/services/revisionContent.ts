@@ -1,5 +1,6 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
+import { namedFiles } from '../content/document.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
 import { childrenByParent, findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
@@ -145,7 +146,7 @@ export async function presentPageWithContent(
   const markdown = await markdownOf(ctx.db, page);
   const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, format === 'markdown' ? { markdown } : {});
   if (format !== 'document') return presented;
-  return { ...presented, document: await runSized('markdownToDocument', { markdown, tree: view.tree }, markdown.length) };
+  return { ...presented, document: await runSized('markdownToDocument', { markdown, tree: view.tree, pageId: page.id, files: namedFiles(view.files) }, markdown.length) };
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

@@ -1,7 +1,7 @@
 // The CPU-heavy, pure work Quire runs on worker threads (see pool.ts): each task takes
 // and answers plain data (structured-clonable), and knows neither HTTP nor SQL.
 import type { MessagePort } from 'node:worker_threads';
-import { linkResolverFor, markdownToDocument } from '../content/document.ts';
+import { documentToMarkdown, linkResolverFor, linkWriterFor, markdownToDocument, type JSONDocument, type NamedFile } from '../content/document.ts';
 import { linksOf } from '../content/links.ts';
 import { mergeText } from '../content/merge.ts';
 import { writePdf } from '../content/pdf.ts';
@@ -12,9 +12,10 @@ import type { FlatTree } from '../content/tree.ts';
 const PDF_MESSAGE_BYTES = 64 * 1024;
 
 export interface PdfTask {
-  pages: Array<{ title: string; markdown: string }>;
-  /** The revision's tree, for the links between its pages. */
+  pages: Array<{ id: string; title: string; markdown: string }>;
+  /** The revision's tree and files, for the links between its pages and to its images. */
   tree: FlatTree;
+  files: NamedFile[];
   /** Image bytes by file id. */
   images: Map<string, Uint8Array>;
   /** Receives the PDF's bytes in chunks as they are made, then null. */
@@ -24,14 +25,15 @@ export interface PdfTask {
 export const tasks = {
   mergeText: (input: { base: string; ours: string; theirs: string }) => mergeText(input.base, input.ours, input.theirs),
   sectionsOf: (input: { pages: Array<{ markdown: string; title: string }> }) => input.pages.map((page) => sectionsOf(page.markdown, page.title)),
-  markdownToDocument: (input: { markdown: string; tree: FlatTree }) => markdownToDocument(input.markdown, linkResolverFor(input.tree)),
-  linksOf: (input: { pages: string[]; tree: FlatTree }) => {
-    const resolve = linkResolverFor(input.tree);
-    return input.pages.map((markdown) => linksOf(markdown, resolve));
-  },
+  /** A page's document; its relative links are read from where the page sits. */
+  markdownToDocument: (input: { markdown: string; tree: FlatTree; pageId?: string; files?: NamedFile[] }) =>
+    markdownToDocument(input.markdown, linkResolverFor(input.tree, input.pageId, input.files)),
+  /** A JSONDocument sent by a client as the markdown to store, its pages linked by id. */
+  documentToMarkdown: (input: { document: JSONDocument }) => documentToMarkdown(input.document, { link: linkWriterFor(new Map()) }),
+  linksOf: (input: { pages: Array<{ id: string; markdown: string }>; tree: FlatTree; files: NamedFile[] }) =>
+    input.pages.map((page) => linksOf(page.markdown, linkResolverFor(input.tree, page.id, input.files))),
   async pdf(input: PdfTask): Promise<void> {
-    const resolver = linkResolverFor(input.tree);
-    const documents = input.pages.map((page) => ({ title: page.title, document: markdownToDocument(page.markdown, resolver) }));
+    const documents = input.pages.map((page) => ({ title: page.title, document: markdownToDocument(page.markdown, linkResolverFor(input.tree, page.id, input.files)) }));
     const image = (fileId: string) => {
       const bytes = input.images.get(fileId);
       return bytes ? Buffer.from(bytes) : undefined;

@@ -1,6 +1,6 @@
-import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
+import { pdfText } from '../helpers/pdf.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
 
 const testApp = useTestApp({ QUIRE_PDF_MAX_PAGES: '10', QUIRE_PDF_MAX_TEXT: '100kb' });
@@ -333,20 +333,6 @@ describe('writing content through change requests', () => {
       { operation: 'insert_page', into: 'intro', document: '# Details\n\nDeeper text here.' },
       { operation: 'insert_page', document: '# Appendix\n\nLast words.' },
     ]);
-    const textOf = (pdf: Buffer) => {
-      const raw = pdf.toString('latin1');
-      let text = '';
-      for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-        let content: string;
-        try {
-          content = inflateSync(Buffer.from(match[1], 'latin1')).toString('latin1');
-        } catch {
-          continue;
-        }
-        for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) text += Buffer.from(hex[1], 'hex').toString('latin1');
-      }
-      return text;
-    };
     const fetchPdf = async (query: object) => {
       const link = await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/pdf`, { token, query: query as any });
       expect(link.status).toBe(200);
@@ -354,7 +340,7 @@ describe('writing content through change requests', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/pdf');
       expect(response.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-      return textOf(response.rawPayload);
+      return pdfText(response.rawPayload);
     };
     const whole = await fetchPdf({});
     for (const words of ['Introduction', 'Welcome to', 'Quire', 'first point', 'console.log(42)', 'Details', 'Deeper text here.', 'Appendix', 'Last words.']) {

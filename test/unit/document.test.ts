@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkResolverFor, markdownToDocument } from '../../src/content/document.ts';
+import { linkResolverFor, linkWriterFor, markdownToDocument } from '../../src/content/document.ts';
 import { applyChanges } from '../../src/content/changes.ts';
 
 const tree = applyChanges(new Map(), [
@@ -61,5 +61,26 @@ describe('markdown to JSON documents', () => {
       { kind: 'page', page: 'guide' },
       { kind: 'anchor', anchor: 'top' },
     ]);
+  });
+
+  it('reads relative page and asset paths from the page\'s own file, and writes them back the same way', () => {
+    const files = [{ id: 'f1', name: 'logo.png' }];
+    // "guide" has a sub-page, so its file is guide/README.md; "install" is guide/install.md.
+    const fromInstall = linkResolverFor(tree, 'install', files);
+    expect(fromInstall('README.md#top')).toEqual({ kind: 'page', page: 'guide', anchor: 'top' });
+    expect(fromInstall('../guide/install.md')).toEqual({ kind: 'page', page: 'install' });
+    expect(fromInstall('../.gitbook/assets/logo.png')).toEqual({ kind: 'file', file: 'f1' });
+    expect(fromInstall('../.gitbook/assets/missing.png')).toEqual({ kind: 'url', url: '../.gitbook/assets/missing.png' });
+    expect(linkResolverFor(tree, 'guide', files)('install.md')).toEqual({ kind: 'page', page: 'install' });
+    const write = linkWriterFor(tree, 'install', files);
+    expect(write({ kind: 'page', page: 'guide', anchor: 'top' })).toBe('README.md#top');
+    expect(write({ kind: 'file', file: 'f1' })).toBe('../.gitbook/assets/logo.png');
+    const anywhere = linkWriterFor(tree);
+    expect(anywhere({ kind: 'page', page: 'install' })).toBe('/pages/install');
+    expect(anywhere({ kind: 'file', file: 'f1' })).toBe('/files/f1');
+    for (const ref of [{ kind: 'page', page: 'guide', anchor: 'top' }, { kind: 'file', file: 'f1' }, { kind: 'page', page: 'install' }] as const) {
+      expect(fromInstall(write(ref))).toEqual(ref);
+      expect(linkResolverFor(tree)(anywhere(ref))).toEqual(ref);
+    }
   });
 });

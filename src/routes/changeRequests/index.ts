@@ -13,6 +13,7 @@ import {
   mergeChangeRequest,
   updateChangeRequestFromSpace,
   type ContentChangeInput,
+  type Document,
 } from '../../services/changeRequestContent.ts';
 import { changeRequestPdfLink } from '../../services/pdf.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
@@ -56,12 +57,19 @@ const PageFields = {
 const MAX_MARKDOWN = 1_000_000;
 /** Largest body of a content batch: 20 files of 1 MB in base64, with room for markdown. */
 const CONTENT_BODY_LIMIT = 30 * 1024 * 1024;
-const DocumentSchema = Type.Unsafe<string | { markdown: string }>({
+const DocumentSchema = Type.Unsafe<Document>({
   anyOf: [
     { type: 'string', maxLength: MAX_MARKDOWN },
     { type: 'object', properties: { markdown: { type: 'string', maxLength: MAX_MARKDOWN } }, required: ['markdown'] },
+    {
+      type: 'object',
+      properties: { document: { type: 'object', properties: { object: { type: 'string', enum: ['document'] }, nodes: { type: 'array' } }, required: ['object', 'nodes'] } },
+      required: ['document'],
+    },
   ],
-  description: 'Markdown, as a string or {markdown}; a leading "# Heading" becomes the title',
+  description:
+    'Markdown, as a string or {markdown} (a leading "# Heading" becomes the title), or GitBook\'s JSONDocument as {document}; ' +
+    'markdown and documents may use every GitBook block',
 });
 const ContentChange = Type.Unsafe<ContentChangeInput>({
   type: 'object',

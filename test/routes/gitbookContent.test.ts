@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildOrganization } from '../helpers/factories.ts';
+import { pdfText } from '../helpers/pdf.ts';
+
+const testApp = useTestApp();
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/gitbook/${name}`, import.meta.url), 'utf8');
+
+async function setup() {
+  const org = await buildOrganization(testApp);
+  const token = org.admin.token;
+  const space = (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token, body: { title: 'Acme' } })).body;
+  const base = `/v1/spaces/${space.id}`;
+  const call = (method: string, path: string, body?: object, query?: Record<string, string>) => request(testApp.app, method as 'GET', `${base}${path}`, { token, body, query });
+  /** Opens a change request with `changes` and merges it. */
+  const publish = async (changes: object[]) => {
+    const changeRequest = (await call('POST', '/change-requests', {})).body;
+    const edited = await call('POST', `/change-requests/${changeRequest.id}/content`, { changes });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await call('POST', `/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+    return changeRequest.id as string;
+  };
+  const pages = async () => {
+    const flat: Array<{ id: string; title: string; path: string }> = [];
+    const walk = (list: any[]) => list.forEach((page) => (flat.push(page), walk(page.pages ?? [])));
+    walk((await call('GET', '/content/pages')).body.pages);
+    return flat;
+  };
+  const pageId = async (title: string) => (await pages()).find((page) => page.title === title)!.id;
+  return { base, call, publish, pageId, token };
+}
+
+/** The GitBook docs of the fixtures, as pages of one space: "Guides" holds "Getting started" and "Configuration". */
+async function acmeDocs() {
+  const docs = await setup();
+  await docs.publish([
+    { operation: 'insert_page', ref: 'guides', title: 'Guides', document: 'The guides.' },
+    { operation: 'insert_page', into: 'guides', ref: 'start', document: fixture('getting-started.md') },
+    { operation: 'insert_page', into: 'guides', document: fixture('configuration.md') },
+    { operation: 'insert_page', document: fixture('reference.md') },
+  ]);
+  return docs;
+}
+
+const blocksOfType = (nodes: any[], type: string): any[] =>
+  nodes.flatMap((node) => [
+    ...(node.type === type ? [node] : []),
+    ...blocksOfType(node.nodes ?? [], type),
+    ...(node.fragments ?? []).flatMap((fragment: any) => blocksOfType(fragment.nodes, type)),
+  ]);
+
+describe('GitBook content through the API', () => {
+  it('answers GitBook markdown as documents with every block, relative page links resolved with their anchors', async () => {
+    const { call, pageId } = await acmeDocs();
+    const start = await pageId('Getting started');
+    const configuration = await pageId('Configuration');
+    const document = (await call('GET', `/content/page/${start}`, undefined, { format: 'document' })).body.document;
+    const types = document.nodes.map((node: any) => node.type);
+    expect(types).toEqual(expect.arrayContaining(['hint', 'tabs', 'stepper', 'images', 'content-ref', 'paragraph', 'heading-2']));
+    const tabs = blocksOfType(document.nodes, 'tabs-item').map((tab) => tab.data.title);
+    expect(tabs).toEqual(['macOS', 'Windows', 'Linux']);
+    const links = blocksOfType(document.nodes, 'paragraph').flatMap((paragraph) => paragraph.nodes.filter((node: any) => node.type === 'link'));
+    expect(links.map((link: any) => link.data.ref)).toEqual([
+      { kind: 'page', page: configuration, anchor: 'profiles' },
+      { kind: 'url', url: 'https://api.acme.test/docs' },
+    ]);
+    expect(blocksOfType(document.nodes, 'content-ref')[0].data.ref).toEqual({ kind: 'page', page: configuration });
+    const table = blocksOfType((await call('GET', `/content/page/${configuration}`, undefined, { format: 'document' })).body.document.nodes, 'table')[0];
+    expect(Object.values(table.data.definition).map((column: any) => column.title)).toEqual(['Setting', 'Default', 'Meaning']);
+  });
+
+  it('takes GitBook\'s JSONDocument as a page\'s content, stores it as GitBook markdown and answers it back alike', async () => {
+    const { call, publish, pageId } = await setup();
+    const sent = {
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'hint', data: { style: 'success' }, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Saved.', marks: [{ object: 'mark', type: 'bold' }] }] }] }] },
+        { object: 'block', type: 'math', isVoid: true, data: { formula: 'e^{i\\pi} + 1 = 0' } },
+        { object: 'block', type: 'embed', isVoid: true, data: { url: 'https://www.youtube.com/watch?v=1' } },
+      ],
+    };
+    await publish([{ operation: 'insert_page', title: 'Saved', document: { document: sent } }]);
+    const id = await pageId('Saved');
+    const markdown = (await call('GET', `/content/page/${id}`, undefined, { format: 'markdown' })).body.markdown;
+    expect(markdown).toBe('{% hint style="success" %}\n**Saved.**\n{% endhint %}\n\n$$\ne^{i\\pi} + 1 = 0\n$$\n\n{% embed url="https://www.youtube.com/watch?v=1" %}\n');
+    const answered = (await call('GET', `/content/page/${id}`, undefined, { format: 'document' })).body.document;
+    expect(answered.nodes.map((node: any) => node.type)).toEqual(['hint', 'math', 'embed']);
+    expect(answered.nodes[1].data).toEqual({ formula: 'e^{i\\pi} + 1 = 0' });
+  });
+
+  it('refuses a malformed JSONDocument with a 400 naming where it is wrong', async () => {
+    const { call } = await setup();
+    const changeRequest = (await call('POST', '/change-requests', {})).body;
+    const bad = await call('POST', `/change-requests/${changeRequest.id}/content`, {
+      changes: [{ operation: 'insert_page', title: 'Bad', document: { document: { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 7 }] }] }] } } }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('changes[0].document.document: nodes[0].nodes[0].leaves[0].text: must be a string');
+  });
+
+  it('finds words inside tabs, hints, steppers, tables, expandables and captions', async () => {
+    const { call } = await acmeDocs();
+    const titles = async (query: string) => (await call('GET', '/search', undefined, { query })).body.items.flatMap((space: any) => space.pages?.map((page: any) => page.title) ?? [space.title]);
+    expect(await titles('powershell')).toEqual(['Getting started']);
+    expect(await titles('distribution')).toEqual(['Getting started']);
+    expect(await titles('token field')).toEqual(['Getting started']);
+    expect(await titles('APPDATA')).toEqual(['Configuration']);
+    expect(await titles('"Where results run"')).toEqual([]);
+    expect(await titles('"How results print"')).toEqual(['Configuration']);
+    expect(await titles('dedicated region')).toEqual(['API reference']);
+  });
+
+  it('sees links inside every block in the links of the space', async () => {
+    const { call, pageId } = await acmeDocs();
+    const configuration = await pageId('Configuration');
+    const start = await pageId('Getting started');
+    const items = (await call('GET', '/links')).body.items;
+    const toConfiguration = items.filter((item: any) => item.targetReference.kind === 'page' && item.targetReference.page === configuration);
+    expect(toConfiguration.length).toBeGreaterThan(0);
+    expect(toConfiguration.every((item: any) => item.locationReferences.every((location: any) => location.page.id === start))).toBe(true);
+    const toStart = items.find((item: any) => item.targetReference.kind === 'page' && item.targetReference.page === start);
+    expect(toStart?.status).toBe('ok');
+  });
+
+  it('renders every block kind in a PDF, at least as its words', async () => {
+    const { call, token } = await setup();
+    const changeRequest = (await call('POST', '/change-requests', {})).body;
+    await call('POST', `/change-requests/${changeRequest.id}/content`, {
+      changes: [{ operation: 'insert_page', document: fixture('getting-started.md') }, { operation: 'insert_page', document: fixture('configuration.md') }, { operation: 'insert_page', document: fixture('reference.md') }],
+    });
+    const link = await call('GET', `/change-requests/${changeRequest.id}/pdf`);
+    const pdf = await testApp.app.inject({ method: 'GET', url: new URL(link.body.url).pathname, headers: { authorization: `Bearer ${token}` } });
+    expect(pdf.statusCode).toBe(200);
+    const text = pdfText(pdf.rawPayload);
+    for (const words of ['brew install acme', 'Create a token', 'Owner', 'Where is the file on Windows?', 'APPDATA', 'How results print', 'Text on the left.', 'Summarise the changes', 'Profiles arrived.', 'Enterprise customers', 'GET /pet/{petId}']) {
+      expect(text).toContain(words);
+    }
+  });
+});
