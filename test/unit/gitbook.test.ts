@@ -163,6 +163,8 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(only('Sum $$a+b$$ here').nodes![1]).toMatchObject({ type: 'inline-math', data: { formula: 'a+b' } });
     expect(only('3. three\n4. four')).toMatchObject({ type: 'list-ordered', data: { start: 3 } });
     expect(only('- [x] done\n- [ ] open').nodes!.map((item) => (item as Block).data)).toEqual([{ checked: true }, { checked: false }]);
+    const codeTask = only('* [x]\n  ```js\n  done()\n  ```');
+    expect(codeTask).toMatchObject({ type: 'list-tasks', nodes: [{ data: { checked: true }, nodes: [{ type: 'code' }] }] });
     expect(only('* a\n  * b')).toMatchObject({ type: 'list-unordered', nodes: [{ type: 'list-item', nodes: [{ type: 'paragraph' }, { type: 'list-unordered' }] }] });
   });
 
@@ -266,7 +268,15 @@ describe('round trips over generated documents', () => {
     word.map((formula) => ({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula } })),
     word.map((expression) => ({ object: 'inline', type: 'expression', isVoid: true, data: { expression } })),
     fc.record({ ref: url, label: words }).map(({ ref, label }) => ({ object: 'inline', type: 'button', isVoid: true, data: { ref, label, kind: 'primary' } })),
+    word.map((user) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user } } })),
+    fc.record({ over: word, note: words }).map(({ over, note }) => ({
+      object: 'inline', type: 'annotation', isVoid: false, data: {},
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: over, marks: [] }] }],
+      fragments: [{ object: 'fragment', fragment: 'annotation-body', type: 'annotation-body', nodes: [{ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: note, marks: [] }] }] }] }],
+    })),
   ) as fc.Arbitrary<Inline>;
+  const container = (type: string, data: Record<string, unknown>, nodes: Block[]): Block => ({ object: 'block', type, isVoid: false, data, nodes });
+  const text = (value: string): Block => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] }] });
   const spaced = (nodes: Array<TextNode | Inline>) => nodes.flatMap((node, index) => (index === 0 ? [node] : [{ object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] } as TextNode, node]));
   // A paragraph starts with text: one holding only `$$x$$` or only images reads back as a maths or images block, as in GitBook.
   const paragraph = fc
@@ -294,18 +304,61 @@ describe('round trips over generated documents', () => {
         ],
       } as Block)),
       fc.constant<Block>({ object: 'block', type: 'divider', isVoid: true, data: {} }),
+      fc.array(inner, { minLength: 1, maxLength: 2 }).map((nodes) => container('blockquote', {}, nodes.filter((node) => node.type === 'paragraph').length ? nodes.filter((node) => node.type === 'paragraph') : [text('Quoted')])),
+      fc.array(fc.array(inner, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }).map((items) => container('list-ordered', { start: 3 }, items.map((nodes) => container('list-item', {}, nodes)))),
+      fc.array(fc.tuple(fc.boolean(), fc.array(inner, { minLength: 1, maxLength: 2 })), { minLength: 1, maxLength: 3 }).map((items) =>
+        container('list-tasks', {}, items.map(([checked, nodes]) => container('list-item', { checked }, nodes))),
+      ),
+      fc.array(fc.array(inner, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }).map((steps) => container('stepper', {}, steps.map((nodes) => container('stepper-step', {}, nodes)))),
+      fc.array(fc.array(inner, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 2 }).map((columns) => container('columns', {}, columns.map((nodes) => container('column', { width: { unit: '%', value: 50 } }, nodes)))),
+      fc.array(fc.array(inner, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 2 }).map((updates) => container('updates', { format: 'full' }, updates.map((nodes, index) => container('update', { date: `2026-0${index + 1}-01` }, nodes)))),
+      fc.array(inner, { minLength: 1, maxLength: 2 }).map((nodes) => container('if', { expression: 'visitor.claims.plan == "pro"' }, nodes)),
+      word.map((line) => container('prompt', { description: 'Ask' }, [{ object: 'block', type: 'code', isVoid: false, data: { syntax: 'markdown' }, nodes: [container('code-line', {}, [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] } as never])] }])),
+      fc.array(fc.array(words, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 3 }).map((rows) => ({
+        object: 'block', type: 'table', isVoid: true,
+        data: {
+          view: { type: 'grid', columns: ['c0', 'c1'], hideHeader: false },
+          definition: { c0: { id: 'c0', title: 'Name', type: 'text', textAlignment: 'left' }, c1: { id: 'c1', title: 'Value', type: 'text', textAlignment: 'right' } },
+          records: Object.fromEntries(rows.map((_, index) => [`r${index}`, { orderIndex: `a${index.toString(36).padStart(4, '0')}`, values: { c0: `r${index}c0`, c1: `r${index}c1` } }])),
+        },
+        fragments: rows.flatMap((cells, index) => cells.map((cell, column) => ({ object: 'fragment', fragment: `r${index}c${column}`, nodes: [text(cell)] }))),
+      } as Block)),
+      fc.constantFrom<Block[]>(
+        [{ object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'f1' } } }],
+        [{ object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: 'd1' } } }],
+        [{ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'rc1' } } }],
+        [{ object: 'block', type: 'content-ref', isVoid: true, data: { ref: { kind: 'page', page: 'p1' } } }],
+        [{ object: 'block', type: 'swagger', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.test/openapi.json' }, path: '/pets', method: 'get' } }],
+        [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: 'pets' }, path: '/pets', method: 'get' } }],
+        [{ object: 'block', type: 'openapi-schemas', isVoid: true, data: { ref: { kind: 'openapi', spec: 'pets' }, schemas: ['Pet'], grouped: true } }],
+        [{ object: 'block', type: 'openapi-webhook', isVoid: true, data: { ref: { kind: 'openapi', spec: 'pets' }, name: 'newPet', method: 'post' } }],
+        [{ object: 'block', type: 'integration', isVoid: true, data: { integration: 'github', block: 'code', props: { url: 'https://github.com/a/b' } } }],
+      ).map(([node]) => node),
     );
-  const document = fc.array(simple(simple(paragraph)), { minLength: 1, maxLength: 5 }).map((nodes): JSONDocument => ({ object: 'document', data: {}, nodes }));
+  const headed = fc.tuple(fc.constantFrom('heading-1', 'heading-2', 'heading-3'), words).map(([type, title]) => ({ ...container(type, {}, [{ object: 'text', leaves: [{ object: 'leaf', text: title, marks: [] }] } as never]) }));
+  const document = fc
+    .array(fc.oneof(simple(simple(paragraph)), headed), { minLength: 1, maxLength: 6 })
+    .map((nodes): JSONDocument => ({ object: 'document', data: {}, nodes }));
 
   it('writes any document so that reading and writing it again changes nothing', () => {
+    const seen = new Set<string>();
     fc.assert(
       fc.property(document, (generated) => {
         const first = read(write(generated));
         const markdown = write(first);
         expect(read(markdown), markdown).toEqual(first);
         for (const kind of kindsIn(generated.nodes)) expect(kindsIn(first.nodes).has(kind), `${kind} lost in:\n${markdown}`).toBe(true);
+        for (const kind of kindsIn(generated.nodes)) seen.add(kind);
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
+    // The generator reaches every kind of the document, so the property holds for each.
+    expect([...seen].filter((kind) => !kind.startsWith('mark:')).sort()).toEqual([
+      'annotation', 'blockquote', 'button', 'code', 'code-line', 'column', 'columns', 'content-ref', 'divider', 'drawing', 'embed', 'emoji',
+      'expandable', 'expression', 'file', 'heading-1', 'heading-2', 'heading-3', 'hint', 'icon', 'if', 'image', 'images', 'inline-image',
+      'inline-math', 'integration', 'link', 'list-item', 'list-ordered', 'list-tasks', 'list-unordered', 'math', 'mention', 'openapi-operation',
+      'openapi-schemas', 'openapi-webhook', 'paragraph', 'prompt', 'reusable-content', 'stepper', 'stepper-step', 'swagger', 'table', 'tabs',
+      'tabs-item', 'update', 'updates',
+    ]);
   });
 });

@@ -624,9 +624,16 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           out.push(heading(node));
           break;
         case 'list': {
-          const tasks = node.children.some((item) => typeof item.checked === 'boolean');
+          // GFM reads a check only before text; a task that starts with another block is written `[ ]` on a line of its own.
+          const checks = node.children.map((item) => {
+            if (typeof item.checked === 'boolean') return { checked: item.checked, children: item.children };
+            const first = item.children[0];
+            const mark = first?.type === 'paragraph' && item.children.length > 1 ? /^\\?\[([ xX])\]$/.exec(sourceOf(first).trim()) : null;
+            return mark ? { checked: mark[1] !== ' ', children: item.children.slice(1) } : { checked: undefined, children: item.children };
+          });
+          const tasks = checks.some((item) => item.checked !== undefined);
           const type = tasks ? 'list-tasks' : node.ordered ? 'list-ordered' : 'list-unordered';
-          const items = node.children.map((item) => block('list-item', blocks(item.children), tasks ? { checked: item.checked === true } : {}));
+          const items = checks.map((item) => block('list-item', blocks(item.children), tasks ? { checked: item.checked === true } : {}));
           out.push(block(type, items, node.ordered && !tasks && node.start !== null && node.start !== undefined && node.start !== 1 ? { start: node.start } : {}));
           break;
         }

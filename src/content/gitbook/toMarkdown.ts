@@ -262,12 +262,16 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
           ordered: node.type === 'list-ordered',
           start: node.type === 'list-ordered' ? ((data.start as number | undefined) ?? 1) : undefined,
           spread: false,
-          children: ((node.nodes ?? []) as Block[]).map((item): md.ListItem => ({
-            type: 'listItem',
-            spread: false,
-            checked: node.type === 'list-tasks' ? item.data?.checked === true : undefined,
-            children: blocks((item.nodes ?? []) as Block[]) as md.ListItem['children'],
-          })),
+          children: ((node.nodes ?? []) as Block[]).map((item): md.ListItem => {
+            const children = blocks((item.nodes ?? []) as Block[]) as md.ListItem['children'];
+            const checked = node.type === 'list-tasks' ? item.data?.checked === true : undefined;
+            // GFM reads a check only before text: a task starting with another block gets it on a line of its own.
+            // Blocks of one item are written a blank line apart: run together, a table or a tag after a sub-list would continue it.
+            if (checked !== undefined && children[0]?.type !== 'paragraph') {
+              return { type: 'listItem', spread: true, children: [raw(checked ? '[x]' : '[ ]') as unknown as md.Paragraph, ...children] };
+            }
+            return { type: 'listItem', spread: children.length > 1, checked, children };
+          }),
         }];
       case 'list-item':
         return children();
