@@ -379,13 +379,13 @@ interface ThreeWay {
   theirs: string;
 }
 
-/** Merges three revisions; answers the merged tree, or the conflicts. */
-async function mergeRevisions(trx: Db, revisions: ThreeWay) {
-  const store = databaseObjectStore(trx);
+/** Merges three revisions; answers the merged tree, or the conflicts. Reads only: revisions never change. */
+async function mergeRevisions(db: Db, revisions: ThreeWay) {
+  const store = databaseObjectStore(db);
   const [base, ours, theirs] = await Promise.all(
     [revisions.base, revisions.ours, revisions.theirs].map(async (id) => {
-      const revision = await requireRevision(trx, id);
-      return { ...(await treeOf(trx, revision.root_hash)), files: await readFiles(store, revision.files_hash) };
+      const revision = await requireRevision(db, id);
+      return { ...(await treeOf(db, revision.root_hash)), files: await readFiles(store, revision.files_hash) };
     }),
   );
   const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), (b, o, t) =>
@@ -399,20 +399,46 @@ async function mergeRevisions(trx: Db, revisions: ThreeWay) {
   };
 }
 
+type PlannedMerge = { revisions: ThreeWay; merged: Awaited<ReturnType<typeof mergeRevisions>> };
+
+/** What a merge step answers when it needs a three-way merge that is not planned yet. */
+class MergeNeeded {
+  constructor(readonly revisions: ThreeWay) {}
+}
+
 /**
- * Merges the change request's content (ours) and the space's (theirs) from their
- * common base into a new revision with the given parents, or answers the conflicts
- * and stores nothing.
+ * Runs a merge or an update in one transaction, with the three-way merge it needs made
+ * before it: `step` answers MergeNeeded when it finds a merge to make that is not the
+ * planned one; the merge then runs outside any transaction (the text merges on
+ * worker threads), and `step` runs again, taking it if the revisions are still those.
  */
-async function mergeToRevision(ctx: ServiceContext, trx: Db, actor: Actor, spaceId: string, revisions: ThreeWay, parents: string[]) {
-  const result = await mergeRevisions(trx, revisions);
+async function withPlannedMerge<T>(ctx: ServiceContext, step: (trx: Db, planned: PlannedMerge | undefined) => Promise<T | MergeNeeded>): Promise<T> {
+  let planned: PlannedMerge | undefined;
+  for (;;) {
+    const outcome = await ctx.db.transaction().execute((trx) => step(trx, planned));
+    if (!(outcome instanceof MergeNeeded)) return outcome;
+    planned = { revisions: outcome.revisions, merged: await mergeRevisions(ctx.db, outcome.revisions) };
+  }
+}
+
+function isPlanned(planned: PlannedMerge | undefined, revisions: ThreeWay): planned is PlannedMerge {
+  return planned !== undefined && planned.revisions.base === revisions.base && planned.revisions.ours === revisions.ours && planned.revisions.theirs === revisions.theirs;
+}
+
+/**
+ * Stores a planned merge of the change request's content (ours) and the space's
+ * (theirs) as a new revision with the given parents, or answers the conflicts and
+ * stores nothing.
+ */
+async function storeMerge(ctx: ServiceContext, trx: Db, actor: Actor, spaceId: string, planned: PlannedMerge, parents: string[]) {
+  const result = planned.merged;
   if (result.conflicts.length > 0) return { conflicts: presentConflicts(result.conflicts, result.trees) };
   return { revision: await storeRevision(ctx, trx, result, result.known, result.blobs, parents, actor, spaceId) };
 }
 
 /** Publishes a change request into its space: a fast-forward when the space did not move, else a three-way merge. */
 export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
-  const outcome = await ctx.db.transaction().execute(async (trx) => {
+  const outcome = await withPlannedMerge(ctx, async (trx, planned) => {
     await lockRow(trx, 'spaces', spaceId);
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'merge', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
@@ -421,7 +447,8 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
     let merged = changeRequest.revision_id;
     if (space.revision_id !== base) {
       const revisions = { base, ours: changeRequest.revision_id, theirs: space.revision_id };
-      const result = await mergeToRevision(ctx, trx, actor, spaceId, revisions, [space.revision_id, changeRequest.revision_id]);
+      if (!isPlanned(planned, revisions)) return new MergeNeeded(revisions);
+      const result = await storeMerge(ctx, trx, actor, spaceId, planned, [space.revision_id, changeRequest.revision_id]);
       if ('conflicts' in result) return { revision: space.revision_id, result: 'conflicts' as const, conflicts: result.conflicts };
       merged = result.revision;
     }
@@ -438,7 +465,7 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
 
 /** Brings the space's current content into a change request. */
 export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
-  return ctx.db.transaction().execute(async (trx) => {
+  return withPlannedMerge(ctx, async (trx, planned) => {
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
@@ -447,7 +474,8 @@ export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: A
     let updated = space.revision_id;
     if (changeRequest.revision_id !== base) {
       const revisions = { base, ours: changeRequest.revision_id, theirs: space.revision_id };
-      const result = await mergeToRevision(ctx, trx, actor, spaceId, revisions, [changeRequest.revision_id, space.revision_id]);
+      if (!isPlanned(planned, revisions)) return new MergeNeeded(revisions);
+      const result = await storeMerge(ctx, trx, actor, spaceId, planned, [changeRequest.revision_id, space.revision_id]);
       if ('conflicts' in result) return { revision: changeRequest.revision_id, result: 'conflicts' as const, conflicts: result.conflicts };
       updated = result.revision;
     }

@@ -334,18 +334,15 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const tree = toMdast({ type: 'root', children } as HastRoot) as md.Root;
     visit(tree, (node) => void delete node.position);
     const wrapped: md.RootContent[] = [];
+    let loose: md.Paragraph | undefined;
     for (const node of tree.children) {
-      const previous = wrapped.at(-1);
-      if (!isPhrasing(node)) wrapped.push(node);
-      else if (previous?.type === 'paragraph' && !previous.position) previous.children.push(node);
-      else wrapped.push({ type: 'paragraph', children: [node] });
+      if (!isPhrasing(node)) {
+        wrapped.push(node);
+        loose = undefined;
+      } else if (loose) loose.children.push(node);
+      else wrapped.push((loose = { type: 'paragraph', children: [node] }));
     }
     return blocks(wrapped);
-  };
-
-  const paragraphsOf = (children: ElementContent[]): Block[] => {
-    const converted = hastBlocks(children);
-    return converted.length > 0 ? converted : [];
   };
 
   /** `<figure>`s (in a `<div>` that may carry `data-full-width`/`data-with-frame`) as an images block, or a drawing. */
@@ -366,13 +363,13 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const images: Block[] = [];
     for (const item of items) {
       const figcaption = item.tagName === 'figure' ? findElement(item, 'figcaption') : undefined;
-      const drawing = findElement(item, 'img');
-      if (drawing && classNames(drawing.properties).includes('gitbook-drawing')) return undefined;
+      const img = findElement(item, 'img');
+      if (img && classNames(img.properties).includes('gitbook-drawing')) return undefined;
       const data = pictureImage(htmlOf(item.tagName === 'figure' ? item.children.filter((child) => child !== figcaption) : [item]));
       if (!data) return undefined;
-      const width = drawing?.properties.width;
+      const width = img?.properties.width;
       if (width !== undefined) data.width = length(String(width));
-      const caption = figcaption ? paragraphsOf(figcaption.children).filter((node) => node.type === 'paragraph') : [];
+      const caption = figcaption ? hastBlocks(figcaption.children).filter((node) => node.type === 'paragraph') : [];
       images.push(voidBlock('image', defined(data), { fragments: caption.length ? [{ object: 'fragment', fragment: 'caption', nodes: caption }] : [] }));
     }
     const props = wrapper?.properties ?? {};
@@ -414,7 +411,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           return;
         }
         const fragment = `r${rowIndex}${id}`;
-        fragments.push({ object: 'fragment', fragment, nodes: paragraphsOf(cell.children) });
+        fragments.push({ object: 'fragment', fragment, nodes: hastBlocks(cell.children) });
         values[id] = fragment;
       });
       records[`r${rowIndex}`] = { orderIndex: orderIndex(rowIndex), values };
@@ -570,7 +567,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
 
   const expandable = (summaryHtml: string, inner: md.RootContent[], open: boolean): Block => {
     const summary = findElement(fromHtml(summaryHtml, { fragment: true }), 'summary');
-    const title = summary ? paragraphsOf(summary.children).filter((node) => node.type === 'paragraph') : [];
+    const title = summary ? hastBlocks(summary.children).filter((node) => node.type === 'paragraph') : [];
     return voidBlock('expandable', defined({ defaultExpanded: open || undefined }), {
       fragments: [
         { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: title.length ? title : [block('paragraph', [text('')])] },
