@@ -1,0 +1,323 @@
+// A page's JSONDocument as HTML for readers: one mapping from every node kind to hast,
+// written out by hast-util-to-html, so text is escaped by construction and nothing in
+// a document becomes markup it did not ask for. Needs no script to read: tabs are
+// sections, expandables are <details>, code is highlighted on the server (lowlight).
+import type { Element, ElementContent, Properties, Root } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import { common, createLowlight } from 'lowlight';
+import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
+import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
+import { plainText } from '../content/gitbook/model.ts';
+
+const lowlight = createLowlight(common);
+
+/** What rendering needs from the site around the page. */
+export interface RenderContext {
+  /** Where a reference leads for a reader; undefined when it leads nowhere they may go. */
+  href(ref: ContentRef): string | undefined;
+  /** A page's title, for content references. */
+  pageTitle?(pageId: string): string | undefined;
+  /** Whether an adaptive-content condition holds for this reader. */
+  condition?(expression: string): boolean;
+  /** The blocks of a reusable content, when the site can read it. */
+  reusable?(id: string): Block[] | undefined;
+}
+
+type Child = ElementContent;
+
+function h(tagName: string, properties: Properties = {}, children: Child[] = []): Element {
+  return { type: 'element', tagName, properties, children };
+}
+
+function t(value: string): Child {
+  return { type: 'text', value };
+}
+
+const HINT_LABELS: Record<string, string> = { info: 'Note', success: 'Tip', warning: 'Warning', danger: 'Danger' };
+
+/** Applies a leaf's marks, innermost first, as GitBook renders them. */
+function marked(text: string, marks: Mark[]): Child {
+  let node: Child = t(text);
+  for (const mark of [...marks].reverse()) {
+    switch (mark.type) {
+      case 'bold':
+        node = h('strong', {}, [node]);
+        break;
+      case 'italic':
+        node = h('em', {}, [node]);
+        break;
+      case 'code':
+        node = h('code', {}, [node]);
+        break;
+      case 'keyboard':
+        node = h('kbd', {}, [node]);
+        break;
+      case 'strikethrough':
+        node = h('s', {}, [node]);
+        break;
+      case 'superscript':
+        node = h('sup', {}, [node]);
+        break;
+      case 'subscript':
+        node = h('sub', {}, [node]);
+        break;
+      case 'color':
+        node = h('mark', { className: [`color-${safeToken(mark.data?.text)}`, `background-${safeToken(mark.data?.background)}`] }, [node]);
+        break;
+    }
+  }
+  return node;
+}
+
+/** A colour or icon name as a class name: letters, digits and dashes only. */
+function safeToken(value: unknown): string {
+  return String(value ?? 'default').replace(/^\$/, '').replace(/[^A-Za-z0-9-]/g, '') || 'default';
+}
+
+function lengthCss(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return `${value}px`;
+  if (value && typeof value === 'object' && 'value' in value) {
+    const { value: amount, unit } = value as { value: number; unit?: string };
+    if (Number.isFinite(amount) && /^(%|px|em|rem)$/.test(unit ?? 'px')) return `${amount}${unit ?? 'px'}`;
+  }
+  return undefined;
+}
+
+export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: RenderContext): Root {
+  const notes: Element[] = [];
+  const href = (ref: unknown): string | undefined => {
+    if (!ref || typeof ref !== 'object') return undefined;
+    const url = context.href(ref as ContentRef);
+    return url !== undefined && isSafeLinkUrl(url) ? url : undefined;
+  };
+  const imageSrc = (ref: unknown): string | undefined => {
+    const candidate = ref && typeof ref === 'object' && (ref as ContentRef).kind === 'url' ? (ref as { url: string }).url : undefined;
+    return candidate && /^data:image\//i.test(candidate) ? candidate : href(ref);
+  };
+
+  const inlines = (nodes: Array<TextNode | Inline> = []): Child[] => nodes.flatMap(inline);
+
+  function inline(node: TextNode | Inline): Child[] {
+    if (node.object === 'text') return node.leaves.map((leaf) => marked(leaf.text, leaf.marks));
+    const data = node.data ?? {};
+    switch (node.type) {
+      case 'link': {
+        const target = href(data.ref);
+        const children = inlines(node.nodes);
+        return target ? [h('a', { href: target }, children)] : children;
+      }
+      case 'inline-image': {
+        const src = imageSrc(data.ref);
+        return src ? [h('img', { src, alt: String(data.alt ?? ''), className: data.size === 'line' ? ['inline-image', 'line'] : ['inline-image'] })] : [];
+      }
+      case 'emoji': {
+        const char = String(data.code ?? '').split('-').filter((hex) => /^[0-9a-f]+$/i.test(hex)).map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
+        return [h('span', { className: ['emoji'] }, [t(char)])];
+      }
+      case 'icon':
+        return [h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true' })];
+      case 'inline-math':
+        return [h('code', { className: ['math', 'math-inline'] }, [t(String(data.formula ?? ''))])];
+      case 'expression':
+        return [h('code', { className: ['expression'] }, [t(String(data.expression ?? ''))])];
+      case 'mention': {
+        const ref = data.ref as { user?: string } | undefined;
+        return [h('span', { className: ['mention'] }, [t(`@${ref?.user ?? ''}`)])];
+      }
+      case 'button': {
+        const target = href(data.ref);
+        const label = t(String(data.label ?? ''));
+        const className = ['button', data.kind === 'secondary' ? 'secondary' : 'primary'];
+        return [target ? h('a', { href: target, className }, [label]) : h('span', { className }, [label])];
+      }
+      case 'annotation': {
+        const number = notes.length + 1;
+        notes.push(h('li', { id: `note-${number}` }, [...blocks(node.fragments?.[0]?.nodes ?? []), h('a', { href: `#note-ref-${number}`, ariaLabel: 'Back to the text' }, [t('↩')])]));
+        return [...inlines(node.nodes), h('sup', { id: `note-ref-${number}` }, [h('a', { href: `#note-${number}`, ariaLabel: `Note ${number}` }, [t(String(number))])])];
+      }
+      default:
+        return inlines(node.nodes);
+    }
+  }
+
+  const fragment = (node: Block, name: string): Fragment | undefined => node.fragments?.find((item) => item.fragment === name || item.type === name);
+  const childBlocks = (node: Block): Block[] => (node.nodes ?? []).filter((child): child is Block => child.object === 'block');
+
+  const code = (node: Block): Element => {
+    const source = childBlocks(node).map((line) => plainText(line)).join('\n');
+    const syntax = typeof node.data.syntax === 'string' ? node.data.syntax.toLowerCase() : '';
+    if (syntax === 'mermaid') return h('pre', { className: ['mermaid'] }, [t(source)]);
+    const highlighted = syntax && lowlight.registered(syntax) ? (lowlight.highlight(syntax, source).children as Child[]) : [t(source)];
+    const classes = ['code', ...(node.data.lineNumbers ? ['line-numbers'] : []), ...(node.data.overflow === 'wrap' ? ['wrap'] : [])];
+    const title = typeof node.data.title === 'string' && node.data.title ? [h('figcaption', {}, [t(node.data.title)])] : [];
+    return h('figure', { className: classes }, [...title, h('pre', {}, [h('code', { className: syntax ? [`language-${safeToken(syntax)}`] : [] }, highlighted)])]);
+  };
+
+  const image = (node: Block): Element | undefined => {
+    const src = imageSrc(node.data.ref);
+    if (!src) return undefined;
+    const width = lengthCss(node.data.width);
+    const img = h('img', { src, alt: String(node.data.alt ?? ''), loading: 'lazy', ...(width ? { style: `width:${width}` } : {}) });
+    const dark = imageSrc(node.data.refDark);
+    const picture = dark ? h('picture', {}, [h('source', { srcSet: dark, media: '(prefers-color-scheme: dark)' }), img]) : img;
+    const caption = fragment(node, 'caption')?.nodes ?? [];
+    return h('figure', { className: ['image'] }, [picture, ...(caption.length ? [h('figcaption', {}, caption.flatMap((item) => inlines(item.nodes as Array<TextNode | Inline>)))] : [])]);
+  };
+
+  const table = (node: Block): Element => {
+    const data = node.data as {
+      view?: { type?: string; columns?: string[]; hideHeader?: boolean; targetDefinition?: string; coverDefinition?: string };
+      definition?: Record<string, { title?: string; type?: string; textAlignment?: string }>;
+      records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }>;
+    };
+    const fragments = new Map((node.fragments ?? []).map((item) => [item.fragment, item.nodes]));
+    const columns = data.view?.columns ?? [];
+    const records = Object.values(data.records ?? {}).sort((a, b) => String(a.orderIndex).localeCompare(String(b.orderIndex)));
+    const cell = (value: unknown, type: string | undefined): Child[] => {
+      if (typeof value === 'string' && fragments.has(value)) return blocks(fragments.get(value)!);
+      if (type === 'files' && Array.isArray(value)) return value.flatMap((file) => { const url = href({ kind: 'file', file: String(file) }); return url ? [h('a', { href: url }, [t(String(file))])] : []; });
+      const url = href(value && typeof value === 'object' && 'ref' in value ? value.ref : value);
+      return url ? [h('a', { href: url }, [t(url)])] : [];
+    };
+    if (data.view?.type === 'cards') {
+      return h('div', { className: ['cards'] }, records.map((record) => {
+        const target = data.view?.targetDefinition ? record.values?.[data.view.targetDefinition] : undefined;
+        const url = href(target && typeof target === 'object' && 'ref' in target ? target.ref : target);
+        const body = columns.flatMap((column) => cell(record.values?.[column], data.definition?.[column]?.type));
+        return url ? h('a', { className: ['card'], href: url }, body) : h('div', { className: ['card'] }, body);
+      }));
+    }
+    const align = (column: string) => {
+      const alignment = data.definition?.[column]?.textAlignment;
+      return alignment === 'center' || alignment === 'right' ? { style: `text-align:${alignment}` } : {};
+    };
+    const head = data.view?.hideHeader ? [] : [h('thead', {}, [h('tr', {}, columns.map((column) => h('th', { scope: 'col', ...align(column) }, [t(data.definition?.[column]?.title ?? '')])))])];
+    const rows = records.map((record) => h('tr', {}, columns.map((column) => h('td', align(column), cell(record.values?.[column], data.definition?.[column]?.type)))));
+    return h('div', { className: ['table'] }, [h('table', {}, [...head, h('tbody', {}, rows)])]);
+  };
+
+  function block(node: Block): Child[] {
+    const data = node.data ?? {};
+    switch (node.type) {
+      case 'paragraph':
+        return [h('p', {}, inlines(node.nodes as Array<TextNode | Inline>))];
+      case 'heading-1':
+      case 'heading-2':
+      case 'heading-3': {
+        // The page title is the page's <h1>; its headings start at <h2>.
+        const level = Number(node.type.slice(-1)) + 1;
+        const id = String(node.meta?.id ?? data.id ?? '');
+        return [h(`h${level}`, { id }, [...inlines(node.nodes as Array<TextNode | Inline>), h('a', { className: ['anchor'], href: `#${id}`, ariaLabel: 'Link to this section' }, [t('#')])])];
+      }
+      case 'list-ordered':
+        return [h('ol', typeof data.start === 'number' ? { start: data.start } : {}, childBlocks(node).map((item) => h('li', {}, blocks(childBlocks(item)))))];
+      case 'list-unordered':
+        return [h('ul', {}, childBlocks(node).map((item) => h('li', {}, blocks(childBlocks(item)))))];
+      case 'list-tasks':
+        return [h('ul', { className: ['tasks'] }, childBlocks(node).map((item) => h('li', {}, [h('input', { type: 'checkbox', disabled: true, checked: item.data?.checked === true, ariaLabel: item.data?.checked ? 'Done' : 'To do' }), ...blocks(childBlocks(item))])))];
+      case 'blockquote':
+        return [h('blockquote', {}, blocks(childBlocks(node)))];
+      case 'hint': {
+        const style = HINT_LABELS[String(data.style)] ? String(data.style) : 'info';
+        return [h('aside', { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: HINT_LABELS[style] }, blocks(childBlocks(node)))];
+      }
+      case 'code':
+        return [code(node)];
+      case 'math':
+        return [h('div', { className: ['math', 'math-block'] }, [h('code', {}, [t(String(data.formula ?? ''))])])];
+      case 'divider':
+        return [h('hr')];
+      case 'images': {
+        const images = childBlocks(node).flatMap((item) => image(item) ?? []);
+        return [h('div', { className: ['images', ...(data.fullWidth ? ['full-width'] : [])] }, images)];
+      }
+      case 'image':
+        return image(node) ? [image(node)!] : [];
+      case 'drawing': {
+        const src = imageSrc(data.ref);
+        return src ? [h('figure', { className: ['drawing'] }, [h('img', { src, alt: 'Drawing' })])] : [];
+      }
+      case 'file': {
+        const url = href(data.ref);
+        return url ? [h('p', { className: ['file'] }, [h('a', { href: url, download: true }, [t(String(data.caption ?? 'Download the file'))])])] : [];
+      }
+      case 'embed': {
+        const url = typeof data.url === 'string' && isSafeLinkUrl(data.url) ? data.url : undefined;
+        return url ? [h('p', { className: ['embed'] }, [h('a', { href: url }, [t(url)])])] : [];
+      }
+      case 'content-ref': {
+        const url = href(data.ref);
+        const ref = data.ref as { kind?: string; page?: string; url?: string } | undefined;
+        const title = (ref?.kind === 'page' && ref.page && context.pageTitle?.(ref.page)) || url;
+        return url ? [h('p', { className: ['content-ref'] }, [h('a', { href: url }, [t(title ?? url)])])] : [];
+      }
+      case 'reusable-content': {
+        const id = (data.ref as { reusableContent?: string } | undefined)?.reusableContent;
+        return id ? blocks(context.reusable?.(id) ?? []) : [];
+      }
+      case 'table':
+        return [table(node)];
+      case 'tabs':
+        return [h('div', { className: ['tabs'] }, childBlocks(node).map((tab) => h('section', { className: ['tab'] }, [h('p', { className: ['tab-title'] }, [t(String(tab.data?.title ?? ''))]), ...blocks(childBlocks(tab))])))];
+      case 'expandable': {
+        const title = fragment(node, 'expandable-title')?.nodes ?? [];
+        const body = fragment(node, 'expandable-body')?.nodes ?? [];
+        return [h('details', { className: ['expandable'], open: data.defaultExpanded === true }, [h('summary', {}, title.flatMap((item) => inlines(item.nodes as Array<TextNode | Inline>))), ...blocks(body)])];
+      }
+      case 'stepper':
+        return [h('ol', { className: ['stepper'] }, childBlocks(node).map((step) => h('li', { className: ['step'] }, blocks(childBlocks(step)))))];
+      case 'columns':
+        return [h('div', { className: ['columns'] }, childBlocks(node).map((column) => {
+          const width = lengthCss(column.data?.width);
+          return h('div', { className: ['column'], ...(width ? { style: `flex-basis:${width}` } : {}) }, blocks(childBlocks(column)));
+        }))];
+      case 'updates':
+        return [h('div', { className: ['updates'] }, childBlocks(node).map((update) => {
+          const date = String(update.data?.date ?? '');
+          return h('article', { className: ['update'] }, [h('p', { className: ['update-date'] }, [h('time', { dateTime: date }, [t(date)])]), ...blocks(childBlocks(update))]);
+        }))];
+      case 'prompt':
+        return [h('figure', { className: ['prompt'] }, [h('figcaption', {}, [t(String(data.description ?? ''))]), ...blocks(childBlocks(node))])];
+      case 'if':
+        return context.condition?.(String(data.expression ?? '')) ? blocks(childBlocks(node)) : [];
+      case 'swagger':
+      case 'openapi-operation':
+      case 'openapi-webhook': {
+        const label = `${String(data.method ?? '').toUpperCase()} ${String(data.path ?? data.name ?? '')}`.trim();
+        const url = href(data.ref);
+        return [h('div', { className: ['openapi'] }, [h('p', {}, [h('code', {}, [t(label)]), ...(url ? [t(' '), h('a', { href: url }, [t('OpenAPI document')])] : [])])])];
+      }
+      case 'openapi-schemas':
+        return [h('div', { className: ['openapi'] }, [h('p', {}, [t(`Schemas: ${((data.schemas as string[] | undefined) ?? []).join(', ')}`)])])];
+      case 'integration': {
+        const url = typeof (data.props as { url?: unknown } | undefined)?.url === 'string' ? String((data.props as { url: string }).url) : undefined;
+        return url && isSafeLinkUrl(url) ? [h('p', { className: ['integration'] }, [h('a', { href: url }, [t(url)])])] : [];
+      }
+      default: {
+        // A kind this reader does not know still shows its words.
+        const words = plainText(node);
+        return words ? [h('p', {}, [t(words)])] : [];
+      }
+    }
+  }
+
+  function blocks(nodes: Block[]): Child[] {
+    return nodes.flatMap(block);
+  }
+
+  const children = blocks(document.nodes);
+  if (notes.length > 0) children.push(h('section', { className: ['notes'], ariaLabel: 'Notes' }, [h('ol', {}, notes)]));
+  return { type: 'root', children };
+}
+
+/** A page's document as HTML. */
+export function renderDocument(document: Pick<JSONDocument, 'nodes'>, context: RenderContext): string {
+  return toHtml(documentToHast(document, context));
+}
+
+/** The outline of a page: its headings, for the "on this page" list. */
+export function outlineOf(document: Pick<JSONDocument, 'nodes'>): Array<{ id: string; title: string; level: number }> {
+  return document.nodes
+    .filter((node) => node.type.startsWith('heading-'))
+    .map((node) => ({ id: String(node.meta?.id ?? node.data?.id ?? ''), title: plainText(node), level: Number(node.type.slice(-1)) }));
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { markdownToDocument } from '../../src/content/gitbook/fromMarkdown.ts';
+import type { ContentRef } from '../../src/content/gitbook/model.ts';
+import { outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
+
+const resolve = (url: string): ContentRef =>
+  url.startsWith('/files/') ? { kind: 'file', file: url.slice(7) } : url.startsWith('/pages/') ? { kind: 'page', page: url.slice(7) } : { kind: 'url', url };
+
+const context: RenderContext = {
+  href: (ref) => (ref.kind === 'url' ? ref.url : ref.kind === 'page' ? `/docs/${ref.page}` : ref.kind === 'file' ? `/files/${ref.file}` : ref.kind === 'anchor' ? `#${ref.anchor}` : undefined),
+  pageTitle: (pageId) => (pageId === 'p1' ? 'The guide' : undefined),
+  condition: (expression) => expression === 'visitor.claims.pro',
+  reusable: (id) => (id === 'rc1' ? markdownToDocument('Shared **words**.', resolve).nodes : undefined),
+};
+
+/** The page's markdown rendered, as a DOM to query. */
+function render(markdown: string) {
+  const html = renderDocument(markdownToDocument(markdown, resolve), context);
+  return { html, document: parseHTML(`<!doctype html><html><body>${html}</body></html>`).document };
+}
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/gitbook/${name}`, import.meta.url), 'utf8');
+
+describe('rendering documents for readers', () => {
+  it('renders headings from <h2> with their anchors, and lists, tasks, quotes and hints', () => {
+    const { document } = render('# Title\n\n## Steps <a href="#go" id="go"></a>\n\n3. three\n\n- [x] done\n\n> quoted\n\n{% hint style="danger" %}\nStop.\n{% endhint %}');
+    expect(document.querySelector('h2#title')!.textContent).toBe('Title#');
+    expect(document.querySelector('h3#go a.anchor')!.getAttribute('href')).toBe('#go');
+    expect(document.querySelector('ol')!.getAttribute('start')).toBe('3');
+    expect(document.querySelector('ul.tasks input')!.hasAttribute('checked')).toBe(true);
+    expect(document.querySelector('blockquote')!.textContent).toBe('quoted');
+    expect(document.querySelector('aside.hint.hint-danger')!.getAttribute('role')).toBe('note');
+  });
+
+  it('highlights code on the server, with its title, and keeps mermaid as its source', () => {
+    const { document } = render('{% code title="app.js" %}\n```js\nconst answer = 42;\n```\n{% endcode %}\n\n```mermaid\ngraph TD\n  A --> B\n```');
+    expect(document.querySelector('figure.code figcaption')!.textContent).toBe('app.js');
+    expect(document.querySelector('code.language-js .hljs-keyword')!.textContent).toBe('const');
+    expect(document.querySelector('pre.mermaid')!.textContent).toBe('graph TD\n  A --> B');
+  });
+
+  it('renders tabs as sections, expandables as details, steppers, columns, updates and tables', () => {
+    const { document } = render([fixture('getting-started.md'), fixture('configuration.md'), fixture('reference.md')].join('\n\n'));
+    expect([...document.querySelectorAll('.tabs .tab-title')].map((title) => title.textContent)).toEqual(['macOS', 'Windows', 'Linux']);
+    expect(document.querySelector('details.expandable summary')!.textContent).toBe('Where is the file on Windows?');
+    expect(document.querySelectorAll('details.expandable[open]')).toHaveLength(1);
+    expect(document.querySelectorAll('ol.stepper > li.step')).toHaveLength(2);
+    expect(document.querySelectorAll('.columns > .column')).toHaveLength(2);
+    expect([...document.querySelectorAll('.update time')].map((time) => time.getAttribute('datetime'))).toEqual(['2026-11-01', '2026-10-01']);
+    expect([...document.querySelectorAll('.table th')].map((th) => th.textContent)).toEqual(['Setting', 'Default', 'Meaning']);
+    expect(document.querySelectorAll('.cards .card')).toHaveLength(2);
+    expect(document.querySelector('figure.image img')!.getAttribute('alt')).toBe('The login screen');
+    expect(document.querySelector('figure.image figcaption')!.textContent).toBe('The login screen, with the token field');
+    expect(document.querySelector('section.notes li')!.textContent).toContain('On Windows the file lives elsewhere');
+    expect(document.querySelector('a.button.primary')!.getAttribute('href')).toBe('https://acme.test/signup');
+  });
+
+  it('shows adaptive content only when its condition holds, and reusable content in place', () => {
+    const { document } = render('{% if visitor.claims.pro %}\nFor pros.\n{% endif %}\n\n{% if visitor.claims.free %}\nFor free users.\n{% endif %}\n\n{% include "/reusable-content/rc1" %}');
+    expect(document.body.textContent).toContain('For pros.');
+    expect(document.body.textContent).not.toContain('For free users.');
+    expect(document.querySelector('strong')!.textContent).toBe('words');
+  });
+
+  it('links content references by page title, and leaves out links that lead nowhere safe', () => {
+    const { document } = render('{% content-ref url="/pages/p1" %}\n[x](/pages/p1)\n{% endcontent-ref %}\n\n[bad](javascript:alert(1)) <a href="javascript:alert(1)" class="button primary">B</a>');
+    expect(document.querySelector('.content-ref a')!.textContent).toBe('The guide');
+    expect([...document.querySelectorAll('a')].map((link) => link.getAttribute('href'))).toEqual(['/docs/p1']);
+  });
+
+  it('escapes what a document says: HTML in text stays text', () => {
+    const { document, html } = render('<script>alert(1)</script>\n\nA <b onclick="x()">bold</b> claim & <i>more</i>');
+    expect(document.querySelector('script')).toBeNull();
+    expect(html).not.toContain('onclick');
+    expect(document.body.textContent).toContain('<script>alert(1)</script>');
+  });
+
+  it('answers the outline of a page from its headings', () => {
+    expect(outlineOf(markdownToDocument('# One\n\ntext\n\n## Two', resolve))).toEqual([
+      { id: 'one', title: 'One', level: 1 },
+      { id: 'two', title: 'Two', level: 2 },
+    ]);
+  });
+});
