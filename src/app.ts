@@ -21,6 +21,7 @@ import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
 import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
+import { readerRoutes } from './reader/routes.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { integrationRoutes } from './routes/integrations/index.ts';
@@ -172,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(fileDownloadRoutes);
+  await app.register(readerRoutes);
   await app.register(samlServiceRoutes);
   await app.register(integrationAssetRoutes);
   await app.register(

@@ -55,6 +55,33 @@ export interface ReadCredentials {
   visitorAuthToken?: string;
 }
 
+/**
+ * The one rule for reading a published site from outside its organization: public and
+ * unlisted sites openly, share-link sites with the key of an active share link,
+ * visitor-auth sites with a token signed by the site's key. Answers the reader's claims
+ * (empty but for visitor tokens), or undefined when they may not read it.
+ */
+export async function publishedSiteClaims(db: Db, site: SiteRow, credentials: ReadCredentials): Promise<Record<string, unknown> | undefined> {
+  if (site.published !== 1) return undefined;
+  switch (site.visibility) {
+    case 'public':
+    case 'unlisted':
+      return {};
+    case 'share-link':
+      return credentials.shareKey && (await hasActiveShareLink(db, site.id, credentials.shareKey)) ? {} : undefined;
+    case 'visitor-auth':
+      if (!credentials.visitorAuthToken) return undefined;
+      try {
+        const { payload } = await jwtVerify(credentials.visitorAuthToken, visitorKey(site), { algorithms: ['HS256'] });
+        return payload as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    default:
+      return undefined;
+  }
+}
+
 export async function authorizeSiteRead(
   ctx: ServiceContext,
   actor: Actor,
@@ -66,29 +93,9 @@ export async function authorizeSiteRead(
   const site = organization && (await findSite(ctx.db, organizationId, siteId));
   if (!site) throw siteNotFound(siteId);
   if (accessFromRow(organization)?.isMember) return { site, claims: undefined };
-  if (site.published !== 1) throw siteNotFound(siteId);
-  switch (site.visibility) {
-    case 'public':
-    case 'unlisted':
-      return { site, claims: {} };
-    case 'share-link':
-      if (credentials.shareKey && (await hasActiveShareLink(ctx.db, site.id, credentials.shareKey))) {
-        return { site, claims: {} };
-      }
-      throw siteNotFound(siteId);
-    case 'visitor-auth':
-      if (credentials.visitorAuthToken) {
-        try {
-          const { payload } = await jwtVerify(credentials.visitorAuthToken, visitorKey(site), { algorithms: ['HS256'] });
-          return { site, claims: payload as Record<string, unknown> };
-        } catch {
-          throw siteNotFound(siteId);
-        }
-      }
-      throw siteNotFound(siteId);
-    default:
-      throw siteNotFound(siteId);
-  }
+  const claims = await publishedSiteClaims(ctx.db, site, credentials);
+  if (!claims) throw siteNotFound(siteId);
+  return { site, claims };
 }
 
 /** The presented structure of a site as one reader sees it. */

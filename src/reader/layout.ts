@@ -1,0 +1,127 @@
+// The frame around a published page: a skip link, the site's header, the sidebar of the
+// page tree, the page with its outline and previous / next links, and a footer. Built
+// as hast like the page itself (render.ts), so every title is escaped. The stylesheet is inline: one request per page, light and dark
+// themes by the reader's preference, and a single column on a phone.
+import type { Element, ElementContent, Properties } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+
+export interface NavigationItem {
+  title: string;
+  href?: string;
+  current: boolean;
+  children: NavigationItem[];
+}
+
+interface Link {
+  title: string;
+  href: string;
+}
+
+export interface SitePage {
+  site: { title: string; home: string };
+  /** The page's content as rendered by render.ts. */
+  page: { title: string; description?: string; content: ElementContent[] };
+  navigation: NavigationItem[];
+  outline: Array<{ id: string; title: string; level: number }>;
+  previous?: Link;
+  next?: Link;
+}
+
+const STYLE = `
+:root{--fg:#1d2430;--muted:#5b6472;--bg:#fff;--panel:#f5f7fa;--line:#dfe3ea;--accent:#2456c8;--hint:#eef3ff;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;line-height:1.6;color:var(--fg);background:var(--bg)}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e9ef;--muted:#a9b1bd;--bg:#14171c;--panel:#1c2027;--line:#2e343d;--accent:#8fb2ff;--hint:#1d2636}}
+body{margin:0}a{color:var(--accent)}a:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.skip-link{position:absolute;left:-999px}.skip-link:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:1}
+header.site{display:flex;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}header.site a{font-weight:600;text-decoration:none;color:var(--fg)}
+.layout{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem}
+nav.pages ul{list-style:none;padding-left:1rem;margin:0}nav.pages>ul{padding-left:0}nav.pages li{margin:.2rem 0}nav.pages a{text-decoration:none;color:var(--muted)}nav.pages a[aria-current=page]{color:var(--accent);font-weight:600}
+nav.pages .group{font-weight:600;color:var(--fg);margin-top:.75rem}
+main{min-width:0}main h1{margin-top:0}.description{color:var(--muted);font-size:1.1rem}
+.anchor{margin-left:.4rem;text-decoration:none;opacity:.4}.anchor:hover,.anchor:focus{opacity:1}
+pre{background:var(--panel);padding:1rem;overflow:auto;border-radius:6px}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
+figure{margin:1rem 0}figcaption{color:var(--muted);font-size:.9rem}img{max-width:100%;height:auto}
+.hint{background:var(--hint);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0;border-radius:4px}
+.hint-warning{border-color:#b26a00}.hint-danger{border-color:#c62828}.hint-success{border-color:#2e7d32}
+.tabs{border:1px solid var(--line);border-radius:6px;padding:0 1rem;margin:1rem 0}.tab-title{font-weight:600;border-bottom:1px solid var(--line);padding-bottom:.25rem}
+details{border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;margin:1rem 0}summary{cursor:pointer;font-weight:600}
+.columns{display:flex;gap:1.5rem;flex-wrap:wrap}.column{flex:1 1 12rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}.card{display:block;border:1px solid var(--line);border-radius:6px;padding:1rem;color:inherit;text-decoration:none}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left}
+.button{display:inline-block;padding:.4rem .9rem;border-radius:6px;background:var(--accent);color:var(--bg);text-decoration:none}.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
+aside.outline{font-size:.9rem}aside.outline ul{list-style:none;padding-left:0}aside.outline .level-2{padding-left:.75rem}aside.outline .level-3{padding-left:1.5rem}
+nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
+footer.site{color:var(--muted);font-size:.85rem;text-align:center;padding:2rem}
+.hljs-keyword,.hljs-built_in{color:#a626a4}.hljs-string{color:#50a14f}.hljs-number,.hljs-literal{color:#986801}.hljs-comment{color:var(--muted);font-style:italic}.hljs-title{color:#4078f2}
+@media (prefers-color-scheme:dark){.hljs-keyword,.hljs-built_in{color:#d19ae8}.hljs-string{color:#98c379}.hljs-number,.hljs-literal{color:#e5c07b}.hljs-title{color:#79b8ff}}
+@media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.pages{border-bottom:1px solid var(--line);padding-bottom:1rem}}
+`;
+
+function h(tagName: string, properties: Properties = {}, children: ElementContent[] = []): Element {
+  return { type: 'element', tagName, properties, children };
+}
+
+const text = (value: string): ElementContent => ({ type: 'text', value });
+
+function navigationList(items: NavigationItem[]): Element {
+  return h('ul', {}, items.map((item) => {
+    const label = item.href
+      ? h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, [text(item.title)])
+      : h('span', { className: ['group'] }, [text(item.title)]);
+    return h('li', {}, [label, ...(item.children.length ? [navigationList(item.children)] : [])]);
+  }));
+}
+
+function documentShell(title: string, body: ElementContent[]): string {
+  const tree = h('html', { lang: 'en' }, [
+    h('head', {}, [
+      h('meta', { charSet: 'utf-8' }),
+      h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+      h('title', {}, [text(title)]),
+      h('style', {}, [text(STYLE)]),
+    ]),
+    h('body', {}, body),
+  ]);
+  return `<!doctype html>${toHtml(tree)}`;
+}
+
+/** A published page in its site's frame. */
+export function sitePage(input: SitePage): string {
+  const { site, page } = input;
+  const pagination = [input.previous && { ...input.previous, rel: 'prev', label: 'Previous' }, input.next && { ...input.next, rel: 'next', label: 'Next' }]
+    .filter((link): link is Link & { rel: string; label: string } => Boolean(link))
+    .map((link) => h('a', { href: link.href, rel: [link.rel] }, [h('span', { className: ['pagination-label'] }, [text(`${link.label}: `)]), text(link.title)]));
+  return documentShell(`${page.title} | ${site.title}`, [
+    h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
+    h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)])]),
+    h('div', { className: ['layout'] }, [
+      h('nav', { className: ['pages'], ariaLabel: 'Pages' }, [navigationList(input.navigation)]),
+      h('main', { id: 'content' }, [
+        h('article', {}, [
+          h('h1', {}, [text(page.title)]),
+          ...(page.description ? [h('p', { className: ['description'] }, [text(page.description)])] : []),
+          ...page.content,
+        ]),
+        ...(pagination.length ? [h('nav', { className: ['pagination'], ariaLabel: 'Previous and next pages' }, pagination)] : []),
+      ]),
+      h('aside', { className: ['outline'], ariaLabel: 'On this page' }, input.outline.length
+        ? [h('p', {}, [text('On this page')]), h('ul', {}, input.outline.map((heading) => h('li', { className: [`level-${heading.level}`] }, [h('a', { href: `#${heading.id}` }, [text(heading.title)])])))]
+        : []),
+    ]),
+    h('footer', { className: ['site'] }, [text(`${site.title} · published with Quire`)]),
+  ]);
+}
+
+/** The 404 page: in the site's frame when the site is known and readable, else plain. */
+export function notFoundPage(site: { title: string; home: string } | undefined): string {
+  return documentShell(site ? `Page not found | ${site.title}` : 'Page not found', [
+    h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
+    ...(site ? [h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)])])] : []),
+    h('main', { id: 'content', className: ['layout'] }, [
+      h('div', {}, [
+        h('h1', {}, [text('Page not found')]),
+        h('p', {}, [text('This page does not exist, or it is not published for you.')]),
+        ...(site ? [h('p', {}, [h('a', { href: site.home }, [text(`Back to ${site.title}`)])])] : []),
+      ]),
+    ]),
+  ]);
+}

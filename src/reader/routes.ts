@@ -1,0 +1,53 @@
+// The published sites, served to readers at their urls.published: /sites/<siteId>/…
+// A share-link key given once as ?share_key= (or GitBook's shareKey) is kept in a
+// cookie for the site's path; a visitor token as ?jwt_token= likewise. Hidden from the
+// API document: these are pages, not operations.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readPublishedPage } from './site.ts';
+
+const Query = Type.Object({
+  share_key: Type.Optional(Type.String({ maxLength: 200 })),
+  shareKey: Type.Optional(Type.String({ maxLength: 200 })),
+  jwt_token: Type.Optional(Type.String({ maxLength: 8192 })),
+});
+
+/** A cookie's value from the request's Cookie header. */
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+export const readerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { ctx } = app;
+  const serve = async (request: FastifyRequest<{ Params: { siteId: string; '*'?: string }; Querystring: { share_key?: string; shareKey?: string; jwt_token?: string } }>, reply: FastifyReply) => {
+    const { siteId } = request.params;
+    const cookiePath = `/sites/${encodeURIComponent(siteId)}`;
+    const givenShareKey = request.query.share_key ?? request.query.shareKey;
+    const shareKey = givenShareKey ?? cookie(request, 'quire_share_key');
+    const visitorAuthToken = request.query.jwt_token ?? cookie(request, 'quire_visitor_token');
+    const answer = await readPublishedPage(ctx, siteId, request.params['*'] ?? '', { shareKey, visitorAuthToken });
+    if (answer.status === 200) {
+      const cookies = [
+        ...(givenShareKey ? [`quire_share_key=${encodeURIComponent(givenShareKey)}; Path=${cookiePath}; HttpOnly; SameSite=Lax`] : []),
+        ...(request.query.jwt_token ? [`quire_visitor_token=${encodeURIComponent(request.query.jwt_token)}; Path=${cookiePath}; HttpOnly; SameSite=Lax`] : []),
+      ];
+      if (cookies.length) reply.header('set-cookie', cookies);
+    }
+    return reply
+      .code(answer.status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      // Pages carry no script of their own; inline styles only.
+      .header('content-security-policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'unsafe-inline'; script-src 'none'; frame-ancestors 'self'")
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .send(answer.html);
+  };
+  const schema = { hide: true, params: Type.Object({ siteId: Type.String({ maxLength: 100 }), '*': Type.Optional(Type.String({ maxLength: 2048 })) }), querystring: Query };
+  app.get('/sites/:siteId', { schema }, serve);
+  app.get('/sites/:siteId/*', { schema }, serve);
+};

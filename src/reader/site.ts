@@ -1,0 +1,122 @@
+// Reading a published site as its readers do: the site by id, the rule for outsiders
+// (services/siteAccess.ts), the site space a path names, the page at the rest of the
+// path in that space's current revision, and the page rendered in the site's frame.
+// Reads through services and repos only; answers HTML for a page or for a 404.
+import { namedFiles } from '../content/document.ts';
+import type { ContentRef } from '../content/gitbook/model.ts';
+import { childrenByParent, findPageByPath, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
+import { findSiteById, type SiteRow } from '../db/repos/sites.ts';
+import { readSiteStructure, type SiteSpaceRow } from '../db/repos/siteStructure.ts';
+import { findSpace } from '../db/repos/spaces.ts';
+import { conditionHolds } from '../lib/conditions.ts';
+import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
+import { orderedSections } from '../services/siteStructure.ts';
+import { runSized } from '../workers/pool.ts';
+import { notFoundPage, sitePage, type NavigationItem } from './layout.ts';
+import { documentToHast, outlineOf } from './render.ts';
+import type { ElementContent } from 'hast';
+
+export interface ReaderAnswer {
+  status: 200 | 404;
+  html: string;
+}
+
+/** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
+function siteSpaceFor(site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, segments: string[], claims: Record<string, unknown>) {
+  const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
+  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  let section = sections.find((candidate) => candidate.path === segments[0]);
+  const rest = section ? segments.slice(1) : segments;
+  section ??= sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
+  const spaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (section?.id ?? null) && visible(siteSpace.condition));
+  const named = spaces.find((siteSpace) => siteSpace.path === rest[0]);
+  const defaultId = section ? section.default_site_space_id : site.default_site_space_id;
+  const siteSpace: SiteSpaceRow | undefined = named ?? spaces.find((candidate) => candidate.id === defaultId) ?? spaces[0];
+  const prefix = [...(section && section.id !== (sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0])?.id ? [section.path] : []), ...(named ? [named.path] : [])];
+  return { siteSpace, rest: named ? rest.slice(1) : rest, prefix };
+}
+
+/** Pages in reading order, hidden ones left out: the sidebar's order, and previous / next. */
+function readingOrder(tree: FlatTree): FlatPage[] {
+  const children = childrenByParent(tree);
+  const walk = (parentId: string | null): FlatPage[] =>
+    (children.get(parentId) ?? []).filter((page) => page.meta.hidden !== true).flatMap((page) => [page, ...walk(page.id)]);
+  return walk(null);
+}
+
+export async function readPublishedPage(ctx: ServiceContext, siteId: string, path: string, credentials: ReadCredentials): Promise<ReaderAnswer> {
+  const site = await findSiteById(ctx.db, siteId);
+  const claims = site && (await publishedSiteClaims(ctx.db, site, credentials));
+  if (!site || !claims) return { status: 404, html: notFoundPage(undefined) };
+  // Served under Quire's own URL, with the site's base path when it has one (a custom hostname is for a proxy in front).
+  const base = `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+  const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+  if (site.basename && segments[0] === site.basename) segments.shift();
+  const structure = await readSiteStructure(ctx.db, site.id);
+  const { siteSpace, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
+  const space = siteSpace && (await findSpace(ctx.db, siteSpace.space_id));
+  if (!space || space.deleted_at) return { status: 404, html: notFoundPage({ title: site.title, home: base }) };
+  const view = await loadRevision(ctx, space.revision_id);
+  const order = readingOrder(view.tree).filter((page) => page.meta.type !== 'group');
+  const spaceBase = [base, ...prefix].join('/');
+  const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
+  const page = rest.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, rest.join('/'));
+  if (!page || page.meta.type !== 'document' || page.meta.hidden === true && rest.length === 0) {
+    return { status: 404, html: notFoundPage({ title: site.title, home: base }) };
+  }
+  const markdown = await markdownOf(ctx.db, page);
+  const files = namedFiles(view.files);
+  const document = await runSized('markdownToDocument', { markdown, tree: view.tree, pageId: page.id, files }, markdown.length);
+  const href = (ref: ContentRef): string | undefined => {
+    switch (ref.kind) {
+      case 'url':
+        return ref.url;
+      case 'anchor':
+        return ref.page && view.tree.has(ref.page) ? `${pageUrl(view.tree.get(ref.page)!)}#${ref.anchor}` : `#${ref.anchor}`;
+      case 'page': {
+        const target = view.tree.get(ref.page);
+        return target ? `${pageUrl(target)}${ref.anchor ? `#${ref.anchor}` : ''}` : undefined;
+      }
+      case 'file': {
+        const file = view.files.find((candidate) => candidate.id === ref.file);
+        return file ? presentFile(ctx, file).downloadURL : undefined;
+      }
+      default:
+        return undefined;
+    }
+  };
+  const content = documentToHast(document, {
+    href,
+    pageTitle: (pageId) => view.tree.get(pageId)?.meta.title,
+    condition: (expression) => conditionHolds(expression, claims),
+  });
+  const navigation = (parentId: string | null): NavigationItem[] =>
+    (childrenByParent(view.tree).get(parentId) ?? [])
+      .filter((child) => child.meta.hidden !== true)
+      .map((child) => ({
+        title: child.meta.title,
+        href: child.meta.type === 'document' ? pageUrl(child) : child.meta.type === 'link' ? linkHref(child) : undefined,
+        current: child.id === page.id,
+        children: navigation(child.id),
+      }));
+  const at = order.findIndex((candidate) => candidate.id === page.id);
+  const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
+  return {
+    status: 200,
+    html: sitePage({
+      site: { title: site.title, home: base },
+      page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
+      navigation: navigation(null),
+      outline: outlineOf(document),
+      previous: neighbour(order[at - 1]),
+      next: neighbour(order[at + 1]),
+    }),
+  };
+}
+
+function linkHref(page: FlatPage): string | undefined {
+  const target = typeof page.meta.href === 'string' ? page.meta.href : undefined;
+  return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
+}

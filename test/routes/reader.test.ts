@@ -1,0 +1,92 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildOrganization } from '../helpers/factories.ts';
+
+const testApp = useTestApp();
+
+/** A space of three pages (one with a sub-page, one hidden) on a site, published as `visibility`. */
+async function publishedSite(visibility: 'public' | 'share-link' = 'public') {
+  const org = await buildOrganization(testApp);
+  const token = org.admin.token;
+  const call = (method: string, path: string, body?: object) => request(testApp.app, method as 'GET', path, { token, body });
+  const space = (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title: 'Handbook' })).body;
+  const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+  const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+    changes: [
+      { operation: 'insert_page', ref: 'start', document: '# Start here\n\nWelcome. Read [the setup](setup.md#tools).\n\n## First steps\n\n{% hint style="info" %}\nTake your time.\n{% endhint %}' },
+      { operation: 'insert_page', into: 'start', document: '# Setup\n\n## Tools\n\n```bash\nnpm install\n```' },
+      { operation: 'insert_page', document: '# Reference\n\n<script>alert(1)</script> stays text.' },
+      { operation: 'insert_page', document: '# Drafts', hidden: true },
+    ],
+  });
+  expect(edited.status).toBe(200);
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+  const sites = `/v1/orgs/${org.organizationId}/sites`;
+  const site = (await call('POST', sites, { title: 'Acme Docs' })).body;
+  expect((await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id })).status).toBe(201);
+  await call('PATCH', `${sites}/${site.id}`, { visibility });
+  const published = (await call('POST', `${sites}/${site.id}/publish`)).body;
+  const path = new URL(published.urls.published).pathname;
+  const open = async (url: string, headers: Record<string, string> = {}) => {
+    const response = await testApp.app.inject({ method: 'GET', url, headers });
+    return { response, document: parseHTML(response.body).document };
+  };
+  return { org, call, sites, site, path, open };
+}
+
+describe('the built-in reader', () => {
+  it('serves a published site at its urls.published: the first page, the page tree, the content, an outline and the next page', async () => {
+    const { path, open } = await publishedSite();
+    const { response, document } = await open(path);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(document.querySelector('title')!.textContent).toBe('Start here | Acme Docs');
+    expect(document.querySelector('main h1')!.textContent).toBe('Start here');
+    expect([...document.querySelectorAll('nav.pages a')].map((link) => link.textContent)).toEqual(['Start here', 'Setup', 'Reference']);
+    expect(document.querySelector('nav.pages a[aria-current="page"]')!.textContent).toBe('Start here');
+    expect(document.querySelector('main aside.hint')!.textContent).toBe('Take your time.');
+    expect(document.querySelector('main a[href$="/start-here/setup#tools"]')!.textContent).toBe('the setup');
+    expect([...document.querySelectorAll('aside.outline a')].map((link) => link.getAttribute('href'))).toEqual(['#first-steps']);
+    expect(document.querySelector('nav.pagination a[rel="next"]')!.getAttribute('href')).toBe(`http://quire.test${path}/start-here/setup`);
+    expect(document.querySelector('a.skip-link')!.getAttribute('href')).toBe('#content');
+  });
+
+  it('serves each page at its path, with previous and next, highlighted code, and HTML in the text escaped', async () => {
+    const { path, open } = await publishedSite();
+    const setup = await open(`${path}/start-here/setup`);
+    expect(setup.response.statusCode).toBe(200);
+    expect(setup.document.querySelector('code.language-bash')).not.toBeNull();
+    expect(setup.document.querySelector('nav.pagination a[rel="prev"]')!.textContent).toBe('Previous: Start here');
+    const reference = await open(`${path}/reference`);
+    expect(reference.document.querySelector('main script')).toBeNull();
+    expect(reference.document.querySelector('main p')!.textContent).toContain('<script>alert(1)</script>');
+    expect(reference.response.headers['content-security-policy']).toContain("script-src 'none'");
+  });
+
+  it('answers a 404 page in the site\'s frame for a missing page, and a plain one for an unknown or unpublished site', async () => {
+    const { call, sites, site, path, open } = await publishedSite();
+    const missing = await open(`${path}/no/such/page`);
+    expect(missing.response.statusCode).toBe(404);
+    expect(missing.document.querySelector('header.site a')!.textContent).toBe('Acme Docs');
+    expect((await open('/sites/noSuchSite')).response.statusCode).toBe(404);
+    await call('POST', `${sites}/${site.id}/unpublish`);
+    const unpublished = await open(path);
+    expect(unpublished.response.statusCode).toBe(404);
+    expect(unpublished.response.body).not.toContain('Start here');
+  });
+
+  it('opens a share-link site only with an active share key, kept in a cookie after the first visit', async () => {
+    const { call, sites, site, path, open } = await publishedSite('share-link');
+    expect((await open(path)).response.statusCode).toBe(404);
+    const link = (await call('POST', `${sites}/${site.id}/share-links`, { name: 'Partners' })).body;
+    const shareKey = new URL(link.urls.published).searchParams.get('shareKey')!;
+    const first = await open(`${path}?shareKey=${shareKey}`);
+    expect(first.response.statusCode).toBe(200);
+    const cookie = String(first.response.headers['set-cookie']).split(';')[0];
+    expect((await open(`${path}/reference`, { cookie })).response.statusCode).toBe(200);
+    expect((await open(`${path}?shareKey=wrong`)).response.statusCode).toBe(404);
+    await call('PATCH', `${sites}/${site.id}/share-links/${link.id}`, { active: false });
+    expect((await open(path, { cookie })).response.statusCode).toBe(404);
+  });
+});
