@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
@@ -6,7 +7,7 @@ import { buildOrganization } from '../helpers/factories.ts';
 const testApp = useTestApp();
 
 /** A space of three pages (one with a sub-page, one hidden) on a site, published as `visibility`. */
-async function publishedSite(visibility: 'public' | 'share-link' = 'public') {
+async function publishedSite(visibility: 'public' | 'share-link' | 'visitor-auth' = 'public') {
   const org = await buildOrganization(testApp);
   const token = org.admin.token;
   const call = (method: string, path: string, body?: object) => request(testApp.app, method as 'GET', path, { token, body });
@@ -16,7 +17,7 @@ async function publishedSite(visibility: 'public' | 'share-link' = 'public') {
     changes: [
       { operation: 'insert_page', ref: 'start', document: '# Start here\n\nWelcome. Read [the setup](setup.md#tools).\n\n## First steps\n\n{% hint style="info" %}\nTake your time.\n{% endhint %}' },
       { operation: 'insert_page', into: 'start', document: '# Setup\n\n## Tools\n\n```bash\nnpm install\n```' },
-      { operation: 'insert_page', document: '# Reference\n\n<script>alert(1)</script> stays text.' },
+      { operation: 'insert_page', document: '# Reference\n\n<script>alert(1)</script> stays text.\n\n{% if visitor.claims.plan == "pro" %}\nPro plans get a dedicated region.\n{% endif %}\n\n{% if visitor.claims.( %}\nNever shown.\n{% endif %}' },
       { operation: 'insert_page', document: '# Drafts', hidden: true },
     ],
   });
@@ -88,5 +89,22 @@ describe('the built-in reader', () => {
     expect((await open(`${path}?shareKey=wrong`)).response.statusCode).toBe(404);
     await call('PATCH', `${sites}/${site.id}/share-links/${link.id}`, { active: false });
     expect((await open(path, { cookie })).response.statusCode).toBe(404);
+  });
+
+  it('opens a visitor-auth site with a token signed by its key, and shows adaptive content by the token\'s claims', async () => {
+    const { call, sites, site, path, open } = await publishedSite('visitor-auth');
+    expect((await open(`${path}/reference`)).response.statusCode).toBe(404);
+    const { privateKey } = (await call('GET', `${sites}/${site.id}/publishing/auth`)).body;
+    const token = (claims: Record<string, unknown>, key = privateKey) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(key));
+    const pro = await open(`${path}/reference?jwt_token=${await token({ plan: 'pro' })}`);
+    expect(pro.response.statusCode).toBe(200);
+    expect(pro.document.querySelector('main')!.textContent).toContain('Pro plans get a dedicated region.');
+    expect(pro.document.querySelector('main')!.textContent).not.toContain('Never shown.');
+    const cookie = String(pro.response.headers['set-cookie']).split(';')[0];
+    expect((await open(path, { cookie })).response.statusCode).toBe(200);
+    const free = await open(`${path}/reference?jwt_token=${await token({ plan: 'free' })}`);
+    expect(free.document.querySelector('main')!.textContent).not.toContain('Pro plans');
+    expect((await open(`${path}/reference?jwt_token=${await token({ plan: 'pro' }, 'not-the-key')}`)).response.statusCode).toBe(404);
   });
 });
