@@ -40,12 +40,12 @@ export const readerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     return reply
       .code(answer.status)
-      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-type', answer.contentType ?? 'text/html; charset=utf-8')
       .header('x-content-type-options', 'nosniff')
       // Pages carry no script of their own; inline styles only.
       .header('content-security-policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'unsafe-inline'; script-src 'none'; frame-ancestors 'self'")
       .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .send(answer.html);
+      .send(answer.body);
   };
   const schema = { hide: true, params: Type.Object({ siteId: Type.String({ maxLength: 100 }), '*': Type.Optional(Type.String({ maxLength: 2048 })) }), querystring: Query };
   app.get('/sites/:siteId', { schema }, serve);

@@ -20,8 +20,12 @@ import type { ElementContent } from 'hast';
 
 export interface ReaderAnswer {
   status: 200 | 404;
-  html: string;
+  body: string;
+  /** text/html unless said otherwise. */
+  contentType?: string;
 }
+
+const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
 /** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
 function siteSpaceFor(site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, segments: string[], claims: Record<string, unknown>) {
@@ -49,7 +53,7 @@ function readingOrder(tree: FlatTree): FlatPage[] {
 export async function readPublishedPage(ctx: ServiceContext, siteId: string, path: string, credentials: ReadCredentials): Promise<ReaderAnswer> {
   const site = await findSiteById(ctx.db, siteId);
   const claims = site && (await publishedSiteClaims(ctx.db, site, credentials));
-  if (!site || !claims) return { status: 404, html: notFoundPage(undefined) };
+  if (!site || !claims) return { status: 404, body: notFoundPage(undefined) };
   // Served under Quire's own URL, with the site's base path when it has one (a custom hostname is for a proxy in front).
   const base = `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
   const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
@@ -57,16 +61,19 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const structure = await readSiteStructure(ctx.db, site.id);
   const { siteSpace, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
   const space = siteSpace && (await findSpace(ctx.db, siteSpace.space_id));
-  if (!space || space.deleted_at) return { status: 404, html: notFoundPage({ title: site.title, home: base }) };
+  if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, site, structure, claims, base, segments[0]);
+  if (!space || space.deleted_at) return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
   const view = await loadRevision(ctx, space.revision_id);
   const order = readingOrder(view.tree).filter((page) => page.meta.type !== 'group');
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
-  const page = rest.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, rest.join('/'));
-  if (!page || page.meta.type !== 'document' || page.meta.hidden === true && rest.length === 0) {
-    return { status: 404, html: notFoundPage({ title: site.title, home: base }) };
-  }
+  // GitBook serves each page's markdown at its path with ".md" added.
+  const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
+  const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
+  const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
+  if (!page || page.meta.type !== 'document') return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
   const markdown = await markdownOf(ctx.db, page);
+  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, markdown), contentType: 'text/markdown; charset=utf-8' };
   const files = namedFiles(view.files);
   const document = await runSized('markdownToDocument', { markdown, tree: view.tree, pageId: page.id, files }, markdown.length);
   const href = (ref: ContentRef): string | undefined => {
@@ -105,7 +112,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
   return {
     status: 200,
-    html: sitePage({
+    body: sitePage({
       site: { title: site.title, home: base },
       page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
       navigation: navigation(null),
@@ -119,4 +126,59 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
 function linkHref(page: FlatPage): string | undefined {
   const target = typeof page.meta.href === 'string' ? page.meta.href : undefined;
   return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
+}
+
+function pageAsMarkdown(page: FlatPage, markdown: string): string {
+  const description = typeof page.meta.description === 'string' && page.meta.description ? `${page.meta.description}\n\n` : '';
+  return `# ${page.meta.title}\n\n${description}${markdown}`;
+}
+
+/** Every readable page of every site space the reader may see, for the files machines read. */
+async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string) {
+  const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
+  const sections = new Map(orderedSections(structure).map((section) => [section.id, section]));
+  const defaultSection = site.default_section_id ?? orderedSections(structure)[0]?.id ?? null;
+  const spaces: Array<{ title: string; pages: Array<{ page: FlatPage; url: string; markdown: () => Promise<string> }> }> = [];
+  for (const siteSpace of structure.siteSpaces.filter((candidate) => visible(candidate.condition))) {
+    const section = siteSpace.section_id ? sections.get(siteSpace.section_id) : undefined;
+    if (section && !visible(section.condition)) continue;
+    const space = await findSpace(ctx.db, siteSpace.space_id);
+    if (!space || space.deleted_at) continue;
+    const isDefault = siteSpace.id === (section ? section.default_site_space_id : site.default_site_space_id);
+    const prefix = [...(section && section.id !== defaultSection ? [section.path] : []), ...(isDefault ? [] : [siteSpace.path])];
+    const view = await loadRevision(ctx, space.revision_id);
+    const pages = readingOrder(view.tree)
+      .filter((page) => page.meta.type === 'document')
+      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownOf(ctx.db, page) }));
+    spaces.push({ title: space.title, pages });
+  }
+  return spaces;
+}
+
+function escapeXml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** sitemap.xml, robots.txt, llms.txt and llms-full.txt, as GitBook serves them for a site. */
+async function machineFile(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, name: string): Promise<ReaderAnswer> {
+  const spaces = await sitePages(ctx, site, structure, claims, base);
+  const all = spaces.flatMap((space) => space.pages);
+  switch (name) {
+    case 'sitemap.xml': {
+      const urls = all.filter(({ page }) => page.meta.noIndex !== true && page.meta.noRobotsIndex !== true).map(({ url }) => `<url><loc>${escapeXml(url)}</loc></url>`);
+      return { status: 200, contentType: 'application/xml; charset=utf-8', body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>\n` };
+    }
+    case 'robots.txt': {
+      const hidden = all.filter(({ page }) => page.meta.noRobotsIndex === true).map(({ url }) => `Disallow: ${new URL(url).pathname}`);
+      return { status: 200, contentType: 'text/plain; charset=utf-8', body: ['User-agent: *', 'Allow: /', ...hidden, `Sitemap: ${base}/sitemap.xml`, ''].join('\n') };
+    }
+    case 'llms.txt': {
+      const sections = spaces.map((space) => [`## ${space.title}`, '', ...space.pages.map(({ page, url }) => `- [${page.meta.title}](${url}.md)${typeof page.meta.description === 'string' && page.meta.description ? `: ${page.meta.description}` : ''}`), ''].join('\n'));
+      return { status: 200, contentType: 'text/plain; charset=utf-8', body: [`# ${site.title}`, '', ...sections].join('\n') };
+    }
+    default: {
+      const pages = await Promise.all(all.map(async ({ page, markdown }) => pageAsMarkdown(page, await markdown())));
+      return { status: 200, contentType: 'text/plain; charset=utf-8', body: `${pages.join('\n\n---\n\n')}\n` };
+    }
+  }
 }

@@ -107,4 +107,26 @@ describe('the built-in reader', () => {
     expect(free.document.querySelector('main')!.textContent).not.toContain('Pro plans');
     expect((await open(`${path}/reference?jwt_token=${await token({ plan: 'pro' }, 'not-the-key')}`)).response.statusCode).toBe(404);
   });
+
+  it('serves machines the site as GitBook does: sitemap.xml, robots.txt, llms.txt, llms-full.txt and each page as markdown', async () => {
+    const { path, open } = await publishedSite();
+    const base = `http://quire.test${path}`;
+    const sitemap = await open(`${path}/sitemap.xml`);
+    expect(sitemap.response.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect([...sitemap.response.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).toEqual([
+      `${base}/start-here`,
+      `${base}/start-here/setup`,
+      `${base}/reference`,
+    ]);
+    expect((await open(`${path}/robots.txt`)).response.body).toBe(`User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`);
+    const llms = (await open(`${path}/llms.txt`)).response.body;
+    expect(llms).toBe(`# Acme Docs\n\n## Handbook\n\n- [Start here](${base}/start-here.md)\n- [Setup](${base}/start-here/setup.md)\n- [Reference](${base}/reference.md)\n`);
+    const page = await open(`${path}/start-here/setup.md`);
+    expect(page.response.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(page.response.body).toBe('# Setup\n\n## Tools\n\n```bash\nnpm install\n```');
+    const full = (await open(`${path}/llms-full.txt`)).response.body;
+    expect(full).toContain('# Start here\n\nWelcome.');
+    expect(full).toContain('# Reference');
+    expect(full).not.toContain('# Drafts');
+  });
 });
