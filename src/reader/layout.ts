@@ -19,6 +19,13 @@ interface Link {
 
 export interface SitePage {
   site: { title: string; home: string };
+  /** The site's sections, when it has more than one; the current one marked. */
+  tabs: Array<Link & { current: boolean }>;
+  /** The current section's site spaces (variants, such as versions or languages), when more than one. */
+  variants: Array<Link & { current: boolean }>;
+  /** The page's own URL, for canonical and social-preview links. */
+  url: string;
+  noIndex: boolean;
   /** The page's content as rendered by render.ts. */
   page: { title: string; description?: string; content: ElementContent[] };
   navigation: NavigationItem[];
@@ -32,7 +39,8 @@ const STYLE = `
 @media (prefers-color-scheme:dark){:root{--fg:#e6e9ef;--muted:#a9b1bd;--bg:#14171c;--panel:#1c2027;--line:#2e343d;--accent:#8fb2ff;--hint:#1d2636}}
 body{margin:0}a{color:var(--accent)}a:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .skip-link{position:absolute;left:-999px}.skip-link:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:1}
-header.site{display:flex;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}header.site a{font-weight:600;text-decoration:none;color:var(--fg)}
+header.site{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}header.site>a{font-weight:600;text-decoration:none;color:var(--fg)}
+header.site nav ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}header.site nav a{text-decoration:none;color:var(--muted)}header.site nav a[aria-current=page]{color:var(--accent);font-weight:600}header.site nav.variants{margin-left:auto;font-size:.9rem}
 .layout{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem}
 nav.pages ul{list-style:none;padding-left:1rem;margin:0}nav.pages>ul{padding-left:0}nav.pages li{margin:.2rem 0}nav.pages a{text-decoration:none;color:var(--muted)}nav.pages a[aria-current=page]{color:var(--accent);font-weight:600}
 nav.pages .group{font-weight:600;color:var(--fg);margin-top:.75rem}
@@ -71,12 +79,13 @@ function navigationList(items: NavigationItem[]): Element {
   }));
 }
 
-function documentShell(title: string, body: ElementContent[]): string {
+function documentShell(title: string, body: ElementContent[], meta: Element[] = []): string {
   const tree = h('html', { lang: 'en' }, [
     h('head', {}, [
       h('meta', { charSet: 'utf-8' }),
       h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
       h('title', {}, [text(title)]),
+      ...meta,
       h('style', {}, [text(STYLE)]),
     ]),
     h('body', {}, body),
@@ -90,9 +99,22 @@ export function sitePage(input: SitePage): string {
   const pagination = [input.previous && { ...input.previous, rel: 'prev', label: 'Previous' }, input.next && { ...input.next, rel: 'next', label: 'Next' }]
     .filter((link): link is Link & { rel: string; label: string } => Boolean(link))
     .map((link) => h('a', { href: link.href, rel: [link.rel] }, [h('span', { className: ['pagination-label'] }, [text(`${link.label}: `)]), text(link.title)]));
+  const links = (label: string, className: string, items: SitePage['tabs']) =>
+    items.length ? [h('nav', { className: [className], ariaLabel: label }, [h('ul', {}, items.map((item) => h('li', {}, [h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, [text(item.title)])])))])] : [];
+  const meta = [
+    h('link', { rel: ['canonical'], href: input.url }),
+    ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
+    ...(input.noIndex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+    h('meta', { property: 'og:title', content: page.title }),
+    h('meta', { property: 'og:site_name', content: site.title }),
+    h('meta', { property: 'og:url', content: input.url }),
+    h('meta', { property: 'og:type', content: 'article' }),
+    ...(page.description ? [h('meta', { property: 'og:description', content: page.description })] : []),
+    h('meta', { name: 'twitter:card', content: 'summary' }),
+  ];
   return documentShell(`${page.title} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
-    h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)])]),
+    h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)]), ...links('Sections', 'sections', input.tabs), ...links('Variants', 'variants', input.variants)]),
     h('div', { className: ['layout'] }, [
       h('nav', { className: ['pages'], ariaLabel: 'Pages' }, [navigationList(input.navigation)]),
       h('main', { id: 'content' }, [
@@ -108,7 +130,7 @@ export function sitePage(input: SitePage): string {
         : []),
     ]),
     h('footer', { className: ['site'] }, [text(`${site.title} · published with Quire`)]),
-  ]);
+  ], meta);
 }
 
 /** The 404 page: in the site's frame when the site is known and readable, else plain. */

@@ -7,7 +7,7 @@ import type { ContentRef } from '../content/gitbook/model.ts';
 import { childrenByParent, findPageByPath, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
 import { findSiteById, type SiteRow } from '../db/repos/sites.ts';
 import { readSiteStructure, type SiteSpaceRow } from '../db/repos/siteStructure.ts';
-import { findSpace } from '../db/repos/spaces.ts';
+import { findSpace, findSpacesByIds } from '../db/repos/spaces.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -27,19 +27,42 @@ export interface ReaderAnswer {
 
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
+function defaultSectionOf<T extends { id: string }>(site: SiteRow, sections: T[]): T | undefined {
+  return sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
+}
+
+/** The site's sections as tabs and the current section's site spaces as variants, each linked to its start. */
+async function siteNavigation(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, current: { sectionId?: string; siteSpaceId: string }) {
+  const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
+  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  const defaultSection = defaultSectionOf(site, sections);
+  const sectionBase = (section: (typeof sections)[number]) => (section.id === defaultSection?.id ? base : `${base}/${section.path}`);
+  const tabs = sections.map((section) => ({ title: section.title, href: sectionBase(section), current: section.id === current.sectionId }));
+  const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (current.sectionId ?? null) && visible(siteSpace.condition));
+  const section = sections.find((candidate) => candidate.id === current.sectionId);
+  const defaultSiteSpace = section ? section.default_site_space_id : site.default_site_space_id;
+  const spaces = new Map((await findSpacesByIds(ctx.db, siteSpaces.map((siteSpace) => siteSpace.space_id))).map((space) => [space.id, space]));
+  const start = section ? sectionBase(section) : base;
+  const variants = siteSpaces.length < 2 ? [] : siteSpaces.flatMap((siteSpace) => {
+    const space = spaces.get(siteSpace.space_id);
+    return space ? [{ title: space.title, href: siteSpace.id === defaultSiteSpace ? start : `${start}/${siteSpace.path}`, current: siteSpace.id === current.siteSpaceId }] : [];
+  });
+  return { tabs: tabs.length < 2 ? [] : tabs, variants };
+}
+
 /** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
 function siteSpaceFor(site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, segments: string[], claims: Record<string, unknown>) {
   const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
   const sections = orderedSections(structure).filter((section) => visible(section.condition));
   let section = sections.find((candidate) => candidate.path === segments[0]);
   const rest = section ? segments.slice(1) : segments;
-  section ??= sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
+  section ??= defaultSectionOf(site, sections);
   const spaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (section?.id ?? null) && visible(siteSpace.condition));
   const named = spaces.find((siteSpace) => siteSpace.path === rest[0]);
   const defaultId = section ? section.default_site_space_id : site.default_site_space_id;
   const siteSpace: SiteSpaceRow | undefined = named ?? spaces.find((candidate) => candidate.id === defaultId) ?? spaces[0];
-  const prefix = [...(section && section.id !== (sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0])?.id ? [section.path] : []), ...(named ? [named.path] : [])];
-  return { siteSpace, rest: named ? rest.slice(1) : rest, prefix };
+  const prefix = [...(section && section.id !== defaultSectionOf(site, sections)?.id ? [section.path] : []), ...(named ? [named.path] : [])];
+  return { siteSpace, section, rest: named ? rest.slice(1) : rest, prefix };
 }
 
 /** Pages in reading order, hidden ones left out: the sidebar's order, and previous / next. */
@@ -59,7 +82,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
   if (site.basename && segments[0] === site.basename) segments.shift();
   const structure = await readSiteStructure(ctx.db, site.id);
-  const { siteSpace, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
+  const { siteSpace, section, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
   const space = siteSpace && (await findSpace(ctx.db, siteSpace.space_id));
   if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, site, structure, claims, base, segments[0]);
   if (!space || space.deleted_at) return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
@@ -110,10 +133,15 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
       }));
   const at = order.findIndex((candidate) => candidate.id === page.id);
   const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
+  const { tabs, variants } = await siteNavigation(ctx, site, structure, claims, base, { sectionId: section?.id, siteSpaceId: siteSpace!.id });
   return {
     status: 200,
     body: sitePage({
       site: { title: site.title, home: base },
+      tabs,
+      variants,
+      url: pageUrl(page),
+      noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
       page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
       navigation: navigation(null),
       outline: outlineOf(document),

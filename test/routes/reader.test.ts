@@ -129,4 +129,33 @@ describe('the built-in reader', () => {
     expect(full).toContain('# Reference');
     expect(full).not.toContain('# Drafts');
   });
+
+  it('lays out sections as tabs and a section\'s site spaces as variants, each at its path, with canonical and social links', async () => {
+    const { call, org, sites, site, path, open } = await publishedSite();
+    const spaceWith = async (title: string, words: string) => {
+      const space = (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title })).body;
+      const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: `# Overview\n\n${words}` }] });
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+      return space.id as string;
+    };
+    const api = await spaceWith('API v2', 'The second API.');
+    const section = (await call('POST', `${sites}/${site.id}/sections`, { spaceId: api, title: 'API' })).body;
+    await call('PATCH', `${sites}/${site.id}/sections/${section.id}`, { path: 'api' });
+    const older = (await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: await spaceWith('API v1', 'The first API.'), sectionId: section.id })).body;
+    await call('PATCH', `${sites}/${site.id}/site-spaces/${older.id}`, { path: 'v1' });
+    const home = await open(path);
+    expect([...home.document.querySelectorAll('nav.sections a')].map((link) => [link.textContent, link.getAttribute('aria-current')])).toEqual([
+      ['Acme Docs', 'page'],
+      ['API', null],
+    ]);
+    const latest = await open(`${path}/api`);
+    expect(latest.document.querySelector('main')!.textContent).toContain('The second API.');
+    expect([...latest.document.querySelectorAll('nav.variants a')].map((link) => link.textContent)).toEqual(['API v2', 'API v1']);
+    const first = await open(`${path}/api/v1/overview`);
+    expect(first.document.querySelector('main')!.textContent).toContain('The first API.');
+    expect(first.document.querySelector('nav.variants a[aria-current="page"]')!.textContent).toBe('API v1');
+    expect(first.document.querySelector('link[rel="canonical"]')!.getAttribute('href')).toBe(`http://quire.test${path}/api/v1/overview`);
+    expect(first.document.querySelector('meta[property="og:title"]')!.getAttribute('content')).toBe('Overview');
+  });
 });
