@@ -147,3 +147,18 @@ export function notFoundPage(site: { title: string; home: string } | undefined):
     ]),
   ]);
 }
+
+/** The instance's front page: its public sites. */
+export function siteIndexPage(sites: Link[]): string {
+  return documentShell('Documentation', [
+    h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
+    h('main', { id: 'content', className: ['layout'] }, [
+      h('div', {}, [
+        h('h1', {}, [text('Documentation')]),
+        sites.length
+          ? h('ul', {}, sites.map((site) => h('li', {}, [h('a', { href: site.href }, [text(site.title)])])))
+          : h('p', {}, [text('No site is published publicly here yet. Publish one through the API: POST /v1/orgs/{organizationId}/sites/{siteId}/publish.')]),
+      ]),
+    ]),
+  ]);
+}

@@ -1,11 +1,12 @@
-// The published sites, served to readers at their urls.published: /sites/<siteId>/…
+// The published sites, served to readers at their urls.published (/sites/<siteId>/…),
+// and the instance's front page listing the public ones.
 // A share-link key given once as ?share_key= (or GitBook's shareKey) is kept in a
 // cookie for the site's path; a visitor token as ?jwt_token= likewise. Hidden from the
 // API document: these are pages, not operations.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readPublishedPage } from './site.ts';
+import { readFrontPage, readPublishedPage } from './site.ts';
 
 const Query = Type.Object({
   share_key: Type.Optional(Type.String({ maxLength: 200 })),
@@ -48,6 +49,11 @@ export const readerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .send(answer.body);
   };
   const schema = { hide: true, params: Type.Object({ siteId: Type.String({ maxLength: 100 }), '*': Type.Optional(Type.String({ maxLength: 2048 })) }), querystring: Query };
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    const answer = await readFrontPage(ctx);
+    if ('redirect' in answer) return reply.redirect(answer.redirect, 302);
+    return reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(answer.body);
+  });
   app.get('/sites/:siteId', { schema }, serve);
   app.get('/sites/:siteId/*', { schema }, serve);
 };

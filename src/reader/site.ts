@@ -5,7 +5,7 @@
 import { namedFiles } from '../content/document.ts';
 import type { ContentRef } from '../content/gitbook/model.ts';
 import { childrenByParent, findPageByPath, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
-import { findSiteById, type SiteRow } from '../db/repos/sites.ts';
+import { findSiteById, publicSites, type SiteRow } from '../db/repos/sites.ts';
 import { readSiteStructure, type SiteSpaceRow } from '../db/repos/siteStructure.ts';
 import { findSpace, findSpacesByIds } from '../db/repos/spaces.ts';
 import { conditionHolds } from '../lib/conditions.ts';
@@ -14,7 +14,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
 import { orderedSections } from '../services/siteStructure.ts';
 import { runSized } from '../workers/pool.ts';
-import { notFoundPage, sitePage, type NavigationItem } from './layout.ts';
+import { notFoundPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
 import { documentToHast, outlineOf } from './render.ts';
 import type { ElementContent } from 'hast';
 
@@ -209,4 +209,15 @@ async function machineFile(ctx: ServiceContext, site: SiteRow, structure: Awaite
       return { status: 200, contentType: 'text/plain; charset=utf-8', body: `${pages.join('\n\n---\n\n')}\n` };
     }
   }
+}
+
+/** How many public sites the front page lists at most. */
+const FRONT_PAGE_SITES = 200;
+
+/** The instance's front page: the public published sites, or a redirect to the only one. */
+export async function readFrontPage(ctx: ServiceContext): Promise<ReaderAnswer | { redirect: string }> {
+  const sites = await publicSites(ctx.db, FRONT_PAGE_SITES);
+  const url = (site: SiteRow) => `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+  if (sites.length === 1) return { redirect: url(sites[0]) };
+  return { status: 200, body: siteIndexPage(sites.map((site) => ({ title: site.title, href: url(site) }))) };
 }

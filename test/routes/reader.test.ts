@@ -158,4 +158,13 @@ describe('the built-in reader', () => {
     expect(first.document.querySelector('link[rel="canonical"]')!.getAttribute('href')).toBe(`http://quire.test${path}/api/v1/overview`);
     expect(first.document.querySelector('meta[property="og:title"]')!.getAttribute('content')).toBe('Overview');
   });
+
+  it('lists the public sites on the front page, or sends the reader to the only one, and never a share-link site', async () => {
+    const hidden = await publishedSite('share-link');
+    const shown = await publishedSite();
+    const front = await testApp.app.inject({ method: 'GET', url: '/' });
+    const hrefs = front.statusCode === 302 ? [front.headers.location] : [...parseHTML(front.body).document.querySelectorAll('main a')].map((link) => link.getAttribute('href'));
+    expect(hrefs).toContain(`http://quire.test${shown.path}`);
+    expect(hrefs).not.toContain(`http://quire.test${hidden.path}`);
+  });
 });

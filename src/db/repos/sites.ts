@@ -125,6 +125,11 @@ export function findSiteById(db: Db, siteId: string): Promise<SiteRow | undefine
   return db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
 }
 
+/** Published public sites of every organization, by title: the instance's front page lists them. */
+export function publicSites(db: Db, limit: number): Promise<SiteRow[]> {
+  return db.selectFrom('sites').selectAll().where('published', '=', 1).where('visibility', '=', 'public').orderBy('title').orderBy('id').limit(limit).execute();
+}
+
 export async function isSiteHostnameTaken(db: Db, hostname: string, exceptSiteId: string): Promise<boolean> {
   const row = await db.selectFrom('sites').select('id').where('hostname', '=', hostname).where('id', '!=', exceptSiteId).executeTakeFirst();
   return row !== undefined;
