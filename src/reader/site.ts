@@ -17,6 +17,7 @@ import { runSized } from '../workers/pool.ts';
 import { notFoundPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
 import { documentToHast, outlineOf } from './render.ts';
 import type { ElementContent } from 'hast';
+import { createHash } from 'node:crypto';
 
 export interface ReaderAnswer {
   status: 200 | 404;
@@ -24,6 +25,36 @@ export interface ReaderAnswer {
   /** text/html unless said otherwise. */
   contentType?: string;
 }
+
+/**
+ * Rendered pages, by everything they depend on: a new revision, a changed site or
+ * another reader's claims make another key, so nothing stale is served and old entries
+ * age out. Entries live 30 minutes, within the hour the signed file links in them last.
+ */
+class RenderedPages {
+  private readonly pages = new Map<string, { html: string; expires: number }>();
+  constructor(
+    private readonly capacity: number,
+    private readonly lifetimeMs: number,
+  ) {}
+
+  get(key: string, now: number): string | undefined {
+    const entry = this.pages.get(key);
+    if (!entry || entry.expires <= now) return undefined;
+    // Most recently used last: the first entry is the one to evict.
+    this.pages.delete(key);
+    this.pages.set(key, entry);
+    return entry.html;
+  }
+
+  set(key: string, html: string, now: number): void {
+    this.pages.delete(key);
+    this.pages.set(key, { html, expires: now + this.lifetimeMs });
+    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value!);
+  }
+}
+
+const renderedPages = new RenderedPages(500, 30 * 60 * 1000);
 
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
@@ -95,6 +126,12 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
+  // Everything a rendered page depends on: the site's frame, the revision, the page, where it is read from, and by whom.
+  const cacheKey = createHash('sha256')
+    .update(JSON.stringify([site.title, site.basename, structure, space.revision_id, page.id, prefix, claims]))
+    .digest('base64url');
+  const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
+  if (cached) return { status: 200, body: cached };
   const markdown = await markdownOf(ctx.db, page);
   if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, markdown), contentType: 'text/markdown; charset=utf-8' };
   const files = namedFiles(view.files);
@@ -134,21 +171,20 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const at = order.findIndex((candidate) => candidate.id === page.id);
   const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
   const { tabs, variants } = await siteNavigation(ctx, site, structure, claims, base, { sectionId: section?.id, siteSpaceId: siteSpace!.id });
-  return {
-    status: 200,
-    body: sitePage({
-      site: { title: site.title, home: base },
-      tabs,
-      variants,
-      url: pageUrl(page),
-      noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
-      page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
-      navigation: navigation(null),
-      outline: outlineOf(document),
-      previous: neighbour(order[at - 1]),
-      next: neighbour(order[at + 1]),
-    }),
-  };
+  const body = sitePage({
+    site: { title: site.title, home: base },
+    tabs,
+    variants,
+    url: pageUrl(page),
+    noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
+    page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
+    navigation: navigation(null),
+    outline: outlineOf(document),
+    previous: neighbour(order[at - 1]),
+    next: neighbour(order[at + 1]),
+  });
+  renderedPages.set(cacheKey, body, ctx.clock.now().getTime());
+  return { status: 200, body };
 }
 
 function linkHref(page: FlatPage): string | undefined {

@@ -33,7 +33,7 @@ async function publishedSite(visibility: 'public' | 'share-link' | 'visitor-auth
     const response = await testApp.app.inject({ method: 'GET', url, headers });
     return { response, document: parseHTML(response.body).document };
   };
-  return { org, call, sites, site, path, open };
+  return { org, call, sites, site, space, path, open };
 }
 
 describe('the built-in reader', () => {
@@ -166,5 +166,19 @@ describe('the built-in reader', () => {
     const hrefs = front.statusCode === 302 ? [front.headers.location] : [...parseHTML(front.body).document.querySelectorAll('main a')].map((link) => link.getAttribute('href'));
     expect(hrefs).toContain(`http://quire.test${shown.path}`);
     expect(hrefs).not.toContain(`http://quire.test${hidden.path}`);
+  });
+
+  it('serves a page again from its cache, and the new content as soon as a merge changes it', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const first = (await open(`${path}/reference`)).response.body;
+    expect((await open(`${path}/reference`)).response.body).toBe(first);
+    const pages = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages;
+    const reference = pages.find((page: { title: string }) => page.title === 'Reference');
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page: reference.id, document: 'Rewritten today.' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const after = await open(`${path}/reference`);
+    expect(after.document.querySelector('main')!.textContent).toContain('Rewritten today.');
+    expect(after.document.querySelector('main')!.textContent).not.toContain('stays text');
   });
 });
