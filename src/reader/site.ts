@@ -117,21 +117,22 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const space = siteSpace && (await findSpace(ctx.db, siteSpace.space_id));
   if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, site, structure, claims, base, segments[0]);
   if (!space || space.deleted_at) return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
+  // GitBook serves each page's markdown at its path with ".md" added.
+  const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
+  // Everything a rendered page depends on: the site's frame, the revision, the path read, and by whom. Known before
+  // the page tree is walked, so that a page read again costs a few small queries.
+  const cacheKey = createHash('sha256')
+    .update(JSON.stringify([site.title, site.basename, structure, space.revision_id, rest, prefix, claims]))
+    .digest('base64url');
+  const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
+  if (cached) return { status: 200, body: cached };
   const view = await loadRevision(ctx, space.revision_id);
   const order = readingOrder(view.tree).filter((page) => page.meta.type !== 'group');
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
-  // GitBook serves each page's markdown at its path with ".md" added.
-  const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
-  // Everything a rendered page depends on: the site's frame, the revision, the page, where it is read from, and by whom.
-  const cacheKey = createHash('sha256')
-    .update(JSON.stringify([site.title, site.basename, structure, space.revision_id, page.id, prefix, claims]))
-    .digest('base64url');
-  const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
-  if (cached) return { status: 200, body: cached };
   const markdown = await markdownOf(ctx.db, page);
   if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, markdown), contentType: 'text/markdown; charset=utf-8' };
   const files = namedFiles(view.files);
