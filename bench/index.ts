@@ -13,6 +13,7 @@ import { benchConvert } from './convert.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
 import { benchStall } from './stall.ts';
+import { benchReader } from './reader.ts';
 import { benchOrganizationRead } from './org-read.ts';
 import { benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
@@ -93,6 +94,19 @@ const benchmarks: Benchmark[] = [
         `${result.pages} pages, ${result.markdownMb.toFixed(0)} MB of markdown indexed in ${result.indexSeconds.toFixed(1)} s; ` +
           `${result.latency.count} queries p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms (target < 20 / < 100 ms); ` +
           `10-page merge with its re-index ${result.mergeTenPagesMs.toFixed(0)} ms`,
+      ];
+    },
+  },
+  {
+    name: 'reader',
+    title: `The built-in reader on a 1,000-page site: a cached page against a bare node:http server answering the same bytes (${seconds} s each, 32 connections), and ~100 KB pages rendered the first time`,
+    run: async (database) => {
+      const result = await benchReader(database, seconds);
+      return [
+        `cached page (${(result.pageBytes / 1000).toFixed(0)} KB): bare ${result.bare.toFixed(0)} req/s, quire ${result.cached.toFixed(0)} req/s, ` +
+          `ratio ${(result.ratio * 100).toFixed(1)}% (target ≥ 30%), quire p99 ${result.cachedP99} ms, errors ${result.errors}`,
+        `uncached ${(result.uncached.bytes / 1000).toFixed(0)} KB pages (${result.uncached.count}, one request each): p50 ${result.uncached.p50.toFixed(0)} ms, ` +
+          `max ${result.uncached.max.toFixed(0)} ms (target < 50 ms), time to first byte p50 ${result.uncached.ttfbP50.toFixed(0)} ms`,
       ];
     },
   },

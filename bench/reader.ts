@@ -1,0 +1,104 @@
+// The built-in reader on a 1,000-page site: a cached page under load beside a bare
+// node:http server answering the same bytes in the same run (target: ≥ 30% of its
+// requests per second), and pages of ~100 KB of mixed GitBook blocks rendered the
+// first time, one request each (target: under 50 ms), with the time to first byte.
+import { readdirSync, readFileSync } from 'node:fs';
+import { load, runCli, startBareServer, startServerProcess, stop, summarize, type BenchDatabase } from './support.ts';
+
+export interface ReaderResult {
+  bare: number;
+  cached: number;
+  ratio: number;
+  cachedP99: number;
+  errors: number;
+  pageBytes: number;
+  uncached: { p50: number; max: number; ttfbP50: number; bytes: number; count: number };
+}
+
+const SMALL_PAGES = 1000;
+const LARGE_PAGES = 9;
+
+/** About 100 KB of the test corpus's GitBook blocks. */
+function largePage(seed: number): string {
+  const folder = new URL('../test/fixtures/gitbook/', import.meta.url);
+  const corpus = readdirSync(folder).filter((name) => name.endsWith('.md')).map((name) => readFileSync(new URL(name, folder), 'utf8').replace(/^# .*\n/, ''));
+  const parts = [`# Large ${seed}\n`];
+  for (let size = 0, index = 0; size < 100_000; index++) {
+    parts.push(corpus[(index + seed) % corpus.length].replaceAll('## ', `## ${index} `));
+    size += corpus[(index + seed) % corpus.length].length;
+  }
+  return parts.join('\n\n');
+}
+
+export async function benchReader(database: BenchDatabase, seconds: number): Promise<ReaderResult> {
+  const boot = await runCli(['admin', 'bootstrap', '--org', 'Reader', '--email', 'reader@bench.test', '--name', 'R', '--json'], database.env);
+  const { token, organization } = JSON.parse(boot.stdout);
+  const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0' });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  try {
+    const space = await call('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' });
+    const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+    for (let start = 0; start < SMALL_PAGES; start += 50) {
+      const changes = Array.from({ length: 50 }, (_, index) => ({
+        operation: 'insert_page',
+        document: `# Page ${start + index}\n\nThe text of page ${start + index}, with **marks** and a [link](https://example.com).\n\n## Details\n\n- one\n- two`,
+      }));
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes });
+    }
+    for (let seed = 0; seed < LARGE_PAGES; seed++) {
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: largePage(seed) }] });
+    }
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const sites = `/v1/orgs/${organization.id}/sites`;
+    const site = await call('POST', sites, { title: 'Bench docs' });
+    await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id });
+    await call('PATCH', `${sites}/${site.id}`, { visibility: 'public' });
+    const published = await call('POST', `${sites}/${site.id}/publish`);
+    const siteUrl = `${server.baseUrl}${new URL(published.urls.published).pathname}`;
+
+    const uncached: number[] = [];
+    const ttfb: number[] = [];
+    let bytes = 0;
+    for (let seed = 0; seed < LARGE_PAGES; seed++) {
+      const started = performance.now();
+      const response = await fetch(`${siteUrl}/large-${seed}`);
+      ttfb.push(performance.now() - started);
+      bytes = (await response.arrayBuffer()).byteLength;
+      uncached.push(performance.now() - started);
+      if (response.status !== 200) throw new Error(`large-${seed}: ${response.status}`);
+    }
+
+    const cachedUrl = `${siteUrl}/page-500`;
+    const sample = await (await fetch(cachedUrl)).text();
+    const bare = await startBareServer(sample);
+    try {
+      await load(bare.url, {}, 2);
+      const bareResult = await load(bare.url, {}, seconds);
+      await load(cachedUrl, {}, 2);
+      const cached = await load(cachedUrl, {}, seconds);
+      const slow = summarize(uncached);
+      return {
+        bare: bareResult.requestsPerSecond,
+        cached: cached.requestsPerSecond,
+        ratio: cached.requestsPerSecond / bareResult.requestsPerSecond,
+        cachedP99: cached.p99,
+        errors: cached.errors + cached.non2xx,
+        pageBytes: Buffer.byteLength(sample),
+        uncached: { p50: slow.p50, max: slow.max, ttfbP50: summarize(ttfb).p50, bytes, count: uncached.length },
+      };
+    } finally {
+      await stop(bare.child);
+    }
+  } finally {
+    await stop(server.child);
+  }
+}
