@@ -3,7 +3,7 @@
 // requests per second), and pages of ~100 KB of mixed GitBook blocks rendered the
 // first time, one request each (target: under 50 ms), with the time to first byte.
 import { readdirSync, readFileSync } from 'node:fs';
-import { load, runCli, startBareServer, startServerProcess, stop, summarize, type BenchDatabase } from './support.ts';
+import { apiCaller, load, runCli, startBareServer, startServerProcess, stop, summarize, type BenchDatabase } from './support.ts';
 
 export interface ReaderResult {
   bare: number;
@@ -34,16 +34,7 @@ export async function benchReader(database: BenchDatabase, seconds: number): Pro
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Reader', '--email', 'reader@bench.test', '--name', 'R', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
   const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0' });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const call = apiCaller(server, token);
   try {
     const space = await call('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' });
     const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});

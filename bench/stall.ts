@@ -4,7 +4,7 @@
 // change request holding about 9.5 MB of markdown (near the 10 MB limit; one of 20 MB
 // is refused up front), merging 5 pages of about 950 KB each (three-way, the space
 // having moved), and `quire reindex` beside the server with writes going on.
-import { runCli, startServerProcess, stop, summarize, type BenchDatabase } from './support.ts';
+import { apiCaller, runCli, startServerProcess, stop, summarize, type BenchDatabase } from './support.ts';
 
 export interface StallResult {
   operation: string;
@@ -78,18 +78,7 @@ export async function benchStall(database: BenchDatabase): Promise<StallResult[]
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Stall', '--email', 'stall@bench.test', '--name', 'S', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
   const server = await startServerProcess({ ...database.env, QUIRE_RATE_LIMIT: '0', LOG_LEVEL: 'warn' });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }).catch((error: Error) => {
-      throw new Error(`${method} ${path}: ${error.message}; the server said:\n${server.output().slice(-2000)}`);
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const call = apiCaller(server, token);
   const results: StallResult[] = [];
   const health = { url: `${server.baseUrl}/healthz` };
   const read = { url: `${server.baseUrl}/v1/orgs/${organization.id}`, headers: { authorization: `Bearer ${token}` } };

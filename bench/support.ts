@@ -2,9 +2,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createTestDatabase, type Engine, type TestDatabase } from '../test/helpers/database.ts';
-import { childPids, freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
+import { callServer, childPids, freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
 
 export { childPids, runCli, startServerProcess, type ServerProcess };
+
+/** The running server's API as a benchmark uses it: any answer over 299 fails the run, with the server's own last words. */
+export function apiCaller(server: ServerProcess, token: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const answer = await callServer(server, method, path, token, body).catch((error: Error) => {
+      throw new Error(`${method} ${path}: ${error.message}; the server said:\n${server.output().slice(-2000)}`);
+    });
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return answer.body;
+  };
+}
 
 export interface LoadResult {
   requestsPerSecond: number;
