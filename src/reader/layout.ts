@@ -17,8 +17,15 @@ interface Link {
   href: string;
 }
 
+/** What of the site's customization shapes its pages: colours, corners and font. */
+export interface SiteTheme {
+  primary: { light: string; dark: string };
+  corners: 'straight' | 'rounded' | 'circular';
+  font?: string;
+}
+
 export interface SitePage {
-  site: { title: string; home: string };
+  site: { title: string; home: string; theme: SiteTheme };
   /** The site's sections, when it has more than one; the current one marked. */
   tabs: Array<Link & { current: boolean }>;
   /** The current section's site spaces (variants, such as versions or languages), when more than one. */
@@ -46,16 +53,16 @@ nav.pages ul{list-style:none;padding-left:1rem;margin:0}nav.pages>ul{padding-lef
 nav.pages .group{font-weight:600;color:var(--fg);margin-top:.75rem}
 main{min-width:0}main h1{margin-top:0}.description{color:var(--muted);font-size:1.1rem}
 .anchor{margin-left:.4rem;text-decoration:none;opacity:.4}.anchor:hover,.anchor:focus{opacity:1}
-pre{background:var(--panel);padding:1rem;overflow:auto;border-radius:6px}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
+pre{background:var(--panel);padding:1rem;overflow:auto;border-radius:var(--radius,6px)}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 figure{margin:1rem 0}figcaption{color:var(--muted);font-size:.9rem}img{max-width:100%;height:auto}
 .hint{background:var(--hint);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0;border-radius:4px}
 .hint-warning{border-color:#b26a00}.hint-danger{border-color:#c62828}.hint-success{border-color:#2e7d32}
-.tabs{border:1px solid var(--line);border-radius:6px;padding:0 1rem;margin:1rem 0}.tab-title{font-weight:600;border-bottom:1px solid var(--line);padding-bottom:.25rem}
-details{border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;margin:1rem 0}summary{cursor:pointer;font-weight:600}
+.tabs{border:1px solid var(--line);border-radius:var(--radius,6px);padding:0 1rem;margin:1rem 0}.tab-title{font-weight:600;border-bottom:1px solid var(--line);padding-bottom:.25rem}
+details{border:1px solid var(--line);border-radius:var(--radius,6px);padding:.5rem 1rem;margin:1rem 0}summary{cursor:pointer;font-weight:600}
 .columns{display:flex;gap:1.5rem;flex-wrap:wrap}.column{flex:1 1 12rem}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}.card{display:block;border:1px solid var(--line);border-radius:6px;padding:1rem;color:inherit;text-decoration:none}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}.card{display:block;border:1px solid var(--line);border-radius:var(--radius,6px);padding:1rem;color:inherit;text-decoration:none}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left}
-.button{display:inline-block;padding:.4rem .9rem;border-radius:6px;background:var(--accent);color:var(--bg);text-decoration:none}.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
+.button{display:inline-block;padding:.4rem .9rem;border-radius:var(--radius,6px);background:var(--accent);color:var(--bg);text-decoration:none}.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
 aside.outline{font-size:.9rem}aside.outline ul{list-style:none;padding-left:0}aside.outline .level-2{padding-left:.75rem}aside.outline .level-3{padding-left:1.5rem}
 nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
 footer.site{color:var(--muted);font-size:.85rem;text-align:center;padding:2rem}
@@ -79,14 +86,22 @@ function navigationList(items: NavigationItem[]): Element {
   }));
 }
 
+/** The theme as CSS over the stylesheet's defaults; every value was checked for its shape, so none can close the rule. */
+function themeStyle(theme: SiteTheme): string {
+  const radius = { straight: '0', rounded: '6px', circular: '14px' }[theme.corners];
+  const font = theme.font ? `font-family:"${theme.font}",system-ui,-apple-system,"Segoe UI",sans-serif;` : '';
+  return `:root{--accent:${theme.primary.light};--radius:${radius};${font}}@media (prefers-color-scheme:dark){:root{--accent:${theme.primary.dark}}}`;
+}
+
 function documentShell(title: string, body: ElementContent[], meta: Element[] = []): string {
   const tree = h('html', { lang: 'en' }, [
     h('head', {}, [
       h('meta', { charSet: 'utf-8' }),
       h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
       h('title', {}, [text(title)]),
-      ...meta,
       h('style', {}, [text(STYLE)]),
+      // After the stylesheet, so that a site's theme overrides its defaults.
+      ...meta,
     ]),
     h('body', {}, body),
   ]);
@@ -112,6 +127,7 @@ export function sitePage(input: SitePage): string {
     ...(page.description ? [h('meta', { property: 'og:description', content: page.description })] : []),
     h('meta', { name: 'twitter:card', content: 'summary' }),
   ];
+  meta.push(h('style', {}, [text(themeStyle(site.theme))]));
   return documentShell(`${page.title} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
     h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)]), ...links('Sections', 'sections', input.tabs), ...links('Variants', 'variants', input.variants)]),

@@ -14,7 +14,8 @@ import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
 import { orderedSections } from '../services/siteStructure.ts';
 import { runSized } from '../workers/pool.ts';
-import { notFoundPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
+import { notFoundPage, siteIndexPage, sitePage, type NavigationItem, type SiteTheme } from './layout.ts';
+import { presentCustomization } from '../presenters/siteCustomization.ts';
 import { documentToHast, outlineOf } from './render.ts';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
@@ -122,7 +123,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   // Everything a rendered page depends on: the site's frame, the revision, the path read, and by whom. Known before
   // the page tree is walked, so that a page read again costs a few small queries.
   const cacheKey = createHash('sha256')
-    .update(JSON.stringify([site.title, site.basename, structure, space.revision_id, rest, prefix, claims]))
+    .update(JSON.stringify([site.title, site.basename, site.customization, structure, space.revision_id, rest, prefix, claims]))
     .digest('base64url');
   const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
   if (cached) return { status: 200, body: cached };
@@ -173,7 +174,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
   const { tabs, variants } = await siteNavigation(ctx, site, structure, claims, base, { sectionId: section?.id, siteSpaceId: siteSpace!.id });
   const body = sitePage({
-    site: { title: site.title, home: base },
+    site: { title: site.title, home: base, theme: themeOf(site) },
     tabs,
     variants,
     url: pageUrl(page),
@@ -191,6 +192,21 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
 function linkHref(page: FlatPage): string | undefined {
   const target = typeof page.meta.href === 'string' ? page.meta.href : undefined;
   return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
+}
+
+const COLOR = /^#[0-9a-f]{3,8}$/i;
+
+/** The site's customization as a theme, keeping only values of the shape CSS may take. */
+function themeOf(site: SiteRow): SiteTheme {
+  const styling = (presentCustomization(site.title, site.customization).styling ?? {}) as {
+    primaryColor?: { light?: unknown; dark?: unknown };
+    corners?: unknown;
+    font?: unknown;
+  };
+  const color = (value: unknown) => (typeof value === 'string' && COLOR.test(value) ? value : '#346DDB');
+  const corners = styling.corners === 'straight' || styling.corners === 'circular' ? styling.corners : 'rounded';
+  const font = typeof styling.font === 'string' && /^[A-Za-z0-9 -]{1,40}$/.test(styling.font) ? styling.font : undefined;
+  return { primary: { light: color(styling.primaryColor?.light), dark: color(styling.primaryColor?.dark) }, corners, font };
 }
 
 function pageAsMarkdown(page: FlatPage, markdown: string): string {

@@ -181,4 +181,20 @@ describe('the built-in reader', () => {
     expect(after.document.querySelector('main')!.textContent).toContain('Rewritten today.');
     expect(after.document.querySelector('main')!.textContent).not.toContain('stays text');
   });
+
+  it('takes the site\'s primary colours, corners and font from its customization, and only values CSS can hold', async () => {
+    const { call, sites, site, path, open } = await publishedSite();
+    const customized = await call('PUT', `${sites}/${site.id}/customization`, { styling: { primaryColor: { light: '#0a7f3f', dark: '#7ee2a8' }, corners: 'straight', font: 'Roboto' } });
+    expect(customized.status).toBe(200);
+    const page = await open(path);
+    const theme = [...page.document.querySelectorAll('head style')].map((style) => style.textContent).join('');
+    expect(theme).toContain('--accent:#0a7f3f');
+    expect(theme).toContain('--accent:#7ee2a8');
+    expect(theme).toContain('--radius:0');
+    expect(theme).toContain('font-family:"Roboto"');
+    await call('PUT', `${sites}/${site.id}/customization`, { styling: { primaryColor: { light: 'red;}body{display:none', dark: '#fff' } } });
+    const guarded = [...(await open(path)).document.querySelectorAll('head style')].at(-1)!.textContent!;
+    expect(guarded).not.toContain('body{');
+    expect(guarded).toContain('--accent:#346DDB');
+  });
 });
