@@ -47,6 +47,8 @@ const STYLE = `
 body{margin:0}a{color:var(--accent)}a:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .skip-link{position:absolute;left:-999px}.skip-link:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:1}
 header.site{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}header.site>a{font-weight:600;text-decoration:none;color:var(--fg)}
+header.site form.search input{padding:.35rem .6rem;border:1px solid var(--line);border-radius:var(--radius,6px);background:var(--bg);color:var(--fg);font:inherit}
+.search-results ol{padding-left:1.2rem}.search-results li{margin-bottom:1rem}
 header.site nav ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}header.site nav a{text-decoration:none;color:var(--muted)}header.site nav a[aria-current=page]{color:var(--accent);font-weight:600}header.site nav.variants{margin-left:auto;font-size:.9rem}
 .layout{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem}
 nav.pages ul{list-style:none;padding-left:1rem;margin:0}nav.pages>ul{padding-left:0}nav.pages li{margin:.2rem 0}nav.pages a{text-decoration:none;color:var(--muted)}nav.pages a[aria-current=page]{color:var(--accent);font-weight:600}
@@ -108,14 +110,51 @@ function documentShell(title: string, body: ElementContent[], meta: Element[] = 
   return `<!doctype html>${toHtml(tree)}`;
 }
 
+type SiteFrame = SitePage['site'];
+
+/** The site's header: its title, a search form (answered at the site's root with ?q=), and the section and variant links. */
+function siteHeader(site: SiteFrame, tabs: SitePage['tabs'] = [], variants: SitePage['variants'] = [], query = ''): Element {
+  const links = (label: string, className: string, items: SitePage['tabs']) =>
+    items.length ? [h('nav', { className: [className], ariaLabel: label }, [h('ul', {}, items.map((item) => h('li', {}, [h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, [text(item.title)])])))])] : [];
+  const search = h('form', { role: 'search', action: site.home, method: 'get', className: ['search'] }, [
+    h('input', { type: 'search', name: 'q', value: query, placeholder: 'Search', ariaLabel: `Search ${site.title}` }),
+  ]);
+  return h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)]), ...links('Sections', 'sections', tabs), search, ...links('Variants', 'variants', variants)]);
+}
+
+export interface SearchResult {
+  title: string;
+  href: string;
+  /** Where in the page: its section's heading, when not the page's start. */
+  heading?: string;
+  excerpt: string;
+}
+
+/** The site's search results for a query, in the site's frame. */
+export function searchPage(site: SiteFrame, query: string, results: SearchResult[]): string {
+  return documentShell(`Search: ${query} | ${site.title}`, [
+    h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
+    siteHeader(site, [], [], query),
+    h('main', { id: 'content', className: ['layout', 'search-results'] }, [
+      h('div', {}, [
+        h('h1', {}, [text(`Results for “${query}”`)]),
+        results.length
+          ? h('ol', {}, results.map((result) => h('li', {}, [
+              h('a', { href: result.href }, [text(result.heading ? `${result.title} › ${result.heading}` : result.title)]),
+              h('p', {}, [text(result.excerpt)]),
+            ])))
+          : h('p', {}, [text('Nothing matches. Try other or fewer words.')]),
+      ]),
+    ]),
+  ], [h('meta', { name: 'robots', content: 'noindex' }), h('style', {}, [text(themeStyle(site.theme))])]);
+}
+
 /** A published page in its site's frame. */
 export function sitePage(input: SitePage): string {
   const { site, page } = input;
   const pagination = [input.previous && { ...input.previous, rel: 'prev', label: 'Previous' }, input.next && { ...input.next, rel: 'next', label: 'Next' }]
     .filter((link): link is Link & { rel: string; label: string } => Boolean(link))
     .map((link) => h('a', { href: link.href, rel: [link.rel] }, [h('span', { className: ['pagination-label'] }, [text(`${link.label}: `)]), text(link.title)]));
-  const links = (label: string, className: string, items: SitePage['tabs']) =>
-    items.length ? [h('nav', { className: [className], ariaLabel: label }, [h('ul', {}, items.map((item) => h('li', {}, [h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, [text(item.title)])])))])] : [];
   const meta = [
     h('link', { rel: ['canonical'], href: input.url }),
     ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
@@ -130,7 +169,7 @@ export function sitePage(input: SitePage): string {
   meta.push(h('style', {}, [text(themeStyle(site.theme))]));
   return documentShell(`${page.title} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
-    h('header', { className: ['site'] }, [h('a', { href: site.home }, [text(site.title)]), ...links('Sections', 'sections', input.tabs), ...links('Variants', 'variants', input.variants)]),
+    siteHeader(site, input.tabs, input.variants),
     h('div', { className: ['layout'] }, [
       h('nav', { className: ['pages'], ariaLabel: 'Pages' }, [navigationList(input.navigation)]),
       h('main', { id: 'content' }, [

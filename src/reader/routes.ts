@@ -12,6 +12,7 @@ const Query = Type.Object({
   share_key: Type.Optional(Type.String({ maxLength: 200 })),
   shareKey: Type.Optional(Type.String({ maxLength: 200 })),
   jwt_token: Type.Optional(Type.String({ maxLength: 8192 })),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
 /** A cookie's value from the request's Cookie header. */
@@ -25,13 +26,14 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
 
 export const readerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
-  const serve = async (request: FastifyRequest<{ Params: { siteId: string; '*'?: string }; Querystring: { share_key?: string; shareKey?: string; jwt_token?: string } }>, reply: FastifyReply) => {
+  const serve = async (request: FastifyRequest<{ Params: { siteId: string; '*'?: string }; Querystring: { share_key?: string; shareKey?: string; jwt_token?: string; q?: string } }>, reply: FastifyReply) => {
     const { siteId } = request.params;
     const cookiePath = `/sites/${encodeURIComponent(siteId)}`;
     const givenShareKey = request.query.share_key ?? request.query.shareKey;
     const shareKey = givenShareKey ?? cookie(request, 'quire_share_key');
     const visitorAuthToken = request.query.jwt_token ?? cookie(request, 'quire_visitor_token');
-    const answer = await readPublishedPage(ctx, siteId, request.params['*'] ?? '', { shareKey, visitorAuthToken });
+    // The site's search is its root with ?q=, so that it can never hide a page's path.
+    const answer = await readPublishedPage(ctx, siteId, request.params['*'] ?? '', { shareKey, visitorAuthToken }, request.query.q?.trim() || undefined);
     if (answer.status === 200) {
       const cookies = [
         ...(givenShareKey ? [`quire_share_key=${encodeURIComponent(givenShareKey)}; Path=${cookiePath}; HttpOnly; SameSite=Lax`] : []),

@@ -14,7 +14,9 @@ import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
 import { orderedSections } from '../services/siteStructure.ts';
 import { runSized } from '../workers/pool.ts';
-import { notFoundPage, siteIndexPage, sitePage, type NavigationItem, type SiteTheme } from './layout.ts';
+import { notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type SiteTheme } from './layout.ts';
+import { excerpter, parseSearchQuery } from '../content/search.ts';
+import { matchingSections } from '../db/fullText.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
 import { documentToHast, outlineOf } from './render.ts';
 import type { ElementContent } from 'hast';
@@ -105,7 +107,8 @@ function readingOrder(tree: FlatTree): FlatPage[] {
   return walk(null);
 }
 
-export async function readPublishedPage(ctx: ServiceContext, siteId: string, path: string, credentials: ReadCredentials): Promise<ReaderAnswer> {
+/** A page of a published site at `path`, or with `query` at the site's root, its search results. */
+export async function readPublishedPage(ctx: ServiceContext, siteId: string, path: string, credentials: ReadCredentials, query?: string): Promise<ReaderAnswer> {
   const site = await findSiteById(ctx.db, siteId);
   const claims = site && (await publishedSiteClaims(ctx.db, site, credentials));
   if (!site || !claims) return { status: 404, body: notFoundPage(undefined) };
@@ -114,6 +117,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
   if (site.basename && segments[0] === site.basename) segments.shift();
   const structure = await readSiteStructure(ctx.db, site.id);
+  if (query && segments.length === 0) return siteSearch(ctx, site, structure, claims, base, query);
   const { siteSpace, section, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
   const space = siteSpace && (await findSpace(ctx.db, siteSpace.space_id));
   if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, site, structure, claims, base, segments[0]);
@@ -219,7 +223,7 @@ async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<
   const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
   const sections = new Map(orderedSections(structure).map((section) => [section.id, section]));
   const defaultSection = site.default_section_id ?? orderedSections(structure)[0]?.id ?? null;
-  const spaces: Array<{ title: string; pages: Array<{ page: FlatPage; url: string; markdown: () => Promise<string> }> }> = [];
+  const spaces: Array<{ spaceId: string; title: string; pages: Array<{ page: FlatPage; url: string; markdown: () => Promise<string> }> }> = [];
   for (const siteSpace of structure.siteSpaces.filter((candidate) => visible(candidate.condition))) {
     const section = siteSpace.section_id ? sections.get(siteSpace.section_id) : undefined;
     if (section && !visible(section.condition)) continue;
@@ -231,7 +235,7 @@ async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<
     const pages = readingOrder(view.tree)
       .filter((page) => page.meta.type === 'document')
       .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownOf(ctx.db, page) }));
-    spaces.push({ title: space.title, pages });
+    spaces.push({ spaceId: space.id, title: space.title, pages });
   }
   return spaces;
 }
@@ -273,4 +277,23 @@ export async function readFrontPage(ctx: ServiceContext): Promise<ReaderAnswer |
   const url = (site: SiteRow) => `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
   if (sites.length === 1) return { redirect: url(sites[0]) };
   return { status: 200, body: siteIndexPage(sites.map((site) => ({ title: site.title, href: url(site) }))) };
+}
+
+/** Results a search page shows at most. */
+const SEARCH_RESULTS = 20;
+
+/** The site's search: the published content of every site space the reader may see, hidden pages left out. */
+async function siteSearch(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, input: string): Promise<ReaderAnswer> {
+  const spaces = await sitePages(ctx, site, structure, claims, base);
+  const pageUrls = new Map(spaces.flatMap((space) => space.pages.map(({ page, url }) => [page.id, { url, title: page.meta.title }] as const)));
+  const query = parseSearchQuery(input);
+  const spaceIds = [...new Set(spaces.map((space) => space.spaceId))];
+  const hits = await matchingSections(ctx.db, query, { organizationId: site.organization_id, spaceIds }, SEARCH_RESULTS * 3);
+  const excerpt = excerpter(query);
+  const results = hits.flatMap((hit) => {
+    const page = pageUrls.get(hit.page_id);
+    if (!page) return [];
+    return [{ title: page.title, href: hit.anchor ? `${page.url}#${hit.anchor}` : page.url, heading: hit.anchor ? hit.heading : undefined, excerpt: excerpt(hit.body) }];
+  });
+  return { status: 200, body: searchPage({ title: site.title, home: base, theme: themeOf(site) }, input, results.slice(0, SEARCH_RESULTS)) };
 }

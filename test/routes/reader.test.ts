@@ -18,7 +18,7 @@ async function publishedSite(visibility: 'public' | 'share-link' | 'visitor-auth
       { operation: 'insert_page', ref: 'start', document: '# Start here\n\nWelcome. Read [the setup](setup.md#tools).\n\n## First steps\n\n{% hint style="info" %}\nTake your time.\n{% endhint %}' },
       { operation: 'insert_page', into: 'start', document: '# Setup\n\n## Tools\n\n```bash\nnpm install\n```' },
       { operation: 'insert_page', document: '# Reference\n\n<script>alert(1)</script> stays text.\n\n{% if visitor.claims.plan == "pro" %}\nPro plans get a dedicated region.\n{% endif %}\n\n{% if visitor.claims.( %}\nNever shown.\n{% endif %}' },
-      { operation: 'insert_page', document: '# Drafts', hidden: true },
+      { operation: 'insert_page', document: '# Drafts\n\nSecret plans.', hidden: true },
     ],
   });
   expect(edited.status).toBe(200);
@@ -196,5 +196,17 @@ describe('the built-in reader', () => {
     const guarded = [...(await open(path)).document.querySelectorAll('head style')].at(-1)!.textContent!;
     expect(guarded).not.toContain('body{');
     expect(guarded).toContain('--accent:#346DDB');
+  });
+
+  it('answers the site\'s search at its root with ?q=, linking each result to its section, and never a hidden page', async () => {
+    const { path, open } = await publishedSite();
+    const results = await open(`${path}?q=npm%20install`);
+    expect(results.response.statusCode).toBe(200);
+    expect(results.document.querySelector('main h1')!.textContent).toBe('Results for “npm install”');
+    const links = [...results.document.querySelectorAll('main ol a')];
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([['Setup › Tools', `http://quire.test${path}/start-here/setup#tools`]]);
+    expect(results.document.querySelector('form[role="search"] input')!.getAttribute('value')).toBe('npm install');
+    expect((await open(`${path}?q=secret`)).document.querySelector('main ol')).toBeNull();
+    expect((await open(`${path}/reference?q=npm`)).document.querySelector('main h1')!.textContent).toBe('Reference');
   });
 });
