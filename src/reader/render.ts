@@ -85,6 +85,7 @@ function lengthCss(value: unknown): string | undefined {
 
 export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: RenderContext): Root {
   const notes: Element[] = [];
+  const topHeading = Math.min(3, ...document.nodes.filter((node) => node.type.startsWith('heading-')).map((node) => Number(node.type.slice(-1))));
   const href = (ref: unknown): string | undefined => {
     if (!ref || typeof ref !== 'object') return undefined;
     const url = context.href(ref as ContentRef);
@@ -204,8 +205,8 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'heading-1':
       case 'heading-2':
       case 'heading-3': {
-        // The page title is the page's <h1>; its headings start at <h2>.
-        const level = Number(node.type.slice(-1)) + 1;
+        // The page title is the page's <h1>; its highest headings are <h2>, whichever level the markdown started at.
+        const level = Number(node.type.slice(-1)) - topHeading + 2;
         const id = String(node.meta?.id ?? data.id ?? '');
         return [h(`h${level}`, { id }, [...inlines(node.nodes as Array<TextNode | Inline>), h('a', { className: ['anchor'], href: `#${id}`, ariaLabel: 'Link to this section' }, [t('#')])])];
       }

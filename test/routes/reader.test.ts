@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
+import { axeViolations } from '../helpers/axe.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 
 const testApp = useTestApp();
@@ -208,5 +210,18 @@ describe('the built-in reader', () => {
     expect(results.document.querySelector('form[role="search"] input')!.getAttribute('value')).toBe('npm install');
     expect((await open(`${path}?q=secret`)).document.querySelector('main ol')).toBeNull();
     expect((await open(`${path}/reference?q=npm`)).document.querySelector('main h1')!.textContent).toBe('Reference');
+  });
+
+  it('passes axe-core\'s accessibility checks on every page kind: a page, a page of every block, search results, the 404 page and the front page', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const corpus = ['getting-started.md', 'configuration.md', 'reference.md'].map((name) => readFileSync(new URL(`../fixtures/gitbook/${name}`, import.meta.url), 'utf8'));
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: corpus.map((document) => ({ operation: 'insert_page', document })) });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    for (const url of [path, `${path}/getting-started`, `${path}/configuration`, `${path}/api-reference`, `${path}?q=install`, `${path}/nowhere`, '/']) {
+      const { response } = await open(url);
+      const html = response.statusCode === 302 ? (await open(String(response.headers.location).replace('http://quire.test', ''))).response.body : response.body;
+      expect(await axeViolations(html), url).toEqual([]);
+    }
   });
 });
