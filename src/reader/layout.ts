@@ -5,6 +5,9 @@
 import type { Element, ElementContent, Properties } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 
+/** The path of the pages' one script (copy buttons on code). */
+export const READER_SCRIPT_PATH = '/reader/reader.js';
+
 export interface NavigationItem {
   title: string;
   href?: string;
@@ -32,6 +35,8 @@ export interface SitePage {
   variants: Array<Link & { current: boolean }>;
   /** The page's own URL, for canonical and social-preview links. */
   url: string;
+  /** Where the pages' script is served (READER_SCRIPT_PATH under Quire's URL). */
+  scriptUrl: string;
   noIndex: boolean;
   /** The page's content as rendered by render.ts. */
   page: { title: string; description?: string; content: ElementContent[] };
@@ -67,6 +72,7 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);pad
 .button{display:inline-block;padding:.4rem .9rem;border-radius:var(--radius,6px);background:var(--accent);color:var(--bg);text-decoration:none}.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
 aside.outline{font-size:.9rem}aside.outline ul{list-style:none;padding-left:0}aside.outline .level-2{padding-left:.75rem}aside.outline .level-3{padding-left:1.5rem}
 nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
+figure.code{position:relative}button.copy{position:absolute;right:.5rem;top:.5rem;font:inherit;font-size:.8rem;padding:.15rem .5rem;border:1px solid var(--line);border-radius:var(--radius,6px);background:var(--bg);color:var(--fg);cursor:pointer}
 footer.site{color:var(--muted);font-size:.85rem;text-align:center;padding:2rem}
 .hljs-keyword,.hljs-built_in{color:#a626a4}.hljs-string{color:#50a14f}.hljs-number,.hljs-literal{color:#986801}.hljs-comment{color:var(--muted);font-style:italic}.hljs-title{color:#4078f2}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-built_in{color:#d19ae8}.hljs-string{color:#98c379}.hljs-number,.hljs-literal{color:#e5c07b}.hljs-title{color:#79b8ff}}
@@ -166,7 +172,7 @@ export function sitePage(input: SitePage): string {
     ...(page.description ? [h('meta', { property: 'og:description', content: page.description })] : []),
     h('meta', { name: 'twitter:card', content: 'summary' }),
   ];
-  meta.push(h('style', {}, [text(themeStyle(site.theme))]));
+  meta.push(h('style', {}, [text(themeStyle(site.theme))]), h('script', { src: input.scriptUrl, defer: true }));
   return documentShell(`${page.title} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
     siteHeader(site, input.tabs, input.variants),

@@ -6,7 +6,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { READER_SCRIPT_PATH } from './layout.ts';
 import { readFrontPage, readPublishedPage } from './site.ts';
+
+/** The pages' one script (copy buttons), served from Quire's own origin so the pages' policy allows no other. */
+const READER_SCRIPT = readFileSync(new URL('./assets/reader.js', import.meta.url), 'utf8');
+
 
 const Query = Type.Object({
   share_key: Type.Optional(Type.String({ maxLength: 200 })),
@@ -45,12 +51,15 @@ export const readerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .code(answer.status)
       .header('content-type', answer.contentType ?? 'text/html; charset=utf-8')
       .header('x-content-type-options', 'nosniff')
-      // Pages carry no script of their own; inline styles only.
-      .header('content-security-policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'unsafe-inline'; script-src 'none'; frame-ancestors 'self'")
+      // No inline script and no other origin's: the one script is Quire's own file.
+      .header('content-security-policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'unsafe-inline'; script-src 'self'; frame-ancestors 'self'")
       .header('referrer-policy', 'strict-origin-when-cross-origin')
       .send(answer.body);
   };
   const schema = { hide: true, params: Type.Object({ siteId: Type.String({ maxLength: 100 }), '*': Type.Optional(Type.String({ maxLength: 2048 })) }), querystring: Query };
+  app.get(READER_SCRIPT_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(READER_SCRIPT),
+  );
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     const answer = await readFrontPage(ctx);
     if ('redirect' in answer) return reply.redirect(answer.redirect, 302);

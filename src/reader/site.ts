@@ -14,7 +14,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
 import { orderedSections } from '../services/siteStructure.ts';
 import { runSized } from '../workers/pool.ts';
-import { notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type SiteTheme } from './layout.ts';
+import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type SiteTheme } from './layout.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
@@ -182,6 +182,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
     tabs,
     variants,
     url: pageUrl(page),
+    scriptUrl: `${ctx.config.publicUrl}${READER_SCRIPT_PATH}`,
     noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
     page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
     navigation: navigation(null),

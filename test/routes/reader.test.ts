@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
+import { JSDOM } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
@@ -64,7 +65,7 @@ describe('the built-in reader', () => {
     const reference = await open(`${path}/reference`);
     expect(reference.document.querySelector('main script')).toBeNull();
     expect(reference.document.querySelector('main p')!.textContent).toContain('<script>alert(1)</script>');
-    expect(reference.response.headers['content-security-policy']).toContain("script-src 'none'");
+    expect(reference.response.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
   it('answers a 404 page in the site\'s frame for a missing page, and a plain one for an unknown or unpublished site', async () => {
@@ -223,5 +224,19 @@ describe('the built-in reader', () => {
       const html = response.statusCode === 302 ? (await open(String(response.headers.location).replace('http://quire.test', ''))).response.body : response.body;
       expect(await axeViolations(html), url).toEqual([]);
     }
+  });
+
+  it('adds copy buttons to code with its one script, served from Quire itself, which the page\'s policy allows and no other', async () => {
+    const { path, open } = await publishedSite();
+    const page = await open(`${path}/start-here/setup`);
+    const src = page.document.querySelector('script')!.getAttribute('src')!;
+    expect(src).toBe('http://quire.test/reader/reader.js');
+    expect(page.response.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = await testApp.app.inject({ method: 'GET', url: '/reader/reader.js' });
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const dom = new JSDOM(page.response.body, { runScripts: 'outside-only' });
+    dom.window.eval(script.body);
+    expect([...dom.window.document.querySelectorAll('figure.code button.copy')].map((button) => button.textContent)).toEqual(['Copy']);
+    dom.window.close();
   });
 });
