@@ -61,13 +61,23 @@ const renderedPages = new RenderedPages(500, 30 * 60 * 1000);
 
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
+/** Whether a section or site space with this condition shows to a reader with these claims. */
+function visibleTo(claims: Record<string, unknown>): (condition: string | null) => boolean {
+  return (condition) => condition === null || conditionHolds(condition, claims);
+}
+
+/** Where a site is read: Quire's own URL with the site's base path (a custom hostname is for a proxy in front). */
+function siteBase(ctx: ServiceContext, site: SiteRow): string {
+  return `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+}
+
 function defaultSectionOf<T extends { id: string }>(site: SiteRow, sections: T[]): T | undefined {
   return sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
 }
 
 /** The site's sections as tabs and the current section's site spaces as variants, each linked to its start. */
 async function siteNavigation(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, current: { sectionId?: string; siteSpaceId: string }) {
-  const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
+  const visible = visibleTo(claims);
   const sections = orderedSections(structure).filter((section) => visible(section.condition));
   const defaultSection = defaultSectionOf(site, sections);
   const sectionBase = (section: (typeof sections)[number]) => (section.id === defaultSection?.id ? base : `${base}/${section.path}`);
@@ -86,7 +96,7 @@ async function siteNavigation(ctx: ServiceContext, site: SiteRow, structure: Awa
 
 /** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
 function siteSpaceFor(site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, segments: string[], claims: Record<string, unknown>) {
-  const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
+  const visible = visibleTo(claims);
   const sections = orderedSections(structure).filter((section) => visible(section.condition));
   let section = sections.find((candidate) => candidate.path === segments[0]);
   const rest = section ? segments.slice(1) : segments;
@@ -112,8 +122,7 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const site = await findSiteById(ctx.db, siteId);
   const claims = site && (await publishedSiteClaims(ctx.db, site, credentials));
   if (!site || !claims) return { status: 404, body: notFoundPage(undefined) };
-  // Served under Quire's own URL, with the site's base path when it has one (a custom hostname is for a proxy in front).
-  const base = `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+  const base = siteBase(ctx, site);
   const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
   if (site.basename && segments[0] === site.basename) segments.shift();
   const structure = await readSiteStructure(ctx.db, site.id);
@@ -221,7 +230,7 @@ function pageAsMarkdown(page: FlatPage, markdown: string): string {
 
 /** Every readable page of every site space the reader may see, for the files machines read. */
 async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string) {
-  const visible = (condition: string | null) => condition === null || conditionHolds(condition, claims);
+  const visible = visibleTo(claims);
   const sections = new Map(orderedSections(structure).map((section) => [section.id, section]));
   const defaultSection = site.default_section_id ?? orderedSections(structure)[0]?.id ?? null;
   const spaces: Array<{ spaceId: string; title: string; pages: Array<{ page: FlatPage; url: string; markdown: () => Promise<string> }> }> = [];
@@ -275,9 +284,8 @@ const FRONT_PAGE_SITES = 200;
 /** The instance's front page: the public published sites, or a redirect to the only one. */
 export async function readFrontPage(ctx: ServiceContext): Promise<ReaderAnswer | { redirect: string }> {
   const sites = await publicSites(ctx.db, FRONT_PAGE_SITES);
-  const url = (site: SiteRow) => `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
-  if (sites.length === 1) return { redirect: url(sites[0]) };
-  return { status: 200, body: siteIndexPage(sites.map((site) => ({ title: site.title, href: url(site) }))) };
+  if (sites.length === 1) return { redirect: siteBase(ctx, sites[0]) };
+  return { status: 200, body: siteIndexPage(sites.map((site) => ({ title: site.title, href: siteBase(ctx, site) }))) };
 }
 
 /** Results a search page shows at most. */
