@@ -101,6 +101,13 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(only('{% openapi-webhook spec="pets" name="newPet" method="post" %}')).toMatchObject({ type: 'openapi-webhook', data: { name: 'newPet', method: 'post' } });
   });
 
+  it('keeps what an older page wrote inside a swagger or content-ref block beyond its link, after the block', () => {
+    const document = expectStable('{% swagger src="https://x.test/o.json" path="/pets" method="get" %}\n[https://x.test/o.json](https://x.test/o.json)\n\nLists the pets.\n{% endswagger %}');
+    expect(document.nodes.map((node) => node.type)).toEqual(['swagger', 'paragraph']);
+    expect(leafText(document.nodes[1])).toBe('Lists the pets.');
+    expect(expectStable('{% content-ref url="/pages/p1" %}\n[Guide](/pages/p1)\n{% endcontent-ref %}').nodes.map((node) => node.type)).toEqual(['content-ref']);
+  });
+
   it('reads prompts and conditional blocks', () => {
     const prompt = only('{% prompt description="Review" icon="sparkles" defaultExpanded="full" %}\n```markdown\nReview this.\n```\n{% endprompt %}');
     expect(prompt).toMatchObject({ type: 'prompt', data: { description: 'Review', icon: 'sparkles', defaultExpanded: 'full' } });

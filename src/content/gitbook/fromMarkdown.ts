@@ -490,6 +490,14 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       defined({ syntax: node.lang ?? undefined, ...data }),
     );
 
+  /**
+   * A tag's body beyond the link GitBook writes in it to its own target (regenerated on
+   * writing): whatever else an older page put there (a legacy swagger block's
+   * descriptions, say) stays, after the block, never dropped.
+   */
+  const beyondLink = (inner: md.RootContent[] | undefined, target: string | undefined): Block[] =>
+    blocks((inner ?? []).filter((node) => !(node.type === 'paragraph' && node.children.length === 1 && (node.children[0].type === 'link' ? node.children[0].url === target : false))));
+
   /** The blocks a tag with a body makes, or undefined when the tag is not one Quire knows. */
   const tagBlocks = (tag: Tag, inner: md.RootContent[] | undefined): Block[] | undefined => {
     const { attrs } = tag;
@@ -542,12 +550,13 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       }
       case 'content-ref': {
         const ref = attrs.url ? refOf(attrs.url) : undefined;
-        return ref ? [voidBlock('content-ref', { ref })] : undefined;
+        return ref ? [voidBlock('content-ref', { ref }), ...beyondLink(inner, attrs.url)] : undefined;
       }
       case 'openapi':
       case 'swagger': {
         const ref = attrs.src ? refOf(attrs.src) : undefined;
-        return ref ? [voidBlock('swagger', defined({ ref, path: attrs.path ?? '', method: attrs.method ?? '', expanded: bool(attrs.expanded), fullWidth: bool(attrs.fullWidth) }))] : undefined;
+        const data = defined({ ref, path: attrs.path ?? '', method: attrs.method ?? '', expanded: bool(attrs.expanded), fullWidth: bool(attrs.fullWidth) });
+        return ref ? [voidBlock('swagger', data), ...beyondLink(inner, attrs.src)] : undefined;
       }
       case 'openapi-operation':
         return [voidBlock('openapi-operation', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, path: attrs.path ?? '', method: attrs.method ?? '', headless: bool(attrs.headless) }))];
