@@ -66,7 +66,14 @@ figure{margin:1rem 0}figcaption{color:var(--muted);font-size:.9rem}img{max-width
 .hint-warning{border-color:#b26a00}.hint-danger{border-color:#c62828}.hint-success{border-color:#2e7d32}
 .tabs{border:1px solid var(--line);border-radius:var(--radius,6px);padding:0 1rem;margin:1rem 0}.tab-title{font-weight:600;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 details{border:1px solid var(--line);border-radius:var(--radius,6px);padding:.5rem 1rem;margin:1rem 0}summary{cursor:pointer;font-weight:600}
-.columns{display:flex;gap:1.5rem;flex-wrap:wrap}.column{flex:1 1 12rem}
+.columns{display:flex;gap:1.5rem}.column{flex:1 1 0;min-width:0}
+ul.tasks{list-style:none;padding-left:0}ul.tasks>li{display:flex;gap:.5rem;align-items:baseline}ul.tasks>li>p{margin:0}
+blockquote{border-left:3px solid var(--line);margin:1rem 0;padding:0 1rem;color:var(--muted)}
+td>p,th>p{margin:0}
+mark{background:transparent;color:inherit;border-radius:3px;padding:0 .1em}
+.color-green{color:#2e7d32}.color-blue{color:#1565c0}.color-red{color:#c62828}.color-orange{color:#b26a00}.color-yellow{color:#8d6e00}.color-purple{color:#6a1b9a}.color-pink{color:#ad1457}.color-violet{color:#4527a0}.color-cyan{color:#00838f}.color-primary,.color-info{color:var(--accent)}.color-success{color:#2e7d32}.color-warning{color:#b26a00}.color-danger{color:#c62828}
+.background-green{background:#e3f4e5}.background-blue{background:#e3eefc}.background-red{background:#fde7e7}.background-orange{background:#fff0dc}.background-yellow{background:#fff7c2}.background-purple{background:#f1e4f7}.background-pink{background:#fce4ef}.background-violet{background:#ebe6f8}.background-cyan{background:#ddf4f6}.background-primary,.background-info{background:var(--hint)}
+@media (prefers-color-scheme:dark){.color-green,.color-success{color:#81c784}.color-blue{color:#90caf9}.color-red,.color-danger{color:#ef9a9a}.color-orange,.color-warning{color:#ffb74d}.color-yellow{color:#fff176}.color-purple{color:#ce93d8}.color-pink{color:#f48fb1}.color-violet{color:#b39ddb}.color-cyan{color:#80deea}[class*=background-]:not(.background-default){background:var(--panel)}}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}.card{display:block;border:1px solid var(--line);border-radius:var(--radius,6px);padding:1rem;color:inherit;text-decoration:none}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left}
 .button{display:inline-block;padding:.4rem .9rem;border-radius:var(--radius,6px);background:var(--accent);color:var(--bg);text-decoration:none}.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
@@ -76,7 +83,7 @@ figure.code{position:relative}button.copy{position:absolute;right:.5rem;top:.5re
 footer.site{color:var(--muted);font-size:.85rem;text-align:center;padding:2rem}
 .hljs-keyword,.hljs-built_in{color:#a626a4}.hljs-string{color:#50a14f}.hljs-number,.hljs-literal{color:#986801}.hljs-comment{color:var(--muted);font-style:italic}.hljs-title{color:#4078f2}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-built_in{color:#d19ae8}.hljs-string{color:#98c379}.hljs-number,.hljs-literal{color:#e5c07b}.hljs-title{color:#79b8ff}}
-@media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.pages{border-bottom:1px solid var(--line);padding-bottom:1rem}}
+@media (max-width:60rem){.columns{flex-direction:column}.layout{grid-template-columns:1fr}aside.outline{display:none}nav.pages{border-bottom:1px solid var(--line);padding-bottom:1rem}}
 `;
 
 function h(tagName: string, properties: Properties = {}, children: ElementContent[] = []): Element {

@@ -270,7 +270,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'columns':
         return [h('div', { className: ['columns'] }, childBlocks(node).map((column) => {
           const width = lengthCss(column.data?.width);
-          return h('div', { className: ['column'], ...(width ? { style: `flex-basis:${width}` } : {}) }, blocks(childBlocks(column)));
+          return h('div', { className: ['column'], ...(width ? { style: `flex:0 1 ${width}` } : {}) }, blocks(childBlocks(column)));
         }))];
       case 'updates':
         return [h('div', { className: ['updates'] }, childBlocks(node).map((update) => {
