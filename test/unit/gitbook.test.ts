@@ -348,18 +348,21 @@ describe('round trips over generated documents', () => {
     .map((nodes): JSONDocument => ({ object: 'document', data: {}, nodes }));
 
   it('writes any document so that reading and writing it again changes nothing', () => {
-    const seen = new Set<string>();
     fc.assert(
       fc.property(document, (generated) => {
         const first = read(write(generated));
         const markdown = write(first);
         expect(read(markdown), markdown).toEqual(first);
         for (const kind of kindsIn(generated.nodes)) expect(kindsIn(first.nodes).has(kind), `${kind} lost in:\n${markdown}`).toBe(true);
-        for (const kind of kindsIn(generated.nodes)) seen.add(kind);
       }),
       { numRuns: 300 },
     );
-    // The generator reaches every kind of the document, so the property holds for each.
+  });
+
+  it('generates documents that reach every node kind, so the round trip holds for each', () => {
+    const seen = new Set<string>();
+    // A fixed seed: which kinds 300 random documents reach varies from run to run.
+    for (const generated of fc.sample(document, { numRuns: 1000, seed: 7 })) for (const kind of kindsIn(generated.nodes)) seen.add(kind);
     expect([...seen].filter((kind) => !kind.startsWith('mark:')).sort()).toEqual([
       'annotation', 'blockquote', 'button', 'code', 'code-line', 'column', 'columns', 'content-ref', 'divider', 'drawing', 'embed', 'emoji',
       'expandable', 'expression', 'file', 'heading-1', 'heading-2', 'heading-3', 'hint', 'icon', 'if', 'image', 'images', 'inline-image',
