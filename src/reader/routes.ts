@@ -25,7 +25,13 @@ const Query = Type.Object({
 function cookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      // A cookie that is not percent-encoded as Quire writes it holds no key.
+      return undefined;
+    }
   }
   return undefined;
 }

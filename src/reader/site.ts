@@ -123,7 +123,8 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
   const claims = site && (await publishedSiteClaims(ctx.db, site, credentials));
   if (!site || !claims) return { status: 404, body: notFoundPage(undefined) };
   const base = siteBase(ctx, site);
-  const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+  // The router has decoded the path already: decoding again would misread a literal '%'.
+  const segments = path.split('/').filter(Boolean);
   if (site.basename && segments[0] === site.basename) segments.shift();
   const structure = await readSiteStructure(ctx.db, site.id);
   if (query && segments.length === 0) return siteSearch(ctx, site, structure, claims, base, query);

@@ -74,6 +74,9 @@ describe('the built-in reader', () => {
     expect(missing.response.statusCode).toBe(404);
     expect(missing.document.querySelector('header.site a')!.textContent).toBe('Acme Docs');
     expect((await open('/sites/noSuchSite')).response.statusCode).toBe(404);
+    // A literal '%' in a path, and a cookie no browser would send, are nobody's page: 404, not a failure.
+    expect((await open(`${path}/100%25`)).response.statusCode).toBe(404);
+    expect((await open(`${path}/reference`, { cookie: 'quire_share_key=%E0%A4%A' })).response.statusCode).toBe(200);
     await call('POST', `${sites}/${site.id}/unpublish`);
     const unpublished = await open(path);
     expect(unpublished.response.statusCode).toBe(404);
