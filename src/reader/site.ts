@@ -19,6 +19,7 @@ import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
 import { documentToHast, outlineOf } from './render.ts';
+import { escapeHtml } from '../content/gitbook/toMarkdown.ts';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
 
@@ -251,17 +252,13 @@ async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<
   return spaces;
 }
 
-function escapeXml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /** sitemap.xml, robots.txt, llms.txt and llms-full.txt, as GitBook serves them for a site. */
 async function machineFile(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, name: string): Promise<ReaderAnswer> {
   const spaces = await sitePages(ctx, site, structure, claims, base);
   const all = spaces.flatMap((space) => space.pages);
   switch (name) {
     case 'sitemap.xml': {
-      const urls = all.filter(({ page }) => page.meta.noIndex !== true && page.meta.noRobotsIndex !== true).map(({ url }) => `<url><loc>${escapeXml(url)}</loc></url>`);
+      const urls = all.filter(({ page }) => page.meta.noIndex !== true && page.meta.noRobotsIndex !== true).map(({ url }) => `<url><loc>${escapeHtml(url)}</loc></url>`);
       return { status: 200, contentType: 'application/xml; charset=utf-8', body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>\n` };
     }
     case 'robots.txt': {

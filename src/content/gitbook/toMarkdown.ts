@@ -19,7 +19,8 @@ const writer = unified()
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
 
-function escapeHtml(value: string): string {
+/** Text for HTML or XML markup and attribute values. */
+export function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
