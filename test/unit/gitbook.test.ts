@@ -231,6 +231,14 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(code.type).toBe('code');
     expect(only('Type `{% hint %}` to start a hint.').type).toBe('paragraph');
   });
+
+  it('writes dividers as GitBook does, and keeps a divider that opens a list item inside its list, whichever bullet the list takes', () => {
+    expect(write(read('Above\n\n***\n\nBelow'))).toBe('Above\n\n***\n\nBelow\n');
+    // Adjacent lists alternate bullets; `- ---` would have read back as a bare divider.
+    const lists = expectStable('* [ ] Task\n\n- ***\n\n* ---\n\n1. ***');
+    expect(lists.nodes.map((node) => node.object === 'block' && node.type)).toEqual(['list-tasks', 'list-unordered', 'list-unordered', 'list-ordered']);
+    for (const list of lists.nodes.slice(1)) expect((list as Block).nodes?.[0]).toMatchObject({ type: 'list-item', nodes: [{ type: 'divider' }] });
+  });
 });
 
 describe('GitBook markdown corpus', () => {

@@ -15,7 +15,15 @@ import { MARK_ORDER, plainText, type Block, type ContentRef, type Fragment, type
 const writer = unified()
   .use(remarkGfm)
   .use(remarkMath, { singleDollarTextMath: false })
-  .use(remarkStringify, { bullet: '*', emphasis: '*', strong: '*', fences: true, rule: '-', listItemIndent: 'one', incrementListMarker: true });
+  .use(remarkStringify, {
+    bullet: '*', emphasis: '*', strong: '*', fences: true, listItemIndent: 'one', incrementListMarker: true,
+    // GitBook writes a divider as `***`. remark only steers a list's bullet clear of the
+    // rule's character when it has not already switched bullets for an adjacent list,
+    // so `- ---` came out as a bare divider. The rule option names a character no bullet
+    // uses, and the divider takes the one its list's bullet is not.
+    rule: '_',
+    handlers: { thematicBreak: (_node, _parent, state) => (state.bulletCurrent === '*' ? '---' : '***') },
+  });
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
 
