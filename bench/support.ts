@@ -55,9 +55,10 @@ export async function startBareServer(body: string): Promise<{ url: string; chil
   const port = await freePort();
   const source = `
     const http = require('node:http');
-    const body = ${JSON.stringify(body)};
+    // The bytes made once, as the fastest server of a fixed answer would keep them.
+    const body = Buffer.from(${JSON.stringify(body)});
     http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
       res.end(body);
     }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
