@@ -21,7 +21,7 @@ import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
 import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
-import { readerRoutes } from './reader/routes.ts';
+import { readerRoutes, siteHostnameHook } from './reader/routes.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { integrationRoutes } from './routes/integrations/index.ts';
@@ -34,6 +34,7 @@ import { searchRoutes } from './routes/search/index.ts';
 import { siteRoutes } from './routes/sites/index.ts';
 import { siteSectionRoutes } from './routes/siteSections/index.ts';
 import { siteSpaceRoutes } from './routes/siteSpaces/index.ts';
+import { siteRedirectRoutes } from './routes/siteRedirects/index.ts';
 import { spaceRoutes } from './routes/spaces/index.ts';
 import { memberRoutes } from './routes/members/index.ts';
 import { openApiSpecRoutes } from './routes/openApiSpecs/index.ts';
@@ -173,6 +174,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(fileDownloadRoutes);
+  // Before every route: at a site's custom hostname, each page is the site's.
+  app.addHook('onRequest', siteHostnameHook(app.ctx));
   await app.register(readerRoutes);
   await app.register(samlServiceRoutes);
   await app.register(integrationAssetRoutes);
@@ -191,6 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteRoutes);
       await v1.register(siteSectionRoutes);
       await v1.register(siteSpaceRoutes);
+      await v1.register(siteRedirectRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(commentRoutes);

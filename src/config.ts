@@ -37,6 +37,8 @@ export interface Config {
   pdfMaxText: number;
   /** Browser origins allowed to call the API (CORS); empty: none; ['*']: any. */
   corsOrigins: string[];
+  /** An ES module build of mermaid the reader's pages load to draw diagrams; unset: diagrams show as their source. */
+  mermaidUrl: string | undefined;
 }
 
 /** The most one PDF export holds unless QUIRE_PDF_MAX_PAGES / QUIRE_PDF_MAX_TEXT say otherwise. */
@@ -163,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.QUIRE_CORS_ORIGINS ?? ''),
     pdfMaxPages: env.QUIRE_PDF_MAX_PAGES ? parseWholeNumber('QUIRE_PDF_MAX_PAGES', env.QUIRE_PDF_MAX_PAGES, 1) : PDF_DEFAULT_LIMITS.pages,
     pdfMaxText: env.QUIRE_PDF_MAX_TEXT ? parseSize('QUIRE_PDF_MAX_TEXT', env.QUIRE_PDF_MAX_TEXT) : PDF_DEFAULT_LIMITS.text,
+    mermaidUrl: env.QUIRE_MERMAID_URL ? parseUrl('QUIRE_MERMAID_URL', env.QUIRE_MERMAID_URL, ['http:', 'https:']) : undefined,
   };
 }

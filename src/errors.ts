@@ -112,6 +112,11 @@ function describeValidation(error: FastifyError): string {
       return `${subject} is not a known field`;
     case 'enum':
       return `${subject} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern': {
+      // A pattern is for machines; the field's description says it for people.
+      const description = ((first as { parentSchema?: { description?: unknown } }).parentSchema)?.description;
+      return typeof description === 'string' ? `${subject} is not of the expected form: ${description}` : `${subject} ${first.message ?? 'is invalid'}`;
+    }
     default:
       return `${subject} ${first.message ?? 'is invalid'}`;
   }

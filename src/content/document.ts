@@ -55,6 +55,9 @@ function pageFile(tree: FlatTree, pageId: string, parents: Set<string | null>): 
   return parents.has(pageId) ? `${path}/README.md` : `${path}.md`;
 }
 
+/** Every link as a URL reference, as written: for documents resolved later, where they are shown. */
+export const linksAsWritten: LinkResolver = (url) => ({ kind: 'url', url });
+
 /**
  * Resolves links as a page of a revision sees them: "#anchor", "/files/<id>",
  * "/pages/<id>", paths of pages relative to the page's own file ("../guide/README.md#install",

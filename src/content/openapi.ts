@@ -21,11 +21,15 @@ interface SchemaError {
   message?: string;
 }
 
+/** An OpenAPI document's text as data: YAML 1.2, which reads JSON too; duplicate keys and other ambiguities throw. */
+export function parseOpenApiText(text: string): unknown {
+  return parseYaml(text, { maxAliasCount: 1000 });
+}
+
 export async function readOpenApiDocument(text: string): Promise<OpenApiReading> {
   let parsed: unknown;
   try {
-    // YAML 1.2 reads JSON too; duplicate keys and other ambiguities are errors.
-    parsed = parseYaml(text, { maxAliasCount: 1000 });
+    parsed = parseOpenApiText(text);
   } catch (error) {
     const message = error instanceof YAMLParseError ? error.message.split('\n')[0].replace(/:\s*$/, '') : String(error);
     return { ok: false, problems: [{ message: `Not valid YAML or JSON: ${message}`, code: 'SYNTAX' }] };

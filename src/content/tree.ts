@@ -54,6 +54,19 @@ export function childrenByParent(tree: FlatTree): Map<string | null, FlatPage[]>
   return children;
 }
 
+/**
+ * Pages in reading order, each page before its sub-pages: the whole tree, or one page and
+ * what is under it. Readers' pages leave hidden pages out, and what is under them.
+ */
+export function inReadingOrder(tree: FlatTree, options: { from?: string; leaveOutHidden?: boolean } = {}): FlatPage[] {
+  const children = childrenByParent(tree);
+  const shown = (page: FlatPage) => !options.leaveOutHidden || page.meta.hidden !== true;
+  const walk = (parentId: string | null): FlatPage[] => (children.get(parentId) ?? []).filter(shown).flatMap((page) => [page, ...walk(page.id)]);
+  if (options.from === undefined) return walk(null);
+  const start = tree.get(options.from);
+  return start ? [start, ...walk(start.id)] : [];
+}
+
 export interface WrittenTree {
   root: Hash;
   /** Every object hash the tree consists of (nodes and lists). */

@@ -8,7 +8,8 @@ import type { Database } from './schema.ts';
 
 /**
  * Every table of the schema, each after the tables its rows reference. The search
- * index is derived from the content and differs by engine: it is rebuilt, not copied.
+ * index is derived from the content and differs by engine: it is rebuilt, not copied;
+ * pages' documents are derived too, and made again when first read.
  */
 export const COPIED_TABLES = [
   'users',
@@ -31,6 +32,7 @@ export const COPIED_TABLES = [
   'site_sections',
   'site_spaces',
   'site_share_links',
+  'site_redirects',
   'content_objects',
   'change_requests',
   'space_revisions',
@@ -52,7 +54,7 @@ export const COPIED_TABLES = [
   'integration_space_installations',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
-export const DERIVED_TABLES = ['search_sections', 'search_state'] as const satisfies ReadonlyArray<keyof Database>;
+export const DERIVED_TABLES = ['search_sections', 'search_state', 'page_documents'] as const satisfies ReadonlyArray<keyof Database>;
 
 type CopiedTable = (typeof COPIED_TABLES)[number];
 type Row = Record<string, unknown>;

@@ -5,7 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type DatabaseConnection, type Driver, type Expression, type RawBuilder } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type DatabaseConnection, type Driver, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { Database } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -224,4 +226,19 @@ export function skipLockedRows<Query extends { forUpdate(): Query; skipLocked():
  */
 export function bytewiseText(db: { getExecutor(): { adapter: unknown } }) {
   return engineOf(db) === 'postgres' ? sql`text collate "C"` : sql`text`;
+}
+
+/**
+ * A subquery's rows as one JSON array value (json_agg on PostgreSQL, json_group_array on
+ * SQLite), so that one statement can answer a row with its children. The subquery must
+ * name its columns (SQLite's json_object needs them). Read the value with jsonRows.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function jsonRowsOf<Row>(db: Kysely<Database>, subquery: SelectQueryBuilder<any, any, Row>): RawBuilder<unknown> {
+  return engineOf(db) === 'postgres' ? postgresJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery);
+}
+
+/** The rows of a jsonRowsOf value: parsed already by PostgreSQL's driver, JSON text from SQLite. */
+export function jsonRows<Row>(value: unknown): Row[] {
+  return (typeof value === 'string' ? JSON.parse(value) : value ?? []) as Row[];
 }

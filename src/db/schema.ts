@@ -244,6 +244,26 @@ export interface SiteSpacesTable {
   created_at: string;
 }
 
+export interface PageDocumentsTable {
+  /** The hash of the page's markdown (its content object). */
+  hash: string;
+  /** The JSONDocument, links as written, deflated, base64. */
+  document: string;
+  created_at: string;
+}
+
+export interface SiteRedirectsTable {
+  id: string;
+  site_id: string;
+  /** As given, percent-encoded. */
+  source: string;
+  /** Decoded: what a reader's path is matched on. */
+  source_path: string;
+  /** The destination object, JSON. */
+  destination: string;
+  created_at: string;
+}
+
 export interface SiteShareLinksTable {
   id: string;
   site_id: string;
@@ -492,6 +512,8 @@ export interface Database {
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
+  site_redirects: SiteRedirectsTable;
+  page_documents: PageDocumentsTable;
   site_share_links: SiteShareLinksTable;
   content_objects: ContentObjectsTable;
   change_requests: ChangeRequestsTable;

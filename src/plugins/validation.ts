@@ -9,7 +9,8 @@ import ajvFormats from 'ajv-formats';
 const addFormats = ajvFormats.default;
 
 // discriminator: a batch's change names its operation, so errors come from that operation's schema.
-const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false, discriminator: true };
+// verbose: an error carries its schema, whose description says what a pattern means.
+const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false, discriminator: true, verbose: true };
 
 export function useSplitValidation(app: FastifyInstance): void {
   const textAjv = new Ajv({ ...shared, coerceTypes: 'array' });

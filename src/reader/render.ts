@@ -1,19 +1,35 @@
 // A page's JSONDocument as HTML for readers: one mapping from every node kind to hast,
 // written out by hast-util-to-html, so text is escaped by construction and nothing in
 // a document becomes markup it did not ask for. Needs no script to read: tabs are
-// sections, expandables are <details>, code is highlighted on the server (lowlight).
+// sections, expandables are <details>, code is highlighted on the server (lowlight),
+// maths is typeset as MathML (KaTeX).
 import type { Element, ElementContent, Properties, Root } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
+import katex from 'katex';
 import { common, createLowlight } from 'lowlight';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
 import { plainText } from '../content/gitbook/model.ts';
+import type { OpenApiView } from './openapi.ts';
 
 const lowlight = createLowlight(common);
 
+/**
+ * A TeX formula typeset as MathML, which browsers draw without a script or stylesheet,
+ * its source kept in the annotation. KaTeX trusts no command that links or includes, and
+ * bounds sizes and macro expansion; a formula it cannot read shows as its source.
+ */
+function typeset(formula: string, display: boolean): Child[] {
+  const mathml = katex.renderToString(formula, { output: 'mathml', displayMode: display, throwOnError: false, trust: false, strict: 'ignore', maxSize: 50, maxExpand: 1000 });
+  return fromHtml(mathml, { fragment: true }).children as Child[];
+}
+
 /** What rendering needs from the site around the page. */
 export interface RenderContext {
-  /** Where a reference leads for a reader; undefined when it leads nowhere they may go. */
+  /** What a reference kept as written (a `url` one) is where the page sits: a page, a file, an anchor or a URL. */
+  resolve?(ref: ContentRef): ContentRef;
+  /** Where a (resolved) reference leads for a reader; undefined when it leads nowhere they may go. */
   href(ref: ContentRef): string | undefined;
   /** A page's title, for content references. */
   pageTitle?(pageId: string): string | undefined;
@@ -21,6 +37,8 @@ export interface RenderContext {
   condition?(expression: string): boolean;
   /** The blocks of a reusable content, when the site can read it. */
   reusable?(id: string): Block[] | undefined;
+  /** The organization's OpenAPI spec of this slug, loaded for the page (openApiSpecsOf). */
+  openapi?(spec: string): OpenApiView | undefined;
 }
 
 type Child = ElementContent;
@@ -86,14 +104,23 @@ function lengthCss(value: unknown): string | undefined {
 export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: RenderContext): Root {
   const notes: Element[] = [];
   const topHeading = Math.min(3, ...document.nodes.filter((node) => node.type.startsWith('heading-')).map((node) => Number(node.type.slice(-1))));
-  const href = (ref: unknown): string | undefined => {
+  const resolved = (ref: unknown): ContentRef | undefined => {
     if (!ref || typeof ref !== 'object') return undefined;
-    const url = context.href(ref as ContentRef);
+    return context.resolve ? context.resolve(ref as ContentRef) : (ref as ContentRef);
+  };
+  const href = (ref: unknown): string | undefined => {
+    const target = resolved(ref);
+    const url = target && context.href(target);
     return url !== undefined && isSafeLinkUrl(url) ? url : undefined;
   };
   const imageSrc = (ref: unknown): string | undefined => {
     const candidate = ref && typeof ref === 'object' && (ref as ContentRef).kind === 'url' ? (ref as { url: string }).url : undefined;
     return candidate && /^data:image\//i.test(candidate) ? candidate : href(ref);
+  };
+
+  const specOf = (ref: unknown): OpenApiView | undefined => {
+    const spec = ref && typeof ref === 'object' && (ref as ContentRef).kind === 'openapi' ? (ref as { spec: string }).spec : undefined;
+    return spec ? context.openapi?.(spec) : undefined;
   };
 
   const inlines = (nodes: Array<TextNode | Inline> = []): Child[] => nodes.flatMap(inline);
@@ -118,7 +145,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'icon':
         return [h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true' })];
       case 'inline-math':
-        return [h('code', { className: ['math', 'math-inline'] }, [t(String(data.formula ?? ''))])];
+        return [h('span', { className: ['math', 'math-inline'] }, typeset(String(data.formula ?? ''), false))];
       case 'expression':
         return [h('code', { className: ['expression'] }, [t(String(data.expression ?? ''))])];
       case 'mention': {
@@ -225,7 +252,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'code':
         return [code(node)];
       case 'math':
-        return [h('div', { className: ['math', 'math-block'] }, [h('code', {}, [t(String(data.formula ?? ''))])])];
+        return [h('div', { className: ['math', 'math-block'] }, typeset(String(data.formula ?? ''), true))];
       case 'divider':
         return [h('hr')];
       case 'images': {
@@ -248,7 +275,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       }
       case 'content-ref': {
         const url = href(data.ref);
-        const ref = data.ref as { kind?: string; page?: string; url?: string } | undefined;
+        const ref = resolved(data.ref) as { kind?: string; page?: string; url?: string } | undefined;
         const title = (ref?.kind === 'page' && ref.page && context.pageTitle?.(ref.page)) || url;
         return url ? [h('p', { className: ['content-ref'] }, [h('a', { href: url }, [t(title ?? url)])])] : [];
       }
@@ -284,12 +311,19 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'swagger':
       case 'openapi-operation':
       case 'openapi-webhook': {
+        const view = specOf(data.ref);
+        const shown = node.type === 'openapi-webhook' ? view?.webhook(String(data.name ?? ''), String(data.method ?? '')) : view?.operation(String(data.path ?? ''), String(data.method ?? ''));
+        if (shown) return [shown];
+        // A spec not processed yet, or an operation it no longer has: the block says what it shows.
         const label = `${String(data.method ?? '').toUpperCase()} ${String(data.path ?? data.name ?? '')}`.trim();
         const url = href(data.ref);
         return [h('div', { className: ['openapi'] }, [h('p', {}, [h('code', {}, [t(label)]), ...(url ? [t(' '), h('a', { href: url }, [t('OpenAPI document')])] : [])])])];
       }
-      case 'openapi-schemas':
-        return [h('div', { className: ['openapi'] }, [h('p', {}, [t(`Schemas: ${((data.schemas as string[] | undefined) ?? []).join(', ')}`)])])];
+      case 'openapi-schemas': {
+        const names = (data.schemas as string[] | undefined) ?? [];
+        const shown = specOf(data.ref)?.schemas(names, typeof data.title === 'string' ? data.title : undefined);
+        return [shown ?? h('div', { className: ['openapi'] }, [h('p', {}, [t(`Schemas: ${names.join(', ')}`)])])];
+      }
       case 'integration': {
         const url = typeof (data.props as { url?: unknown } | undefined)?.url === 'string' ? String((data.props as { url: string }).url) : undefined;
         return url && isSafeLinkUrl(url) ? [h('p', { className: ['integration'] }, [h('a', { href: url }, [t(url)])])] : [];
@@ -314,6 +348,22 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
 /** A page's document as HTML. */
 export function renderDocument(document: Pick<JSONDocument, 'nodes'>, context: RenderContext): string {
   return toHtml(documentToHast(document, context));
+}
+
+/** The slugs of the organization's OpenAPI specs a document's blocks show. */
+export function openApiSpecsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
+  const slugs = new Set<string>();
+  const visit = (nodes: Array<Block | Inline | TextNode>) => {
+    for (const node of nodes) {
+      if (node.object === 'text') continue;
+      const ref = node.data?.ref as ContentRef | undefined;
+      if (node.type.startsWith('openapi') && ref?.kind === 'openapi' && ref.spec) slugs.add(ref.spec);
+      visit((node.nodes ?? []) as Array<Block | Inline | TextNode>);
+      for (const fragment of (node as Block).fragments ?? []) visit(fragment.nodes as Array<Block | Inline | TextNode>);
+    }
+  };
+  visit(document.nodes);
+  return [...slugs];
 }
 
 /** The outline of a page: its headings, for the "on this page" list. */

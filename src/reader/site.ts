@@ -1,34 +1,45 @@
-// Reading a published site as its readers do: the site by id, the rule for outsiders
-// (services/siteAccess.ts), the site space a path names, the page at the rest of the
-// path in that space's current revision, and the page rendered in the site's frame.
-// Reads through services and repos only; answers HTML for a page or for a 404.
-import { namedFiles } from '../content/document.ts';
+// Reading a published site as its readers do: the site by id or hostname, the rule for
+// outsiders (policies/publishedSite.ts, through services/siteAccess.ts), the site space
+// a path names, the page at the rest of the path in that space's current revision (or
+// the site's redirect from it), and the page rendered in the site's frame. Reads through
+// services and repos only; answers HTML for a page or for a 404.
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles } from '../content/document.ts';
+import { pageDocument } from '../services/pageDocuments.ts';
 import type { ContentRef } from '../content/gitbook/model.ts';
-import { childrenByParent, findPageByPath, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
-import { findSiteById, publicSites, type SiteRow } from '../db/repos/sites.ts';
-import { readSiteStructure, type SiteSpaceRow } from '../db/repos/siteStructure.ts';
-import { findSpace, findSpacesByIds } from '../db/repos/spaces.ts';
+import { childrenByParent, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
+import { findSiteByHostname, publicSites, type SiteRow } from '../db/repos/sites.ts';
+import { publishedSiteUrl } from '../presenters/site.ts';
+import { readPublishedSite, type PublishedSiteRows, type SiteSpaceRow, type SiteStructureRows } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
-import { orderedSections } from '../services/siteStructure.ts';
-import { runSized } from '../workers/pool.ts';
-import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type SiteTheme } from './layout.ts';
+import { orderedSections, topLevelItems } from '../services/siteStructure.ts';
+import { redirectedPath } from '../services/siteRedirects.ts';
+import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
+import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
-import { presentCustomization } from '../presenters/siteCustomization.ts';
-import { documentToHast, outlineOf } from './render.ts';
+import { documentToHast, openApiSpecsOf, outlineOf } from './render.ts';
+import { OpenApiView } from './openapi.ts';
+import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { escapeHtml } from '../content/gitbook/toMarkdown.ts';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
 
-export interface ReaderAnswer {
-  status: 200 | 404;
-  body: string;
-  /** text/html unless said otherwise. */
-  contentType?: string;
-}
+export type ReaderAnswer =
+  | {
+      status: 200 | 404;
+      /** A cached page is kept as bytes: encoding it again for each reader costs as much as the rest of a hit. */
+      body: string | Buffer;
+      /** text/html unless said otherwise. */
+      contentType?: string;
+      /** For a page: served as rendered before, rendered from its document made ahead, or converted for this reader. */
+      cache?: 'page' | 'document' | 'none';
+    }
+  /** A site redirect: temporary (307), as GitBook's renderer answers them, since they can be edited. */
+  | { status: 307; redirect: string };
 
 /**
  * Rendered pages, by everything they depend on: a new revision, a changed site or
@@ -36,26 +47,32 @@ export interface ReaderAnswer {
  * age out. Entries live 30 minutes, within the hour the signed file links in them last.
  */
 class RenderedPages {
-  private readonly pages = new Map<string, { html: string; expires: number }>();
+  private readonly pages = new Map<string, RenderedPage & { expires: number }>();
   constructor(
     private readonly capacity: number,
     private readonly lifetimeMs: number,
   ) {}
 
-  get(key: string, now: number): string | undefined {
+  get(key: string, now: number): RenderedPage | undefined {
     const entry = this.pages.get(key);
     if (!entry || entry.expires <= now) return undefined;
     // Most recently used last: the first entry is the one to evict.
     this.pages.delete(key);
     this.pages.set(key, entry);
-    return entry.html;
+    return entry;
   }
 
-  set(key: string, html: string, now: number): void {
+  set(key: string, page: RenderedPage, now: number): void {
     this.pages.delete(key);
-    this.pages.set(key, { html, expires: now + this.lifetimeMs });
+    this.pages.set(key, { ...page, expires: now + this.lifetimeMs });
     while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value!);
   }
+}
+
+interface RenderedPage {
+  html: Buffer;
+  /** The organization's OpenAPI specs the page shows, and the versions it showed: a new version makes it stale. */
+  specs: { slugs: string[]; versions: Array<string | null> };
 }
 
 const renderedPages = new RenderedPages(500, 30 * 60 * 1000);
@@ -67,9 +84,26 @@ function visibleTo(claims: Record<string, unknown>): (condition: string | null) 
   return (condition) => condition === null || conditionHolds(condition, claims);
 }
 
-/** Where a site is read: Quire's own URL with the site's base path (a custom hostname is for a proxy in front). */
-function siteBase(ctx: ServiceContext, site: SiteRow): string {
-  return `${ctx.config.publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`;
+/**
+ * How a reader reached a site: under Quire's own URL by the site's id, or at the site's
+ * custom hostname (a proxy pointing it at Quire), whose origin as the reader sees it
+ * makes the page's links.
+ */
+export interface SiteAddress {
+  siteId: string;
+  /** The origin of the site's hostname as the reader sees it; unset under Quire's own URL. */
+  origin?: string;
+}
+
+/** Where a site is read: Quire's own URL, or the origin of its hostname, with the site's base path. */
+function siteBase(ctx: ServiceContext, site: SiteRow, origin?: string): string {
+  const root = origin ?? `${ctx.config.publicUrl}/sites/${site.id}`;
+  return `${root}${site.basename ? `/${site.basename}` : ''}`;
+}
+
+/** The site served at a custom hostname, if any. */
+export function siteAtHostname(ctx: ServiceContext, hostname: string): Promise<SiteRow | undefined> {
+  return findSiteByHostname(ctx.db, hostname);
 }
 
 function defaultSectionOf<T extends { id: string }>(site: SiteRow, sections: T[]): T | undefined {
@@ -77,26 +111,31 @@ function defaultSectionOf<T extends { id: string }>(site: SiteRow, sections: T[]
 }
 
 /** The site's sections as tabs and the current section's site spaces as variants, each linked to its start. */
-async function siteNavigation(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, current: { sectionId?: string; siteSpaceId: string }) {
+function siteNavigation({ site, structure, spaces }: PublishedSiteRows, claims: Record<string, unknown>, base: string, current: { sectionId?: string; siteSpaceId: string }) {
   const visible = visibleTo(claims);
   const sections = orderedSections(structure).filter((section) => visible(section.condition));
   const defaultSection = defaultSectionOf(site, sections);
   const sectionBase = (section: (typeof sections)[number]) => (section.id === defaultSection?.id ? base : `${base}/${section.path}`);
-  const tabs = sections.map((section) => ({ title: section.title, href: sectionBase(section), current: section.id === current.sectionId }));
+  const tab = (section: (typeof sections)[number]) => ({ title: section.title, href: sectionBase(section), current: section.id === current.sectionId });
+  // A section group is a menu of its sections, as GitBook's header shows it; it has no path of its own.
+  const tabs = topLevelItems(structure).flatMap((item) => {
+    if (item.section) return sections.includes(item.section) ? [tab(item.section)] : [];
+    const grouped = sections.filter((section) => section.group_id === item.group!.id).map(tab);
+    return grouped.length ? [{ title: item.group!.title, href: grouped[0].href, current: grouped.some((section) => section.current), links: grouped }] : [];
+  });
   const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (current.sectionId ?? null) && visible(siteSpace.condition));
   const section = sections.find((candidate) => candidate.id === current.sectionId);
   const defaultSiteSpace = section ? section.default_site_space_id : site.default_site_space_id;
-  const spaces = new Map((await findSpacesByIds(ctx.db, siteSpaces.map((siteSpace) => siteSpace.space_id))).map((space) => [space.id, space]));
   const start = section ? sectionBase(section) : base;
   const variants = siteSpaces.length < 2 ? [] : siteSpaces.flatMap((siteSpace) => {
     const space = spaces.get(siteSpace.space_id);
     return space ? [{ title: space.title, href: siteSpace.id === defaultSiteSpace ? start : `${start}/${siteSpace.path}`, current: siteSpace.id === current.siteSpaceId }] : [];
   });
-  return { tabs: tabs.length < 2 ? [] : tabs, variants };
+  return { tabs: sections.length < 2 ? [] : tabs, variants };
 }
 
 /** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
-function siteSpaceFor(site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, segments: string[], claims: Record<string, unknown>) {
+function siteSpaceFor(site: SiteRow, structure: SiteStructureRows, segments: string[], claims: Record<string, unknown>) {
   const visible = visibleTo(claims);
   const sections = orderedSections(structure).filter((section) => visible(section.condition));
   let section = sections.find((candidate) => candidate.path === segments[0]);
@@ -110,49 +149,55 @@ function siteSpaceFor(site: SiteRow, structure: Awaited<ReturnType<typeof readSi
   return { siteSpace, section, rest: named ? rest.slice(1) : rest, prefix };
 }
 
-/** Pages in reading order, hidden ones left out: the sidebar's order, and previous / next. */
-function readingOrder(tree: FlatTree): FlatPage[] {
-  const children = childrenByParent(tree);
-  const walk = (parentId: string | null): FlatPage[] =>
-    (children.get(parentId) ?? []).filter((page) => page.meta.hidden !== true).flatMap((page) => [page, ...walk(page.id)]);
-  return walk(null);
+/** A description in an OpenAPI document, rendered as page content whose links lead only to URLs. */
+function describeMarkdown(markdown: string): ElementContent[] {
+  const document = markdownToDocument(markdown, linksAsWritten);
+  return documentToHast(document, { href: (ref) => (ref.kind === 'url' ? ref.url : undefined) }).children as ElementContent[];
 }
 
 /** A page of a published site at `path`, or with `query` at the site's root, its search results. */
-export async function readPublishedPage(ctx: ServiceContext, siteId: string, path: string, credentials: ReadCredentials, query?: string): Promise<ReaderAnswer> {
-  const site = await findSiteById(ctx.db, siteId);
-  const claims = site && (await publishedSiteClaims(ctx.db, site, credentials));
-  if (!site || !claims) return { status: 404, body: notFoundPage(undefined) };
-  const base = siteBase(ctx, site);
+export async function readPublishedPage(ctx: ServiceContext, address: SiteAddress, path: string, credentials: ReadCredentials, query?: string): Promise<ReaderAnswer> {
+  const published = await readPublishedSite(ctx.db, address.siteId);
+  const claims = published && (await publishedSiteClaims(ctx.db, published.site, credentials));
+  if (!published || !claims) return { status: 404, body: notFoundPage(undefined) };
+  const { site, structure } = published;
+  const { origin } = address;
+  const base = siteBase(ctx, site, origin);
   // The router has decoded the path already: decoding again would misread a literal '%'.
   const segments = path.split('/').filter(Boolean);
   if (site.basename && segments[0] === site.basename) segments.shift();
-  const structure = await readSiteStructure(ctx.db, site.id);
-  if (query && segments.length === 0) return siteSearch(ctx, site, structure, claims, base, query);
+  if (query && segments.length === 0) return siteSearch(ctx, published, claims, base, query);
   const { siteSpace, section, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
-  const space = siteSpace && (await findSpace(ctx.db, siteSpace.space_id));
-  if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, site, structure, claims, base, segments[0]);
-  if (!space || space.deleted_at) return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
+  const space = siteSpace && published.spaces.get(siteSpace.space_id);
+  if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, published, claims, base, segments[0]);
+  // Where no page answers, the site's redirects may.
+  const notFound = async (): Promise<ReaderAnswer> => {
+    const target = await redirectedPath(ctx, site, structure, `/${segments.join('/')}`);
+    return target !== undefined ? { status: 307, redirect: `${base}${target}` } : { status: 404, body: notFoundPage(siteFrame(site, base, claims)) };
+  };
+  if (!space || space.deleted_at) return notFound();
   // GitBook serves each page's markdown at its path with ".md" added.
   const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
   // Everything a rendered page depends on: the site's frame, the revision, the path read, and by whom. Known before
   // the page tree is walked, so that a page read again costs a few small queries.
   const cacheKey = createHash('sha256')
-    .update(JSON.stringify([site.title, site.basename, site.customization, structure, space.revision_id, rest, prefix, claims]))
+    .update(JSON.stringify([base, site.title, site.hostname, site.customization, structure, space.revision_id, rest, prefix, claims]))
     .digest('base64url');
   const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
-  if (cached) return { status: 200, body: cached };
+  if (cached && (cached.specs.slugs.length === 0 || isDeepStrictEqual(await latestOpenApiVersions(ctx, site.organization_id, cached.specs.slugs), cached.specs.versions))) {
+    return { status: 200, body: cached.html, cache: 'page' };
+  }
   const view = await loadRevision(ctx, space.revision_id);
-  const order = readingOrder(view.tree).filter((page) => page.meta.type !== 'group');
+  const order = inReadingOrder(view.tree, { leaveOutHidden: true }).filter((page) => page.meta.type !== 'group');
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
-  if (!page || page.meta.type !== 'document') return { status: 404, body: notFoundPage({ title: site.title, home: base }) };
-  const markdown = await markdownOf(ctx.db, page);
-  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, markdown), contentType: 'text/markdown; charset=utf-8' };
-  const files = namedFiles(view.files);
-  const document = await runSized('markdownToDocument', { markdown, tree: view.tree, pageId: page.id, files }, markdown.length);
+  if (!page || page.meta.type !== 'document') return notFound();
+  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownOf(ctx.db, page)), contentType: 'text/markdown; charset=utf-8' };
+  const { document, ready } = await pageDocument(ctx, page);
+  // The document keeps links as written; what they lead to depends on where the page sits.
+  const resolveLink = linkResolverFor(view.tree, page.id, namedFiles(view.files));
   const href = (ref: ContentRef): string | undefined => {
     switch (ref.kind) {
       case 'url':
@@ -171,13 +216,21 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
         return undefined;
     }
   };
+  const slugs = openApiSpecsOf(document);
+  const specs = await Promise.all(slugs.map((slug) => publishedOpenApiDocument(ctx, site.organization_id, slug)));
   const content = documentToHast(document, {
+    resolve: (ref) => (ref.kind === 'url' ? resolveLink(ref.url) : ref),
+    openapi: (slug) => {
+      const spec = specs[slugs.indexOf(slug)];
+      return spec && new OpenApiView(spec.document, describeMarkdown);
+    },
     href,
     pageTitle: (pageId) => view.tree.get(pageId)?.meta.title,
     condition: (expression) => conditionHolds(expression, claims),
   });
+  const children = childrenByParent(view.tree);
   const navigation = (parentId: string | null): NavigationItem[] =>
-    (childrenByParent(view.tree).get(parentId) ?? [])
+    (children.get(parentId) ?? [])
       .filter((child) => child.meta.hidden !== true)
       .map((child) => ({
         title: child.meta.title,
@@ -187,13 +240,15 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
       }));
   const at = order.findIndex((candidate) => candidate.id === page.id);
   const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
-  const { tabs, variants } = await siteNavigation(ctx, site, structure, claims, base, { sectionId: section?.id, siteSpaceId: siteSpace!.id });
+  const { tabs, variants } = siteNavigation(published, claims, base, { sectionId: section?.id, siteSpaceId: siteSpace!.id });
   const body = sitePage({
-    site: { title: site.title, home: base, theme: themeOf(site) },
+    site: siteFrame(site, base, claims, href),
     tabs,
     variants,
-    url: pageUrl(page),
-    scriptUrl: `${ctx.config.publicUrl}${READER_SCRIPT_PATH}`,
+    // The canonical address is the published one (the custom hostname's, when the site has one), however it was reached.
+    url: `${publishedSiteUrl(ctx.config.publicUrl, site)}${pageUrl(page).slice(base.length)}`,
+    scriptUrl: `${origin ?? ctx.config.publicUrl}${READER_SCRIPT_PATH}`,
+    mermaidUrl: ctx.config.mermaidUrl,
     noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
     page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
     navigation: navigation(null),
@@ -201,28 +256,13 @@ export async function readPublishedPage(ctx: ServiceContext, siteId: string, pat
     previous: neighbour(order[at - 1]),
     next: neighbour(order[at + 1]),
   });
-  renderedPages.set(cacheKey, body, ctx.clock.now().getTime());
-  return { status: 200, body };
+  renderedPages.set(cacheKey, { html: Buffer.from(body), specs: { slugs, versions: specs.map((spec) => spec?.versionId ?? null) } }, ctx.clock.now().getTime());
+  return { status: 200, body, cache: ready ? 'document' : 'none' };
 }
 
 function linkHref(page: FlatPage): string | undefined {
   const target = typeof page.meta.href === 'string' ? page.meta.href : undefined;
   return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
-}
-
-const COLOR = /^#[0-9a-f]{3,8}$/i;
-
-/** The site's customization as a theme, keeping only values of the shape CSS may take. */
-function themeOf(site: SiteRow): SiteTheme {
-  const styling = (presentCustomization(site.title, site.customization).styling ?? {}) as {
-    primaryColor?: { light?: unknown; dark?: unknown };
-    corners?: unknown;
-    font?: unknown;
-  };
-  const color = (value: unknown) => (typeof value === 'string' && COLOR.test(value) ? value : '#346DDB');
-  const corners = styling.corners === 'straight' || styling.corners === 'circular' ? styling.corners : 'rounded';
-  const font = typeof styling.font === 'string' && /^[A-Za-z0-9 -]{1,40}$/.test(styling.font) ? styling.font : undefined;
-  return { primary: { light: color(styling.primaryColor?.light), dark: color(styling.primaryColor?.dark) }, corners, font };
 }
 
 function pageAsMarkdown(page: FlatPage, markdown: string): string {
@@ -231,7 +271,7 @@ function pageAsMarkdown(page: FlatPage, markdown: string): string {
 }
 
 /** Every readable page of every site space the reader may see, for the files machines read. */
-async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string) {
+async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }: PublishedSiteRows, claims: Record<string, unknown>, base: string) {
   const visible = visibleTo(claims);
   const sections = new Map(orderedSections(structure).map((section) => [section.id, section]));
   const defaultSection = site.default_section_id ?? orderedSections(structure)[0]?.id ?? null;
@@ -239,12 +279,12 @@ async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<
   for (const siteSpace of structure.siteSpaces.filter((candidate) => visible(candidate.condition))) {
     const section = siteSpace.section_id ? sections.get(siteSpace.section_id) : undefined;
     if (section && !visible(section.condition)) continue;
-    const space = await findSpace(ctx.db, siteSpace.space_id);
+    const space = shown.get(siteSpace.space_id);
     if (!space || space.deleted_at) continue;
     const isDefault = siteSpace.id === (section ? section.default_site_space_id : site.default_site_space_id);
     const prefix = [...(section && section.id !== defaultSection ? [section.path] : []), ...(isDefault ? [] : [siteSpace.path])];
     const view = await loadRevision(ctx, space.revision_id);
-    const pages = readingOrder(view.tree)
+    const pages = inReadingOrder(view.tree, { leaveOutHidden: true })
       .filter((page) => page.meta.type === 'document')
       .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownOf(ctx.db, page) }));
     spaces.push({ spaceId: space.id, title: space.title, pages });
@@ -253,8 +293,9 @@ async function sitePages(ctx: ServiceContext, site: SiteRow, structure: Awaited<
 }
 
 /** sitemap.xml, robots.txt, llms.txt and llms-full.txt, as GitBook serves them for a site. */
-async function machineFile(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, name: string): Promise<ReaderAnswer> {
-  const spaces = await sitePages(ctx, site, structure, claims, base);
+async function machineFile(ctx: ServiceContext, published: PublishedSiteRows, claims: Record<string, unknown>, base: string, name: string): Promise<ReaderAnswer> {
+  const { site } = published;
+  const spaces = await sitePages(ctx, published, claims, base);
   const all = spaces.flatMap((space) => space.pages);
   switch (name) {
     case 'sitemap.xml': {
@@ -290,8 +331,9 @@ export async function readFrontPage(ctx: ServiceContext): Promise<ReaderAnswer |
 const SEARCH_RESULTS = 20;
 
 /** The site's search: the published content of every site space the reader may see, hidden pages left out. */
-async function siteSearch(ctx: ServiceContext, site: SiteRow, structure: Awaited<ReturnType<typeof readSiteStructure>>, claims: Record<string, unknown>, base: string, input: string): Promise<ReaderAnswer> {
-  const spaces = await sitePages(ctx, site, structure, claims, base);
+async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, claims: Record<string, unknown>, base: string, input: string): Promise<ReaderAnswer> {
+  const { site } = published;
+  const spaces = await sitePages(ctx, published, claims, base);
   const pageUrls = new Map(spaces.flatMap((space) => space.pages.map(({ page, url }) => [page.id, { url, title: page.meta.title }] as const)));
   const query = parseSearchQuery(input);
   const spaceIds = [...new Set(spaces.map((space) => space.spaceId))];
@@ -302,5 +344,5 @@ async function siteSearch(ctx: ServiceContext, site: SiteRow, structure: Awaited
     if (!page) return [];
     return [{ title: page.title, href: hit.anchor ? `${page.url}#${hit.anchor}` : page.url, heading: hit.anchor ? hit.heading : undefined, excerpt: excerpt(hit.body) }];
   });
-  return { status: 200, body: searchPage({ title: site.title, home: base, theme: themeOf(site) }, input, results.slice(0, SEARCH_RESULTS)) };
+  return { status: 200, body: searchPage(siteFrame(site, base, claims), input, results.slice(0, SEARCH_RESULTS)) };
 }

@@ -16,6 +16,7 @@ import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { catchUpSearchIndex } from './search.ts';
+import { prepareSpaceDocuments } from './pageDocuments.ts';
 import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
@@ -459,7 +460,11 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
     return { revision: merged, result: 'merge' as const };
   });
   // Indexed after the commit, so the space's row is not held while large pages are parsed.
-  if (outcome.result === 'merge') await catchUpSearchIndex(ctx.db, spaceId);
+  if (outcome.result === 'merge') {
+    await catchUpSearchIndex(ctx.db, spaceId);
+    // Readers' documents are made ahead in the background: a cache, so a failure costs only a slower first read.
+    void prepareSpaceDocuments(ctx, spaceId).catch((error: unknown) => ctx.log.warn({ err: error, spaceId }, 'could not prepare the published pages of a space'));
+  }
   return outcome;
 }
 

@@ -19,6 +19,7 @@ import type { Db } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { hashOf } from '../content/objects.ts';
 import { readOpenApiDocument, type OpenApiProblem } from '../content/openapi.ts';
+import { runSized } from '../workers/pool.ts';
 import { enqueueJob, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -200,6 +201,34 @@ export async function getOpenApiSpecVersionContent(
   const reading = await readOpenApiDocument(version.text);
   if (!reading.ok) throw new Error(`stored OpenAPI version ${version.id} no longer reads: ${reading.problems[0]?.message}`);
   return presentOpenApiSpecContent(ctx.config.publicUrl, spec, version, reading.document);
+}
+
+/** Parsed versions, by id: a version's text never changes, so neither does its document. */
+const parsedVersions = new Map<string, Record<string, unknown>>();
+
+/**
+ * The latest processed document of an organization's spec, for published pages that show
+ * its operations (anyone who may read the page sees them, as on GitBook), or undefined
+ * when there is no such spec or no version yet.
+ */
+export async function publishedOpenApiDocument(ctx: ServiceContext, organizationId: string, slug: string): Promise<{ versionId: string; document: Record<string, unknown> } | undefined> {
+  const spec = await findOpenApiSpecBySlug(ctx.db, organizationId, slug);
+  if (!spec?.last_version_id) return undefined;
+  const versionId = spec.last_version_id;
+  const cached = parsedVersions.get(versionId);
+  if (cached) return { versionId, document: cached };
+  const version = await findOpenApiSpecVersion(ctx.db, spec.id, versionId);
+  if (!version) return undefined;
+  // Stored versions were validated when processed; a large one is parsed off the request thread.
+  const document = await runSized('parseOpenApiText', { text: version.text }, version.text.length);
+  parsedVersions.set(versionId, document);
+  if (parsedVersions.size > 20) parsedVersions.delete(parsedVersions.keys().next().value!);
+  return { versionId, document };
+}
+
+/** The latest version of each of these specs (null: none yet, or no such spec): what a page showing them depends on. */
+export async function latestOpenApiVersions(ctx: ServiceContext, organizationId: string, slugs: string[]): Promise<Array<string | null>> {
+  return Promise.all(slugs.map(async (slug) => (await findOpenApiSpecBySlug(ctx.db, organizationId, slug))?.last_version_id ?? null));
 }
 
 type Fetched = { text: string } | { errorCode: 'FETCH_TIMEOUT' | 'FETCH_ERROR'; problem: OpenApiProblem };

@@ -6,7 +6,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { PassThrough, type Readable } from 'node:stream';
 import { getAll } from '../content/objects.ts';
 import { namedFiles } from '../content/document.ts';
-import { childrenByParent, type FlatPage, type FlatTree } from '../content/tree.ts';
+import { inReadingOrder, type FlatPage, type FlatTree } from '../content/tree.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import { databaseObjectStore, objectSizes } from '../db/repos/contentObjects.ts';
 import { runOffThread } from '../workers/pool.ts';
@@ -25,8 +25,8 @@ interface PdfLink {
 
 /** The pages a link exports, in reading order. */
 function pagesOf(tree: FlatTree, link: Omit<PdfLink, 'revision'>): FlatPage[] {
-  if (!link.page) return inReadingOrder(tree, null);
-  return link.only ? [tree.get(link.page)!] : inReadingOrder(tree, link.page);
+  if (!link.page) return inReadingOrder(tree);
+  return link.only ? [tree.get(link.page)!] : inReadingOrder(tree, { from: link.page });
 }
 
 /** Refuses an export over the limits up front, naming its size and how to make it smaller. */
@@ -60,14 +60,6 @@ export async function changeRequestPdfLink(
   const link: PdfLink = { revision: changeRequest.revision_id, ...options };
   const token = signLink(link, ctx.linkKey, new Date(ctx.clock.now().getTime() + PDF_LINK_MS));
   return { url: `${ctx.config.publicUrl}/pdf/${token}` };
-}
-
-/** Pages in reading order: each page, then its sub-pages. */
-function inReadingOrder(tree: FlatTree, from: string | null): FlatPage[] {
-  const children = childrenByParent(tree);
-  const walk = (parentId: string | null): FlatPage[] => (children.get(parentId) ?? []).flatMap((page) => [page, ...walk(page.id)]);
-  if (from === null) return walk(null);
-  return [tree.get(from)!, ...walk(from)];
 }
 
 /**

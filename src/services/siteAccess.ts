@@ -1,9 +1,7 @@
 // Who may manage a site and who may read it. Members of the organization read every
-// site of it, published or not; anyone else reads a published site only as its
-// visibility allows: public and unlisted openly, share-link with the key of an active
-// share link, visitor-auth with a token signed by the site's key, whose claims then
-// decide which conditional sections and site spaces they see.
-import { jwtVerify } from 'jose';
+// site of it, published or not; anyone else reads a published site as the rule in
+// policies/publishedSite.ts allows, and its claims decide which conditional sections
+// and site spaces they see.
 import { Forbidden, NotFound } from '../errors.ts';
 import { findSite, hasActiveShareLink, type SiteRow } from '../db/repos/sites.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
@@ -11,6 +9,7 @@ import { findSpacesByIds } from '../db/repos/spaces.ts';
 import type { Db } from '../db/schema.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { organizationPermissions } from '../policies/organization.ts';
+import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
 import { spaceStanding } from '../policies/content.ts';
 import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -39,47 +38,21 @@ export async function authorizeSiteManagement(
   return site;
 }
 
-/** The site key signs visitor tokens with HS256. */
-export function visitorKey(site: SiteRow): Uint8Array {
-  return new TextEncoder().encode(site.visitor_key);
-}
-
 export interface SiteReader {
   site: SiteRow;
   /** The visitor's claims when the reader is not a member; undefined for members, who see everything. */
   claims: Record<string, unknown> | undefined;
 }
 
-export interface ReadCredentials {
-  shareKey?: string;
-  visitorAuthToken?: string;
-}
+export type { ReadCredentials };
 
 /**
- * The one rule for reading a published site from outside its organization: public and
- * unlisted sites openly, share-link sites with the key of an active share link,
- * visitor-auth sites with a token signed by the site's key. Answers the reader's claims
- * (empty but for visitor tokens), or undefined when they may not read it.
+ * An outsider's claims on a published site, by the one rule (policies/publishedSite.ts),
+ * or undefined when they may not read it. Used by the API and the reader alike.
  */
 export async function publishedSiteClaims(db: Db, site: SiteRow, credentials: ReadCredentials): Promise<Record<string, unknown> | undefined> {
-  if (site.published !== 1) return undefined;
-  switch (site.visibility) {
-    case 'public':
-    case 'unlisted':
-      return {};
-    case 'share-link':
-      return credentials.shareKey && (await hasActiveShareLink(db, site.id, credentials.shareKey)) ? {} : undefined;
-    case 'visitor-auth':
-      if (!credentials.visitorAuthToken) return undefined;
-      try {
-        const { payload } = await jwtVerify(credentials.visitorAuthToken, visitorKey(site), { algorithms: ['HS256'] });
-        return payload as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-    default:
-      return undefined;
-  }
+  const shareKeyActive = site.visibility === 'share-link' && credentials.shareKey !== undefined && (await hasActiveShareLink(db, site.id, credentials.shareKey));
+  return claimsByRule({ published: site.published === 1, visibility: site.visibility, visitorKey: site.visitor_key }, credentials, { shareKeyActive });
 }
 
 export async function authorizeSiteRead(

@@ -1,9 +1,11 @@
 // The CPU-heavy, pure work Quire runs on worker threads (see pool.ts): each task takes
 // and answers plain data (structured-clonable), and knows neither HTTP nor SQL.
 import type { MessagePort } from 'node:worker_threads';
-import { documentToMarkdown, linkResolverFor, linkWriterFor, markdownToDocument, type JSONDocument, type NamedFile } from '../content/document.ts';
+import { deflateSync } from 'node:zlib';
+import { documentToMarkdown, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, type JSONDocument, type NamedFile } from '../content/document.ts';
 import { linksOf } from '../content/links.ts';
 import { mergeText } from '../content/merge.ts';
+import { parseOpenApiText } from '../content/openapi.ts';
 import { writePdf } from '../content/pdf.ts';
 import { sectionsOf } from '../content/search.ts';
 import type { FlatTree } from '../content/tree.ts';
@@ -24,10 +26,16 @@ export interface PdfTask {
 
 export const tasks = {
   mergeText: (input: { base: string; ours: string; theirs: string }) => mergeText(input.base, input.ours, input.theirs),
+  parseOpenApiText: (input: { text: string }) => parseOpenApiText(input.text) as Record<string, unknown>,
   sectionsOf: (input: { pages: Array<{ markdown: string; title: string }> }) => input.pages.map((page) => sectionsOf(page.markdown, page.title)),
   /** A page's document; its relative links are read from where the page sits. */
   markdownToDocument: (input: { markdown: string; tree: FlatTree; pageId?: string; files?: NamedFile[] }) =>
     markdownToDocument(input.markdown, linkResolverFor(input.tree, input.pageId, input.files)),
+  /** A page's document for readers as JSON, its links as written, and deflated in base64 to store (services/pageDocuments.ts). */
+  documentAsWritten: (input: { markdown: string }) => {
+    const json = JSON.stringify(markdownToDocument(input.markdown, linksAsWritten));
+    return { json, stored: deflateSync(json).toString('base64') };
+  },
   /** A JSONDocument sent by a client as the markdown to store, its pages linked by id. */
   documentToMarkdown: (input: { document: JSONDocument }) => documentToMarkdown(input.document, { link: linkWriterFor(new Map()) }),
   linksOf: (input: { pages: Array<{ id: string; markdown: string }>; tree: FlatTree; files: NamedFile[] }) =>

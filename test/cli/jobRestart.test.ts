@@ -1,9 +1,11 @@
-// Background processing survives the process: Quire is killed while an OpenAPI spec
-// is being fetched, and the restarted Quire finishes the job from the database.
+// Background work survives the process: Quire is killed while an OpenAPI spec is being
+// fetched, and the restarted Quire finishes the job from the database; a published
+// page's document made ahead after a merge still spares its first reader after a restart.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { openDatabase } from '../../src/db/dialect.ts';
 import { runCli, startServerProcess, waitFor } from '../helpers/process.ts';
 
 const SPEC = 'openapi: 3.0.3\ninfo:\n  title: Resumed\n  version: "1"\npaths: {}\n';
@@ -66,6 +68,44 @@ describe('durable background jobs', () => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  });
+
+  it('keep a published page\'s document made ahead after a merge, so that its first reader after a restart does not wait for it', async () => {
+    const own = await createTestDatabase();
+    const env = { ...own.env };
+    const boot = await runCli(['admin', 'bootstrap', '--org', 'Reader', '--email', 'reader@quire.test', '--name', 'R', '--json'], env);
+    const { token, organization } = JSON.parse(boot.stdout);
+    const first = await startServerProcess(env);
+    const call = async (method: string, path: string, body?: unknown) =>
+      (await fetch(`${first.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+    const space = await call('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' });
+    const sites = `/v1/orgs/${organization.id}/sites`;
+    const site = await call('POST', sites, { title: 'Docs' });
+    await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id });
+    await call('PATCH', `${sites}/${site.id}`, { visibility: 'public' });
+    const published = await call('POST', `${sites}/${site.id}/publish`);
+    const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Orbit\n\nMade ahead, kept across restarts.' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const store = openDatabase({ dataDir: env.QUIRE_DATA_DIR, databaseUrl: env.DATABASE_URL });
+    try {
+      await waitFor('the document to be made ahead', async () => ((await store.db.selectFrom('page_documents').select('hash').execute()).length > 0 ? true : undefined));
+    } finally {
+      await store.close();
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await startServerProcess(env);
+    try {
+      const page = await fetch(`${second.baseUrl}${new URL(published.urls.published).pathname}/orbit`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('x-quire-cache')).toBe('document');
+      expect(await page.text()).toContain('Made ahead, kept across restarts.');
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+      await own.drop();
     }
   });
 });

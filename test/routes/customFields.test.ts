@@ -37,7 +37,7 @@ describe('custom fields', () => {
   });
 
   it.each([
-    [{ name: 'Bad Name', type: 'text' }, /name must match pattern/],
+    [{ name: 'Bad Name', type: 'text' }, /name is not of the expected form: Immutable key: a-z, 0-9, _ and -/],
     [{ name: 'x'.repeat(51), type: 'text' }, /name must NOT have more than 50/],
     [{ name: 'ok', type: 'color' }, /type must be one of/],
     [{ name: 'ok', type: 'select:single' }, /needs its list of options/],

@@ -147,6 +147,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
   const group = await as(app, admin, 'POST', `${sites}/section-groups`, { title: 'Group' });
   const siteSpace = await as(app, admin, 'POST', `${sites}/site-spaces`, { spaceId: space.id, sectionId: section.id });
   const shareLink = await as(app, admin, 'POST', `${sites}/share-links`, { name: 'Partners' });
+  const redirect = await as(app, admin, 'POST', `${sites}/redirects`, { source: '/old-handbook', destination: { kind: 'site-space', siteSpaceId: siteSpace.id } });
 
   const samlProvider = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/saml`, { label: 'Okta' });
   await as(app, admin, 'POST', `/v1/orgs/${organizationId}/openapi`, { slug: 'petstore', source: { text: OPENAPI_TEXT } });
@@ -186,6 +187,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
       siteSectionGroupId: group.id,
       siteSpaceId: siteSpace.id,
       shareLinkId: shareLink.id,
+      siteRedirectId: redirect.id,
       changeRequestId,
       revisionId: content.id,
       pageId,
@@ -248,6 +250,11 @@ const fresh = {
   }),
   section: async (world: World, app: TestApp) => ({
     siteSectionId: (await as(app, admin(world), 'POST', `${sitePath(world)}/sections`, { spaceId: world.params.spaceId, title: nextName('Section ') })).id,
+  }),
+  redirect: async (world: World, app: TestApp) => ({
+    siteRedirectId: (
+      await as(app, admin(world), 'POST', `${sitePath(world)}/redirects`, { source: `/${nextName('old-')}`, destination: { kind: 'site-space', siteSpaceId: world.params.siteSpaceId } })
+    ).id,
   }),
   sectionGroup: async (world: World, app: TestApp) => ({
     siteSectionGroupId: (await as(app, admin(world), 'POST', `${sitePath(world)}/section-groups`, { title: nextName('Group ') })).id,
@@ -420,6 +427,12 @@ export const MATRIX: Row[] = [
   { operation: 'POST /v1/orgs/{organizationId}/sites/{siteId}/share-links', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ name: nextName('Link ') }) },
   { operation: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ name: 'Partners' }) },
   { operation: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', expect: '401 401 404 403 403 403 403 403 2xx 2xx', fresh: fresh.shareLink },
+  // redirects: the site's managers make them, its members list them; whoever may read the site resolves one
+  { operation: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirects', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /v1/orgs/{organizationId}/sites/{siteId}/redirects', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: (world) => ({ source: `/${nextName('moved-')}`, destination: { kind: 'site-space', siteSpaceId: world.params.siteSpaceId } }) },
+  { operation: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ source: '/old-handbook' }) },
+  { operation: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', expect: '401 401 404 403 403 403 403 403 2xx 2xx', fresh: fresh.redirect },
+  { operation: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirect', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx', query: { source: '/old-handbook' } },
   { operation: 'GET /v1/orgs/{organizationId}/sites/{siteId}/sections', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
   { operation: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: (world) => ({ spaceId: world.params.spaceId, title: nextName('Section ') }) },
   { operation: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ title: 'Handbook' }) },

@@ -2,42 +2,16 @@ import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { JSDOM } from 'jsdom';
 import { parseHTML } from 'linkedom';
-import { describe, expect, it } from 'vitest';
-import { request, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../helpers/app.ts';
 import { axeViolations } from '../helpers/axe.ts';
-import { buildOrganization } from '../helpers/factories.ts';
+import { BACKGROUNDS, contrastRatio } from '../../src/reader/customization.ts';
+import { prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
+import { publishSampleSite, type Visibility } from '../helpers/publishedSite.ts';
 
 const testApp = useTestApp();
 
-/** A space of three pages (one with a sub-page, one hidden) on a site, published as `visibility`. */
-async function publishedSite(visibility: 'public' | 'share-link' | 'visitor-auth' = 'public') {
-  const org = await buildOrganization(testApp);
-  const token = org.admin.token;
-  const call = (method: string, path: string, body?: object) => request(testApp.app, method as 'GET', path, { token, body });
-  const space = (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title: 'Handbook' })).body;
-  const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
-  const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
-    changes: [
-      { operation: 'insert_page', ref: 'start', document: '# Start here\n\nWelcome. Read [the setup](setup.md#tools).\n\n## First steps\n\n{% hint style="info" %}\nTake your time.\n{% endhint %}' },
-      { operation: 'insert_page', into: 'start', document: '# Setup\n\n## Tools\n\n```bash\nnpm install\n```' },
-      { operation: 'insert_page', document: '# Reference\n\n<script>alert(1)</script> stays text.\n\n{% if visitor.claims.plan == "pro" %}\nPro plans get a dedicated region.\n{% endif %}\n\n{% if visitor.claims.( %}\nNever shown.\n{% endif %}' },
-      { operation: 'insert_page', document: '# Drafts\n\nSecret plans.', hidden: true },
-    ],
-  });
-  expect(edited.status).toBe(200);
-  await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
-  const sites = `/v1/orgs/${org.organizationId}/sites`;
-  const site = (await call('POST', sites, { title: 'Acme Docs' })).body;
-  expect((await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id })).status).toBe(201);
-  await call('PATCH', `${sites}/${site.id}`, { visibility });
-  const published = (await call('POST', `${sites}/${site.id}/publish`)).body;
-  const path = new URL(published.urls.published).pathname;
-  const open = async (url: string, headers: Record<string, string> = {}) => {
-    const response = await testApp.app.inject({ method: 'GET', url, headers });
-    return { response, document: parseHTML(response.body).document };
-  };
-  return { org, call, sites, site, space, path, open };
-}
+const publishedSite = (visibility?: Visibility) => publishSampleSite(testApp, visibility);
 
 describe('the built-in reader', () => {
   it('serves a published site at its urls.published: the first page, the page tree, the content, an outline and the next page', async () => {
@@ -163,6 +137,46 @@ describe('the built-in reader', () => {
     expect(first.document.querySelector('nav.variants a[aria-current="page"]')!.textContent).toBe('API v1');
     expect(first.document.querySelector('link[rel="canonical"]')!.getAttribute('href')).toBe(`http://quire.test${path}/api/v1/overview`);
     expect(first.document.querySelector('meta[property="og:title"]')!.getAttribute('content')).toBe('Overview');
+    // A section group is a menu of its sections in the header; its sections keep their own paths.
+    const sdk = (await call('POST', `${sites}/${site.id}/sections`, { spaceId: await spaceWith('SDK', 'The SDK.'), title: 'SDK' })).body;
+    await call('PATCH', `${sites}/${site.id}/sections/${sdk.id}`, { path: 'sdk' });
+    await call('POST', `${sites}/${site.id}/section-groups`, { title: 'Developers', sections: [section.id, sdk.id] });
+    const grouped = await open(`${path}/sdk`);
+    const menu = grouped.document.querySelector('nav.sections details.menu')!;
+    expect(menu.querySelector('summary')!.textContent).toBe('Developers');
+    expect(menu.classList.contains('current')).toBe(true);
+    expect([...menu.querySelectorAll('a')].map((link) => [link.textContent, link.getAttribute('aria-current')])).toEqual([
+      ['API', null],
+      ['SDK', 'page'],
+    ]);
+    expect(grouped.document.querySelector('main')!.textContent).toContain('The SDK.');
+  });
+
+  it('serves a site at its custom hostname, every path there being the site\'s, with links at that host and the canonical at the published URL', async () => {
+    const { call, sites, site, open } = await publishedSite();
+    expect((await call('PATCH', `${sites}/${site.id}`, { hostname: 'docs.acme.example' })).status).toBe(200);
+    const atHost = (url: string, headers: Record<string, string> = {}) => open(url, { host: 'docs.acme.example', ...headers });
+    const home = await atHost('/');
+    expect(home.response.statusCode).toBe(200);
+    expect(home.document.querySelector('main h1')!.textContent).toBe('Start here');
+    expect(home.document.querySelector('nav.pagination a[rel="next"]')!.getAttribute('href')).toBe('http://docs.acme.example/start-here/setup');
+    expect(home.document.querySelector('link[rel="canonical"]')!.getAttribute('href')).toBe('https://docs.acme.example/start-here');
+    expect(home.document.querySelector('script')!.getAttribute('src')).toBe('http://docs.acme.example/reader/reader.js');
+    // Behind a TLS proxy, the links keep to https.
+    const proxied = await atHost('/start-here/setup', { 'x-forwarded-proto': 'https' });
+    expect(proxied.document.querySelector('nav.pagination a[rel="prev"]')!.getAttribute('href')).toBe('https://docs.acme.example/start-here');
+    // The API's paths are nobody's page at a docs hostname; the reader's script is still served.
+    const apiPath = await atHost('/v1/user');
+    expect(apiPath.response.statusCode).toBe(404);
+    expect(apiPath.document.querySelector('header.site a')!.textContent).toBe('Acme Docs');
+    expect((await atHost('/reader/reader.js')).response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await atHost('/sitemap.xml')).response.body).toContain('<loc>http://docs.acme.example/start-here/setup</loc>');
+    // A host no site claims goes on to Quire's own routes; an unpublished site's host shows nothing.
+    expect((await open('/v1/user', { host: 'other.acme.example' })).response.headers['content-type']).toContain('application/json');
+    await call('POST', `${sites}/${site.id}/unpublish`);
+    const unpublished = await atHost('/');
+    expect(unpublished.response.statusCode).toBe(404);
+    expect(unpublished.response.body).not.toContain('Start here');
   });
 
   it('lists the public sites on the front page, or sends the reader to the only one, and never a share-link site', async () => {
@@ -172,6 +186,40 @@ describe('the built-in reader', () => {
     const hrefs = front.statusCode === 302 ? [front.headers.location] : [...parseHTML(front.body).document.querySelectorAll('main a')].map((link) => link.getAttribute('href'));
     expect(hrefs).toContain(`http://quire.test${shown.path}`);
     expect(hrefs).not.toContain(`http://quire.test${hidden.path}`);
+  });
+
+  it('resolves a page\'s links from where it sits, so that the same words at two places lead to their own neighbours', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const words = 'See [the tools](setup.md#tools).';
+    const start = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages[0];
+    const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', ref: 'guide', document: `# Guide\n\n${words}` },
+        { operation: 'insert_page', into: 'guide', document: '# Setup\n\n## Tools' },
+        { operation: 'insert_page', into: start.id, document: `# Aside\n\n${words}` },
+      ],
+    });
+    expect(edited.status).toBe(200);
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    expect((await open(`${path}/guide`)).document.querySelector('main p a')!.getAttribute('href')).toBe(`http://quire.test${path}/guide/setup#tools`);
+    expect((await open(`${path}/start-here/aside`)).document.querySelector('main p a')!.getAttribute('href')).toBe(`http://quire.test${path}/start-here/setup#tools`);
+  });
+
+  it('converts the pages of published spaces ahead, once per content, and nothing for a space no site shows', async () => {
+    const { call, org, sites, site, path, open } = await publishedSite();
+    const space = (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title: 'Later' })).body;
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# One\n\nFirst.' }, { operation: 'insert_page', document: '# Two\n\nSecond, unique to this test.' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    expect(await prepareSpaceDocuments(testApp.app.ctx, space.id)).toBe(0);
+    const siteSpacePath = (await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id })).body.path;
+    expect(await prepareSpaceDocuments(testApp.app.ctx, space.id)).toBe(2);
+    expect(await prepareSpaceDocuments(testApp.app.ctx, space.id)).toBe(0);
+    // Says how the page was made: from its document made ahead, then as rendered before.
+    const later = `${path}/${siteSpacePath}/two`;
+    expect((await open(later)).response.headers['x-quire-cache']).toBe('document');
+    expect((await open(later)).response.headers['x-quire-cache']).toBe('page');
   });
 
   it('serves a page again from its cache, and the new content as soon as a merge changes it', async () => {
@@ -204,6 +252,52 @@ describe('the built-in reader', () => {
     expect(guarded).toContain('--accent:#346DDB');
   });
 
+  it('frames every page with the customization\'s logo, header links and menus, footer, announcement and icon, dropping what is unsafe or not for this reader', async () => {
+    const { call, sites, site, path, open } = await publishedSite();
+    const url = (target: string) => ({ kind: 'url', url: target });
+    const customized = await call('PUT', `${sites}/${site.id}/customization`, {
+      header: {
+        preset: 'default',
+        logo: { light: 'https://cdn.acme.example/logo.png', dark: 'https://cdn.acme.example/logo-dark.png' },
+        links: [
+          { title: 'Status', to: url('https://status.acme.example'), links: [] },
+          { title: 'Sign up', to: url('https://acme.example/signup'), style: 'button-primary', links: [] },
+          { title: 'Products', to: null, links: [{ title: 'Rockets', to: url('https://acme.example/rockets') }, { title: 'Bad', to: url('javascript:alert(1)') }] },
+          { title: 'Beta', to: url('https://beta.acme.example'), links: [], condition: 'visitor.claims.beta == true' },
+          { title: 'Nowhere', to: url('javascript:alert(1)'), links: [] },
+        ],
+      },
+      footer: { groups: [{ title: 'Company', links: [{ title: 'About', to: url('https://acme.example/about') }] }], copyright: '© Acme Corp' },
+      announcement: { enabled: true, message: 'Version 2 is out.', style: 'success', link: { title: 'Read more', to: url('https://acme.example/v2') } },
+      favicon: { emoji: '1f680' },
+    });
+    expect(customized.status).toBe(200);
+    const { document } = await open(path);
+    expect(document.querySelector('header.site a.brand img')!.getAttribute('alt')).toBe('Acme Docs');
+    expect(document.querySelector('header.site a.brand source')!.getAttribute('srcset')).toBe('https://cdn.acme.example/logo-dark.png');
+    expect([...document.querySelectorAll('nav.site-links > ul > li')].map((item) => item.querySelector('a, summary')!.textContent)).toEqual(['Status', 'Sign up', 'Products']);
+    expect(document.querySelector('nav.site-links a.button')!.textContent).toBe('Sign up');
+    expect([...document.querySelectorAll('nav.site-links details.menu a')].map((link) => link.getAttribute('href'))).toEqual(['https://acme.example/rockets']);
+    expect(document.querySelector('[role="region"][aria-label="Announcement"]')!.textContent).toBe('Version 2 is out. Read more');
+    expect(document.querySelector('footer.site nav[aria-label="Company"] a')!.getAttribute('href')).toBe('https://acme.example/about');
+    expect(document.querySelector('footer.site')!.textContent).toContain('© Acme Corp');
+    expect(decodeURIComponent(document.querySelector('link[rel="icon"]')!.getAttribute('href')!)).toContain('🚀');
+    expect(document.body.innerHTML).not.toContain('javascript:');
+    // The search page and the 404 page wear the same frame.
+    expect((await open(`${path}/nowhere`)).document.querySelector('footer.site')!.textContent).toContain('© Acme Corp');
+    expect((await open(`${path}?q=install`)).document.querySelector('.announcement')).not.toBeNull();
+  });
+
+  it('shades a primary colour too pale to read on the page until its text meets WCAG AA, in both themes', async () => {
+    const { call, sites, site, path, open } = await publishedSite();
+    await call('PUT', `${sites}/${site.id}/customization`, { styling: { primaryColor: { light: '#ffe600', dark: '#1a1a40' } } });
+    const theme = [...(await open(path)).document.querySelectorAll('head style')].at(-1)!.textContent!;
+    const [light, dark] = [...theme.matchAll(/--accent:(#[0-9a-f]{6})/gi)].map((match) => match[1]);
+    expect(contrastRatio(light, BACKGROUNDS.light)).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(dark, BACKGROUNDS.dark)).toBeGreaterThanOrEqual(4.5);
+    expect(light).not.toBe('#ffe600');
+  });
+
   it('answers the site\'s search at its root with ?q=, linking each result to its section, and never a hidden page', async () => {
     const { path, open } = await publishedSite();
     const results = await open(`${path}?q=npm%20install`);
@@ -229,6 +323,75 @@ describe('the built-in reader', () => {
     }
   });
 
+  it('shows OpenAPI blocks from the organization\'s specs: the operation with its parameters, body and responses, and named schemas, anew when the spec changes', async () => {
+    const { call, org, space, path, open } = await publishedSite();
+    const spec = (summary: string) => [
+      'openapi: 3.1.0',
+      'info: { title: Pets, version: 1.0.0 }',
+      'servers: [{ url: "https://api.acme.example/v1" }]',
+      'paths:',
+      '  /pets/{petId}:',
+      '    get:',
+      `      summary: ${summary}`,
+      '      description: Reads **one** pet.',
+      '      parameters:',
+      '        - { name: petId, in: path, required: true, description: The pet\'s id, schema: { type: string } }',
+      '      responses:',
+      '        "200":',
+      '          description: The pet',
+      '          content: { application/json: { schema: { $ref: "#/components/schemas/Pet" } } }',
+      '        "404": { description: No such pet }',
+      'components:',
+      '  schemas:',
+      '    Pet:',
+      '      type: object',
+      '      required: [name]',
+      '      properties:',
+      '        name: { type: string, description: What the pet answers to }',
+      '        parent: { $ref: "#/components/schemas/Pet" }',
+    ].join('\n');
+    const specs = `/v1/orgs/${org.organizationId}/openapi`;
+    const processed = async () => {
+      for (let tries = 0; tries < 400; tries++) {
+        if ((await call('GET', `${specs}/pets`)).body.processingState === 'complete') return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    expect((await call('POST', specs, { slug: 'pets', source: { text: spec('Get a pet') } })).status).toBe(201);
+    await processed();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [{ operation: 'insert_page', document: '# Pets API\n\n{% openapi-operation spec="pets" path="/pets/{petId}" method="get" %}\n\n{% openapi-schemas spec="pets" schemas="Pet" %}\n\n{% openapi-operation spec="nope" path="/x" method="post" %}' }],
+    });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const { document } = await open(`${path}/pets-api`);
+    const operation = document.querySelector('section.openapi-operation')!;
+    expect(operation.getAttribute('aria-label')).toBe('GET https://api.acme.example/v1/pets/{petId}');
+    expect(operation.querySelector('.openapi-summary')!.textContent).toBe('Get a pet');
+    expect(operation.querySelector('strong + * strong, p strong:not(.openapi-summary strong)')!.textContent).toBe('one');
+    expect([...operation.querySelectorAll('tbody td')].map((cell) => cell.textContent)).toEqual(['petId required', 'path', 'string', "The pet's id"]);
+    const ok = operation.querySelector('.openapi-responses details[open]')!;
+    expect(ok.querySelector('summary')!.textContent).toBe('200 The pet');
+    expect([...ok.querySelectorAll(':scope > .openapi-properties > li > code')].map((code) => code.textContent)).toEqual(['name', 'parent']);
+    expect(document.querySelector('section.openapi-schemas summary')!.textContent).toBe('Pet');
+    // A recursive schema is listed to a bounded depth.
+    expect(document.querySelectorAll('section.openapi-schemas .openapi-properties').length).toBeLessThan(10);
+    expect(document.querySelector('div.openapi code')!.textContent).toBe('POST /x');
+    // Another organization's page naming the same slug never shows this organization's spec.
+    const stranger = await publishedSite();
+    const strangerChange = (await stranger.call('POST', `/v1/spaces/${stranger.space.id}/change-requests`, {})).body;
+    await stranger.call('POST', `/v1/spaces/${stranger.space.id}/change-requests/${strangerChange.id}/content`, {
+      changes: [{ operation: 'insert_page', document: '# Borrowed\n\n{% openapi-operation spec="pets" path="/pets/{petId}" method="get" %}' }],
+    });
+    await stranger.call('POST', `/v1/spaces/${stranger.space.id}/change-requests/${strangerChange.id}/merge`);
+    const borrowed = await stranger.open(`${stranger.path}/borrowed`);
+    expect(borrowed.document.querySelector('section.openapi-operation')).toBeNull();
+    expect(borrowed.response.body).not.toContain('Get a pet');
+    await call('PUT', `${specs}/pets`, { source: { text: spec('Fetch a pet') } });
+    await processed();
+    await vi.waitFor(async () => expect((await open(`${path}/pets-api`)).document.querySelector('.openapi-summary')!.textContent).toBe('Fetch a pet'), { timeout: 10_000 });
+  });
+
   it('adds copy buttons to code with its one script, served from Quire itself, which the page\'s policy allows and no other', async () => {
     const { path, open } = await publishedSite();
     const page = await open(`${path}/start-here/setup`);
@@ -241,5 +404,44 @@ describe('the built-in reader', () => {
     dom.window.eval(script.body);
     expect([...dom.window.document.querySelectorAll('figure.code button.copy')].map((button) => button.textContent)).toEqual(['Copy']);
     dom.window.close();
+  });
+
+  it('shows search results as the reader types, fetched from the site\'s own search page', async () => {
+    const { path, open } = await publishedSite();
+    const page = await open(`${path}/reference`);
+    const script = (await testApp.app.inject({ method: 'GET', url: '/reader/reader.js' })).body;
+    const dom = new JSDOM(page.response.body, { runScripts: 'outside-only', url: `http://quire.test${path}/reference` });
+    const asked: string[] = [];
+    Object.assign(dom.window, {
+      fetch: async (url: string) => {
+        asked.push(url);
+        const answer = await testApp.app.inject({ method: 'GET', url: url.replace('http://quire.test', '') });
+        return { text: async () => answer.body };
+      },
+    });
+    dom.window.eval(script);
+    const input = dom.window.document.querySelector('form.search input') as HTMLInputElement;
+    input.value = 'npm install';
+    input.dispatchEvent(new dom.window.Event('input'));
+    await vi.waitFor(() => expect(dom.window.document.querySelector('.instant-results a')).not.toBeNull(), { timeout: 3000 });
+    expect(asked).toEqual([`http://quire.test${path}?q=npm%20install`]);
+    expect(dom.window.document.querySelector('.instant-results a')!.getAttribute('href')).toBe(`http://quire.test${path}/start-here/setup#tools`);
+    dom.window.close();
+  });
+});
+
+describe('the built-in reader with a mermaid module configured', () => {
+  const withDiagrams = useTestApp({ QUIRE_MERMAID_URL: 'https://cdn.acme.example/mermaid/mermaid.esm.min.mjs' });
+
+  it('names the module to pages that hold a diagram, and its origin alone joins the pages\' script policy', async () => {
+    const { call, space, path, open } = await publishSampleSite(withDiagrams);
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Flow\n\n```mermaid\ngraph TD\n  A --> B\n```' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const flow = await open(`${path}/flow`);
+    expect(flow.document.querySelector('pre.mermaid')!.textContent).toBe('graph TD\n  A --> B');
+    expect(flow.document.querySelector('meta[name="quire-mermaid"]')!.getAttribute('content')).toBe('https://cdn.acme.example/mermaid/mermaid.esm.min.mjs');
+    expect(flow.response.headers['content-security-policy']).toContain("script-src 'self' https://cdn.acme.example;");
+    expect((await open(`${path}/reference`)).document.querySelector('meta[name="quire-mermaid"]')).toBeNull();
   });
 });

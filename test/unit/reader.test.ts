@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../../src/content/gitbook/fromMarkdown.ts';
 import type { ContentRef } from '../../src/content/gitbook/model.ts';
 import { outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
+import { READER_STYLESHEET } from '../../src/reader/layout.ts';
+import { contrastRatio } from '../../src/reader/customization.ts';
 
 const resolve = (url: string): ContentRef =>
   url.startsWith('/files/') ? { kind: 'file', file: url.slice(7) } : url.startsWith('/pages/') ? { kind: 'page', page: url.slice(7) } : { kind: 'url', url };
@@ -39,6 +41,19 @@ describe('rendering documents for readers', () => {
     expect(document.querySelector('figure.code figcaption')!.textContent).toBe('app.js');
     expect(document.querySelector('code.language-js .hljs-keyword')!.textContent).toBe('const');
     expect(document.querySelector('pre.mermaid')!.textContent).toBe('graph TD\n  A --> B');
+  });
+
+  it('typesets maths as MathML with its TeX kept, shows a formula it cannot read as its source, and follows no link inside one', () => {
+    const { document, html } = render('$$\n\\frac{a}{b} + \\sqrt{x^2}\n$$\n\nEnergy is $$E = mc^2$$ here.\n\n$$\n\\frac{a\n$$\n\n$$\n\\href{javascript:alert(1)}{click} <script>\n$$');
+    const [block, inline] = [...document.querySelectorAll('.math math')];
+    expect(block.getAttribute('display')).toBe('block');
+    expect(block.querySelector('mfrac')).not.toBeNull();
+    expect(block.querySelector('annotation')!.textContent).toBe('\\frac{a}{b} + \\sqrt{x^2}');
+    expect(inline.closest('p')!.textContent).toContain('Energy is');
+    expect(inline.getAttribute('display')).toBeNull();
+    expect(document.querySelector('.katex-error')!.textContent).toBe('\\frac{a');
+    expect(document.querySelector('.math [href], .math a, script')).toBeNull();
+    expect(html).not.toContain('<script>');
   });
 
   it('renders tabs as sections, expandables as details, steppers, columns, updates and tables', () => {
@@ -82,5 +97,44 @@ describe('rendering documents for readers', () => {
       { id: 'one', title: 'One', level: 1 },
       { id: 'two', title: 'Two', level: 2 },
     ]);
+  });
+});
+
+describe('the stylesheet\'s colours', () => {
+  /** The stylesheet split by theme: the rules inside `@media (prefers-color-scheme:dark){…}` and the rest. */
+  function themes(css: string): { light: string; dark: string } {
+    let light = '';
+    let dark = '';
+    let at = 0;
+    const opener = '@media (prefers-color-scheme:dark){';
+    for (let start = css.indexOf(opener); start !== -1; start = css.indexOf(opener, at)) {
+      light += css.slice(at, start);
+      let depth = 1;
+      let end = start + opener.length;
+      for (; depth > 0; end++) depth += css[end] === '{' ? 1 : css[end] === '}' ? -1 : 0;
+      dark += css.slice(start + opener.length, end - 1);
+      at = end;
+    }
+    return { light: light + css.slice(at), dark };
+  }
+  const variable = (css: string, name: string) => new RegExp(`--${name}:(#[0-9a-f]{3,6})`, 'i').exec(css)![1];
+  const { light, dark } = themes(READER_STYLESHEET);
+
+  it('give every text colour of each theme WCAG AA contrast on the page and on panels (code, tabs)', () => {
+    for (const [name, css] of [['light', light], ['dark', dark]] as const) {
+      const backgrounds = [variable(css, 'bg'), variable(css, 'panel')];
+      const colours = [...css.matchAll(/(?<![-\w])color:(#[0-9a-f]{3,6})/gi)].map((match) => match[1]);
+      colours.push(variable(css, 'fg'), variable(css, 'muted'), variable(css, 'accent'));
+      expect(colours.length, name).toBeGreaterThan(5);
+      for (const colour of colours) for (const background of backgrounds) expect(contrastRatio(colour, background), `${name}: ${colour} on ${background}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('keep the text readable on every coloured background and hint', () => {
+    const fg = variable(light, 'fg');
+    const backgrounds = [...light.matchAll(/\.background-[a-z]+[^{]*\{background:(#[0-9a-f]{3,6})/gi)].map((match) => match[1]);
+    backgrounds.push(variable(light, 'hint'));
+    for (const background of backgrounds) expect(contrastRatio(fg, background), background).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(variable(dark, 'fg'), variable(dark, 'hint'))).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -12,6 +12,8 @@ import * as search from './20261123_0008_search.ts';
 import * as linkChecks from './20261123_0009_link_checks.ts';
 import * as imports from './20261123_0010_imports.ts';
 import * as organizationServices from './20261123_0011_organization_services.ts';
+import * as siteRedirects from './20261124_0012_site_redirects.ts';
+import * as pageDocuments from './20261124_0013_page_documents.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -25,6 +27,8 @@ const migrations: Record<string, Migration> = {
   '20261123_0009_link_checks': linkChecks,
   '20261123_0010_imports': imports,
   '20261123_0011_organization_services': organizationServices,
+  '20261124_0012_site_redirects': siteRedirects,
+  '20261124_0013_page_documents': pageDocuments,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,8 @@
 // The structure of a site: section groups, sections and site spaces. Sites hold few of
 // these, so the services read a site's whole structure at once and reason in memory.
+import { jsonRows, jsonRowsOf } from '../dialect.ts';
+import { preparedQuery } from '../prepared.ts';
+import type { SiteRow } from './sites.ts';
 import type { Db, SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../schema.ts';
 
 export type SectionGroupRow = SiteSectionGroupsTable;
@@ -73,4 +76,68 @@ export async function sitesShowingSpaces(db: Db, spaceIds: string[]): Promise<st
   if (spaceIds.length === 0) return [];
   const rows = await db.selectFrom('site_spaces').select('site_id').distinct().where('space_id', 'in', spaceIds).execute();
   return rows.map((row) => row.site_id);
+}
+
+/** Each column of a table, so that a JSON subquery can name them (jsonRowsOf); the type check keeps the lists whole. */
+function columns<Row>() {
+  return <const Names extends ReadonlyArray<keyof Row & string>>(names: Names & ([Exclude<keyof Row, Names[number]>] extends [never] ? unknown : never)) => names;
+}
+const GROUP_COLUMNS = columns<SectionGroupRow>()(['id', 'site_id', 'title', 'icon', 'position', 'created_at']);
+const SECTION_COLUMNS = columns<SectionRow>()(['id', 'site_id', 'group_id', 'title', 'description', 'path', 'condition', 'icon', 'position', 'default_site_space_id', 'created_at']);
+const SITE_SPACE_COLUMNS = columns<SiteSpaceRow>()(['id', 'site_id', 'section_id', 'space_id', 'path', 'condition', 'position', 'created_at']);
+
+/** What a published page needs of a space to know its content: the revision, and whether it is deleted. */
+export interface PublishedSpaceRow {
+  id: string;
+  title: string;
+  revision_id: string;
+  deleted_at: string | null;
+}
+
+const publishedSiteQuery = preparedQuery<'siteId', SiteRow & { groups: unknown; sections: unknown; site_spaces: unknown; spaces: unknown }>(
+  (db, param) =>
+    db
+      .selectFrom('sites as site')
+      .selectAll('site')
+      .select((eb) => [
+        jsonRowsOf(db, eb.selectFrom('site_section_groups as g').select(GROUP_COLUMNS.map((name) => `g.${name}` as const)).whereRef('g.site_id', '=', 'site.id').orderBy('g.position').orderBy('g.id')).as('groups'),
+        jsonRowsOf(db, eb.selectFrom('site_sections as s').select(SECTION_COLUMNS.map((name) => `s.${name}` as const)).whereRef('s.site_id', '=', 'site.id').orderBy('s.position').orderBy('s.id')).as('sections'),
+        jsonRowsOf(db, eb.selectFrom('site_spaces as ss').select(SITE_SPACE_COLUMNS.map((name) => `ss.${name}` as const)).whereRef('ss.site_id', '=', 'site.id').orderBy('ss.position').orderBy('ss.id')).as('site_spaces'),
+        jsonRowsOf(
+          db,
+          eb
+            .selectFrom('spaces as sp')
+            .select(['sp.id', 'sp.title', 'sp.revision_id', 'sp.deleted_at'])
+            .where('sp.id', 'in', eb.selectFrom('site_spaces as shown').select('shown.space_id').whereRef('shown.site_id', '=', 'site.id')),
+        ).as('spaces'),
+      ])
+      .where('site.id', '=', param('siteId')),
+  { remember: true },
+);
+
+function inPositionOrder<Row extends { position: string; id: string }>(rows: Row[]): Row[] {
+  return rows.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * A site with its structure and the state of the spaces it shows, in one statement:
+ * every published page starts here, and on PostgreSQL each statement is a round trip.
+ */
+export interface PublishedSiteRows {
+  site: SiteRow;
+  structure: SiteStructureRows;
+  /** The spaces its site spaces show, by id. */
+  spaces: Map<string, PublishedSpaceRow>;
+}
+
+export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteRows | undefined> {
+  const [row] = await publishedSiteQuery(db, { siteId });
+  if (!row) return undefined;
+  const { groups, sections, site_spaces: siteSpaces, spaces, ...site } = row;
+  return {
+    site,
+    // In position order as readSiteStructure answers; an aggregate's order is not the subquery's by any promise.
+    structure: { groups: inPositionOrder(jsonRows<SectionGroupRow>(groups)), sections: inPositionOrder(jsonRows<SectionRow>(sections)), siteSpaces: inPositionOrder(jsonRows<SiteSpaceRow>(siteSpaces)) },
+    spaces: new Map(jsonRows<PublishedSpaceRow>(spaces).map((space) => [space.id, space])),
+  };
 }

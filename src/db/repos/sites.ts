@@ -125,6 +125,11 @@ export function findSiteById(db: Db, siteId: string): Promise<SiteRow | undefine
   return db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
 }
 
+/** The site served at a custom hostname. */
+export function findSiteByHostname(db: Db, hostname: string): Promise<SiteRow | undefined> {
+  return db.selectFrom('sites').selectAll().where('hostname', '=', hostname).executeTakeFirst();
+}
+
 /** Published public sites of every organization, by title: the instance's front page lists them. */
 export function publicSites(db: Db, limit: number): Promise<SiteRow[]> {
   return db.selectFrom('sites').selectAll().where('published', '=', 1).where('visibility', '=', 'public').orderBy('title').orderBy('id').limit(limit).execute();

@@ -1,5 +1,5 @@
 // Progressive enhancement for published pages: pages read fully without it. Adds a
-// copy button to each code block.
+// copy button to each code block, instant search results, and draws diagrams.
 document.querySelectorAll('figure.code pre').forEach((pre) => {
   const button = document.createElement('button');
   button.type = 'button';
@@ -16,4 +16,49 @@ document.querySelectorAll('figure.code pre').forEach((pre) => {
     );
   });
   pre.parentElement.insertBefore(button, pre);
+});
+
+// Diagrams: drawn by the mermaid module the instance names (QUIRE_MERMAID_URL), else left as their source.
+const mermaidUrl = document.querySelector('meta[name="quire-mermaid"]')?.getAttribute('content');
+if (mermaidUrl && document.querySelector('pre.mermaid')) {
+  import(mermaidUrl).then(
+    ({ default: mermaid }) => {
+      mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'default' });
+      return mermaid.run({ querySelector: 'pre.mermaid' });
+    },
+    () => {},
+  );
+}
+
+// Instant search: as the reader types, the site's own search page is fetched and its
+// results shown under the box; Enter still opens the full page.
+document.querySelectorAll('form.search').forEach((form) => {
+  const input = form.querySelector('input[name="q"]');
+  const results = document.createElement('div');
+  results.className = 'instant-results';
+  results.setAttribute('aria-live', 'polite');
+  form.append(results);
+  let timer;
+  let latest = 0;
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    const query = input.value.trim();
+    if (!query) {
+      results.replaceChildren();
+      return;
+    }
+    timer = setTimeout(() => {
+      const asked = ++latest;
+      fetch(`${form.action}?q=${encodeURIComponent(query)}`, { headers: { accept: 'text/html' } })
+        .then((response) => response.text())
+        .then((html) => {
+          if (asked !== latest) return;
+          const found = new DOMParser().parseFromString(html, 'text/html').querySelector('main ol');
+          const list = found ? document.importNode(found, true) : document.createElement('p');
+          if (!found) list.textContent = 'Nothing matches.';
+          results.replaceChildren(list);
+        })
+        .catch(() => results.replaceChildren());
+    }, 200);
+  });
 });

@@ -46,7 +46,7 @@ const ChangeRequestSchema = Type.Object({
 
 const PageFields = {
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' })),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', description: 'Letters, digits, _ and -, starting with a letter or digit' })),
   emoji: Type.Optional(Type.String({ maxLength: 50 })),
   icon: Type.Optional(Type.String({ maxLength: 50 })),
   description: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -105,7 +105,7 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       files: Type.Array(
         Type.Object({
           name: Type.String({ minLength: 1, maxLength: 255 }),
-          contentType: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$' })),
+          contentType: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$', description: 'A media type such as image/png' })),
           base64: Type.String({ maxLength: 1_400_000, description: 'The bytes, base64 (at most 1 MB decoded)' }),
           ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$', description: 'Name it /files/<ref> in this batch' })),
         }),

@@ -1,0 +1,103 @@
+// Pages' documents as the reader renders them, made once per page content: stored in
+// the database (deflated, shared by every process and kept across restarts) and the
+// recently read kept in memory. Converting GitBook markdown costs about 3 ms per KB,
+// rendering the document a tenth of that: with the document ready, a page renders in
+// tens of milliseconds. Links are kept as written (a document depends on its markdown
+// alone, so it is shared by every revision, page position and site that shows the same
+// content) and resolved where the page is rendered. After a merge, the pages of spaces
+// that sites show are converted ahead, off the request thread, so that their first
+// reader does not wait.
+import type { JSONDocument } from '../content/document.ts';
+import { inReadingOrder, type FlatPage } from '../content/tree.ts';
+import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
+import { findPageDocument, insertPageDocument, storedDocumentHashes } from '../db/repos/pageDocuments.ts';
+import { findSpace } from '../db/repos/spaces.ts';
+import { isoNow } from '../lib/clock.ts';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
+import { runSized } from '../workers/pool.ts';
+import type { ServiceContext } from './context.ts';
+import { loadRevision, markdownOf } from './revisionContent.ts';
+
+/** Characters of document JSON kept: about 100 pages of 100 KB of markdown, or thousands of ordinary ones. */
+const CAPACITY = 48 * 1024 * 1024;
+
+/** Documents as JSON by the hash of their markdown, least recently used first; a string costs a fraction of the objects it parses to. */
+class DocumentCache {
+  private readonly documents = new Map<string, string>();
+  private size = 0;
+
+  get(hash: string): string | undefined {
+    const json = this.documents.get(hash);
+    if (json !== undefined) {
+      this.documents.delete(hash);
+      this.documents.set(hash, json);
+    }
+    return json;
+  }
+
+  set(hash: string, json: string): void {
+    if (json.length > CAPACITY / 4) return;
+    this.size -= this.documents.get(hash)?.length ?? 0;
+    this.documents.delete(hash);
+    this.documents.set(hash, json);
+    this.size += json.length;
+    for (const [oldest, value] of this.documents) {
+      if (this.size <= CAPACITY) break;
+      this.documents.delete(oldest);
+      this.size -= value.length;
+    }
+  }
+}
+
+const cache = new DocumentCache();
+
+/** Inflating on libuv's threads: a large document would hold the event loop for milliseconds. */
+const inflated = promisify(inflate);
+
+async function convert(ctx: ServiceContext, page: FlatPage & { blob: string }): Promise<string> {
+  const markdown = await markdownOf(ctx.db, page);
+  const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length);
+  await insertPageDocument(ctx.db, { hash: page.blob, document: stored, created_at: isoNow(ctx.clock) });
+  cache.set(page.blob, json);
+  return json;
+}
+
+/** The document stored for this content, if any, kept in memory from now on. */
+async function storedDocument(ctx: ServiceContext, hash: string): Promise<string | undefined> {
+  const row = await findPageDocument(ctx.db, hash);
+  if (!row) return undefined;
+  const json = (await inflated(Buffer.from(row.document, 'base64'))).toString('utf8');
+  cache.set(hash, json);
+  return json;
+}
+
+/**
+ * A page's document, its links as written (resolve them with linkResolverFor where the
+ * page sits), and whether it was ready or converted now.
+ */
+export async function pageDocument(ctx: ServiceContext, page: FlatPage): Promise<{ document: JSONDocument; ready: boolean }> {
+  if (page.blob === null) return { document: { object: 'document', data: {}, nodes: [] }, ready: true };
+  const ready = cache.get(page.blob) ?? (await storedDocument(ctx, page.blob));
+  return { document: JSON.parse(ready ?? (await convert(ctx, { ...page, blob: page.blob }))) as JSONDocument, ready: ready !== undefined };
+}
+
+/**
+ * Converts ahead the pages of a space's current revision, when a site shows the space,
+ * that are not converted yet, one after another on the worker threads. Answers how many.
+ */
+export async function prepareSpaceDocuments(ctx: ServiceContext, spaceId: string): Promise<number> {
+  const space = await findSpace(ctx.db, spaceId);
+  if (!space || space.deleted_at || (await sitesShowingSpaces(ctx.db, [spaceId])).length === 0) return 0;
+  const { tree } = await loadRevision(ctx, space.revision_id);
+  const pages = inReadingOrder(tree, { leaveOutHidden: true }).filter((page): page is FlatPage & { blob: string } => page.blob !== null && page.meta.type === 'document');
+  const stored = await storedDocumentHashes(ctx.db, [...new Set(pages.map((page) => page.blob))]);
+  let converted = 0;
+  for (const page of pages) {
+    if (stored.has(page.blob)) continue;
+    await convert(ctx, page);
+    stored.add(page.blob);
+    converted++;
+  }
+  return converted;
+}
