@@ -35,6 +35,7 @@ import { siteRoutes } from './routes/sites/index.ts';
 import { siteSectionRoutes } from './routes/siteSections/index.ts';
 import { siteSpaceRoutes } from './routes/siteSpaces/index.ts';
 import { siteRedirectRoutes } from './routes/siteRedirects/index.ts';
+import { spaceGitRoutes } from './routes/spaceGit/index.ts';
 import { spaceRoutes } from './routes/spaces/index.ts';
 import { memberRoutes } from './routes/members/index.ts';
 import { openApiSpecRoutes } from './routes/openApiSpecs/index.ts';
@@ -195,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteSectionRoutes);
       await v1.register(siteSpaceRoutes);
       await v1.register(siteRedirectRoutes);
+      await v1.register(spaceGitRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(commentRoutes);

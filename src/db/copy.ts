@@ -36,6 +36,8 @@ export const COPIED_TABLES = [
   'content_objects',
   'change_requests',
   'space_revisions',
+  'space_git_syncs',
+  'revision_git',
   'settings',
   'comments',
   'comment_reactions',

@@ -264,6 +264,45 @@ export interface SiteRedirectsTable {
   created_at: string;
 }
 
+export interface SpaceGitSyncsTable {
+  space_id: string;
+  /** Without credentials: they are used for one operation and never stored. */
+  url: string;
+  ref: string;
+  project_directory: string;
+  tree_url: string | null;
+  commit_url: string | null;
+  provider: string | null;
+  /** The commit and revision that matched when the space and the repository were last in sync. */
+  last_commit: string | null;
+  last_revision: string | null;
+  /** The `timestamp` of the last operation asked for: older ones are stale. */
+  last_timestamp: string | null;
+  /** The last operation asked for: its job runs it only while it is still the last. */
+  operation_id: string | null;
+  operation_direction: 'import' | 'export';
+  operation_state: 'running' | 'success' | 'failure';
+  operation_started_at: string;
+  operation_ended_at: string | null;
+  operation_error: string | null;
+  /** JSON string[]. */
+  operation_warnings: string;
+  updated_at: string;
+}
+
+export interface RevisionGitTable {
+  revision_id: string;
+  commit_oid: string;
+  message: string;
+  url: string;
+  ref: string;
+  /** 1 when Quire wrote the commit (an export). */
+  created_by_quire: Flag;
+  /** JSON {pages: {id: [path, oid]}, files: {id: [path, oid]}}. */
+  paths: string;
+  created_at: string;
+}
+
 export interface SiteShareLinksTable {
   id: string;
   site_id: string;
@@ -515,6 +554,8 @@ export interface Database {
   site_redirects: SiteRedirectsTable;
   page_documents: PageDocumentsTable;
   site_share_links: SiteShareLinksTable;
+  space_git_syncs: SpaceGitSyncsTable;
+  revision_git: RevisionGitTable;
   content_objects: ContentObjectsTable;
   change_requests: ChangeRequestsTable;
   space_revisions: SpaceRevisionsTable;

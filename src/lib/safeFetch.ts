@@ -21,7 +21,9 @@ export class FetchRefused extends Error {
 }
 
 export interface FetchOptions {
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** Sent with a POST (git's upload-pack and receive-pack requests). */
+  body?: Buffer;
   /** The whole exchange, redirects included, must finish within this. */
   timeoutMs: number;
   /** Bodies larger than this are refused (TOO_LARGE). */
@@ -146,7 +148,7 @@ function exchange(target: URL, options: FetchOptions, allowPrivate: boolean, sig
       },
     );
     outgoing.on('error', reject);
-    outgoing.end();
+    outgoing.end(options.body);
   });
 }
 

@@ -1,4 +1,5 @@
 // Collection and space objects.
+import { presentSpaceGitSync } from './gitSync.ts';
 import type { CollectionRow } from '../db/repos/collections.ts';
 import type { SpaceWithCounters } from '../db/repos/spaces.ts';
 import { toCount } from '../db/dialect.ts';
@@ -60,6 +61,7 @@ export function presentSpace(publicUrl: string, space: SpaceWithCounters, standi
     changeRequests: member ? toCount(space.change_requests_total) : 0,
     changeRequestsOpen: member ? toCount(space.change_requests_open) : 0,
     changeRequestsDraft: member ? toCount(space.change_requests_draft) : 0,
+    ...(member && space.git_url ? { gitSync: presentSpaceGitSync({ url: space.git_url, provider: space.git_provider, tree_url: space.git_tree_url, updated_at: space.git_updated_at! }) } : {}),
     permissions: spacePermissions(standing),
   };
 }

@@ -24,7 +24,7 @@ export function presentPage(
   spaceId: string,
   tree: FlatTree,
   page: FlatPage,
-  options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]> } = {},
+  options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]>; git?: Record<string, [path: string, oid: string]> } = {},
 ): PresentedPage {
   // Computed once per tree and handed down: recomputing it per page would be quadratic.
   const byParent = options.children ?? childrenByParent(tree);
@@ -38,14 +38,16 @@ export function presentPage(
     path,
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     urls: { app: pageAppUrl(publicUrl, spaceId, path) },
-    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent })),
+    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent, git: options.git })),
   };
   for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];
+  const git = options.git?.[page.id];
+  if (git) presented.git = { oid: git[1], path: git[0] };
   return presented;
 }
 
-/** The top-level pages with their sub-pages. */
-export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree): PresentedPage[] {
+/** The top-level pages with their sub-pages; `git`: where each sits in the commit the revision matches. */
+export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree, git?: Record<string, [path: string, oid: string]>): PresentedPage[] {
   const children = childrenByParent(tree);
-  return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children }));
+  return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children, git }));
 }

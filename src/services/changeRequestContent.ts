@@ -305,7 +305,7 @@ async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: Change
 }
 
 /** Stores a tree (and new markdown) as a revision following `parents`. */
-async function storeRevision(
+export async function storeRevision(
   ctx: ServiceContext,
   trx: Db,
   content: { tree: FlatTree; files: FileEntry[] },
@@ -459,13 +459,51 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
     await updateChangeRequest(trx, changeRequest.id, { status: 'merged', revision_merged: merged, updated_at: isoNow(ctx.clock) });
     return { revision: merged, result: 'merge' as const };
   });
-  // Indexed after the commit, so the space's row is not held while large pages are parsed.
-  if (outcome.result === 'merge') {
-    await catchUpSearchIndex(ctx.db, spaceId);
-    // Readers' documents are made ahead in the background: a cache, so a failure costs only a slower first read.
-    void prepareSpaceDocuments(ctx, spaceId).catch((error: unknown) => ctx.log.warn({ err: error, spaceId }, 'could not prepare the published pages of a space'));
-  }
+  if (outcome.result === 'merge') await afterSpaceContentChanged(ctx, spaceId);
   return outcome;
+}
+
+/** What follows a new revision of a space, after its transaction committed. */
+export async function afterSpaceContentChanged(ctx: ServiceContext, spaceId: string): Promise<void> {
+  // Indexed after the commit, so the space's row is not held while large pages are parsed.
+  await catchUpSearchIndex(ctx.db, spaceId);
+  // Readers' documents are made ahead in the background: a cache, so a failure costs only a slower first read.
+  void prepareSpaceDocuments(ctx, spaceId).catch((error: unknown) => ctx.log.warn({ err: error, spaceId }, 'could not prepare the published pages of a space'));
+}
+
+/**
+ * Brings a revision made from `base` outside the editor (a Git Sync import) into the
+ * space: a fast-forward when the space is still at `base`, else a three-way merge as
+ * change requests merge. Conflicts change nothing. `alsoInTransaction` commits with
+ * the outcome.
+ */
+export async function mergeRevisionIntoSpace<T>(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  revisions: { base: string; revision: string },
+  alsoInTransaction: (trx: Db, outcome: { revision: string } | { conflicts: ReturnType<typeof presentConflicts> }) => Promise<T>,
+): Promise<T> {
+  let changed = false;
+  const answer = await withPlannedMerge(ctx, async (trx, planned) => {
+    await lockRow(trx, 'spaces', spaceId);
+    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
+    let merged = revisions.revision;
+    if (space.revision_id !== revisions.base) {
+      const threeWay = { base: revisions.base, ours: revisions.revision, theirs: space.revision_id };
+      if (!isPlanned(planned, threeWay)) return new MergeNeeded(threeWay);
+      const result = await storeMerge(ctx, trx, actor, spaceId, planned, [space.revision_id, revisions.revision]);
+      if (result.conflicts) return { value: await alsoInTransaction(trx, { conflicts: result.conflicts }) };
+      merged = result.revision!;
+    }
+    if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
+      throw new Conflict('The space changed while merging; try again');
+    }
+    changed = true;
+    return { value: await alsoInTransaction(trx, { revision: merged }) };
+  });
+  if (changed) await afterSpaceContentChanged(ctx, spaceId);
+  return answer.value;
 }
 
 /** Brings the space's current content into a change request. */

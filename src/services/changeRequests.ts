@@ -47,28 +47,40 @@ export async function listChangeRequests(
 
 /** Opens a change request on the space's current revision, with the next number of the space. */
 export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
-  const changeRequestId = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  const changeRequestId = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
-    // Numbers are handed out one at a time per space, across processes.
-    await lockRow(trx, 'spaces', spaceId);
-    const now = isoNow(ctx.clock);
-    await insertChangeRequest(trx, {
-      id: changeRequestId,
-      space_id: spaceId,
-      number: await nextChangeRequestNumber(trx, spaceId),
-      status: 'open',
-      subject: input.subject ?? '',
-      created_by: actor.user.id,
-      revision_id: space.revision_id,
-      revision_initial: space.revision_id,
-      revision_merged_ancestor: null,
-      revision_merged: null,
-      created_at: now,
-      updated_at: now,
-    });
+    return openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id });
   });
   return getChangeRequest(ctx, actor, spaceId, changeRequestId);
+}
+
+/** Inserts an open change request proposing `revision` over `base`, with the next number of the space; answers its id. */
+export async function openChangeRequest(
+  ctx: ServiceContext,
+  trx: Db,
+  actor: Actor,
+  spaceId: string,
+  input: { subject: string; base: string; revision: string },
+): Promise<string> {
+  // Numbers are handed out one at a time per space, across processes.
+  await lockRow(trx, 'spaces', spaceId);
+  const id = newId();
+  const now = isoNow(ctx.clock);
+  await insertChangeRequest(trx, {
+    id,
+    space_id: spaceId,
+    number: await nextChangeRequestNumber(trx, spaceId),
+    status: 'open',
+    subject: input.subject,
+    created_by: actor.user.id,
+    revision_id: input.revision,
+    revision_initial: input.base,
+    revision_merged_ancestor: null,
+    revision_merged: null,
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
 }
 
 export async function getChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {

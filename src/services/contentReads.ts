@@ -8,6 +8,7 @@ import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { presentPageTree } from '../presenters/page.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
+  gitPathsOf,
   loadRevision,
   pageAtPath,
   presentFile,
@@ -18,11 +19,21 @@ import {
   requirePage,
   type RevisionView,
 } from './revisionContent.ts';
+import { findRevisionGit } from '../db/repos/gitSync.ts';
 
 /** Which revision of a space to read: its current one, a given one, or a change request's. */
-export type RevisionSelector = { current: true } | { revisionId: string } | { changeRequest: string };
+export type RevisionSelector = ({ current: true } | { revisionId: string } | { changeRequest: string }) & {
+  /** false: without git metadata (the API's `metadata` flag). */
+  metadata?: boolean;
+};
 
+/** A revision as the API presents it: with where its pages and files sit in git, when it matches a commit. */
 async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
+  const view = await loadedView(ctx, actor, spaceId, selector);
+  return selector.metadata === false ? view : { ...view, git: await findRevisionGit(ctx.db, view.revision.id) };
+}
+
+async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
   if ('changeRequest' in selector) {
     await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
     return loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id);
@@ -44,7 +55,7 @@ export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spac
 
 export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree) };
+  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, gitPathsOf(view).pages) };
 }
 
 export async function getPage(
@@ -59,17 +70,17 @@ export async function getPage(
   return presentPageWithContent(ctx, spaceId, view, requirePage(view.tree, pageId), format);
 }
 
-export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string, format?: PageFormat) {
-  const view = await viewOf(ctx, actor, spaceId, { current: true });
+export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string, format?: PageFormat, metadata = true) {
+  const view = await viewOf(ctx, actor, spaceId, { current: true, metadata });
   return presentPageWithContent(ctx, spaceId, view, pageAtPath(view.tree, path), format);
 }
 
 export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return paginateList(view.files.map((file) => presentFile(ctx, file)), page);
+  return paginateList(view.files.map((file) => presentFile(ctx, file, gitPathsOf(view).files[file.id])), page);
 }
 
 export async function getFile(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, fileId: string) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return presentFile(ctx, requireFile(view, fileId));
+  return presentFile(ctx, requireFile(view, fileId), gitPathsOf(view).files[fileId]);
 }

@@ -11,6 +11,8 @@ import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevision, type RevisionRow } from '../db/repos/revisions.ts';
 import type { Db } from '../db/schema.ts';
 import { presentPage, presentPageTree } from '../presenters/page.ts';
+import { presentGitCommit } from '../presenters/gitSync.ts';
+import type { RevisionGitRow } from '../db/repos/gitSync.ts';
 import type { ServiceContext } from './context.ts';
 
 /** How many pages the tree cache holds at most, across trees: memory stays bounded for large spaces. */
@@ -82,6 +84,15 @@ export interface RevisionView {
   revision: RevisionRow;
   tree: FlatTree;
   files: FileEntry[];
+  /** The commit the revision matches, for API reads (Git Sync). */
+  git?: RevisionGitRow;
+}
+
+type GitBlobs = Record<string, [path: string, oid: string]>;
+
+/** Where the revision's pages and files sit in its commit (none when it matches no commit). */
+export function gitPathsOf(view: RevisionView): { pages: GitBlobs; files: GitBlobs } {
+  return view.git ? (JSON.parse(view.git.paths) as { pages: GitBlobs; files: GitBlobs }) : { pages: {}, files: {} };
 }
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
@@ -93,7 +104,7 @@ export async function loadRevision(ctx: ServiceContext, revisionId: string): Pro
 const DOWNLOAD_LINK_MS = 60 * 60 * 1000;
 
 /** A file with a signed download link, valid for an hour. */
-export function presentFile(ctx: ServiceContext, file: FileEntry) {
+export function presentFile(ctx: ServiceContext, file: FileEntry, git?: [path: string, oid: string]) {
   const token = signLink({ blob: file.blob, name: file.name, type: file.contentType }, ctx.linkKey, new Date(ctx.clock.now().getTime() + DOWNLOAD_LINK_MS));
   return {
     id: file.id,
@@ -102,6 +113,7 @@ export function presentFile(ctx: ServiceContext, file: FileEntry) {
     size: file.size,
     ...(file.dimensions ? { dimensions: file.dimensions } : {}),
     downloadURL: `${ctx.config.publicUrl}/files/download/${token}`,
+    ...(git ? { git: { oid: git[1], path: git[0] } } : {}),
   };
 }
 
@@ -120,15 +132,17 @@ export async function downloadFile(ctx: ServiceContext, token: string) {
 }
 
 export function presentRevision(ctx: ServiceContext, spaceId: string, view: RevisionView) {
+  const git = gitPathsOf(view);
   return {
     object: 'revision' as const,
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
-    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree),
-    files: view.files.map((file) => presentFile(ctx, file)),
+    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, git.pages),
+    files: view.files.map((file) => presentFile(ctx, file, git.files[file.id])),
     reusableContents: [],
     createdAt: view.revision.created_at,
     type: 'edits' as const,
+    ...(view.git ? { git: presentGitCommit(view.git) } : {}),
     urls: { app: `${ctx.config.publicUrl}/s/${spaceId}/~/revisions/${view.revision.id}/` },
   };
 }
@@ -144,7 +158,7 @@ export async function presentPageWithContent(
   format: PageFormat = 'markdown',
 ) {
   const markdown = await markdownOf(ctx.db, page);
-  const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, format === 'markdown' ? { markdown } : {});
+  const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { ...(format === 'markdown' ? { markdown } : {}), git: gitPathsOf(view).pages });
   if (format !== 'document') return presented;
   return { ...presented, document: await runSized('markdownToDocument', { markdown, tree: view.tree, pageId: page.id, files: namedFiles(view.files) }, markdown.length) };
 }

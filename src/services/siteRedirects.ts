@@ -184,3 +184,34 @@ export async function resolveSiteRedirect(ctx: ServiceContext, actor: Actor, org
   if (path === undefined) throw new NotFound(`The redirect from "${source}" leads to content no longer on this site`);
   return { redirect: presentSiteRedirect(row), target: `${publishedSiteUrl(ctx.config.publicUrl, site)}${path}` };
 }
+
+/**
+ * The redirects a space's content declares (Git Sync's .gitbook.yaml: an old path under
+ * the space, the page it now is), made on every site that publishes the space, under
+ * the site space's path. A declared source replaces the redirect the site had for it.
+ */
+export async function redirectSpacePaths(ctx: ServiceContext, trx: Db, spaceId: string, redirects: Array<{ path: string; pageId: string }>): Promise<void> {
+  if (redirects.length === 0) return;
+  const siteIds = await trx.selectFrom('site_spaces').select('site_id').distinct().where('space_id', '=', spaceId).execute();
+  for (const { site_id: siteId } of siteIds) {
+    const structure = await readSiteStructure(trx, siteId);
+    for (const siteSpace of structure.siteSpaces.filter((candidate) => candidate.space_id === spaceId)) {
+      const section = siteSpace.section_id ? structure.sections.find((candidate) => candidate.id === siteSpace.section_id)?.path : '';
+      if (section === undefined) continue;
+      for (const redirect of redirects) {
+        const sourcePath = [section, siteSpace.path, ...redirect.path.split('/')].filter(Boolean).join('/');
+        const row: SiteRedirectRow = {
+          id: newId(),
+          site_id: siteId,
+          source: `/${sourcePath.split('/').map(encodeURIComponent).join('/')}`,
+          source_path: `/${sourcePath}`,
+          destination: JSON.stringify({ kind: 'site-page', siteSpaceId: siteSpace.id, pageId: redirect.pageId } satisfies SiteRedirectDestination),
+          created_at: isoNow(ctx.clock),
+        };
+        const existing = await findSiteRedirectBySource(trx, siteId, row.source_path);
+        if (existing) await updateRow(trx, existing.id, { source: row.source, destination: row.destination });
+        else await insertSiteRedirect(trx, row);
+      }
+    }
+  }
+}

@@ -60,6 +60,7 @@ async function as(app: TestApp, token: string, method: 'GET' | 'POST' | 'PUT' | 
   return response.body;
 }
 
+const GIT_OPERATION = { url: 'http://127.0.0.1:1/docs.git', ref: 'refs/heads/main' };
 const PAGE_MARKDOWN = '# Guide\n\nSee [the intro](intro.md).';
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
@@ -136,6 +137,8 @@ export async function buildWorld(app: TestApp): Promise<World> {
   const crComments = `/v1/spaces/${space.id}/change-requests/${changeRequestId}/comments`;
   const crComment = await as(app, admin, 'POST', crComments, { body: { markdown: 'A review note' } });
   const crReply = await as(app, admin, 'POST', `${crComments}/${crComment.id}/replies`, { body: { markdown: 'A review reply' } });
+  // A Git Sync connection, so that its info answers; the repository is refused (a private address) at once.
+  await as(app, admin, 'POST', `/v1/spaces/${space.id}/git/import`, GIT_OPERATION);
 
   const team = await as(app, admin, 'PUT', `/v1/orgs/${organizationId}/teams`, { title: 'Writers' });
   const invite = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/link-invites`, { role: 'read' });
@@ -483,6 +486,9 @@ export const MATRIX: Row[] = [
   { operation: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', fresh: fresh.changeRequest, body: () => ({ url: 'http://127.0.0.1:9/', source: 'website' }) },
 
   // links and backlinks                                               anon bad out guest read comment edit review create admin
+  { operation: 'POST /v1/spaces/{spaceId}/git/import',                expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', body: () => GIT_OPERATION },
+  { operation: 'POST /v1/spaces/{spaceId}/git/export',                expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', body: () => ({ ...GIT_OPERATION, commitMessage: 'Docs' }) },
+  { operation: 'GET /v1/spaces/{spaceId}/git/info',                   expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/links',                     expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ fileId: 'crFileId' }) },

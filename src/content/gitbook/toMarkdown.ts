@@ -324,7 +324,9 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         return [raw(writeTag('embed', { url: data.url as string, fullWidth: data.fullWidth as boolean | undefined }))];
       case 'file': {
         const src = href(data.ref);
-        return [raw(writeTag('file', { src })), ...(data.caption ? [{ type: 'paragraph', children: [{ type: 'text', value: String(data.caption) }] } as md.Paragraph] : []), raw('{% endfile %}')];
+        // GitBook writes a file without a caption as its two tags on adjacent lines.
+        if (!data.caption) return [raw(`${writeTag('file', { src })}\n{% endfile %}`)];
+        return [raw(writeTag('file', { src })), { type: 'paragraph', children: [{ type: 'text', value: String(data.caption) }] } as md.Paragraph, raw('{% endfile %}')];
       }
       case 'content-ref': {
         const url = href(data.ref);

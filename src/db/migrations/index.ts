@@ -14,6 +14,7 @@ import * as imports from './20261123_0010_imports.ts';
 import * as organizationServices from './20261123_0011_organization_services.ts';
 import * as siteRedirects from './20261124_0012_site_redirects.ts';
 import * as pageDocuments from './20261124_0013_page_documents.ts';
+import * as gitSync from './20261124_0014_git_sync.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0011_organization_services': organizationServices,
   '20261124_0012_site_redirects': siteRedirects,
   '20261124_0013_page_documents': pageDocuments,
+  '20261124_0014_git_sync': gitSync,
 };
 
 export const migrationProvider: MigrationProvider = {

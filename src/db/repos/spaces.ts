@@ -11,6 +11,11 @@ export interface SpaceCounters {
   change_requests_open: number | string;
   change_requests_draft: number | string;
   comments_open: number | string;
+  /** The Git Sync connection, when the space has one. */
+  git_url: string | null;
+  git_provider: string | null;
+  git_tree_url: string | null;
+  git_updated_at: string | null;
 }
 
 export type SpaceRow = SpacesTable;
@@ -27,7 +32,9 @@ const changeRequestCount = (status?: string) =>
 function spacesWithCounters(db: Db) {
   return db
     .selectFrom('spaces as s')
+    .leftJoin('space_git_syncs as g', 'g.space_id', 's.id')
     .selectAll('s')
+    .select(['g.url as git_url', 'g.provider as git_provider', 'g.tree_url as git_tree_url', 'g.updated_at as git_updated_at'])
     .select([
       changeRequestCount().as('change_requests_total'),
       changeRequestCount('open').as('change_requests_open'),

@@ -42,6 +42,7 @@ const FileSchema = Type.Object({
   size: Type.Number({ description: 'Bytes' }),
   dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() }, { description: 'Images only' })),
   downloadURL: Type.String({ description: 'A signed link to the bytes, valid for an hour' }),
+  git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() }, { description: 'Where the file sits in the commit the revision matches (Git Sync)' })),
 });
 
 const RevisionSchema = Type.Object({
@@ -53,11 +54,17 @@ const RevisionSchema = Type.Object({
   reusableContents: Type.Array(Nested),
   createdAt: Type.String({ format: 'date-time' }),
   type: Type.String(),
+  git: Type.Optional(
+    Type.Object(
+      { oid: Type.String(), message: Type.String(), createdByGitBook: Type.Boolean(), createdByService: Type.Boolean(), url: Type.String(), ref: Type.String() },
+      { description: 'The commit the revision matches (Git Sync)' },
+    ),
+  ),
   urls: Type.Object({ app: Type.String() }),
 });
 
 const ContentQuery = {
-  metadata: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: Quire keeps no git metadata' })),
+  metadata: Type.Optional(Type.Boolean({ description: 'false leaves out the git metadata (Git Sync): where pages and files sit in the commit the revision matches' })),
   computed: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: Quire has no computed pages' })),
 };
 const FormatQuery = {
@@ -69,6 +76,8 @@ const FormatQuery = {
     }),
   ),
 };
+
+const metadataOf = (query: unknown) => ({ metadata: (query as { metadata?: boolean }).metadata !== false });
 
 const spaceId = IdParam('The unique id of the space');
 const pageId = IdParam('The unique id of the page');
@@ -94,7 +103,7 @@ function contentRoutes(
           response: { 200: RevisionSchema, ...errors(404) },
         },
       },
-      (request) => getRevisionContent(ctx, request.actor, (request.params as Record<string, string>).spaceId, selector(request.params as Record<string, string>)),
+      (request) => getRevisionContent(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) }),
     );
     app.get(
       `${prefix}/pages`,
@@ -108,7 +117,7 @@ function contentRoutes(
           response: { 200: Type.Object({ pages: Type.Array(PageSchema) }), ...errors(404) },
         },
       },
-      (request) => getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, selector(request.params as Record<string, string>)),
+      (request) => getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) }),
     );
     app.get(
       `${prefix}/files`,
@@ -124,7 +133,7 @@ function contentRoutes(
       },
       (request) => {
         const values = request.params as Record<string, string>;
-        return listFiles(ctx, request.actor, values.spaceId, selector(values), request.query as PageRequest);
+        return listFiles(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, request.query as PageRequest);
       },
     );
     app.get(
@@ -141,7 +150,7 @@ function contentRoutes(
       },
       (request) => {
         const values = request.params as Record<string, string>;
-        return getFile(ctx, request.actor, values.spaceId, selector(values), values.fileId);
+        return getFile(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.fileId);
       },
     );
     app.get(
@@ -158,7 +167,7 @@ function contentRoutes(
       },
       (request) => {
         const values = request.params as Record<string, string>;
-        return getPage(ctx, request.actor, values.spaceId, selector(values), values.pageId, (request.query as { format?: 'markdown' | 'document' }).format);
+        return getPage(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.pageId, (request.query as { format?: 'markdown' | 'document' }).format);
       },
     );
   };
@@ -193,7 +202,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PageSchema, ...errors(404) },
       },
     },
-    (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*'], request.query.format),
+    (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*'], request.query.format, metadataOf(request.query).metadata),
   );
 };
 

@@ -62,6 +62,12 @@ export const SpaceSchema = Type.Object({
   changeRequests: Type.Number({ description: 'All change requests' }),
   changeRequestsOpen: Type.Number(),
   changeRequestsDraft: Type.Number(),
+  gitSync: Type.Optional(
+    Type.Object(
+      { repoName: Type.String(), installationProvider: Type.Optional(Type.String()), url: Type.String(), updatedAt: Type.String() },
+      { description: 'The git repository the space syncs with (Git Sync)' },
+    ),
+  ),
   permissions: Type.Object({
     view: booleanFlag('Can the caller read the content'),
     access: booleanFlag('Can the caller open the space'),

@@ -1,0 +1,309 @@
+// GitBook's repository format (Git Sync), read and written: `.gitbook.yaml` (root,
+// structure.readme, structure.summary, redirects), SUMMARY.md as the table of contents
+// (`##` headings are page groups, nested lists nested pages, http links link pages),
+// the folder layout when there is no SUMMARY.md, each page a markdown file with YAML
+// front matter and its title as the leading `# heading`, and files in .gitbook/assets.
+// Pure: the caller lists and reads the repository (a git tree, a folder) and stores
+// what this answers.
+import type { List, ListItem, Root } from 'mdast';
+import { posix } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseGitBookMarkdown } from './fromMarkdown.ts';
+
+/** Where the docs sit in the repository and what the configuration says of them. */
+export interface RepositoryConfig {
+  /** The docs' root, relative to the repository: "" or "docs". */
+  root: string;
+  readme: string;
+  summary: string;
+  /** Old paths (relative to the root, as written) and the page files they now lead to. */
+  redirects: Array<{ source: string; destination: string }>;
+}
+
+export interface RepositoryPage {
+  kind: 'document' | 'group' | 'link';
+  title: string;
+  /** The page's markdown file, relative to the docs' root (documents only). */
+  path?: string;
+  href?: string;
+  /** Front matter fields GitBook writes: description, icon, hidden, cover, coverY, layout, if. */
+  front: Record<string, unknown>;
+  /** The markdown after the front matter and the title heading. */
+  body: string;
+  children: RepositoryPage[];
+}
+
+export interface RepositoryContent {
+  config: RepositoryConfig;
+  pages: RepositoryPage[];
+  /** Files under .gitbook/assets, relative to the docs' root. */
+  assets: string[];
+  /** What a person should know about the import: files listed twice, pages left out, unreadable front matter. */
+  warnings: string[];
+}
+
+export interface RepositorySource {
+  /** Every file of the repository, relative to its top, with "/" separators. */
+  paths: string[];
+  read(path: string): Promise<Buffer>;
+}
+
+export const ASSETS_DIRECTORY = '.gitbook/assets';
+const CONFIG_FILE = '.gitbook.yaml';
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** Front matter fields a page keeps; anything else in the front matter stays in the body's way out. */
+export const FRONT_MATTER_FIELDS = ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'coverY', 'layout', 'if'] as const;
+
+export class RepositoryFormatError extends Error {}
+
+/** YAML front matter and what follows it; unreadable front matter is an error naming the file. */
+export function splitFrontMatter(markdown: string, where: string): { front: Record<string, unknown>; body: string } {
+  const matter = FRONT_MATTER.exec(markdown);
+  if (!matter) return { front: {}, body: markdown };
+  let data: unknown;
+  try {
+    data = parseYaml(matter[1]);
+  } catch (error) {
+    throw new RepositoryFormatError(`${where}: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+  }
+  const front = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  return { front, body: markdown.slice(matter[0].length) };
+}
+
+/** A leading "# Heading" as the title, and the body without it. */
+export function splitTitle(markdown: string): { title?: string; body: string } {
+  const heading = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(markdown);
+  return heading ? { title: heading[1], body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') } : { body: markdown };
+}
+
+/** A relative path inside the repository, or undefined for one that climbs out of it. */
+function inside(...parts: string[]): string | undefined {
+  const joined = posix.normalize(posix.join(...parts)).replace(/^\.(\/|$)/, '').replace(/\/$/, '');
+  return joined.startsWith('..') || posix.isAbsolute(joined) ? undefined : joined;
+}
+
+function decodePath(href: string): string {
+  const path = href.split('#')[0].split('?')[0];
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function stringOf(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new RepositoryFormatError(`${CONFIG_FILE}: "${field}" must be a path`);
+  return value;
+}
+
+/** .gitbook.yaml of the project directory, with GitBook's defaults. */
+export function readConfig(text: string | undefined, projectDirectory: string): RepositoryConfig {
+  let data: Record<string, unknown> = {};
+  if (text !== undefined) {
+    try {
+      const parsed = parseYaml(text);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
+    } catch (error) {
+      throw new RepositoryFormatError(`${CONFIG_FILE} is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+    }
+  }
+  const root = inside(projectDirectory, stringOf(data.root, 'root') ?? '.');
+  if (root === undefined) throw new RepositoryFormatError(`${CONFIG_FILE}: "root" leads outside the repository`);
+  const structure = (data.structure && typeof data.structure === 'object' ? data.structure : {}) as Record<string, unknown>;
+  const readme = inside(stringOf(structure.readme, 'structure.readme') ?? 'README.md');
+  const summary = inside(stringOf(structure.summary, 'structure.summary') ?? 'SUMMARY.md');
+  if (readme === undefined || summary === undefined) throw new RepositoryFormatError(`${CONFIG_FILE}: "structure" paths must stay inside the docs' root`);
+  const redirects = data.redirects && typeof data.redirects === 'object' && !Array.isArray(data.redirects) ? Object.entries(data.redirects as Record<string, unknown>) : [];
+  return {
+    root,
+    readme,
+    summary,
+    redirects: redirects
+      .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+      .map(([source, destination]) => ({ source: source.replace(/^\/+/, ''), destination: inside(destination) ?? destination })),
+  };
+}
+
+interface Outline {
+  kind: 'document' | 'group' | 'link';
+  title: string;
+  path?: string;
+  href?: string;
+  children: Outline[];
+}
+
+function textOf(node: { children?: unknown[]; value?: unknown }): string {
+  if (typeof node.value === 'string') return node.value;
+  return (node.children ?? []).map((child) => textOf(child as { children?: unknown[] })).join('');
+}
+
+/** The outline SUMMARY.md describes, paths relative to the docs' root. */
+function readSummary(markdown: string, summaryPath: string, warnings: string[]): Outline[] {
+  const root: Root = parseGitBookMarkdown(markdown).root;
+  const directory = posix.dirname(summaryPath);
+  const top: Outline[] = [];
+  let group: Outline | undefined;
+  const items = (list: List): Outline[] => list.children.flatMap((item) => entry(item));
+  const entry = (item: ListItem): Outline[] => {
+    const nested = item.children.filter((child): child is List => child.type === 'list').flatMap(items);
+    const paragraph = item.children.find((child) => child.type === 'paragraph');
+    const link = paragraph?.children.find((child) => child.type === 'link');
+    if (!link) {
+      const title = paragraph ? textOf(paragraph).trim() : '';
+      if (title) warnings.push(`${summaryPath}: "${title}" links to no file; it is left out`);
+      return nested;
+    }
+    const title = textOf(link).trim() || link.url;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link.url)) return [{ kind: 'link', title, href: link.url, children: nested }];
+    const path = inside(directory, decodePath(link.url));
+    if (path === undefined) {
+      warnings.push(`${summaryPath}: "${link.url}" leads outside the docs; it is left out`);
+      return nested;
+    }
+    return [{ kind: 'document', title, path, children: nested }];
+  };
+  for (const node of root.children) {
+    if (node.type === 'heading' && node.depth >= 2) {
+      group = { kind: 'group', title: textOf(node).replace(/\s+/g, ' ').trim(), children: [] };
+      top.push(group);
+    } else if (node.type === 'list') {
+      (group ? group.children : top).push(...items(node));
+    }
+  }
+  return top;
+}
+
+const isMarkdown = (path: string) => /\.md$/i.test(path);
+const titleOfFile = (path: string) => {
+  const name = posix.basename(path).replace(/\.md$/i, '');
+  return name.replace(/[-_]+/g, ' ').replace(/^\w/, (first) => first.toUpperCase());
+};
+
+/** The outline of a folder when there is no SUMMARY.md: README.md first at each level, then files and folders by name. */
+function outlineFromFolders(markdownPaths: string[], readme: string): Outline[] {
+  const within = (directory: string): Outline[] => {
+    const prefix = directory ? `${directory}/` : '';
+    const here = markdownPaths.filter((path) => path.startsWith(prefix) && !path.slice(prefix.length).includes('/'));
+    const folders = [...new Set(markdownPaths.filter((path) => path.startsWith(prefix) && path.slice(prefix.length).includes('/')).map((path) => prefix + path.slice(prefix.length).split('/')[0]))];
+    const entries: Array<{ name: string; outline: Outline }> = [];
+    for (const path of here) {
+      if (/(^|\/)README\.md$/i.test(path) && directory) continue;
+      entries.push({ name: posix.basename(path), outline: { kind: 'document', title: titleOfFile(path), path, children: [] } });
+    }
+    for (const folder of folders) {
+      const readmeOf = markdownPaths.find((path) => path.toLowerCase() === `${folder}/readme.md`.toLowerCase());
+      const children = within(folder);
+      entries.push({ name: posix.basename(folder), outline: readmeOf ? { kind: 'document', title: titleOfFile(folder), path: readmeOf, children } : { kind: 'document', title: titleOfFile(folder), children } });
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    if (!directory) {
+      const first = entries.findIndex((entry) => entry.outline.path === readme);
+      if (first > 0) entries.unshift(...entries.splice(first, 1));
+    }
+    return entries.map((entry) => entry.outline);
+  };
+  return within('');
+}
+
+/**
+ * Reads a repository in GitBook's format. Paths in the answer are relative to the docs'
+ * root; the source's paths are relative to the repository's top.
+ */
+export async function readRepository(source: RepositorySource, projectDirectory = ''): Promise<RepositoryContent> {
+  const configPath = inside(projectDirectory, CONFIG_FILE);
+  const has = new Set(source.paths);
+  const config = readConfig(configPath && has.has(configPath) ? (await source.read(configPath)).toString('utf8') : undefined, projectDirectory);
+  const prefix = config.root ? `${config.root}/` : '';
+  const docs = source.paths.filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));
+  const docSet = new Set(docs);
+  const warnings: string[] = [];
+  const read = async (path: string) => (await source.read(prefix + path)).toString('utf8');
+  const skipped = (path: string) => path.startsWith('.') || path.includes('/.') || path.startsWith('node_modules/') || path.includes('/node_modules/');
+  const markdownPaths = docs.filter((path) => isMarkdown(path) && !skipped(path) && path !== config.summary).sort();
+
+  let outline = docSet.has(config.summary)
+    ? readSummary(await read(config.summary), config.summary, warnings)
+    : outlineFromFolders(markdownPaths, config.readme);
+  // The README is the first page, listed or not.
+  const listed = new Set<string>();
+  const collect = (entries: Outline[]) => entries.forEach((entry) => (entry.path && listed.add(entry.path), collect(entry.children)));
+  collect(outline);
+  if (docSet.has(config.readme) && !listed.has(config.readme)) outline = [{ kind: 'document', title: 'Introduction', path: config.readme, children: [] }, ...outline];
+
+  const seen = new Set<string>();
+  const build = async (entries: Outline[]): Promise<RepositoryPage[]> => {
+    const pages: RepositoryPage[] = [];
+    for (const entry of entries) {
+      const children = await build(entry.children);
+      if (entry.kind !== 'document' || entry.path === undefined) {
+        pages.push({ kind: entry.kind, title: entry.title, ...(entry.href ? { href: entry.href } : {}), front: {}, body: '', children });
+        continue;
+      }
+      if (seen.has(entry.path)) {
+        warnings.push(`${config.summary}: ${entry.path} is listed more than once; it is imported where it is first listed`);
+        pages.push(...children);
+        continue;
+      }
+      seen.add(entry.path);
+      if (!docSet.has(entry.path)) {
+        warnings.push(`${config.summary}: ${entry.path} does not exist; its page is imported empty`);
+        pages.push({ kind: 'document', title: entry.title, path: entry.path, front: {}, body: '', children });
+        continue;
+      }
+      const { front, body } = splitFrontMatter(await read(entry.path), entry.path);
+      const titled = splitTitle(body);
+      const kept = Object.fromEntries(FRONT_MATTER_FIELDS.filter((field) => front[field] !== undefined).map((field) => [field, front[field]]));
+      pages.push({ kind: 'document', title: titled.title ?? entry.title, path: entry.path, front: kept, body: titled.body, children });
+    }
+    return pages;
+  };
+  const pages = await build(outline);
+  const unlisted = markdownPaths.filter((path) => !seen.has(path) && path !== config.readme);
+  if (unlisted.length > 0) warnings.push(`not in ${config.summary}, so not imported: ${unlisted.join(', ')}`);
+  const assets = docs.filter((path) => path.startsWith(`${ASSETS_DIRECTORY}/`) && !path.slice(ASSETS_DIRECTORY.length + 1).includes('/'));
+  return { config, pages, assets, warnings };
+}
+
+/** A page as exported: its file, and where its sub-pages go. */
+export interface ExportedPage {
+  kind: 'document' | 'group' | 'link';
+  title: string;
+  path?: string;
+  href?: string;
+  children: ExportedPage[];
+}
+
+function summaryLink(title: string, target: string): string {
+  const escaped = title.replace(/([\\[\]])/g, '\\$1');
+  const href = /[\s()<>]/.test(target) ? `<${target}>` : target;
+  return `[${escaped}](${href})`;
+}
+
+/** SUMMARY.md for a space's pages, written as GitBook writes it; paths relative to the summary's folder. */
+export function writeSummary(pages: ExportedPage[], summaryPath: string): string {
+  const directory = posix.dirname(summaryPath);
+  const lines: string[] = ['# Table of contents', ''];
+  const list = (entries: ExportedPage[], depth: number) => {
+    for (const entry of entries) {
+      const target = entry.kind === 'link' ? entry.href! : posix.relative(directory, entry.path!);
+      lines.push(`${'  '.repeat(depth)}* ${summaryLink(entry.title, target)}`);
+      list(entry.children, depth + 1);
+    }
+  };
+  // Lists after a `##` heading belong to its group, so a top-level page can only come
+  // before the groups: GitBook's format has no place for one between them.
+  list(pages.filter((entry) => entry.kind !== 'group'), 0);
+  for (const group of pages.filter((entry) => entry.kind === 'group')) {
+    lines.push('', `## ${group.title}`, '');
+    list(group.children, 0);
+  }
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+}
+
+/** A page's file: front matter (only what is set), the title as a heading, the body. */
+export function writePageFile(front: Record<string, unknown>, title: string, body: string): string {
+  const fields = Object.fromEntries(FRONT_MATTER_FIELDS.filter((field) => front[field] !== undefined).map((field) => [field, front[field]]));
+  const matter = Object.keys(fields).length > 0 ? `---\n${stringifyYaml(fields).trimEnd()}\n---\n\n` : '';
+  return `${matter}# ${title}\n${body.trim() ? `\n${body.trim()}\n` : ''}`;
+}

@@ -1,0 +1,197 @@
+// Git over smart HTTP for Git Sync, in JavaScript (isomorphic-git): a shallow fetch of
+// one ref into a scratch repository on disk, its tree read file by file, and a commit
+// written onto it and pushed. Every request goes through the one URL fetcher, so the
+// address rule, a deadline and a size cap hold as for any fetch. Credentials in the URL
+// reach the server as basic auth and never appear in what this module reports.
+import git, { type HttpClient } from 'isomorphic-git';
+import * as fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FetchRefused, type Fetcher } from './safeFetch.ts';
+
+export const GIT_LIMITS = {
+  /** One HTTP exchange with the git server. */
+  requestTimeoutMs: 120_000,
+  /** One answer (a packfile, mostly). */
+  responseBytes: 256 * 1024 * 1024,
+};
+
+export class GitRemoteError extends Error {}
+
+/** The URL without its credentials: what may be stored, logged and shown. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
+function scrub(message: string, url: string): string {
+  let clean = message;
+  try {
+    const { username, password } = new URL(url);
+    for (const secret of [password, username]) if (secret) clean = clean.split(secret).join('***').split(decodeURIComponent(secret)).join('***');
+  } catch {
+    // Not a URL: nothing in it to hide.
+  }
+  return clean;
+}
+
+function httpThrough(fetcher: Fetcher): HttpClient {
+  return {
+    async request({ url, method, headers, body }) {
+      const chunks: Uint8Array[] = [];
+      if (body) for await (const chunk of body) chunks.push(chunk);
+      const answer = await fetcher(url, {
+        method: (method ?? 'GET') as 'GET' | 'POST',
+        headers,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        timeoutMs: GIT_LIMITS.requestTimeoutMs,
+        maxBytes: GIT_LIMITS.responseBytes,
+        maxRedirects: 3,
+      });
+      const flat: Record<string, string> = {};
+      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+      return {
+        url: answer.url,
+        method,
+        statusCode: answer.status,
+        statusMessage: String(answer.status),
+        headers: flat,
+        body: (async function* () {
+          yield new Uint8Array(answer.body);
+        })(),
+      };
+    },
+  };
+}
+
+/** What a person can act on, from isomorphic-git's or the fetcher's error. */
+function explain(error: unknown, url: string): GitRemoteError {
+  const shown = withoutCredentials(url);
+  const data = (error as { data?: { statusCode?: number } }).data;
+  const code = (error as { code?: string }).code;
+  let message: string;
+  if (error instanceof FetchRefused) message = `${shown} could not be reached: ${error.message}`;
+  else if (data?.statusCode === 401 || data?.statusCode === 403) message = `${shown} refused the credentials (HTTP ${data.statusCode}); put a token with access in the URL (https://user:token@host/repo.git)`;
+  else if (data?.statusCode === 404) message = `${shown} is not a git repository (HTTP 404)`;
+  else if (code === 'PushRejectedError') message = `${shown} refused the push: the branch moved on the server; import first, or export with force`;
+  else message = `git with ${shown} failed: ${(error as Error).message}`;
+  return new GitRemoteError(scrub(message, url));
+}
+
+/** A scratch repository for one operation with one remote, removed by `close`. */
+export class GitWorkspace {
+  private constructor(
+    readonly gitdir: string,
+    private readonly url: string,
+    private readonly http: HttpClient,
+  ) {}
+
+  static async open(url: string, fetcher: Fetcher): Promise<GitWorkspace> {
+    const gitdir = await mkdtemp(join(tmpdir(), 'quire-git-'));
+    await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+    // The remote's URL is given to each call, so that its credentials are never written to disk.
+    await git.setConfig({ fs, gitdir, path: 'remote.origin.fetch', value: '+refs/heads/*:refs/remotes/origin/*' });
+    return new GitWorkspace(gitdir, url, httpThrough(fetcher));
+  }
+
+  async close(): Promise<void> {
+    await rm(this.gitdir, { recursive: true, force: true });
+  }
+
+  private async run<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw error instanceof GitRemoteError ? error : explain(error, this.url);
+    }
+  }
+
+  /** The commit a ref points at on the server, or undefined if it has none. */
+  async remoteHead(ref: string): Promise<string | undefined> {
+    const refs = await this.run(() => git.listServerRefs({ http: this.http, url: this.url, prefix: ref, symrefs: false, protocolVersion: 1 }));
+    return refs.find((entry) => entry.ref === ref)?.oid;
+  }
+
+  /** Fetches the ref's last commit (no history); answers its oid, or undefined for a ref the server does not have. */
+  async fetch(ref: string): Promise<string | undefined> {
+    if (!(await this.remoteHead(ref))) return undefined;
+    const branch = ref.replace(/^refs\/(heads|tags)\//, '');
+    const fetched = await this.run(() =>
+      git.fetch({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
+    );
+    return fetched.fetchHead ?? undefined;
+  }
+
+  /** Every file of a commit: path → blob oid. */
+  async files(commit: string): Promise<Map<string, string>> {
+    const files = new Map<string, string>();
+    const walk = async (tree: string, prefix: string) => {
+      const { tree: entries } = await git.readTree({ fs, gitdir: this.gitdir, oid: tree });
+      for (const entry of entries) {
+        if (entry.type === 'tree') await walk(entry.oid, `${prefix}${entry.path}/`);
+        else if (entry.type === 'blob') files.set(`${prefix}${entry.path}`, entry.oid);
+      }
+    };
+    const { commit: read } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    await walk(read.tree, '');
+    return files;
+  }
+
+  async commitMessage(commit: string): Promise<string> {
+    return (await git.readCommit({ fs, gitdir: this.gitdir, oid: commit })).commit.message.trim();
+  }
+
+  async read(oid: string): Promise<Buffer> {
+    return Buffer.from((await git.readBlob({ fs, gitdir: this.gitdir, oid })).blob);
+  }
+
+  async writeBlob(bytes: Buffer): Promise<string> {
+    return git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
+  }
+
+  /** Writes a commit holding exactly `files` (path → blob oid) on top of `parent`. */
+  async commit(files: Map<string, string>, parent: string | undefined, message: string, author: { name: string; email: string }): Promise<string> {
+    interface Folder {
+      blobs: Map<string, string>;
+      folders: Map<string, Folder>;
+    }
+    const top: Folder = { blobs: new Map(), folders: new Map() };
+    for (const [path, oid] of files) {
+      const parts = path.split('/');
+      let folder = top;
+      for (const part of parts.slice(0, -1)) {
+        if (!folder.folders.has(part)) folder.folders.set(part, { blobs: new Map(), folders: new Map() });
+        folder = folder.folders.get(part)!;
+      }
+      folder.blobs.set(parts.at(-1)!, oid);
+    }
+    const writeFolder = async (folder: Folder): Promise<string> => {
+      const tree = [
+        ...[...folder.blobs].map(([path, oid]) => ({ mode: '100644', path, oid, type: 'blob' as const })),
+        ...(await Promise.all([...folder.folders].map(async ([path, inner]) => ({ mode: '040000', path, oid: await writeFolder(inner), type: 'tree' as const })))),
+      ];
+      return git.writeTree({ fs, gitdir: this.gitdir, tree });
+    };
+    const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+    return git.writeCommit({
+      fs,
+      gitdir: this.gitdir,
+      commit: { message, tree: await writeFolder(top), parent: parent ? [parent] : [], author: { ...author, ...when }, committer: { ...author, ...when } },
+    });
+  }
+
+  /** Pushes a commit to the ref; without force the server refuses it unless the ref is its parent. */
+  async push(commit: string, ref: string, force: boolean): Promise<void> {
+    const local = 'refs/heads/quire-export';
+    await git.writeRef({ fs, gitdir: this.gitdir, ref: local, value: commit, force: true });
+    const result = await this.run(() => git.push({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: local, remoteRef: ref, force }));
+    if (!result.ok) throw new GitRemoteError(`${withoutCredentials(this.url)} refused the push to ${ref}: ${result.error ?? result.refs[ref]?.error ?? 'no reason given'}`);
+  }
+}

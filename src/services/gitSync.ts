@@ -1,0 +1,340 @@
+// Git Sync: POST /v1/spaces/{spaceId}/git/import and …/git/export start a durable job
+// and answer 204; GET …/git/info answers the connection and its last operation.
+//
+// An import fetches the ref's last commit, reads it in GitBook's format
+// (content/gitbook/repository.ts) and makes one revision from the revision of the last
+// sync (pages keep their ids where their files keep their paths), which then merges into
+// the space as a change request would: a fast-forward, else three-way. Conflicts leave
+// the space alone and the import waits in a change request. An export writes the
+// space's pages and files onto the ref's head and pushes; a ref that moved since the
+// last sync is imported and merged first. The URL's credentials are sealed in the job
+// and never stored or logged in clear.
+import { posix } from 'node:path';
+import { readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
+import { findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync, type SpaceGitSyncRow } from '../db/repos/gitSync.ts';
+import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { isRevisionOfSpace } from '../db/repos/revisions.ts';
+import { findSpace } from '../db/repos/spaces.ts';
+import { findUserById } from '../db/repos/users.ts';
+import type { Db } from '../db/schema.ts';
+import { AppError, BadRequest, NotFound } from '../errors.ts';
+import { enqueueJob, startJobSoon } from '../jobs/queue.ts';
+import { isoNow } from '../lib/clock.ts';
+import { GitRemoteError, GitWorkspace, withoutCredentials } from '../lib/gitRemote.ts';
+import { newId } from '../lib/ids.ts';
+import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
+import { seal, unseal } from '../lib/secretBox.ts';
+import { presentGitSyncState } from '../presenters/gitSync.ts';
+import { mergeRevisionIntoSpace, storeRevision } from './changeRequestContent.ts';
+import { openChangeRequest } from './changeRequests.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { authorizeSpaceDrafts } from './contentAccess.ts';
+import { importedContent, loadBaseline, revisionAsRepository, type GitPaths } from './gitbookRepository.ts';
+import { redirectSpacePaths } from './siteRedirects.ts';
+
+export const GIT_SYNC_JOB = 'git-sync';
+const COMMITTER = { name: 'Quire', email: 'git-sync@quire.invalid' };
+
+interface GitOperationInput {
+  url: string;
+  ref: string;
+  repoProjectDirectory?: string;
+  repoTreeURL?: string;
+  repoCommitURL?: string;
+  repoCacheID?: string;
+  force?: boolean;
+  timestamp?: string;
+  gitInfo?: { provider?: string; url?: string };
+}
+
+export type GitImportInput = GitOperationInput & { standalone?: boolean };
+export type GitExportInput = GitOperationInput & { commitMessage: string };
+
+interface GitSyncPayload {
+  spaceId: string;
+  userId: string;
+  operation: string;
+  direction: 'import' | 'export';
+  /** The URL as given, credentials included, sealed with the secrets key. */
+  sealedUrl: string;
+  ref: string;
+  projectDirectory: string;
+  force: boolean;
+  standalone: boolean;
+  commitMessage?: string;
+}
+
+function checkedRef(ref: string, direction: 'import' | 'export'): string {
+  const full = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+  if (!/^refs\/(heads|tags)\/[^\s~^:?*[\\]+$/.test(full) || full.includes('..') || full.endsWith('/') || full.endsWith('.lock')) {
+    throw new BadRequest(`ref: "${ref}" is not a git ref; give a branch as "refs/heads/main"`);
+  }
+  if (direction === 'export' && !full.startsWith('refs/heads/')) throw new BadRequest(`ref: an export pushes to a branch ("refs/heads/…"), not ${full}`);
+  return full;
+}
+
+function checkedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new BadRequest('url: not a URL; give the repository\'s HTTPS address, such as https://github.com/acme/docs.git');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new BadRequest(`url: Git Sync speaks git over HTTP(S); ${parsed.protocol} URLs are not supported. Put a token in an https URL: https://user:token@host/repo.git`);
+  }
+  return url;
+}
+
+function checkedDirectory(directory: string | undefined): string {
+  const clean = posix.normalize((directory ?? '').replace(/^\/+|\/+$/g, '') || '.');
+  if (clean.startsWith('..')) throw new BadRequest('repoProjectDirectory: the project directory must be inside the repository');
+  return clean === '.' ? '' : clean;
+}
+
+function providerOf(url: string, given: string | undefined): string | null {
+  if (given) return given;
+  const host = new URL(url).hostname;
+  return host === 'github.com' ? 'github' : host === 'gitlab.com' ? 'gitlab' : null;
+}
+
+/** Starts an import or an export; a request older than the last one asked for (by `timestamp`) is stale and does nothing. */
+async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: string, direction: 'import' | 'export', input: GitImportInput & Partial<GitExportInput>): Promise<void> {
+  const url = checkedUrl(input.url);
+  const ref = checkedRef(input.ref, direction);
+  const projectDirectory = checkedDirectory(input.repoProjectDirectory);
+  const timestamp = input.timestamp ? new Date(input.timestamp).toISOString() : undefined;
+  const jobId = await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
+    const existing = await findSpaceGitSync(trx, spaceId);
+    if (timestamp && existing?.last_timestamp && timestamp < existing.last_timestamp) return undefined;
+    const operation = newId();
+    const payload: GitSyncPayload = {
+      spaceId,
+      userId: actor.user.id,
+      operation,
+      direction,
+      sealedUrl: seal(ctx.secretsKey(), url),
+      ref,
+      projectDirectory,
+      force: input.force ?? false,
+      standalone: input.standalone ?? false,
+      ...(direction === 'export' ? { commitMessage: input.commitMessage } : {}),
+    };
+    const now = isoNow(ctx.clock);
+    await upsertSpaceGitSync(trx, {
+      space_id: spaceId,
+      url: withoutCredentials(url),
+      ref,
+      project_directory: projectDirectory,
+      tree_url: input.gitInfo?.url ?? input.repoTreeURL ?? existing?.tree_url ?? null,
+      commit_url: input.repoCommitURL ?? existing?.commit_url ?? null,
+      provider: providerOf(url, input.gitInfo?.provider) ?? existing?.provider ?? null,
+      // A different repository or ref starts afresh: nothing is in sync with it yet.
+      last_commit: existing && existing.url === withoutCredentials(url) && existing.ref === ref ? existing.last_commit : null,
+      last_revision: existing && existing.url === withoutCredentials(url) && existing.ref === ref ? existing.last_revision : null,
+      last_timestamp: timestamp ?? existing?.last_timestamp ?? null,
+      operation_id: operation,
+      operation_direction: direction,
+      operation_state: 'running',
+      operation_started_at: now,
+      operation_ended_at: null,
+      operation_error: null,
+      operation_warnings: '[]',
+      updated_at: now,
+    });
+    return enqueueJob(trx, ctx.clock, GIT_SYNC_JOB, payload);
+  });
+  if (jobId) startJobSoon(ctx, jobId, runGitSync);
+}
+
+export function importGitRepository(ctx: ServiceContext, actor: Actor, spaceId: string, input: GitImportInput): Promise<void> {
+  return requestOperation(ctx, actor, spaceId, 'import', input);
+}
+
+export function exportToGitRepository(ctx: ServiceContext, actor: Actor, spaceId: string, input: GitExportInput): Promise<void> {
+  return requestOperation(ctx, actor, spaceId, 'export', input);
+}
+
+/** The space's Git Sync connection and its last operation; 404 when it has none. */
+export async function getSpaceGitInfo(ctx: ServiceContext, actor: Actor, spaceId: string) {
+  await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  const row = await findSpaceGitSync(ctx.db, spaceId);
+  if (!row) throw new NotFound(`Space "${spaceId}" is not synced with a git repository`);
+  return presentGitSyncState(row);
+}
+
+/** Whether a failure is the operation's outcome (said to the person) rather than a fault of Quire's. */
+function isOutcome(error: unknown): error is Error {
+  return error instanceof GitRemoteError || error instanceof RepositoryFormatError || error instanceof AppError || error instanceof FetchRefused;
+}
+
+/** Ends the operation, unless another has been asked for since. */
+async function finish(ctx: ServiceContext, trx: Db, payload: GitSyncPayload, changes: Partial<SpaceGitSyncRow>): Promise<void> {
+  const now = isoNow(ctx.clock);
+  await trx
+    .updateTable('space_git_syncs')
+    .set({ ...changes, operation_ended_at: now, updated_at: now })
+    .where('space_id', '=', payload.spaceId)
+    .where('operation_id', '=', payload.operation)
+    .execute();
+}
+
+/** The job: runs the space's last asked-for operation once; a superseded or finished one does nothing. */
+export async function runGitSync(ctx: ServiceContext, payload: GitSyncPayload): Promise<void> {
+  const row = await findSpaceGitSync(ctx.db, payload.spaceId);
+  if (!row || row.operation_id !== payload.operation || row.operation_state !== 'running') return;
+  const user = await findUserById(ctx.db, payload.userId);
+  const url = unseal(ctx.secretsKey(), payload.sealedUrl);
+  const log = ctx.log.child({ spaceId: payload.spaceId, git: row.url, ref: payload.ref, direction: payload.direction });
+  log.info('git sync started');
+  try {
+    if (!user) throw new GitRemoteError('The person who started this sync no longer exists; start it again');
+    const actor: Actor = { user, tokenId: 'git-sync' };
+    const workspace = await GitWorkspace.open(url, createFetcher(ctx.config.allowPrivateUrls));
+    try {
+      if (payload.direction === 'import') await importInto(ctx, actor, workspace, row, payload);
+      else await exportFrom(ctx, actor, workspace, row, payload);
+    } finally {
+      await workspace.close();
+    }
+    log.info('git sync finished');
+  } catch (error) {
+    if (!isOutcome(error)) log.error({ err: error }, 'git sync failed unexpectedly');
+    else log.warn(`git sync failed: ${error.message}`);
+    const message = isOutcome(error) ? error.message : `Git Sync failed unexpectedly (${(error as Error).message}); the server's log has the details`;
+    await finish(ctx, ctx.db as Db, payload, { operation_state: 'failure', operation_error: message });
+  }
+}
+
+// ─── Import ─────────────────────────────────────────────────────────────────────────
+
+/** Reads a commit's docs: the repository's format over the git tree, file by file. */
+async function repositoryAt(workspace: GitWorkspace, commit: string, projectDirectory: string) {
+  const oids = await workspace.files(commit);
+  const source: RepositorySource = { paths: [...oids.keys()], read: (path) => workspace.read(oids.get(path)!) };
+  const repository = await readRepository(source, projectDirectory);
+  const prefix = repository.config.root ? `${repository.config.root}/` : '';
+  return {
+    repository,
+    oids,
+    readDocsFile: async (path: string) => (oids.has(prefix + path) ? workspace.read(oids.get(prefix + path)!) : undefined),
+    oidOf: (path: string) => oids.get(prefix + path),
+  };
+}
+
+/** The revision the next import starts from: the one of the last sync, unless forced or gone. */
+async function importBase(db: Db, row: SpaceGitSyncRow, spaceId: string, force: boolean): Promise<string> {
+  const space = await findSpace(db, spaceId);
+  if (!space) throw new NotFound(`No space with id "${spaceId}"`);
+  if (!force && row.last_revision && (await isRevisionOfSpace(db, spaceId, row.last_revision))) return row.last_revision;
+  return space.revision_id;
+}
+
+/** Imports the ref's last commit; answers the revision the space is at afterwards, or undefined when the import waits in a change request. */
+async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorkspace, row: SpaceGitSyncRow, payload: GitSyncPayload): Promise<string | undefined> {
+  const commit = await workspace.fetch(payload.ref);
+  if (!commit) throw new GitRemoteError(`${row.url} has no ${payload.ref}; push to it first, or export the space to create it`);
+  const { repository, readDocsFile, oidOf } = await repositoryAt(workspace, commit, payload.projectDirectory);
+  const message = await workspace.commitMessage(commit);
+  const base = await importBase(ctx.db, row, payload.spaceId, payload.force);
+  const baseline = await loadBaseline(ctx.db, base, repository.config.root);
+  const content = await importedContent(ctx, repository, readDocsFile, oidOf, baseline);
+  const prefix = repository.config.root ? `${repository.config.root}/` : '';
+  const paths: GitPaths = {
+    pages: Object.fromEntries(Object.entries(content.pagePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
+    files: Object.fromEntries(Object.entries(content.filePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
+  };
+  const store = databaseObjectStore(ctx.db);
+  await store.put(content.blobs);
+  const imported = await ctx.db.transaction().execute(async (trx) => {
+    const revisionId = await storeRevision(ctx, trx, content, new Set(), new Map(), [base], actor, payload.spaceId);
+    await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit, message, url: commitUrl(row, commit), ref: payload.ref, created_by_quire: 0, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
+    return revisionId;
+  });
+  const synced = { last_commit: commit, last_revision: imported, operation_warnings: JSON.stringify(content.warnings) };
+  const subject = `Git Sync: ${payload.ref.replace(/^refs\/heads\//, '')} at ${commit.slice(0, 7)}`;
+  if (payload.standalone) {
+    await ctx.db.transaction().execute(async (trx) => {
+      const changeRequest = await openChangeRequest(ctx, trx, actor, payload.spaceId, { subject, base, revision: imported });
+      await finish(ctx, trx, payload, { operation_state: 'success', operation_warnings: JSON.stringify([...content.warnings, `the import is in change request ${await numberOf(trx, changeRequest)}, for review`]) });
+    });
+    return undefined;
+  }
+  return mergeRevisionIntoSpace(ctx, actor, payload.spaceId, { base, revision: imported }, async (trx, outcome) => {
+    if ('conflicts' in outcome) {
+      const changeRequest = await openChangeRequest(ctx, trx, actor, payload.spaceId, { subject, base, revision: imported });
+      const pages = [...new Set(outcome.conflicts.map((conflict) => `"${conflict.page.title}"`))].join(', ');
+      await finish(ctx, trx, payload, {
+        operation_state: 'failure',
+        operation_error: `The repository and the space both changed ${pages} since the last sync. The import waits in change request ${await numberOf(trx, changeRequest)}: resolve it there, or import with force to take the repository's version`,
+        operation_warnings: JSON.stringify(content.warnings),
+      });
+      return undefined;
+    }
+    await redirectSpacePaths(ctx, trx, payload.spaceId, content.redirects);
+    if (payload.direction === 'import') await finish(ctx, trx, payload, { ...synced, operation_state: 'success' });
+    else await updateSpaceGitSync(trx, payload.spaceId, synced);
+    return outcome.revision;
+  });
+}
+
+/** Where a person sees the commit: under the repoCommitURL given, else the repository. */
+function commitUrl(row: SpaceGitSyncRow, commit: string): string {
+  return row.commit_url ? `${row.commit_url.replace(/\/+$/, '')}/${commit}` : row.url;
+}
+
+async function numberOf(trx: Db, changeRequestId: string): Promise<string> {
+  const row = await trx.selectFrom('change_requests').select('number').where('id', '=', changeRequestId).executeTakeFirstOrThrow();
+  return `#${row.number}`;
+}
+
+// ─── Export ─────────────────────────────────────────────────────────────────────────
+
+/** Exports the space onto the ref; answers nothing, records the commit. */
+async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorkspace, row: SpaceGitSyncRow, payload: GitSyncPayload): Promise<void> {
+  let head = await workspace.fetch(payload.ref);
+  let current = row;
+  if (head && row.last_commit && head !== row.last_commit && !payload.force) {
+    // The repository moved since the last sync: its changes come in first, never overwritten.
+    const merged = await importInto(ctx, actor, workspace, row, payload);
+    if (merged === undefined) return;
+    current = (await findSpaceGitSync(ctx.db, payload.spaceId))!;
+    head = current.last_commit ?? head;
+  }
+  const space = await findSpace(ctx.db, payload.spaceId);
+  if (!space) throw new NotFound(`No space with id "${payload.spaceId}"`);
+  const revisionId = space.revision_id;
+  const existing = head ? await workspace.files(head) : new Map<string, string>();
+  const configPath = posix.join(payload.projectDirectory || '.', '.gitbook.yaml');
+  const config = readConfig(existing.has(configPath) ? (await workspace.read(existing.get(configPath)!)).toString('utf8') : undefined, payload.projectDirectory);
+  const prefix = config.root ? `${config.root}/` : '';
+  const previous = current.last_revision ? await findRevisionGit(ctx.db, current.last_revision) : undefined;
+  const previousPaths: GitPaths = previous ? JSON.parse(previous.paths) : { pages: {}, files: {} };
+  const strip = (path: string) => (prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path);
+  const repository = await revisionAsRepository(ctx.db, revisionId, config, new Map(Object.entries(previousPaths.pages).map(([id, [path]]) => [id, strip(path)])));
+
+  // What the last sync wrote goes; what Quire never wrote stays.
+  const written = new Map(existing);
+  for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files)]) written.delete(path);
+  const oids = new Map<string, string>();
+  for (const [path, bytes] of repository.files) {
+    const oid = await workspace.writeBlob(bytes);
+    oids.set(path, oid);
+    written.set(prefix + path, oid);
+  }
+  const paths: GitPaths = {
+    pages: Object.fromEntries([...repository.pagePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
+    files: Object.fromEntries([...repository.filePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
+  };
+  const sameAsHead = head && written.size === existing.size && [...written].every(([path, oid]) => existing.get(path) === oid);
+  let commit = head;
+  if (!sameAsHead || !head) {
+    commit = await workspace.commit(written, head, payload.commitMessage || 'Update from Quire', COMMITTER);
+    await workspace.push(commit, payload.ref, payload.force);
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit!, message: payload.commitMessage ?? '', url: commitUrl(row, commit!), ref: payload.ref, created_by_quire: sameAsHead ? 0 : 1, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
+    await finish(ctx, trx, payload, { last_commit: commit!, last_revision: revisionId, operation_state: 'success' });
+  });
+}

@@ -1,0 +1,422 @@
+// Spaces as repositories in GitBook's format, both ways, for Git Sync and for the
+// command line's folder import and export: a repository read by
+// content/gitbook/repository.ts becomes a space's tree and files (pages keep their ids
+// where their files keep their paths), and a revision becomes the files of a repository.
+import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
+import { join, posix, relative as relativePath, sep } from 'node:path';
+import { documentToMarkdown, linkResolverFor, linkWriterFor, markdownToDocument, namedFiles, type ContentRef } from '../content/document.ts';
+import { readFiles, type FileEntry } from '../content/files.ts';
+import { ASSETS_DIRECTORY, readConfig, readRepository, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
+import { hashOf, type Hash } from '../content/objects.ts';
+import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { findRevisionGit } from '../db/repos/gitSync.ts';
+import { findSpace } from '../db/repos/spaces.ts';
+import type { Db } from '../db/schema.ts';
+import { NotFound } from '../errors.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { imageFacts } from '../lib/uploads.ts';
+import { mergeRevisionIntoSpace, storeRevision } from './changeRequestContent.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { requireRevision, treeOf } from './revisionContent.ts';
+import { slugify, uniquePath } from './siteStructure.ts';
+
+/** The largest file an import brings in; a larger one stays where it is and is reported. */
+export const MAX_GIT_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Paths of a revision's pages and files in the commit it matches: id → [path, blob oid]. */
+export interface GitPaths {
+  pages: Record<string, [string, string]>;
+  files: Record<string, [string, string]>;
+}
+
+/** A revision as an import starts from: its tree, files and where each sat in git. */
+export interface Baseline {
+  revisionId: string;
+  tree: FlatTree;
+  files: FileEntry[];
+  /** Page and file ids by their path (relative to the docs' root). */
+  pageByPath: Map<string, string>;
+  fileByName: Map<string, string>;
+}
+
+export async function loadBaseline(db: Db, revisionId: string, root: string): Promise<Baseline> {
+  const revision = await requireRevision(db, revisionId);
+  const { tree } = await treeOf(db, revision.root_hash);
+  const files = await readFiles(databaseObjectStore(db), revision.files_hash);
+  const synced = await findRevisionGit(db, revisionId);
+  const pageByPath = new Map<string, string>();
+  const strip = (path: string) => (root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
+  if (synced) for (const [id, [path]] of Object.entries((JSON.parse(synced.paths) as GitPaths).pages)) pageByPath.set(strip(path), id);
+  else for (const [id, path] of defaultPagePaths(tree, 'README.md')) pageByPath.set(path, id);
+  return { revisionId, tree, files, pageByPath, fileByName: new Map(files.map((file) => [file.name, file.id])) };
+}
+
+const LAYOUT_PARTS = ['title', 'description', 'tableOfContents', 'outline', 'pagination'] as const;
+
+/** Page metadata from GitBook's front matter; fields of the wrong kind are reported and left out. */
+function metaFromFront(front: Record<string, unknown>, where: string, coverFile: (path: string) => string | undefined, warnings: string[]): Partial<PageMeta> {
+  const meta: Partial<PageMeta> = {};
+  for (const field of ['description', 'icon', 'emoji', 'if'] as const) {
+    if (front[field] === undefined) continue;
+    if (typeof front[field] === 'string') meta[field] = front[field];
+    else warnings.push(`${where}: front matter "${field}" must be text; it is left out`);
+  }
+  for (const field of ['hidden', 'noIndex', 'noRobotsIndex'] as const) {
+    if (front[field] === undefined) continue;
+    if (typeof front[field] === 'boolean') meta[field] = front[field];
+    else warnings.push(`${where}: front matter "${field}" must be true or false; it is left out`);
+  }
+  if (typeof front.cover === 'string') {
+    const file = coverFile(front.cover);
+    if (file) meta.cover = { ref: { kind: 'file', file }, ...(typeof front.coverY === 'number' ? { yPos: front.coverY } : {}) };
+    else warnings.push(`${where}: the cover ${front.cover} is not a file of the repository; it is left out`);
+  }
+  if (front.layout && typeof front.layout === 'object') {
+    const given = front.layout as Record<string, { visible?: unknown; size?: unknown } | undefined>;
+    const layout: Record<string, unknown> = {};
+    for (const part of LAYOUT_PARTS) if (typeof given[part]?.visible === 'boolean') layout[part] = given[part]!.visible;
+    if (typeof given.cover?.visible === 'boolean') layout.cover = given.cover.visible;
+    if (given.cover?.size === 'hero' || given.cover?.size === 'full') layout.coverSize = given.cover.size;
+    if (Object.keys(layout).length > 0) meta.layout = layout;
+  }
+  return meta;
+}
+
+/** GitBook's front matter from page metadata: what `metaFromFront` reads. */
+function frontFromMeta(meta: PageMeta, coverPath: (fileId: string) => string | undefined): Record<string, unknown> {
+  const front: Record<string, unknown> = {};
+  for (const field of ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex'] as const) if (meta[field] !== undefined && meta[field] !== '') front[field] = meta[field];
+  const cover = meta.cover as { ref?: { kind?: string; file?: string }; yPos?: number } | undefined;
+  const coverAt = cover?.ref?.kind === 'file' && cover.ref.file ? coverPath(cover.ref.file) : undefined;
+  if (coverAt) {
+    front.cover = coverAt;
+    front.coverY = cover?.yPos ?? 0;
+  }
+  const layout = meta.layout as Record<string, unknown> | undefined;
+  if (layout) {
+    const written: Record<string, unknown> = {};
+    if (layout.cover !== undefined || layout.coverSize !== undefined) written.cover = { visible: layout.cover ?? true, ...(layout.coverSize ? { size: layout.coverSize } : {}) };
+    for (const part of LAYOUT_PARTS) if (typeof layout[part] === 'boolean') written[part] = { visible: layout[part] };
+    if (Object.keys(written).length > 0) front.layout = written;
+  }
+  if (typeof meta.if === 'string') front.if = meta.if;
+  return front;
+}
+
+const sameMeta = (a: PageMeta, b: Partial<PageMeta>) => JSON.stringify({ ...a, createdAt: 0, updatedAt: 0 }) === JSON.stringify({ ...a, ...b, createdAt: 0, updatedAt: 0 }) && Object.keys(a).length === Object.keys({ ...a, ...b }).length;
+
+export interface ImportedContent {
+  tree: FlatTree;
+  files: FileEntry[];
+  blobs: Map<Hash, string>;
+  /** Paths relative to the docs' root. */
+  pagePaths: Record<string, [string, string]>;
+  filePaths: Record<string, [string, string]>;
+  redirects: Array<{ path: string; pageId: string }>;
+  warnings: string[];
+}
+
+/**
+ * The space's content as the repository holds it, made from `baseline`: a page keeps its
+ * id where its file keeps its path, a file where it keeps its name; links between pages
+ * and to files become references that survive moves.
+ */
+export async function importedContent(ctx: ServiceContext, repository: RepositoryContent, readDocsFile: (path: string) => Promise<Buffer | undefined>, oidOf: (path: string) => string | undefined, baseline: Baseline): Promise<ImportedContent> {
+  const now = isoNow(ctx.clock);
+  const warnings = [...repository.warnings];
+  const blobs = new Map<Hash, string>();
+  const tree: FlatTree = new Map();
+  const pagePaths: Record<string, [string, string]> = {};
+  const filePaths: Record<string, [string, string]> = {};
+  const usedPages = new Set<string>();
+  const pageAtPath = new Map<string, string>();
+
+  // Ids first: links may point forward.
+  const idOf = new Map<RepositoryPage, string>();
+  const baseGroups = [...baseline.tree.values()].filter((page) => page.parentId === null && page.meta.type === 'group');
+  const baseLinks = [...baseline.tree.values()].filter((page) => page.meta.type === 'link');
+  const claim = (candidate: string | undefined) => (candidate && !usedPages.has(candidate) ? (usedPages.add(candidate), candidate) : undefined);
+  const assign = (pages: RepositoryPage[], topLevel: boolean) => {
+    for (const page of pages) {
+      const reused =
+        page.kind === 'document' && page.path ? claim(baseline.pageByPath.get(page.path))
+        : page.kind === 'group' && topLevel ? claim(baseGroups.find((group) => group.meta.title === page.title)?.id)
+        : page.kind === 'link' ? claim(baseLinks.find((link) => link.meta.href === page.href && link.meta.title === page.title)?.id)
+        : undefined;
+      const id = reused ?? newId();
+      usedPages.add(id);
+      idOf.set(page, id);
+      if (page.path) pageAtPath.set(page.path, id);
+      assign(page.children, false);
+    }
+  };
+  assign(repository.pages, true);
+
+  // Files: everything in .gitbook/assets, and any other file a page links to.
+  const files: FileEntry[] = [];
+  const fileAtPath = new Map<string, string>();
+  const takenNames = new Set<string>();
+  const addFile = async (path: string): Promise<string | undefined> => {
+    if (fileAtPath.has(path)) return fileAtPath.get(path);
+    const bytes = await readDocsFile(path);
+    if (!bytes) return undefined;
+    if (bytes.length > MAX_GIT_FILE_BYTES) {
+      warnings.push(`${path} is ${(bytes.length / 1_048_576).toFixed(1)} MB, over the ${MAX_GIT_FILE_BYTES / 1_048_576} MB a file may hold; it is not imported`);
+      return undefined;
+    }
+    const base = posix.basename(path);
+    let name = base;
+    for (let copy = 1; takenNames.has(name); copy++) name = base.replace(/(\.[^.]*)?$/, (extension) => ` (${copy})${extension}`);
+    takenNames.add(name);
+    const base64 = bytes.toString('base64');
+    const image = imageFacts(bytes);
+    const id = baseline.fileByName.get(name) ?? newId();
+    blobs.set(hashOf(base64), base64);
+    files.push({ id, name, contentType: image?.contentType ?? contentTypeOf(name), size: bytes.length, ...(image?.dimensions ? { dimensions: image.dimensions } : {}), blob: hashOf(base64) });
+    fileAtPath.set(path, id);
+    filePaths[id] = [`${ASSETS_DIRECTORY}/${name}`, oidOf(path) ?? ''];
+    return id;
+  };
+  for (const asset of repository.assets) await addFile(asset);
+
+  /** A page's links as references: pages and files by their paths in the repository. */
+  const resolverFor = async (page: RepositoryPage) => {
+    const directory = posix.dirname(page.path ?? '.');
+    const targets = new Map<string, ContentRef>();
+    const pathOf = (url: string) => {
+      if (url.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return undefined;
+      let path = url.split('#')[0].split('?')[0];
+      try {
+        path = decodeURIComponent(path);
+      } catch {
+        // Not percent-encoded: read as written.
+      }
+      const joined = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(directory, path));
+      return joined.startsWith('..') ? undefined : joined.replace(/\/$/, '');
+    };
+    // Files linked from this page are read ahead: the resolver itself cannot wait.
+    for (const url of linkUrls(page.body)) {
+      const path = pathOf(url);
+      if (path === undefined || targets.has(path) || pageAtPath.has(path) || pageAtPath.has(`${path}/README.md`) || /\.md$/i.test(path)) continue;
+      const file = await addFile(path);
+      if (file) targets.set(path, { kind: 'file', file });
+    }
+    return (url: string): ContentRef => {
+      if (url.startsWith('#')) return { kind: 'anchor', anchor: url.slice(1) };
+      const path = pathOf(url);
+      if (path === undefined) return { kind: 'url', url };
+      const anchor = url.includes('#') ? url.slice(url.indexOf('#') + 1) : undefined;
+      const pageId = pageAtPath.get(path) ?? pageAtPath.get(`${path}/README.md`) ?? pageAtPath.get(`${path}.md`);
+      if (pageId) return { kind: 'page', page: pageId, ...(anchor ? { anchor } : {}) };
+      return targets.get(path) ?? { kind: 'url', url };
+    };
+  };
+  const writeRef = linkWriterFor(new Map());
+
+  const build = async (pages: RepositoryPage[], parentId: string | null) => {
+    const slugs: string[] = [];
+    for (const [index, page] of pages.entries()) {
+      const id = idOf.get(page)!;
+      const previous = baseline.tree.get(id);
+      const where = page.path ?? page.title;
+      const fromFile = page.path ? posix.basename(page.path).replace(/\.md$/i, '') : '';
+      const wanted = /^readme$/i.test(fromFile) ? (page.path!.includes('/') ? posix.basename(posix.dirname(page.path!)) : slugify(page.title, 'page')) : fromFile || slugify(page.title, 'page');
+      const slug = uniquePath(slugify(wanted, 'page'), slugs);
+      slugs.push(slug);
+      let blob: Hash | null = null;
+      if (page.kind === 'document') {
+        const resolve = await resolverFor(page);
+        const document = markdownToDocument(page.body, resolve);
+        const markdown = documentToMarkdown(document, { link: (ref) => (ref.kind === 'page' ? `/pages/${ref.page}${ref.anchor ? `#${ref.anchor}` : ''}` : ref.kind === 'file' ? `/files/${ref.file}` : writeRef(ref)) });
+        blob = hashOf(markdown);
+        blobs.set(blob, markdown);
+        if (page.path) pagePaths[id] = [page.path, oidOf(page.path) ?? ''];
+      }
+      const coverDirectory = posix.dirname(page.path ?? '.');
+      const fields = metaFromFront(page.front, where, (cover) => fileAtPath.get(posix.normalize(posix.join(coverDirectory, cover))), warnings);
+      const meta: PageMeta = { title: page.title, slug, type: page.kind, ...(page.href ? { href: page.href } : {}), ...fields, createdAt: previous?.meta.createdAt ?? now, updatedAt: now } as PageMeta;
+      const unchanged = previous && previous.blob === blob && sameMeta(previous.meta, meta) && sameMeta(meta, previous.meta);
+      if (unchanged) meta.updatedAt = previous.meta.updatedAt;
+      tree.set(id, { id, parentId, index, meta, blob });
+      await build(page.children, id);
+    }
+  };
+  // Cover files named in front matter come in like linked files.
+  const covers = async (pages: RepositoryPage[]): Promise<void> => {
+    for (const page of pages) {
+      if (typeof page.front.cover === 'string' && page.path) await addFile(posix.normalize(posix.join(posix.dirname(page.path), page.front.cover)));
+      await covers(page.children);
+    }
+  };
+  await covers(repository.pages);
+  await build(repository.pages, null);
+
+  const redirects: ImportedContent['redirects'] = [];
+  for (const redirect of repository.config.redirects) {
+    const pageId = pageAtPath.get(redirect.destination);
+    if (pageId) redirects.push({ path: redirect.source.replace(/\.md$/i, '').replace(/\/README$/i, ''), pageId });
+    else warnings.push(`.gitbook.yaml: the redirect from ${redirect.source} leads to ${redirect.destination}, which is not a page; it is left out`);
+  }
+  return { tree, files, blobs, pagePaths, filePaths, redirects, warnings };
+}
+
+function contentTypeOf(name: string): string {
+  const extension = posix.extname(name).toLowerCase();
+  const known: Record<string, string> = { '.pdf': 'application/pdf', '.json': 'application/json', '.yaml': 'application/yaml', '.yml': 'application/yaml', '.txt': 'text/plain', '.csv': 'text/csv', '.zip': 'application/zip', '.mp4': 'video/mp4' };
+  return known[extension] ?? 'application/octet-stream';
+}
+
+/** Every link and image target a markdown text names, in markdown, HTML attributes and GitBook's tags. */
+function linkUrls(markdown: string): string[] {
+  const urls = new Set<string>();
+  for (const match of markdown.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) urls.add(match[1]);
+  for (const match of markdown.matchAll(/\b(?:src|href|url)="([^"]+)"/g)) urls.add(match[1]);
+  for (const match of markdown.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) urls.add(match[1]);
+  return [...urls];
+}
+
+// ─── Export ─────────────────────────────────────────────────────────────────────────
+
+/** GitBook's layout for pages without a place yet: the first page is the README, a page with sub-pages a folder's README.md. */
+export function defaultPagePaths(tree: FlatTree, readme: string, kept: Map<string, string> = new Map()): Map<string, string> {
+  const paths = new Map<string, string>();
+  const used = new Set<string>();
+  for (const [id, path] of kept) {
+    if (tree.get(id)?.meta.type !== 'document' || used.has(path.toLowerCase())) continue;
+    paths.set(id, path);
+    used.add(path.toLowerCase());
+  }
+  const take = (wanted: string) => {
+    let path = wanted;
+    for (let copy = 2; used.has(path.toLowerCase()); copy++) path = wanted.replace(/(\/README)?\.md$/i, (ending) => (ending.toLowerCase() === '.md' ? `-${copy}.md` : `-${copy}/README.md`));
+    used.add(path.toLowerCase());
+    return path;
+  };
+  const children = childrenByParent(tree);
+  const directoryOf = (page: FlatPage | undefined): string => {
+    if (!page) return '';
+    if (page.meta.type !== 'document') return posix.join(directoryOf(page.parentId ? tree.get(page.parentId) : undefined), page.meta.slug);
+    const path = paths.get(page.id)!;
+    return /(^|\/)README\.md$/i.test(path) ? (posix.dirname(path) === '.' ? '' : posix.dirname(path)) : path.replace(/\.md$/i, '');
+  };
+  const first = inReadingOrder(tree).find((page) => page.meta.type === 'document');
+  for (const page of inReadingOrder(tree)) {
+    if (page.meta.type !== 'document' || paths.has(page.id)) continue;
+    if (page === first && !used.has(readme.toLowerCase())) {
+      paths.set(page.id, take(readme));
+      continue;
+    }
+    const directory = directoryOf(page.parentId ? tree.get(page.parentId) : undefined);
+    const hasChildren = (children.get(page.id) ?? []).length > 0;
+    paths.set(page.id, take(posix.join(directory, hasChildren ? `${page.meta.slug}/README.md` : `${page.meta.slug}.md`)));
+  }
+  return paths;
+}
+
+
+/** A revision as the files of a repository, paths relative to the docs' root. */
+export interface RepositoryFiles {
+  files: Map<string, Buffer>;
+  pagePaths: Map<string, string>;
+  filePaths: Map<string, string>;
+}
+
+/**
+ * A revision in GitBook's format: each page a file (where it was at the last sync, else
+ * GitBook's layout), files in .gitbook/assets, links relative, and SUMMARY.md.
+ */
+export async function revisionAsRepository(db: Db, revisionId: string, config: RepositoryConfig, keptPaths: Map<string, string>): Promise<RepositoryFiles> {
+  const revision = await requireRevision(db, revisionId);
+  const { tree } = await treeOf(db, revision.root_hash);
+  const store = databaseObjectStore(db);
+  const files = await readFiles(store, revision.files_hash);
+  const pagePaths = defaultPagePaths(tree, config.readme, keptPaths);
+  const filePaths = new Map<string, string>();
+  const usedNames = new Set<string>();
+  for (const file of files) {
+    const base = file.name.replace(/[/\\]/g, '-') || file.id;
+    let name = base;
+    for (let copy = 1; usedNames.has(name.toLowerCase()); copy++) name = base.replace(/(\.[^.]*)?$/, (extension) => ` (${copy})${extension}`);
+    usedNames.add(name.toLowerCase());
+    filePaths.set(file.id, `${ASSETS_DIRECTORY}/${name}`);
+  }
+  const written = new Map<string, Buffer>();
+  const blobs = await store.get(files.map((file) => file.blob));
+  for (const file of files) written.set(filePaths.get(file.id)!, Buffer.from(blobs.get(file.blob) ?? '', 'base64'));
+  const markdown = await store.get([...tree.values()].flatMap((page) => (page.blob ? [page.blob] : [])));
+  const resolverFiles = namedFiles(files);
+  const fallback = linkWriterFor(tree);
+  for (const page of tree.values()) {
+    if (page.meta.type !== 'document') continue;
+    const path = pagePaths.get(page.id)!;
+    const directory = posix.dirname(path);
+    const relative = (target: string) => posix.relative(directory, target) || posix.basename(target);
+    const document = markdownToDocument(page.blob ? (markdown.get(page.blob) ?? '') : '', linkResolverFor(tree, page.id, resolverFiles));
+    const body = documentToMarkdown(document, {
+      link: (ref) => {
+        const target = ref.kind === 'page' || ref.kind === 'anchor' ? ref.page : undefined;
+        if (target && pagePaths.has(target)) return `${relative(pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
+        if (ref.kind === 'file' && filePaths.has(ref.file)) return relative(filePaths.get(ref.file)!);
+        return fallback(ref);
+      },
+    });
+    const front = frontFromMeta(page.meta, (fileId) => (filePaths.has(fileId) ? relative(filePaths.get(fileId)!) : undefined));
+    written.set(path, Buffer.from(writePageFile(front, page.meta.title, body)));
+  }
+  const children = childrenByParent(tree);
+  const outline = (parentId: string | null): ExportedPage[] =>
+    (children.get(parentId) ?? []).map((page) => ({ kind: page.meta.type, title: page.meta.title, path: pagePaths.get(page.id), href: page.meta.href as string | undefined, children: outline(page.id) }));
+  written.set(config.summary, Buffer.from(writeSummary(outline(null), config.summary)));
+  return { files: written, pagePaths, filePaths };
+}
+
+/** The files of a folder, as a repository to read; .git and node_modules left out. */
+export async function folderSource(folder: string): Promise<RepositorySource> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const paths = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relativePath(folder, join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).split(sep).join('/'))
+    .filter((path) => !/(^|\/)(\.git|node_modules)\//.test(path));
+  return { paths, read: (path) => readFile(join(folder, ...path.split('/'))) };
+}
+
+/**
+ * Imports a repository's docs into a space as its new content (the repository wins),
+ * made from the space's current revision so that pages keep their ids; answers the
+ * import's warnings.
+ */
+export async function importRepositoryIntoSpace(ctx: ServiceContext, actor: Actor, spaceId: string, source: RepositorySource, projectDirectory = '') {
+  const repository = await readRepository(source, projectDirectory);
+  const space = await findSpace(ctx.db, spaceId);
+  if (!space || space.deleted_at) throw new NotFound(`No space with id "${spaceId}"`);
+  const baseline = await loadBaseline(ctx.db, space.revision_id, repository.config.root);
+  const prefix = repository.config.root ? `${repository.config.root}/` : '';
+  const has = new Set(source.paths);
+  const content = await importedContent(ctx, repository, async (path) => (has.has(prefix + path) ? source.read(prefix + path) : undefined), () => undefined, baseline);
+  await databaseObjectStore(ctx.db).put(content.blobs);
+  const revision = await ctx.db.transaction().execute((trx) => storeRevision(ctx, trx, content, new Set(), new Map(), [space.revision_id], actor, spaceId));
+  await mergeRevisionIntoSpace(ctx, actor, spaceId, { base: space.revision_id, revision }, async () => undefined);
+  return { pages: content.tree.size, files: content.files.length, warnings: content.warnings };
+}
+
+/** Writes a space's current content into a folder in GitBook's format; files Quire does not write stay. */
+export async function exportSpaceToFolder(ctx: ServiceContext, spaceId: string, folder: string) {
+  const space = await findSpace(ctx.db, spaceId);
+  if (!space || space.deleted_at) throw new NotFound(`No space with id "${spaceId}"`);
+  let configText: string | undefined;
+  try {
+    configText = await readFile(join(folder, '.gitbook.yaml'), 'utf8');
+  } catch {
+    // No configuration: GitBook's defaults.
+  }
+  const config = readConfig(configText, '');
+  const repository = await revisionAsRepository(ctx.db, space.revision_id, config, new Map());
+  for (const [path, bytes] of repository.files) {
+    const target = join(folder, ...config.root.split('/').filter(Boolean), ...path.split('/'));
+    await mkdir(join(target, '..'), { recursive: true });
+    await writeFile(target, bytes);
+  }
+  return { pages: repository.pagePaths.size, files: repository.filePaths.size };
+}

@@ -1,0 +1,373 @@
+// Git Sync over HTTP: spaces imported from and exported to a git repository served by
+// git's own http-backend (with basic auth) on 127.0.0.1, in GitBook's format, as the
+// API's users and the official client drive it.
+import { GitBookAPI } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
+import { GIT_TOKEN, startGitServer, type GitServer } from '../helpers/gitServer.ts';
+import { publishSampleSite } from '../helpers/publishedSite.ts';
+
+const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
+let server: GitServer;
+let org: Organization;
+
+beforeAll(async () => {
+  server = await startGitServer();
+  org = await buildOrganization(testApp);
+});
+afterAll(() => server.close());
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+/** A repository in GitBook's own written form: exporting what it imports gives it back byte for byte. */
+const DOCS: Record<string, string | Buffer> = {
+  '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/setup: guide/install.md\n',
+  'docs/SUMMARY.md':
+    '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n* [Changelog](https://example.com/changelog)\n\n## Reference\n\n* [API](reference/api.md)\n',
+  'docs/README.md': '# Welcome\n\nStart with the [install guide](guide/install.md#steps). See the [API](reference/api.md).\n',
+  'docs/guide/README.md':
+    '---\ndescription: All about it\nicon: rocket\nlayout:\n  title:\n    visible: true\n  outline:\n    visible: false\n---\n\n# Guide\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/my logo (1).png" alt="The logo"><figcaption><p>Caption</p></figcaption></figure>\n\n{% file src="../.gitbook/assets/guide.pdf" %}\n{% endfile %}\n\n{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}\n',
+  'docs/guide/install.md': '---\nhidden: true\n---\n\n# Install\n\n## Steps\n\n```bash\nnpm install\n```\n\nBack to [the guide](README.md).\n',
+  'docs/reference/api.md': '# API\n\nSee [home](../README.md) and [elsewhere](https://example.com).\n',
+  'docs/.gitbook/assets/my logo (1).png': PNG,
+  'docs/.gitbook/assets/guide.pdf': Buffer.from('%PDF-1.4 tiny'),
+  'docs/notes.md': '# Notes\n\nNot in the summary.\n',
+  'src/app.js': 'console.log("code lives here too");\n',
+};
+
+const call = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, token = org.admin.token) => request(testApp.app, method, url, { token, body });
+
+async function newSpace(title = 'Docs') {
+  return (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title })).body as { id: string; revision: string };
+}
+
+interface PageNode {
+  id: string;
+  title: string;
+  type: string;
+  path: string;
+  pages: PageNode[];
+  git?: { oid: string; path: string };
+  [field: string]: unknown;
+}
+
+/** Waits for the space's last git operation to end; answers the git info. */
+async function settled(spaceId: string, as = org.admin.token) {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const info = await call('GET', `/v1/spaces/${spaceId}/git/info`, undefined, as);
+    if (info.status === 200 && info.body.operation.state !== 'running') return info.body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the git operation did not end');
+}
+
+async function importInto(spaceId: string, body: Record<string, unknown> = {}) {
+  const started = await call('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.url, ref: 'refs/heads/main', ...body });
+  expect(started.status, JSON.stringify(started.body)).toBe(204);
+  return settled(spaceId);
+}
+
+async function exportFrom(spaceId: string, body: Record<string, unknown> = {}) {
+  const started = await call('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.url, ref: 'refs/heads/main', commitMessage: 'Docs from Quire', ...body });
+  expect(started.status, JSON.stringify(started.body)).toBe(204);
+  return settled(spaceId);
+}
+
+const pagesOf = async (spaceId: string): Promise<PageNode[]> => (await call('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages;
+const flat = (pages: PageNode[]): PageNode[] => pages.flatMap((page) => [page, ...flat(page.pages)]);
+const outline = (pages: PageNode[]): unknown[] => pages.map((page) => [page.type, page.title, ...(page.pages.length ? [outline(page.pages)] : [])]);
+const markdownOf = async (spaceId: string, pageId: string): Promise<string> => (await call('GET', `/v1/spaces/${spaceId}/content/page/${pageId}`)).body.markdown;
+const byTitle = async (spaceId: string, title: string) => flat(await pagesOf(spaceId)).find((page) => page.title === title)!;
+
+/** Pages' stored markdown and the files, for comparing two spaces: ids differ, content must not. */
+async function contentOf(spaceId: string) {
+  const pages = flat(await pagesOf(spaceId));
+  const ids = new Map(pages.map((page, index) => [page.id, `#${index}`]));
+  const files = (await call('GET', `/v1/spaces/${spaceId}/content/files`)).body.items as Array<{ id: string; name: string; size: number; contentType: string }>;
+  const fileIds = new Map(files.map((file) => [file.id, file.name]));
+  const anonymous = (text: string) => text.replace(/\/(pages|files)\/([A-Za-z0-9]+)/g, (_, kind, id) => `/${kind}/${kind === 'pages' ? ids.get(id) : fileIds.get(id)}`);
+  return {
+    outline: outline(await pagesOf(spaceId)),
+    pages: await Promise.all(pages.map(async (page) => ({ title: page.title, type: page.type, description: page.description, icon: page.icon, hidden: page.hidden, layout: page.layout, href: page.href, markdown: page.type === 'document' ? anonymous(await markdownOf(spaceId, page.id)).trimEnd() : undefined }))),
+    files: files.map(({ name, size, contentType }) => ({ name, size, contentType })).sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+describe('Git Sync import', () => {
+  it("reads GitBook's format: .gitbook.yaml's root, SUMMARY's groups and nesting, the README first, link pages, front matter, assets by their names, and links as page and file references", async () => {
+    server.commit(DOCS);
+    const space = await newSpace();
+    const info = await importInto(space.id);
+    expect(info).toMatchObject({ repoName: 'docs', url: server.bareUrl, ref: 'refs/heads/main', commit: server.read().head, operation: { state: 'success', direction: 'import' } });
+    expect(info.operation.warnings).toEqual(['not in SUMMARY.md, so not imported: notes.md']);
+
+    const pages = await pagesOf(space.id);
+    expect(outline(pages)).toEqual([
+      ['document', 'Welcome'],
+      ['document', 'Guide', [['document', 'Install']]],
+      ['link', 'Changelog'],
+      ['group', 'Reference', [['document', 'API']]],
+    ]);
+    const [welcome, guide, changelog, reference] = pages;
+    const install = guide.pages[0];
+    expect(changelog.href).toBe('https://example.com/changelog');
+    expect(guide).toMatchObject({ description: 'All about it', icon: 'rocket', layout: { title: true, outline: false }, git: { path: 'docs/guide/README.md', oid: expect.stringMatching(/^[0-9a-f]{40}$/) } });
+    expect(install).toMatchObject({ hidden: true, slug: 'install', path: 'guide/install' });
+
+    const files = (await call('GET', `/v1/spaces/${space.id}/content/files`)).body.items;
+    expect(files.map((file: { name: string }) => file.name).sort()).toEqual(['guide.pdf', 'my logo (1).png']);
+    const logo = files.find((file: { name: string }) => file.name === 'my logo (1).png');
+    expect(logo).toMatchObject({ contentType: 'image/png', size: PNG.length, dimensions: { width: 1, height: 1 }, git: { path: 'docs/.gitbook/assets/my logo (1).png' } });
+
+    // Links survive moves: they name pages and files, not paths.
+    const welcomeMarkdown = await markdownOf(space.id, welcome.id);
+    expect(welcomeMarkdown).toContain(`[install guide](/pages/${install.id}#steps)`);
+    expect(welcomeMarkdown).toContain(`[API](/pages/${reference.pages[0].id})`);
+    expect(await markdownOf(space.id, guide.id)).toContain(`<img src="/files/${logo.id}"`);
+    const document = (await call('GET', `/v1/spaces/${space.id}/content/page/${welcome.id}?format=document`)).body.document;
+    expect(JSON.stringify(document)).toContain(JSON.stringify({ kind: 'page', page: install.id, anchor: 'steps' }));
+
+    const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
+    expect(revision.git).toEqual({ oid: info.commit, message: 'Docs', createdByGitBook: false, createdByService: false, url: server.bareUrl, ref: 'refs/heads/main' });
+    expect((await call('GET', `/v1/spaces/${space.id}/content?metadata=false`)).body.git).toBeUndefined();
+    expect((await call('GET', `/v1/spaces/${space.id}`)).body.gitSync).toEqual({ repoName: 'docs', url: server.bareUrl, updatedAt: expect.any(String) });
+  });
+
+  it('reports a file listed twice, a listed file that is missing, and an unreadable configuration, with what it did about each', async () => {
+    server.commit(
+      {
+        'SUMMARY.md': '# Summary\n\n* [Intro](README.md)\n* [Again](README.md)\n* [Ghost](ghost.md)\n* Plain text entry\n',
+        'README.md': '# Intro\n',
+      },
+      'Odd summary',
+      'odd',
+    );
+    const space = await newSpace();
+    const info = await importInto(space.id, { ref: 'refs/heads/odd' });
+    expect(info.operation.warnings).toEqual([
+      'SUMMARY.md: "Plain text entry" links to no file; it is left out',
+      'SUMMARY.md: README.md is listed more than once; it is imported where it is first listed',
+      'SUMMARY.md: ghost.md does not exist; its page is imported empty',
+    ]);
+    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Intro'], ['document', 'Ghost']]);
+
+    server.commit({ '.gitbook.yaml': 'root: [unclosed\n', 'README.md': '# Hi\n' }, 'Broken config', 'broken');
+    const broken = await importInto(space.id, { ref: 'refs/heads/broken' });
+    expect(broken.operation).toMatchObject({ state: 'failure', error: expect.stringMatching(/^\.gitbook\.yaml is not valid YAML/) });
+    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Intro'], ['document', 'Ghost']]);
+  });
+
+  it('builds the tree from the folders when there is no SUMMARY.md: README first, a folder with a README.md as its page', async () => {
+    server.commit({ 'README.md': '# Home\n', 'b-topic.md': '# Topic B\n', 'a-topic.md': '# Topic A\n', 'guides/README.md': '# Guides\n', 'guides/first.md': '# First\n' }, 'Folders', 'folders');
+    const space = await newSpace();
+    await importInto(space.id, { ref: 'refs/heads/folders' });
+    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Home'], ['document', 'Topic A'], ['document', 'Topic B'], ['document', 'Guides', [['document', 'First']]]]);
+  });
+
+  it("turns .gitbook.yaml's redirects into redirects of every site that publishes the space", async () => {
+    const published = await publishSampleSite(testApp);
+    server.commit(DOCS);
+    const started = await published.call('POST', `/v1/spaces/${published.space.id}/git/import`, { url: server.url, ref: 'refs/heads/main' });
+    expect(started.status).toBe(204);
+    expect((await settled(published.space.id, published.org.admin.token)).operation.state).toBe('success');
+    const redirects = (await published.call('GET', `${published.sites}/${published.site.id}/redirects`)).body.items;
+    const install = flat((await published.call('GET', `/v1/spaces/${published.space.id}/content/pages`)).body.pages as PageNode[]).find((page) => page.title === 'Install')!;
+    // Under the site space's path, where the space's pages are read.
+    const siteSpace = (await published.call('GET', `${published.sites}/${published.site.id}/site-spaces`)).body.items[0];
+    expect(redirects).toEqual([{ object: 'site-redirect', id: expect.any(String), source: `/${siteSpace.path}/old/setup`, destination: { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: install.id } }]);
+  });
+});
+
+describe('Git Sync export', () => {
+  it('writes back what it imported byte for byte, keeps files Quire never wrote, and puts the export in a new space unchanged', async () => {
+    const commit = server.commit(DOCS);
+    const space = await newSpace();
+    await importInto(space.id);
+    const info = await exportFrom(space.id, { commitMessage: 'Nothing changed' });
+    expect(info).toMatchObject({ commit, operation: { state: 'success', direction: 'export' } });
+    expect(server.read().head).toBe(commit);
+
+    // An edit in Quire: a new page with a link to an existing one, and a new title.
+    const guide = await byTitle(space.id, 'Guide');
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', into: guide.id, document: `# Upgrade notes\n\nFirst read [install](/pages/${(await byTitle(space.id, 'Install')).id}).` },
+        { operation: 'update_page', page: (await byTitle(space.id, 'API')).id, title: 'HTTP API' },
+      ],
+    });
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+    const exported = await exportFrom(space.id);
+    const written = server.read();
+    expect(exported.commit).toBe(written.head);
+    expect(written.message.trim()).toBe('Docs from Quire');
+    const text = (value: string | Buffer) => (typeof value === 'string' ? value : value.toString('utf8'));
+    expect(written.files['docs/guide/upgrade-notes.md']).toBe('# Upgrade notes\n\nFirst read [install](install.md).\n');
+    expect(written.files['docs/reference/api.md']).toBe(text(DOCS['docs/reference/api.md']).replace('# API', '# HTTP API'));
+    expect(written.files['docs/SUMMARY.md']).toBe(text(DOCS['docs/SUMMARY.md']).replace('  * [Install](guide/install.md)\n', '  * [Install](guide/install.md)\n  * [Upgrade notes](guide/upgrade-notes.md)\n').replace('[API]', '[HTTP API]'));
+    for (const path of ['docs/README.md', 'docs/guide/README.md', 'docs/guide/install.md', '.gitbook.yaml', 'docs/notes.md', 'src/app.js']) expect(written.files[path], path).toBe(text(DOCS[path]));
+    expect(written.bytes['docs/.gitbook/assets/my logo (1).png'].equals(PNG)).toBe(true);
+
+    const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
+    expect(revision.git).toMatchObject({ oid: written.head, createdByGitBook: true, message: 'Docs from Quire' });
+    expect((await byTitle(space.id, 'Upgrade notes')).git).toEqual({ oid: expect.any(String), path: 'docs/guide/upgrade-notes.md' });
+
+    const copy = await newSpace('Copy');
+    await importInto(copy.id);
+    expect(await contentOf(copy.id)).toEqual(await contentOf(space.id));
+  });
+
+  it('exports a space that never saw git in GitBook\'s layout, to a branch that does not exist yet', async () => {
+    const space = await newSpace('Fresh');
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_files', files: [{ name: 'tux.png', base64: PNG.toString('base64'), ref: 'tux' }] },
+        { operation: 'insert_page', ref: 'intro', document: '# Introduction\n\nHello.' },
+        { operation: 'insert_page', ref: 'setup', document: '# Setup\n\nSee [the intro](/pages/intro).' },
+        { operation: 'insert_page', into: 'setup', document: '# Linux\n\n![Tux](/files/tux)' },
+      ],
+    });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const info = await exportFrom(space.id, { ref: 'refs/heads/fresh' });
+    expect(info.operation.state).toBe('success');
+    const written = server.read('fresh');
+    expect(Object.keys(written.files).sort()).toEqual(['.gitbook/assets/tux.png', 'README.md', 'SUMMARY.md', 'setup/README.md', 'setup/linux.md']);
+    expect(written.files['SUMMARY.md']).toBe('# Table of contents\n\n* [Introduction](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n');
+    expect(written.files['setup/README.md']).toBe('# Setup\n\nSee [the intro](../README.md).\n');
+    expect(written.files['setup/linux.md']).toContain('../.gitbook/assets/tux.png');
+  });
+});
+
+describe('Git Sync when both sides change', () => {
+  async function syncedSpace() {
+    server.commit({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n', 'README.md': '# Home\n\nHello.\n', 'guide.md': '# Guide\n\nStep one.\n' });
+    const space = await newSpace();
+    await importInto(space.id);
+    return space;
+  }
+
+  async function editInQuire(spaceId: string, title: string, markdown: string) {
+    const page = await byTitle(spaceId, title);
+    const changeRequest = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page: page.id, document: markdown }] });
+    expect((await call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+  }
+
+  it('merges an import three-way with edits made in the space since the last sync', async () => {
+    const space = await syncedSpace();
+    await editInQuire(space.id, 'Home', '# Home\n\nHello from Quire.');
+    server.change({ 'guide.md': '# Guide\n\nStep one.\n\nStep two, from git.\n' });
+    expect((await importInto(space.id)).operation.state).toBe('success');
+    expect(await markdownOf(space.id, (await byTitle(space.id, 'Home')).id)).toBe('Hello from Quire.');
+    expect(await markdownOf(space.id, (await byTitle(space.id, 'Guide')).id)).toBe('Step one.\n\nStep two, from git.\n');
+  });
+
+  it('leaves the space alone on a conflict and keeps the import in a change request; with force the repository wins', async () => {
+    const space = await syncedSpace();
+    await editInQuire(space.id, 'Guide', '# Guide\n\nStep one, said in Quire.');
+    server.change({ 'guide.md': '# Guide\n\nStep one, said in git.\n' });
+    const conflicted = await importInto(space.id);
+    expect(conflicted.operation.state).toBe('failure');
+    expect(conflicted.operation.error).toMatch(/^The repository and the space both changed "Guide" since the last sync\. The import waits in change request #2: resolve it there, or import with force/);
+    const guide = await byTitle(space.id, 'Guide');
+    expect(await markdownOf(space.id, guide.id)).toBe('Step one, said in Quire.');
+    const waiting = (await call('GET', `/v1/spaces/${space.id}/change-requests/2/content/page/${guide.id}`)).body;
+    expect(waiting.markdown).toBe('Step one, said in git.\n');
+
+    expect((await importInto(space.id, { force: true })).operation.state).toBe('success');
+    expect(await markdownOf(space.id, guide.id)).toBe('Step one, said in git.\n');
+  });
+
+  it("imports a branch that moved before exporting onto it, never overwriting it; with force the space's content wins", async () => {
+    const space = await syncedSpace();
+    await editInQuire(space.id, 'Home', '# Home\n\nHello from Quire.');
+    server.change({ 'guide.md': '# Guide\n\nStep one.\n\nFrom git.\n' });
+    const info = await exportFrom(space.id);
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'export' });
+    const written = server.read();
+    expect(written.files['README.md']).toBe('# Home\n\nHello from Quire.\n');
+    expect(written.files['guide.md']).toBe('# Guide\n\nStep one.\n\nFrom git.\n');
+
+    server.change({ 'guide.md': '# Guide\n\nRewritten in git.\n' });
+    expect((await exportFrom(space.id, { force: true })).operation.state).toBe('success');
+    expect(server.read().files['guide.md']).toBe('# Guide\n\nStep one.\n\nFrom git.\n');
+  });
+
+  it('makes a standalone import a change request for review, leaving the space as it is', async () => {
+    const space = await syncedSpace();
+    server.change({ 'guide.md': '# Guide\n\nProposed in git.\n' });
+    const info = await importInto(space.id, { standalone: true });
+    expect(info.operation.warnings).toEqual(['the import is in change request #1, for review']);
+    const guide = await byTitle(space.id, 'Guide');
+    expect(await markdownOf(space.id, guide.id)).toBe('Step one.\n');
+    const changeRequest = (await call('GET', `/v1/spaces/${space.id}/change-requests/1`)).body;
+    expect(changeRequest).toMatchObject({ status: 'open', subject: expect.stringMatching(/^Git Sync: main at [0-9a-f]{7}$/) });
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/1/merge`)).body.result).toBe('merge');
+    expect(await markdownOf(space.id, guide.id)).toBe('Proposed in git.\n');
+  });
+});
+
+describe('Git Sync safety', () => {
+  it('never stores or shows the credentials of the URL, and says when the server refuses them', async () => {
+    server.commit(DOCS);
+    const space = await newSpace();
+    await importInto(space.id);
+    await exportFrom(space.id);
+    for (const table of ['space_git_syncs', 'revision_git', 'jobs', 'spaces', 'change_requests'] as const) {
+      const rows = await testApp.database.db.selectFrom(table).selectAll().execute();
+      expect(JSON.stringify(rows), table).not.toContain(GIT_TOKEN);
+    }
+    const refused = await importInto(space.id, { url: server.bareUrl });
+    expect(refused.operation).toMatchObject({ state: 'failure', error: `${server.bareUrl} refused the credentials (HTTP 401); put a token with access in the URL (https://user:token@host/repo.git)` });
+    const wrong = await importInto(space.id, { url: server.url.replace(GIT_TOKEN, 'wrong-token') });
+    expect(wrong.operation.error).not.toContain('wrong-token');
+    const missing = await importInto(space.id, { ref: 'refs/heads/nowhere' });
+    expect(missing.operation.error).toBe(`${server.bareUrl} has no refs/heads/nowhere; push to it first, or export the space to create it`);
+  });
+
+  it('refuses what it cannot sync with a message to act on, and lets only editors trigger it', async () => {
+    const space = await newSpace();
+    const refusal = async (body: Record<string, unknown>, path = 'import') => (await call('POST', `/v1/spaces/${space.id}/git/${path}`, { url: server.url, ref: 'refs/heads/main', ...body })).body.error.message;
+    expect(await refusal({ url: 'git@github.com:acme/docs.git' })).toMatch(/^url: not a URL/);
+    expect(await refusal({ url: 'ssh://git@github.com/acme/docs.git' })).toBe('url: Git Sync speaks git over HTTP(S); ssh: URLs are not supported. Put a token in an https URL: https://user:token@host/repo.git');
+    expect(await refusal({ ref: 'refs/heads/../x' })).toBe('ref: "refs/heads/../x" is not a git ref; give a branch as "refs/heads/main"');
+    expect(await refusal({ ref: 'refs/tags/v1', commitMessage: 'x' }, 'export')).toBe('ref: an export pushes to a branch ("refs/heads/…"), not refs/tags/v1');
+    expect(await refusal({ repoProjectDirectory: '../elsewhere' })).toBe('repoProjectDirectory: the project directory must be inside the repository');
+    expect((await call('POST', `/v1/spaces/${space.id}/git/export`, { url: server.url, ref: 'main' })).status).toBe(400);
+    expect((await call('GET', `/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+
+    const editor = await buildMember(testApp, org.organizationId, 'edit');
+    const reader = await buildMember(testApp, org.organizationId, 'read');
+    const asReader = await call('POST', `/v1/spaces/${space.id}/git/import`, { url: server.url, ref: 'main' }, reader.token);
+    expect(asReader.status).toBe(403);
+    expect(asReader.body.error.message).toBe('Git sync needs the "edit" role on this space or higher');
+    expect((await call('GET', `/v1/spaces/${space.id}`, undefined, reader.token)).body.permissions.triggerGitSync).toBe(false);
+    server.commit(DOCS);
+    expect((await call('POST', `/v1/spaces/${space.id}/git/import`, { url: server.url, ref: 'main' }, editor.token)).status).toBe(204);
+    expect((await settled(space.id, editor.token)).operation.state).toBe('success');
+  });
+
+  it('ignores an operation older than the last one asked for, as GitBook orders them by timestamp', async () => {
+    server.commit(DOCS);
+    const space = await newSpace();
+    await importInto(space.id, { timestamp: '2026-05-02T10:00:00.000Z' });
+    const before = await call('GET', `/v1/spaces/${space.id}/git/info`);
+    const stale = await call('POST', `/v1/spaces/${space.id}/git/export`, { url: server.url, ref: 'refs/heads/main', commitMessage: 'Late', timestamp: '2026-05-02T09:00:00.000Z' });
+    expect(stale.status).toBe(204);
+    expect((await call('GET', `/v1/spaces/${space.id}/git/info`)).body).toEqual(before.body);
+  });
+
+  it('is driven by the official client: import, info and export', async () => {
+    server.commit(DOCS);
+    const space = await newSpace();
+    const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const client = new GitBookAPI({ authToken: org.admin.token, endpoint: address });
+    await client.spaces.importGitRepository(space.id, { url: server.url, ref: 'refs/heads/main' });
+    const info = await settled(space.id);
+    expect((await client.spaces.getSpaceGitInfo(space.id)).data).toMatchObject({ repoName: 'docs', url: server.bareUrl, operation: { state: info.operation.state } });
+    await client.spaces.exportToGitRepository(space.id, { url: server.url, ref: 'refs/heads/main', commitMessage: 'Via the client' });
+    expect((await settled(space.id)).operation.state).toBe('success');
+  });
+});
