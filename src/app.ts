@@ -1,8 +1,7 @@
 // buildApp: a configured Fastify instance with every route, ready to listen or inject.
-import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
-import { settingOrCreate } from './db/repos/settings.ts';
+import { linkSigningKey } from './db/repos/settings.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
@@ -124,7 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const linkKey = await settingOrCreate(database.db, 'link-signing-key', () => randomBytes(32).toString('base64url'));
+  const linkKey = await linkSigningKey(database.db);
   let secretsKey: Buffer | undefined;
   app.decorate('ctx', {
     db: database.db,

@@ -14,6 +14,11 @@ import { isRole, ROLES } from './lib/roles.ts';
 import { addUser, bootstrap, createToken } from './services/accounts.ts';
 import { revokeToken } from './services/users.ts';
 import { serve } from './cluster.ts';
+import { pino } from 'pino';
+import { linkSigningKey } from './db/repos/settings.ts';
+import { loadSecretsKey } from './lib/secretBox.ts';
+import type { ServiceContext } from './services/context.ts';
+import { exportSpaceToFolder, importFolderIntoSpace } from './services/gitbookRepository.ts';
 
 class UsageError extends Error {}
 
@@ -22,7 +27,9 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 interface Command {
   usage: string;
   options: Options;
-  run(values: Record<string, unknown>, config: Config): Promise<void>;
+  /** How many positional arguments the command takes (none unless said). */
+  positionals?: number;
+  run(values: Record<string, unknown>, config: Config, positionals: string[]): Promise<void>;
 }
 
 const json = { type: 'boolean' } as const;
@@ -49,6 +56,21 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
   } finally {
     await handle.close();
   }
+}
+
+/** What a service needs, for commands that act through the services as the server does. */
+async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  return withDatabase(config, async (handle) => {
+    const ctx: ServiceContext = {
+      db: handle.db,
+      clock: systemClock,
+      log: pino({ level: 'error' }, pino.destination(2)),
+      config,
+      linkKey: await linkSigningKey(handle.db),
+      secretsKey: () => loadSecretsKey(config),
+    };
+    return work(ctx);
+  });
 }
 
 function print(values: Record<string, unknown>, asJson: object, forPerson: string): void {
@@ -130,6 +152,32 @@ const commands: Record<string, Command> = {
       );
     },
   },
+  import: {
+    usage:
+      'quire import <folder> --space <spaceId> [--json]\n' +
+      "  Brings a folder in GitBook's format (SUMMARY.md, .gitbook.yaml, .gitbook/assets, one markdown file per page)\n" +
+      '  into a space as its new content, the folder winning over what the space holds. Pages keep their ids where\n' +
+      "  their files keep their paths; the organization's first administrator is the author.",
+    options: { space: text, json },
+    positionals: 1,
+    async run(values, config, [folder]) {
+      const spaceId = required(values, 'space');
+      if (process.stderr.isTTY) process.stderr.write(`Importing ${resolve(folder)} into space ${spaceId}…\n`);
+      const result = await withServices(config, (ctx) => importFolderIntoSpace(ctx, spaceId, resolve(folder)));
+      print(values, result, [`Imported ${result.pages} pages and ${result.files} files.`, ...result.warnings.map((warning) => `  warning: ${warning}`)].join('\n'));
+    },
+  },
+  export: {
+    usage:
+      "quire export --space <spaceId> <folder> [--json]\n  Writes a space's current content into a folder in GitBook's format; files it does not write stay.",
+    options: { space: text, json },
+    positionals: 1,
+    async run(values, config, [folder]) {
+      const spaceId = required(values, 'space');
+      const result = await withServices(config, (ctx) => exportSpaceToFolder(ctx, spaceId, resolve(folder)));
+      print(values, result, `Wrote ${result.pages} pages and ${result.files} files to ${resolve(folder)}.`);
+    },
+  },
   'admin bootstrap': {
     usage:
       'quire admin bootstrap --org <title> --email <email> --name <name> [--json]\n' +
@@ -206,6 +254,8 @@ Commands:
   migrate               bring the database schema up to date
   reindex               rebuild the search index
   copy                  copy the whole instance into another database (SQLite ⇄ PostgreSQL)
+  import                bring a folder in GitBook's format into a space
+  export                write a space into a folder in GitBook's format
   admin bootstrap       create the first user, organization and token
   admin add-user        add a person to an organization and issue a token
   admin create-token    issue a new token for a user
@@ -237,8 +287,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false });
-    await command.run(values, loadConfig());
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: true });
+    if (positionals.length !== (command.positionals ?? 0)) {
+      throw new UsageError(command.positionals ? `give exactly ${command.positionals} folder, got ${positionals.length}` : `takes no arguments, got "${positionals.join(' ')}"`);
+    }
+    await command.run(values, loadConfig(), positionals);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

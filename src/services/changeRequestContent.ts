@@ -11,7 +11,7 @@ import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
 import { runSized } from '../workers/pool.ts';
 import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
-import { parse as parseYaml } from 'yaml';
+import { RepositoryFormatError, splitFrontMatter, splitTitle } from '../content/gitbook/repository.ts';
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
@@ -83,7 +83,6 @@ interface ReadDocument {
   body: string;
 }
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const FRONT_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 /**
@@ -92,32 +91,25 @@ const FRONT_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noInde
  * becomes metadata leaves the stored body.
  */
 function readDocument(document: string | { markdown: string }, where: string): ReadDocument {
-  let markdown = typeof document === 'string' ? document : document.markdown;
+  let split;
+  try {
+    split = splitFrontMatter(typeof document === 'string' ? document : document.markdown, `${where}.document`);
+  } catch (error) {
+    if (error instanceof RepositoryFormatError) throw new BadRequest(error.message);
+    throw error;
+  }
   const front: PageFields = {};
-  const matter = FRONT_MATTER.exec(markdown);
-  if (matter) {
-    let data: unknown;
-    try {
-      data = parseYaml(matter[1]);
-    } catch (error) {
-      throw new BadRequest(`${where}.document: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
-    }
-    if (data && typeof data === 'object' && !Array.isArray(data)) {
-      for (const field of FRONT_FIELDS) {
-        const value = (data as Record<string, unknown>)[field];
-        if (value === undefined) continue;
-        const wanted = field === 'hidden' || field === 'noIndex' || field === 'noRobotsIndex' ? 'boolean' : 'string';
-        if (typeof value !== wanted) throw new BadRequest(`${where}.document: front matter "${field}" must be a ${wanted}`);
-        (front as Record<string, unknown>)[field] = value;
-      }
-    }
-    markdown = markdown.slice(matter[0].length);
+  for (const field of FRONT_FIELDS) {
+    const value = split.front[field];
+    if (value === undefined) continue;
+    const wanted = field === 'hidden' || field === 'noIndex' || field === 'noRobotsIndex' ? 'boolean' : 'string';
+    if (typeof value !== wanted) throw new BadRequest(`${where}.document: front matter "${field}" must be a ${wanted}`);
+    (front as Record<string, unknown>)[field] = value;
   }
   // A leading heading is the title, unless the front matter named one: then it is content.
-  const heading = front.title === undefined ? /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(markdown) : null;
-  return heading
-    ? { front, heading: heading[1], body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') }
-    : { front, body: markdown };
+  if (front.title !== undefined) return { front, body: split.body };
+  const { title, body } = splitTitle(split.body);
+  return title !== undefined ? { front, heading: title, body } : { front, body };
 }
 
 /**

@@ -312,20 +312,19 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const previous = current.last_revision ? await findRevisionGit(ctx.db, current.last_revision) : undefined;
   const previousPaths: GitPaths = previous ? JSON.parse(previous.paths) : { pages: {}, files: {} };
   const strip = (path: string) => (prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path);
-  const repository = await revisionAsRepository(ctx.db, revisionId, config, new Map(Object.entries(previousPaths.pages).map(([id, [path]]) => [id, strip(path)])));
-
   // What the last sync wrote goes; what Quire never wrote stays.
   const written = new Map(existing);
   for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files)]) written.delete(path);
   const oids = new Map<string, string>();
-  for (const [path, bytes] of repository.files) {
+  const kept = new Map(Object.entries(previousPaths.pages).map(([id, [path]]) => [id, strip(path)]));
+  const layout = await revisionAsRepository(ctx.db, revisionId, config, kept, async (path, bytes) => {
     const oid = await workspace.writeBlob(bytes);
     oids.set(path, oid);
     written.set(prefix + path, oid);
-  }
+  });
   const paths: GitPaths = {
-    pages: Object.fromEntries([...repository.pagePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
-    files: Object.fromEntries([...repository.filePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
+    pages: Object.fromEntries([...layout.pagePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
+    files: Object.fromEntries([...layout.filePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
   };
   const sameAsHead = head && written.size === existing.size && [...written].every(([path, oid]) => existing.get(path) === oid);
   let commit = head;

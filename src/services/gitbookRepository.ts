@@ -11,7 +11,9 @@ import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevisionGit } from '../db/repos/gitSync.ts';
+import { firstAdminId } from '../db/repos/members.ts';
 import { findSpace } from '../db/repos/spaces.ts';
+import { findUserById } from '../db/repos/users.ts';
 import type { Db } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -125,6 +127,7 @@ export interface ImportedContent {
  */
 export async function importedContent(ctx: ServiceContext, repository: RepositoryContent, readDocsFile: (path: string) => Promise<Buffer | undefined>, oidOf: (path: string) => string | undefined, baseline: Baseline): Promise<ImportedContent> {
   const now = isoNow(ctx.clock);
+  const store = databaseObjectStore(ctx.db);
   const warnings = [...repository.warnings];
   const blobs = new Map<Hash, string>();
   const tree: FlatTree = new Map();
@@ -173,7 +176,8 @@ export async function importedContent(ctx: ServiceContext, repository: Repositor
     const base64 = bytes.toString('base64');
     const image = imageFacts(bytes);
     const id = baseline.fileByName.get(name) ?? newId();
-    blobs.set(hashOf(base64), base64);
+    // Stored as it is read, so that memory holds one file at a time, not all of them.
+    await store.put(new Map([[hashOf(base64), base64]]));
     files.push({ id, name, contentType: image?.contentType ?? contentTypeOf(name), size: bytes.length, ...(image?.dimensions ? { dimensions: image.dimensions } : {}), blob: hashOf(base64) });
     fileAtPath.set(path, id);
     filePaths[id] = [`${ASSETS_DIRECTORY}/${name}`, oidOf(path) ?? ''];
@@ -316,9 +320,8 @@ export function defaultPagePaths(tree: FlatTree, readme: string, kept: Map<strin
 }
 
 
-/** A revision as the files of a repository, paths relative to the docs' root. */
-export interface RepositoryFiles {
-  files: Map<string, Buffer>;
+/** Where a revision's pages and files went, paths relative to the docs' root. */
+export interface RepositoryLayout {
   pagePaths: Map<string, string>;
   filePaths: Map<string, string>;
 }
@@ -327,7 +330,14 @@ export interface RepositoryFiles {
  * A revision in GitBook's format: each page a file (where it was at the last sync, else
  * GitBook's layout), files in .gitbook/assets, links relative, and SUMMARY.md.
  */
-export async function revisionAsRepository(db: Db, revisionId: string, config: RepositoryConfig, keptPaths: Map<string, string>): Promise<RepositoryFiles> {
+export async function revisionAsRepository(
+  db: Db,
+  revisionId: string,
+  config: RepositoryConfig,
+  keptPaths: Map<string, string>,
+  /** Called once per file, one at a time: memory holds one file's bytes, not the space's. */
+  write: (path: string, bytes: Buffer) => Promise<void>,
+): Promise<RepositoryLayout> {
   const revision = await requireRevision(db, revisionId);
   const { tree } = await treeOf(db, revision.root_hash);
   const store = databaseObjectStore(db);
@@ -342,9 +352,10 @@ export async function revisionAsRepository(db: Db, revisionId: string, config: R
     usedNames.add(name.toLowerCase());
     filePaths.set(file.id, `${ASSETS_DIRECTORY}/${name}`);
   }
-  const written = new Map<string, Buffer>();
-  const blobs = await store.get(files.map((file) => file.blob));
-  for (const file of files) written.set(filePaths.get(file.id)!, Buffer.from(blobs.get(file.blob) ?? '', 'base64'));
+  for (const file of files) {
+    const base64 = (await store.get([file.blob])).get(file.blob) ?? '';
+    await write(filePaths.get(file.id)!, Buffer.from(base64, 'base64'));
+  }
   const markdown = await store.get([...tree.values()].flatMap((page) => (page.blob ? [page.blob] : [])));
   const resolverFiles = namedFiles(files);
   const fallback = linkWriterFor(tree);
@@ -363,13 +374,13 @@ export async function revisionAsRepository(db: Db, revisionId: string, config: R
       },
     });
     const front = frontFromMeta(page.meta, (fileId) => (filePaths.has(fileId) ? relative(filePaths.get(fileId)!) : undefined));
-    written.set(path, Buffer.from(writePageFile(front, page.meta.title, body)));
+    await write(path, Buffer.from(writePageFile(front, page.meta.title, body)));
   }
   const children = childrenByParent(tree);
   const outline = (parentId: string | null): ExportedPage[] =>
     (children.get(parentId) ?? []).map((page) => ({ kind: page.meta.type, title: page.meta.title, path: pagePaths.get(page.id), href: page.meta.href as string | undefined, children: outline(page.id) }));
-  written.set(config.summary, Buffer.from(writeSummary(outline(null), config.summary)));
-  return { files: written, pagePaths, filePaths };
+  await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary)));
+  return { pagePaths, filePaths };
 }
 
 /** The files of a folder, as a repository to read; .git and node_modules left out. */
@@ -382,15 +393,26 @@ export async function folderSource(folder: string): Promise<RepositorySource> {
   return { paths, read: (path) => readFile(join(folder, ...path.split('/'))) };
 }
 
-/**
- * Imports a repository's docs into a space as its new content (the repository wins),
- * made from the space's current revision so that pages keep their ids; answers the
- * import's warnings.
- */
-export async function importRepositoryIntoSpace(ctx: ServiceContext, actor: Actor, spaceId: string, source: RepositorySource, projectDirectory = '') {
-  const repository = await readRepository(source, projectDirectory);
+/** Who acts for a command run on the server: the organization's longest-standing administrator. */
+async function actingAdministrator(ctx: ServiceContext, spaceId: string): Promise<Actor> {
   const space = await findSpace(ctx.db, spaceId);
   if (!space || space.deleted_at) throw new NotFound(`No space with id "${spaceId}"`);
+  const userId = await firstAdminId(ctx.db, space.organization_id);
+  const user = userId ? await findUserById(ctx.db, userId) : undefined;
+  if (!user) throw new NotFound(`The organization of space "${spaceId}" has no active administrator to act as`);
+  return { user, tokenId: 'command-line' };
+}
+
+/**
+ * Imports a folder in GitBook's format into a space as its new content (the folder
+ * wins), made from the space's current revision so that pages keep their ids; the
+ * organization's first administrator is its author. Answers what came in.
+ */
+export async function importFolderIntoSpace(ctx: ServiceContext, spaceId: string, folder: string) {
+  const actor = await actingAdministrator(ctx, spaceId);
+  const source = await folderSource(folder);
+  const repository = await readRepository(source, '');
+  const space = (await findSpace(ctx.db, spaceId))!;
   const baseline = await loadBaseline(ctx.db, space.revision_id, repository.config.root);
   const prefix = repository.config.root ? `${repository.config.root}/` : '';
   const has = new Set(source.paths);
@@ -412,11 +434,10 @@ export async function exportSpaceToFolder(ctx: ServiceContext, spaceId: string, 
     // No configuration: GitBook's defaults.
   }
   const config = readConfig(configText, '');
-  const repository = await revisionAsRepository(ctx.db, space.revision_id, config, new Map());
-  for (const [path, bytes] of repository.files) {
+  const layout = await revisionAsRepository(ctx.db, space.revision_id, config, new Map(), async (path, bytes) => {
     const target = join(folder, ...config.root.split('/').filter(Boolean), ...path.split('/'));
     await mkdir(join(target, '..'), { recursive: true });
     await writeFile(target, bytes);
-  }
-  return { pages: repository.pagePaths.size, files: repository.filePaths.size };
+  });
+  return { pages: layout.pagePaths.size, files: layout.filePaths.size };
 }

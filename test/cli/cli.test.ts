@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { spawn } from 'node:child_process';
-import { dirname } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
 
 let database: TestDatabase;
@@ -110,6 +112,42 @@ describe('quire command line', () => {
     expect(reindexed.code, reindexed.stderr).toBe(0);
     expect(json(reindexed.stdout).pages).toBeGreaterThanOrEqual(1);
     expect((await search()).items[0].pages[0].title).toBe('Lighthouse');
+  });
+
+  it("imports a folder in GitBook's format into a space and exports it back into another folder, beside the running server", async () => {
+    const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Folders', '--email', 'folders@acme.test', '--name', 'F', '--json'], database.env)).stdout);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server!.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${boot.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return response.json();
+    };
+    const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'From a folder' });
+    const folder = mkdtempSync(join(tmpdir(), 'quire-docs-'));
+    const files: Record<string, string> = {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n',
+      'README.md': '# Home\n\nRead the [guide](guide.md).\n',
+      'guide.md': '# Guide\n\nSteps.\n',
+    };
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(folder, path), text);
+
+    const imported = await runCli(['import', folder, '--space', space.id, '--json'], database.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(json(imported.stdout)).toEqual({ pages: 2, files: 0, warnings: [] });
+    const pages = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
+    expect(pages.map((page: { title: string }) => page.title)).toEqual(['Home', 'Guide']);
+
+    const out = mkdtempSync(join(tmpdir(), 'quire-export-'));
+    const exported = await runCli(['export', '--space', space.id, out], database.env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toMatch(/^Wrote 2 pages and 0 files to /);
+    for (const [path, text] of Object.entries(files)) expect(readFileSync(join(out, path), 'utf8'), path).toBe(text);
+
+    const missing = await runCli(['import', folder, '--space', 'nope'], database.env);
+    expect([missing.code, missing.stderr.trim()]).toEqual([1, 'quire import: No space with id "nope"']);
+    expect((await runCli(['import', '--space', space.id], database.env)).stderr).toMatch(/give exactly 1 folder, got 0/);
   });
 
   it('lists the admin commands for "quire admin" and "quire admin --help"', async () => {

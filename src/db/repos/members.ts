@@ -107,6 +107,20 @@ export async function countAdmins(db: Db, organizationId: string): Promise<numbe
   return toCount(row?.count);
 }
 
+/** The organization's longest-standing active administrator: who acts for a command run on the server. */
+export async function firstAdminId(db: Db, organizationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organization_members')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'admin')
+    .where('disabled', '=', 0)
+    .orderBy('joined_at')
+    .orderBy('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
 /** The members of one team, with their team role. */
 export function teamMembersQuery(db: Db, organizationId: string, teamId: string) {
   return membersWithUsers(db, organizationId)

@@ -1,4 +1,5 @@
 // Settings shared by every process of one installation.
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../schema.ts';
 
 /** The value of a setting, created from `create()` by whichever process asks first. */
@@ -9,4 +10,9 @@ export async function settingOrCreate(db: Db, key: string, create: () => string)
     .onConflict((conflict) => conflict.column('key').doNothing())
     .execute();
   return (await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value;
+}
+
+/** The key that signs links carrying their own permission (file downloads, PDFs), one per installation. */
+export function linkSigningKey(db: Db): Promise<string> {
+  return settingOrCreate(db, 'link-signing-key', () => randomBytes(32).toString('base64url'));
 }
