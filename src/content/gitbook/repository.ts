@@ -133,7 +133,9 @@ interface Outline {
   children: Outline[];
 }
 
-function textOf(node: { children?: unknown[]; value?: unknown }): string {
+/** The words of a node; HTML in it (GitBook's `<a id>` anchors in headings) is no part of them. */
+function textOf(node: { type?: string; children?: unknown[]; value?: unknown }): string {
+  if (node.type === 'html') return '';
   if (typeof node.value === 'string') return node.value;
   return (node.children ?? []).map((child) => textOf(child as { children?: unknown[] })).join('');
 }
@@ -165,7 +167,7 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[]):
   };
   for (const node of root.children) {
     if (node.type === 'heading' && node.depth >= 2) {
-      group = { kind: 'group', title: textOf(node).replace(/\s+/g, ' ').trim(), children: [] };
+      group = { kind: 'group', title: textOf(node).trim(), children: [] };
       top.push(group);
     } else if (node.type === 'list') {
       (group ? group.children : top).push(...items(node));
@@ -274,8 +276,11 @@ export interface ExportedPage {
   children: ExportedPage[];
 }
 
+/** Text with every character that could start markup escaped, so that it reads back as written. */
+const literal = (text: string) => text.replace(/([\\[\]*_`<>&!~#])/g, '\\$1');
+
 function summaryLink(title: string, target: string): string {
-  const escaped = title.replace(/([\\[\]])/g, '\\$1');
+  const escaped = literal(title);
   const href = /[\s()<>]/.test(target) ? `<${target}>` : target;
   return `[${escaped}](${href})`;
 }
@@ -295,7 +300,7 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string): string
   // before the groups: GitBook's format has no place for one between them.
   list(pages.filter((entry) => entry.kind !== 'group'), 0);
   for (const group of pages.filter((entry) => entry.kind === 'group')) {
-    lines.push('', `## ${group.title}`, '');
+    lines.push('', `## ${literal(group.title)}`, '');
     list(group.children, 0);
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;

@@ -1,0 +1,99 @@
+// GitBook's repository format, read and written without a database or git: the
+// configuration, SUMMARY.md both ways, the folder layout, front matter and titles.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readConfig, readRepository, splitFrontMatter, splitTitle, writePageFile, writeSummary, type ExportedPage, type RepositoryPage } from '../../src/content/gitbook/repository.ts';
+
+const source = (files: Record<string, string>) => ({ paths: Object.keys(files), read: async (path: string) => Buffer.from(files[path]) });
+const shape = (pages: RepositoryPage[]): unknown[] => pages.map((page) => [page.kind, page.title, page.path ?? page.href ?? null, shape(page.children)]);
+
+describe("GitBook's repository format", () => {
+  it("reads .gitbook.yaml's root, structure and redirects relative to the project directory, with GitBook's defaults", () => {
+    expect(readConfig(undefined, '')).toEqual({ root: '', readme: 'README.md', summary: 'SUMMARY.md', redirects: [] });
+    expect(readConfig('root: ./docs/\nstructure:\n  readme: intro.md\n  summary: ./toc/SUMMARY.md\nredirects:\n  /old/page: new/page.md\n', 'site')).toEqual({
+      root: 'site/docs',
+      readme: 'intro.md',
+      summary: 'toc/SUMMARY.md',
+      redirects: [{ source: 'old/page', destination: 'new/page.md' }],
+    });
+    expect(() => readConfig('root: ../../etc\n', 'site')).toThrow('.gitbook.yaml: "root" leads outside the repository');
+    expect(() => readConfig('structure:\n  summary: 3\n', '')).toThrow('.gitbook.yaml: "structure.summary" must be a path');
+  });
+
+  it('splits front matter and a leading title from a page, and names the file whose front matter is not YAML', () => {
+    expect(splitFrontMatter('---\ndescription: Hi\nhidden: true\n---\n\n# Title\n\nBody', 'a.md')).toEqual({ front: { description: 'Hi', hidden: true }, body: '\n# Title\n\nBody' });
+    expect(splitTitle('\n# Title #\n\nBody')).toEqual({ title: 'Title', body: 'Body' });
+    expect(splitTitle('Body only')).toEqual({ body: 'Body only' });
+    expect(() => splitFrontMatter('---\n: [\n---\n', 'guide/a.md')).toThrow(/^guide\/a\.md: the front matter is not valid YAML/);
+  });
+
+  it('reads SUMMARY.md: groups, nesting, link titles, escaped and bracketed paths, and http links as link pages', async () => {
+    const read = await readRepository(
+      source({
+        'SUMMARY.md':
+          '# Table of contents\n\n* [Home](README.md)\n* [Set up](<set up/README.md> "Setup")\n  * [On Linux](set%20up/linux.md)\n* [Status](https://status.example.com)\n\n## API <a href="#api" id="api"></a>\n\n* [Reference](api/reference.md)\n',
+        'README.md': '# Welcome home\n\nHi.',
+        'set up/README.md': '---\nicon: gear\n---\n# Set up\n',
+        'set up/linux.md': 'No heading here.',
+        'api/reference.md': '# Reference\n',
+      }),
+    );
+    expect(shape(read.pages)).toEqual([
+      ['document', 'Welcome home', 'README.md', []],
+      ['document', 'Set up', 'set up/README.md', [['document', 'On Linux', 'set up/linux.md', []]]],
+      ['link', 'Status', 'https://status.example.com', []],
+      ['group', 'API', null, [['document', 'Reference', 'api/reference.md', []]]],
+    ]);
+    expect(read.pages[1].front).toEqual({ icon: 'gear' });
+    expect(read.pages[1].children[0].body).toBe('No heading here.');
+    expect(read.warnings).toEqual([]);
+  });
+
+  it('puts the README first when SUMMARY.md does not list it, and reads assets only from .gitbook/assets', async () => {
+    const read = await readRepository(
+      source({ 'SUMMARY.md': '* [Guide](guide.md)\n', 'README.md': '# Start\n', 'guide.md': '# Guide\n', '.gitbook/assets/a b.png': 'x', 'images/c.png': 'y' }),
+    );
+    expect(shape(read.pages)).toEqual([['document', 'Start', 'README.md', []], ['document', 'Guide', 'guide.md', []]]);
+    expect(read.assets).toEqual(['.gitbook/assets/a b.png']);
+  });
+
+  it('writes SUMMARY.md as it reads it back, for any tree of pages, groups and links', async () => {
+    const title = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ()[\]_-]{0,12}[A-Za-z0-9]$/);
+    const leaf = title.map((name): ExportedPage => ({ kind: 'document', title: name, children: [] }));
+    const page: fc.Arbitrary<ExportedPage> = fc.letrec((tie) => ({
+      page: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.tuple(title, fc.array(tie('page') as fc.Arbitrary<ExportedPage>, { maxLength: 3 })).map(([name, children]): ExportedPage => ({ kind: 'document', title: name, children })),
+        title.map((name): ExportedPage => ({ kind: 'link', title: name, href: `https://example.com/${encodeURIComponent(name)}`, children: [] })),
+      ),
+    })).page;
+    const group = fc.tuple(title, fc.array(page, { minLength: 1, maxLength: 3 })).map(([name, children]): ExportedPage => ({ kind: 'group', title: name, children }));
+    const tree = fc.tuple(fc.array(page, { maxLength: 3 }), fc.array(group, { maxLength: 2 })).map(([pages, groups]) => [...pages, ...groups]);
+
+    await fc.assert(
+      fc.asyncProperty(tree, async (pages) => {
+        // Each document gets a file of its own, named by its place in the tree.
+        const files: Record<string, string> = {};
+        const place = (entries: ExportedPage[], prefix: string): ExportedPage[] =>
+          entries.map((entry, index) => {
+            const path = entry.kind === 'document' ? `${prefix}${index} ${entry.title}.md` : undefined;
+            if (path) files[path] = `# ${entry.title}\n`;
+            return { ...entry, ...(path ? { path } : {}), children: place(entry.children, `${prefix}${index}/`) };
+          });
+        const placed = place(pages, 'p/');
+        files['SUMMARY.md'] = writeSummary(placed, 'SUMMARY.md');
+        const read = await readRepository(source(files));
+        const expected = (entries: ExportedPage[]): unknown[] => entries.map((entry) => [entry.kind, entry.title, entry.path ?? entry.href ?? null, expected(entry.children)]);
+        expect(shape(read.pages), files['SUMMARY.md']).toEqual(expected(placed));
+        expect(read.warnings).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('writes a page as front matter (only what is set), its title as a heading and its body', () => {
+    expect(writePageFile({}, 'Guide', 'Body.\n')).toBe('# Guide\n\nBody.\n');
+    expect(writePageFile({ description: 'About: it', hidden: true, unknown: 'dropped' }, 'Guide', '')).toBe('---\ndescription: "About: it"\nhidden: true\n---\n\n# Guide\n');
+  });
+});
