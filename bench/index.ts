@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
+import { benchGitSync } from './git-sync.ts';
 import { benchHighlight } from './highlight.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
@@ -121,6 +122,17 @@ const benchmarks: Benchmark[] = [
         `uncached ${(result.prepared.bytes / 1000).toFixed(0)} KB pages after a merge (${result.prepared.ready} of ${result.prepared.count} made ahead, one request each): p50 ${result.prepared.p50.toFixed(0)} ms, ` +
           `max ${result.prepared.max.toFixed(0)} ms (target < 50 ms), time to first byte p50 ${result.prepared.ttfbP50.toFixed(0)} ms`,
         `cold ${(result.cold.bytes / 1000).toFixed(0)} KB pages (converted for the reader, one request each): p50 ${result.cold.p50.toFixed(0)} ms, max ${result.cold.max.toFixed(0)} ms`,
+      ];
+    },
+  },
+  {
+    name: 'git-sync',
+    title: "Git Sync of a 500-page repository with 18 MB of images over git's http-backend: the import beside `git clone --depth 1` of the same repository, the server's peak memory beside its idle size, and an export",
+    run: async (database) => {
+      const result = await benchGitSync(database);
+      return [
+        `${result.pages} pages, ${(result.assetBytes / 1_048_576).toFixed(0)} MB of assets: import ${(result.importMs / 1000).toFixed(1)} s (${(result.importMs / result.cloneMs).toFixed(1)}× git clone's ${(result.cloneMs / 1000).toFixed(2)} s), ` +
+          `export ${(result.exportMs / 1000).toFixed(1)} s; server RSS ${result.idleRssMb.toFixed(0)} MB idle, ${result.peakRssMb.toFixed(0)} MB at its peak (${(result.peakRssMb / result.idleRssMb).toFixed(1)}×)`,
       ];
     },
   },

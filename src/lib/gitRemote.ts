@@ -87,6 +87,9 @@ function explain(error: unknown, url: string): GitRemoteError {
 
 /** A scratch repository for one operation with one remote, removed by `close`. */
 export class GitWorkspace {
+  /** isomorphic-git's cache of parsed packfiles: without it every object read parses the pack's index again. */
+  private readonly cache = {};
+
   private constructor(
     readonly gitdir: string,
     private readonly url: string,
@@ -124,7 +127,7 @@ export class GitWorkspace {
     if (!(await this.remoteHead(ref))) return undefined;
     const branch = ref.replace(/^refs\/(heads|tags)\//, '');
     const fetched = await this.run(() =>
-      git.fetch({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
+      git.fetch({ fs, cache: this.cache, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
     );
     return fetched.fetchHead ?? undefined;
   }
@@ -133,23 +136,23 @@ export class GitWorkspace {
   async files(commit: string): Promise<Map<string, string>> {
     const files = new Map<string, string>();
     const walk = async (tree: string, prefix: string) => {
-      const { tree: entries } = await git.readTree({ fs, gitdir: this.gitdir, oid: tree });
+      const { tree: entries } = await git.readTree({ fs, cache: this.cache, gitdir: this.gitdir, oid: tree });
       for (const entry of entries) {
         if (entry.type === 'tree') await walk(entry.oid, `${prefix}${entry.path}/`);
         else if (entry.type === 'blob') files.set(`${prefix}${entry.path}`, entry.oid);
       }
     };
-    const { commit: read } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    const { commit: read } = await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
     await walk(read.tree, '');
     return files;
   }
 
   async commitMessage(commit: string): Promise<string> {
-    return (await git.readCommit({ fs, gitdir: this.gitdir, oid: commit })).commit.message.trim();
+    return (await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.message.trim();
   }
 
   async read(oid: string): Promise<Buffer> {
-    return Buffer.from((await git.readBlob({ fs, gitdir: this.gitdir, oid })).blob);
+    return Buffer.from((await git.readBlob({ fs, cache: this.cache, gitdir: this.gitdir, oid })).blob);
   }
 
   async writeBlob(bytes: Buffer): Promise<string> {
@@ -191,7 +194,7 @@ export class GitWorkspace {
   async push(commit: string, ref: string, force: boolean): Promise<void> {
     const local = 'refs/heads/quire-export';
     await git.writeRef({ fs, gitdir: this.gitdir, ref: local, value: commit, force: true });
-    const result = await this.run(() => git.push({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: local, remoteRef: ref, force }));
+    const result = await this.run(() => git.push({ fs, cache: this.cache, http: this.http, gitdir: this.gitdir, url: this.url, ref: local, remoteRef: ref, force }));
     if (!result.ok) throw new GitRemoteError(`${withoutCredentials(this.url)} refused the push to ${ref}: ${result.error ?? result.refs[ref]?.error ?? 'no reason given'}`);
   }
 }
