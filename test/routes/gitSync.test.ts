@@ -7,6 +7,10 @@ import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { GIT_TOKEN, startGitServer, type GitServer } from '../helpers/gitServer.ts';
 import { publishSampleSite } from '../helpers/publishedSite.ts';
+import { jobHandlers } from '../../src/jobs/handlers.ts';
+import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
+import { seal } from '../../src/lib/secretBox.ts';
+import { GIT_SYNC_JOB } from '../../src/services/gitSync.ts';
 
 const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
 let server: GitServer;
@@ -28,7 +32,7 @@ const DOCS: Record<string, string | Buffer> = {
   'docs/README.md': '# Welcome\n\nStart with the [install guide](guide/install.md#steps). See the [API](reference/api.md).\n',
   'docs/guide/README.md':
     '---\ndescription: All about it\nicon: rocket\nlayout:\n  title:\n    visible: true\n  outline:\n    visible: false\n---\n\n# Guide\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/my logo (1).png" alt="The logo"><figcaption><p>Caption</p></figcaption></figure>\n\n{% file src="../.gitbook/assets/guide.pdf" %}\n{% endfile %}\n\n{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}\n',
-  'docs/guide/install.md': '---\nhidden: true\n---\n\n# Install\n\n## Steps\n\n```bash\nnpm install\n```\n\nBack to [the guide](README.md).\n',
+  'docs/guide/install.md': '---\nhidden: true\ncover: ../.gitbook/assets/my logo (1).png\ncoverY: 12\nif: visitor.claims.plan == "pro"\n---\n\n# Install\n\n## Steps\n\n```bash\nnpm install\n```\n\nBack to [the guide](README.md).\n',
   'docs/reference/api.md': '# API\n\nSee [home](../README.md) and [elsewhere](https://example.com).\n',
   'docs/.gitbook/assets/my logo (1).png': PNG,
   'docs/.gitbook/assets/guide.pdf': Buffer.from('%PDF-1.4 tiny'),
@@ -118,6 +122,7 @@ describe('Git Sync import', () => {
     const files = (await call('GET', `/v1/spaces/${space.id}/content/files`)).body.items;
     expect(files.map((file: { name: string }) => file.name).sort()).toEqual(['guide.pdf', 'my logo (1).png']);
     const logo = files.find((file: { name: string }) => file.name === 'my logo (1).png');
+    expect(install.cover).toEqual({ ref: { kind: 'file', file: logo.id }, yPos: 12 });
     expect(logo).toMatchObject({ contentType: 'image/png', size: PNG.length, dimensions: { width: 1, height: 1 }, git: { path: 'docs/.gitbook/assets/my logo (1).png' } });
 
     // Links survive moves: they name pages and files, not paths.
@@ -325,6 +330,26 @@ describe('Git Sync safety', () => {
     expect(wrong.operation.error).not.toContain('wrong-token');
     const missing = await importInto(space.id, { ref: 'refs/heads/nowhere' });
     expect(missing.operation.error).toBe(`${server.bareUrl} has no refs/heads/nowhere; push to it first, or export the space to create it`);
+  });
+
+  it('finishes an operation whose process died, once: the job runs again and a second run changes nothing', async () => {
+    server.commit(DOCS);
+    const space = await newSpace();
+    await importInto(space.id);
+    const ctx = testApp.app.ctx;
+    const revisions = async () => (await testApp.database.db.selectFrom('space_revisions').select('revision_id').where('space_id', '=', space.id).execute()).length;
+    // As a process that died leaves it: the operation running, its job queued and due.
+    server.change({ 'docs/reference/api.md': '# API\n\nChanged while Quire was down.\n' });
+    await testApp.database.db.updateTable('space_git_syncs').set({ operation_id: 'op-after-crash', operation_state: 'running' }).where('space_id', '=', space.id).execute();
+    const payload = { spaceId: space.id, userId: org.admin.userId, operation: 'op-after-crash', direction: 'import', sealedUrl: seal(ctx.secretsKey(), server.url), ref: 'refs/heads/main', projectDirectory: '', force: false, standalone: false };
+    await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_JOB, payload);
+    expect(await runDueJobs(ctx, jobHandlers)).toBe(1);
+    expect((await settled(space.id)).operation.state).toBe('success');
+    expect(await markdownOf(space.id, (await byTitle(space.id, 'API')).id)).toBe('Changed while Quire was down.\n');
+    const before = await revisions();
+    await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_JOB, payload);
+    expect(await runDueJobs(ctx, jobHandlers)).toBe(1);
+    expect(await revisions()).toBe(before);
   });
 
   it('refuses what it cannot sync with a message to act on, and lets only editors trigger it', async () => {
