@@ -127,7 +127,7 @@ export class GitWorkspace {
     if (!(await this.remoteHead(ref))) return undefined;
     const branch = ref.replace(/^refs\/(heads|tags)\//, '');
     const fetched = await this.run(() =>
-      git.fetch({ fs, cache: this.cache, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
+      git.fetch({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
     );
     return fetched.fetchHead ?? undefined;
   }
