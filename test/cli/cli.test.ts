@@ -21,6 +21,16 @@ afterAll(async () => {
 
 const json = (text: string) => JSON.parse(text.trim().split('\n').pop()!);
 
+/** The running server's API for one token: JSON in, JSON out. */
+const apiAs = (token: string) => async (method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${server!.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.json();
+};
+
 describe('quire command line', () => {
   it('migrates, bootstraps, adds users and manages tokens against a running server', async () => {
     const migrated = await runCli(['migrate'], database.env);
@@ -90,14 +100,7 @@ describe('quire command line', () => {
 
   it('rebuilds the search index with reindex, beside the running server', async () => {
     const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Index', '--email', 'index@acme.test', '--name', 'I', '--json'], database.env)).stdout);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server!.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${boot.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return response.json();
-    };
+    const call = apiAs(boot.token);
     const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'Indexed' });
     const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Lighthouse\n\nKeepers.' }] });
@@ -116,14 +119,7 @@ describe('quire command line', () => {
 
   it("imports a folder in GitBook's format into a space and exports it back into another folder, beside the running server", async () => {
     const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Folders', '--email', 'folders@acme.test', '--name', 'F', '--json'], database.env)).stdout);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server!.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${boot.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return response.json();
-    };
+    const call = apiAs(boot.token);
     const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'From a folder' });
     const folder = mkdtempSync(join(tmpdir(), 'quire-docs-'));
     const files: Record<string, string> = {
