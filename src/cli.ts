@@ -162,8 +162,13 @@ const commands: Record<string, Command> = {
     positionals: 1,
     async run(values, config, [folder]) {
       const spaceId = required(values, 'space');
-      if (process.stderr.isTTY) process.stderr.write(`Importing ${resolve(folder)} into space ${spaceId}…\n`);
-      const result = await withServices(config, (ctx) => importFolderIntoSpace(ctx, spaceId, resolve(folder)));
+      // Progress on a terminal, one line rewritten in place; nothing extra for scripts.
+      const onTerminal = process.stderr.isTTY === true;
+      const onPage = (done: number, total: number) => {
+        if (onTerminal && (done % 25 === 0 || done === total)) process.stderr.write(`\rImporting ${resolve(folder)}: ${done} of ${total} pages`);
+      };
+      const result = await withServices(config, (ctx) => importFolderIntoSpace(ctx, spaceId, resolve(folder), onPage));
+      if (onTerminal) process.stderr.write('\n');
       print(values, result, [`Imported ${result.pages} pages and ${result.files} files.`, ...result.warnings.map((warning) => `  warning: ${warning}`)].join('\n'));
     },
   },

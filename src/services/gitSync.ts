@@ -235,6 +235,11 @@ async function importBase(db: Db, row: SpaceGitSyncRow, spaceId: string, force: 
 async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorkspace, row: SpaceGitSyncRow, payload: GitSyncPayload): Promise<string | undefined> {
   const commit = await workspace.fetch(payload.ref);
   if (!commit) throw new GitRemoteError(`${row.url} has no ${payload.ref}; push to it first, or export the space to create it`);
+  if (commit === row.last_commit && !payload.force && !payload.standalone && payload.direction === 'import') {
+    // Nothing new in the repository (a webhook sent twice, say): no revision to make.
+    await finish(ctx, ctx.db, payload, { operation_state: 'success', operation_warnings: '[]' });
+    return (await findSpace(ctx.db, payload.spaceId))?.revision_id;
+  }
   const { repository, readDocsFile, oidOf } = await repositoryAt(workspace, commit, payload.projectDirectory);
   const message = await workspace.commitMessage(commit);
   const base = await importBase(ctx.db, row, payload.spaceId, payload.force);

@@ -83,7 +83,48 @@ function metaFromFront(front: Record<string, unknown>, where: string, coverFile:
     if (given.cover?.size === 'hero' || given.cover?.size === 'full') layout.coverSize = given.cover.size;
     if (Object.keys(layout).length > 0) meta.layout = layout;
   }
+  // The whole front matter as written, so that an export keeps its order and the fields Quire does not use.
+  if (Object.keys(front).length > 0) meta.frontMatter = front;
   return meta;
+}
+
+const MANAGED_FIELDS = new Set(['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'coverY', 'if']);
+type Fields = Record<string, unknown>;
+const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `managed` (what Quire's metadata says now) laid over `written` (the front matter the
+ * page came with): the file's order and its other fields stay; Quire's fields take
+ * Quire's values, and go when Quire's metadata no longer has them.
+ */
+function overlay(written: Fields, managed: Fields, isManaged: (key: string) => boolean): Fields {
+  const out: Fields = {};
+  for (const [key, value] of Object.entries(written)) {
+    if (isFields(value) && isFields(managed[key])) out[key] = overlay(value, managed[key] as Fields, () => true);
+    else if (!isManaged(key)) out[key] = value;
+    else if (managed[key] !== undefined) out[key] = managed[key];
+  }
+  for (const [key, value] of Object.entries(managed)) if (!(key in written) && value !== undefined) out[key] = value;
+  return out;
+}
+
+/** The layout as written, with Quire's parts over it: a part's `visible`, the cover's `visible` and `size`. */
+function overlayLayout(written: unknown, managed: unknown): unknown {
+  if (!isFields(written)) return managed;
+  const parts = isFields(managed) ? managed : {};
+  const out: Fields = {};
+  for (const [key, value] of Object.entries(written)) {
+    const mine = parts[key];
+    if (!isFields(value) || !(LAYOUT_PARTS.includes(key as never) || key === 'cover')) out[key] = value;
+    else {
+      // Quire knows `visible`, and `size` when it is hero or full; anything else of the part stays.
+      const known = (field: string) => field === 'visible' || (field === 'size' && (value.size === 'hero' || value.size === 'full'));
+      const merged = overlay(value, isFields(mine) ? mine : {}, known);
+      if (Object.keys(merged).length > 0) out[key] = merged;
+    }
+  }
+  for (const [key, value] of Object.entries(parts)) if (!(key in written)) out[key] = value;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** GitBook's front matter from page metadata: what `metaFromFront` reads. */
@@ -94,17 +135,19 @@ function frontFromMeta(meta: PageMeta, coverPath: (fileId: string) => string | u
   const coverAt = cover?.ref?.kind === 'file' && cover.ref.file ? coverPath(cover.ref.file) : undefined;
   if (coverAt) {
     front.cover = coverAt;
-    front.coverY = cover?.yPos ?? 0;
+    if (cover?.yPos !== undefined) front.coverY = cover.yPos;
   }
-  const layout = meta.layout as Record<string, unknown> | undefined;
-  if (layout) {
-    const written: Record<string, unknown> = {};
-    if (layout.cover !== undefined || layout.coverSize !== undefined) written.cover = { visible: layout.cover ?? true, ...(layout.coverSize ? { size: layout.coverSize } : {}) };
-    for (const part of LAYOUT_PARTS) if (typeof layout[part] === 'boolean') written[part] = { visible: layout[part] };
-    if (Object.keys(written).length > 0) front.layout = written;
+  const parts = meta.layout as Record<string, unknown> | undefined;
+  if (parts) {
+    const layout: Record<string, unknown> = {};
+    if (parts.cover !== undefined || parts.coverSize !== undefined) layout.cover = { visible: parts.cover ?? true, ...(parts.coverSize ? { size: parts.coverSize } : {}) };
+    for (const part of LAYOUT_PARTS) if (typeof parts[part] === 'boolean') layout[part] = { visible: parts[part] };
+    if (Object.keys(layout).length > 0) front.layout = layout;
   }
   if (typeof meta.if === 'string') front.if = meta.if;
-  return front;
+  const written = isFields(meta.frontMatter) ? meta.frontMatter : {};
+  const layout = overlayLayout(written.layout, front.layout);
+  return overlay({ ...written, layout: undefined }, { ...front, layout }, (key) => MANAGED_FIELDS.has(key) || key === 'layout');
 }
 
 const sameMeta = (a: PageMeta, b: Partial<PageMeta>) => JSON.stringify({ ...a, createdAt: 0, updatedAt: 0 }) === JSON.stringify({ ...a, ...b, createdAt: 0, updatedAt: 0 }) && Object.keys(a).length === Object.keys({ ...a, ...b }).length;
@@ -125,7 +168,15 @@ export interface ImportedContent {
  * id where its file keeps its path, a file where it keeps its name; links between pages
  * and to files become references that survive moves.
  */
-export async function importedContent(ctx: ServiceContext, repository: RepositoryContent, readDocsFile: (path: string) => Promise<Buffer | undefined>, oidOf: (path: string) => string | undefined, baseline: Baseline): Promise<ImportedContent> {
+export async function importedContent(
+  ctx: ServiceContext,
+  repository: RepositoryContent,
+  readDocsFile: (path: string) => Promise<Buffer | undefined>,
+  oidOf: (path: string) => string | undefined,
+  baseline: Baseline,
+  /** Told after each page, with how many there are. */
+  onPage?: (done: number, total: number) => void,
+): Promise<ImportedContent> {
   const now = isoNow(ctx.clock);
   const store = databaseObjectStore(ctx.db);
   const warnings = [...repository.warnings];
@@ -226,7 +277,9 @@ export async function importedContent(ctx: ServiceContext, repository: Repositor
       const previous = baseline.tree.get(id);
       const where = page.path ?? page.title;
       const fromFile = page.path ? posix.basename(page.path).replace(/\.md$/i, '') : '';
-      const wanted = /^readme$/i.test(fromFile) ? (page.path!.includes('/') ? posix.basename(posix.dirname(page.path!)) : slugify(page.title, 'page')) : fromFile || slugify(page.title, 'page');
+      const wanted = /^readme$/i.test(fromFile)
+        ? page.path!.includes('/') ? posix.basename(posix.dirname(page.path!)) : slugify(page.title, 'page')
+        : fromFile || (page.kind === 'group' ? page.slug : undefined) || slugify(page.title, 'page');
       const slug = uniquePath(slugify(wanted, 'page'), slugs);
       slugs.push(slug);
       let blob: Hash | null = null;
@@ -240,10 +293,21 @@ export async function importedContent(ctx: ServiceContext, repository: Repositor
       }
       const coverDirectory = posix.dirname(page.path ?? '.');
       const fields = metaFromFront(page.front, where, (cover) => fileAtPath.get(posix.normalize(posix.join(coverDirectory, cover))), warnings);
-      const meta: PageMeta = { title: page.title, slug, type: page.kind, ...(page.href ? { href: page.href } : {}), ...fields, createdAt: previous?.meta.createdAt ?? now, updatedAt: now } as PageMeta;
+      const meta: PageMeta = {
+        title: page.title,
+        slug,
+        type: page.kind,
+        ...(page.href ? { href: page.href } : {}),
+        // SUMMARY.md's own words for the page (and its label), kept while the page keeps the title its file gave it.
+        ...(page.summaryTitle || page.summaryLabel ? { summary: { title: page.title, text: page.summaryTitle ?? page.title, ...(page.summaryLabel ? { label: page.summaryLabel } : {}) } } : {}),
+        ...fields,
+        createdAt: previous?.meta.createdAt ?? now,
+        updatedAt: now,
+      } as PageMeta;
       const unchanged = previous && previous.blob === blob && sameMeta(previous.meta, meta) && sameMeta(meta, previous.meta);
       if (unchanged) meta.updatedAt = previous.meta.updatedAt;
       tree.set(id, { id, parentId, index, meta, blob });
+      onPage?.(tree.size, idOf.size);
       await build(page.children, id);
     }
   };
@@ -378,7 +442,19 @@ export async function revisionAsRepository(
   }
   const children = childrenByParent(tree);
   const outline = (parentId: string | null): ExportedPage[] =>
-    (children.get(parentId) ?? []).map((page) => ({ kind: page.meta.type, title: page.meta.title, path: pagePaths.get(page.id), href: page.meta.href as string | undefined, children: outline(page.id) }));
+    (children.get(parentId) ?? []).map((page) => {
+      const listed = page.meta.summary as { title: string; text: string; label?: string } | undefined;
+      const current = listed && listed.title === page.meta.title ? listed : undefined;
+      return {
+        kind: page.meta.type,
+        title: current?.text ?? page.meta.title,
+        ...(current?.label ? { label: current.label } : {}),
+        ...(page.meta.type === 'group' && page.meta.slug !== slugify(page.meta.title, 'page') ? { anchor: page.meta.slug } : {}),
+        path: pagePaths.get(page.id),
+        href: page.meta.href as string | undefined,
+        children: outline(page.id),
+      };
+    });
   await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary)));
   return { pagePaths, filePaths };
 }
@@ -408,7 +484,7 @@ async function actingAdministrator(ctx: ServiceContext, spaceId: string): Promis
  * wins), made from the space's current revision so that pages keep their ids; the
  * organization's first administrator is its author. Answers what came in.
  */
-export async function importFolderIntoSpace(ctx: ServiceContext, spaceId: string, folder: string) {
+export async function importFolderIntoSpace(ctx: ServiceContext, spaceId: string, folder: string, onPage?: (done: number, total: number) => void) {
   const actor = await actingAdministrator(ctx, spaceId);
   const source = await folderSource(folder);
   const repository = await readRepository(source, '');
@@ -416,7 +492,7 @@ export async function importFolderIntoSpace(ctx: ServiceContext, spaceId: string
   const baseline = await loadBaseline(ctx.db, space.revision_id, repository.config.root);
   const prefix = repository.config.root ? `${repository.config.root}/` : '';
   const has = new Set(source.paths);
-  const content = await importedContent(ctx, repository, async (path) => (has.has(prefix + path) ? source.read(prefix + path) : undefined), () => undefined, baseline);
+  const content = await importedContent(ctx, repository, async (path) => (has.has(prefix + path) ? source.read(prefix + path) : undefined), () => undefined, baseline, onPage);
   await databaseObjectStore(ctx.db).put(content.blobs);
   const revision = await ctx.db.transaction().execute((trx) => storeRevision(ctx, trx, content, new Set(), new Map(), [space.revision_id], actor, spaceId));
   await mergeRevisionIntoSpace(ctx, actor, spaceId, { base: space.revision_id, revision }, async () => undefined);

@@ -28,10 +28,10 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 const DOCS: Record<string, string | Buffer> = {
   '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/setup: guide/install.md\n',
   'docs/SUMMARY.md':
-    '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n* [Changelog](https://example.com/changelog)\n\n## Reference\n\n* [API](reference/api.md)\n',
+    '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Installation](guide/install.md \"Setting up\")\n  * [Steps](guide/install.md#steps)\n* [Changelog](https://example.com/changelog)\n\n## API Reference <a href="#reference" id="reference"></a>\n\n* [API](reference/api.md)\n',
   'docs/README.md': '# Welcome\n\nStart with the [install guide](guide/install.md#steps). See the [API](reference/api.md).\n',
   'docs/guide/README.md':
-    '---\ndescription: All about it\nicon: rocket\nlayout:\n  title:\n    visible: true\n  outline:\n    visible: false\n---\n\n# Guide\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/my logo (1).png" alt="The logo"><figcaption><p>Caption</p></figcaption></figure>\n\n{% file src="../.gitbook/assets/guide.pdf" %}\n{% endfile %}\n\n{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}\n',
+    '---\ndescription: All about it\nicon: rocket\nlayout:\n  width: wide\n  title:\n    visible: true\n  outline:\n    visible: false\n  metadata:\n    visible: true\n---\n\n# Guide\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/my logo (1).png" alt="The logo"><figcaption><p>Caption</p></figcaption></figure>\n\n{% file src="../.gitbook/assets/guide.pdf" %}\n{% endfile %}\n\n{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}\n',
   'docs/guide/install.md': '---\nhidden: true\ncover: ../.gitbook/assets/my logo (1).png\ncoverY: 12\nif: visitor.claims.plan == "pro"\n---\n\n# Install\n\n## Steps\n\n```bash\nnpm install\n```\n\nBack to [the guide](README.md).\n',
   'docs/reference/api.md': '# API\n\nSee [home](../README.md) and [elsewhere](https://example.com).\n',
   'docs/.gitbook/assets/my logo (1).png': PNG,
@@ -107,12 +107,14 @@ describe('Git Sync import', () => {
     expect(info.operation.warnings).toEqual(['not in SUMMARY.md, so not imported: notes.md']);
 
     const pages = await pagesOf(space.id);
+    // A section of a page listed on its own is a link; a group's anchor is its slug.
     expect(outline(pages)).toEqual([
       ['document', 'Welcome'],
-      ['document', 'Guide', [['document', 'Install']]],
+      ['document', 'Guide', [['document', 'Install'], ['link', 'Steps']]],
       ['link', 'Changelog'],
-      ['group', 'Reference', [['document', 'API']]],
+      ['group', 'API Reference', [['document', 'API']]],
     ]);
+    expect(pages[3]).toMatchObject({ slug: 'reference', pages: [{ path: 'reference/api' }] });
     const [welcome, guide, changelog, reference] = pages;
     const install = guide.pages[0];
     expect(changelog.href).toBe('https://example.com/changelog');
@@ -210,7 +212,7 @@ describe('Git Sync export', () => {
     const text = (value: string | Buffer) => (typeof value === 'string' ? value : value.toString('utf8'));
     expect(written.files['docs/guide/upgrade-notes.md']).toBe('# Upgrade notes\n\nFirst read [install](install.md).\n');
     expect(written.files['docs/reference/api.md']).toBe(text(DOCS['docs/reference/api.md']).replace('# API', '# HTTP API'));
-    expect(written.files['docs/SUMMARY.md']).toBe(text(DOCS['docs/SUMMARY.md']).replace('  * [Install](guide/install.md)\n', '  * [Install](guide/install.md)\n  * [Upgrade notes](guide/upgrade-notes.md)\n').replace('[API]', '[HTTP API]'));
+    expect(written.files['docs/SUMMARY.md']).toBe(text(DOCS['docs/SUMMARY.md']).replace('  * [Steps](guide/install.md#steps)\n', '  * [Steps](guide/install.md#steps)\n  * [Upgrade notes](guide/upgrade-notes.md)\n').replace('[API]', '[HTTP API]'));
     for (const path of ['docs/README.md', 'docs/guide/README.md', 'docs/guide/install.md', '.gitbook.yaml', 'docs/notes.md', 'src/app.js']) expect(written.files[path], path).toBe(text(DOCS[path]));
     expect(written.bytes['docs/.gitbook/assets/my logo (1).png'].equals(PNG)).toBe(true);
 
@@ -349,6 +351,9 @@ describe('Git Sync safety', () => {
     const before = await revisions();
     await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_JOB, payload);
     expect(await runDueJobs(ctx, jobHandlers)).toBe(1);
+    expect(await revisions()).toBe(before);
+    // An import of a commit already in sync (a webhook sent twice) makes no revision either.
+    expect((await importInto(space.id)).operation.state).toBe('success');
     expect(await revisions()).toBe(before);
   });
 

@@ -45,6 +45,9 @@ describe("GitBook's repository format", () => {
       ['group', 'API', null, [['document', 'Reference', 'api/reference.md', []]]],
     ]);
     expect(read.pages[1].front).toEqual({ icon: 'gear' });
+    // SUMMARY.md's words where the file's title differs, kept for the way back.
+    expect(read.pages[0]).toMatchObject({ title: 'Welcome home', summaryTitle: 'Home' });
+    expect(read.pages[1]).toMatchObject({ summaryLabel: 'Setup' });
     expect(read.pages[1].children[0].body).toBe('No heading here.');
     expect(read.warnings).toEqual([]);
   });
@@ -92,8 +95,8 @@ describe("GitBook's repository format", () => {
     );
   });
 
-  it('writes a page as front matter (only what is set), its title as a heading and its body', () => {
+  it('writes a page as its front matter, every field of it, its title as a heading and its body', () => {
     expect(writePageFile({}, 'Guide', 'Body.\n')).toBe('# Guide\n\nBody.\n');
-    expect(writePageFile({ description: 'About: it', hidden: true, unknown: 'dropped' }, 'Guide', '')).toBe('---\ndescription: "About: it"\nhidden: true\n---\n\n# Guide\n');
+    expect(writePageFile({ description: 'About: it', hidden: true, coverHeight: 461 }, 'Guide', '')).toBe('---\ndescription: "About: it"\nhidden: true\ncoverHeight: 461\n---\n\n# Guide\n');
   });
 });

@@ -23,10 +23,16 @@ export interface RepositoryConfig {
 export interface RepositoryPage {
   kind: 'document' | 'group' | 'link';
   title: string;
+  /** SUMMARY.md's text for the page, where it differs from the title its file gives. */
+  summaryTitle?: string;
+  /** SUMMARY.md's label for the page (the link's own title). */
+  summaryLabel?: string;
+  /** A group's anchor, as its heading in SUMMARY.md gives it. */
+  slug?: string;
   /** The page's markdown file, relative to the docs' root (documents only). */
   path?: string;
   href?: string;
-  /** Front matter fields GitBook writes: description, icon, hidden, cover, coverY, layout, if. */
+  /** The front matter, every field (GitBook's: description, icon, hidden, cover, coverY, layout, if, and more). */
   front: Record<string, unknown>;
   /** The markdown after the front matter and the title heading. */
   body: string;
@@ -51,8 +57,6 @@ export interface RepositorySource {
 export const ASSETS_DIRECTORY = '.gitbook/assets';
 const CONFIG_FILE = '.gitbook.yaml';
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-/** Front matter fields a page keeps; anything else in the front matter stays in the body's way out. */
-export const FRONT_MATTER_FIELDS = ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'coverY', 'layout', 'if'] as const;
 
 export class RepositoryFormatError extends Error {}
 
@@ -129,7 +133,12 @@ interface Outline {
   kind: 'document' | 'group' | 'link';
   title: string;
   path?: string;
+  /** As SUMMARY.md wrote it, for an entry that points into a page (`page.md#section`). */
   href?: string;
+  /** A group's anchor, from GitBook's `<a id>` in its heading. */
+  slug?: string;
+  /** The link's own title (`[Title](page.md "Label")`): GitBook's label for the page in the table of contents. */
+  label?: string;
   children: Outline[];
 }
 
@@ -163,11 +172,12 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[]):
       warnings.push(`${summaryPath}: "${link.url}" leads outside the docs; it is left out`);
       return nested;
     }
-    return [{ kind: 'document', title, path, children: nested }];
+    return [{ kind: 'document', title, path, ...(link.url.includes('#') ? { href: link.url } : {}), ...(link.title ? { label: link.title } : {}), children: nested }];
   };
   for (const node of root.children) {
     if (node.type === 'heading' && node.depth >= 2) {
-      group = { kind: 'group', title: textOf(node).trim(), children: [] };
+      const anchor = node.children.map((child) => (child.type === 'html' ? /\bid="([^"]+)"/.exec(child.value)?.[1] : undefined)).find(Boolean);
+      group = { kind: 'group', title: textOf(node).trim(), ...(anchor ? { slug: anchor } : {}), children: [] };
       top.push(group);
     } else if (node.type === 'list') {
       (group ? group.children : top).push(...items(node));
@@ -239,7 +249,12 @@ export async function readRepository(source: RepositorySource, projectDirectory 
     for (const entry of entries) {
       const children = await build(entry.children);
       if (entry.kind !== 'document' || entry.path === undefined) {
-        pages.push({ kind: entry.kind, title: entry.title, ...(entry.href ? { href: entry.href } : {}), front: {}, body: '', children });
+        pages.push({ kind: entry.kind, title: entry.title, ...(entry.href ? { href: entry.href } : {}), ...(entry.slug ? { slug: entry.slug } : {}), front: {}, body: '', children });
+        continue;
+      }
+      if (seen.has(entry.path) && entry.href) {
+        // A section of a page listed on its own: GitBook's table of contents shows it as a link.
+        pages.push({ kind: 'link', title: entry.title, href: entry.href, front: {}, body: '', children });
         continue;
       }
       if (seen.has(entry.path)) {
@@ -255,8 +270,8 @@ export async function readRepository(source: RepositorySource, projectDirectory 
       }
       const { front, body } = splitFrontMatter(await read(entry.path), entry.path);
       const titled = splitTitle(body);
-      const kept = Object.fromEntries(FRONT_MATTER_FIELDS.filter((field) => front[field] !== undefined).map((field) => [field, front[field]]));
-      pages.push({ kind: 'document', title: titled.title ?? entry.title, path: entry.path, front: kept, body: titled.body, children });
+      const summaryTitle = titled.title !== undefined && titled.title !== entry.title ? { summaryTitle: entry.title } : {};
+      pages.push({ kind: 'document', title: titled.title ?? entry.title, ...summaryTitle, ...(entry.label ? { summaryLabel: entry.label } : {}), path: entry.path, front, body: titled.body, children });
     }
     return pages;
   };
@@ -270,19 +285,24 @@ export async function readRepository(source: RepositorySource, projectDirectory 
 /** A page as exported: its file, and where its sub-pages go. */
 export interface ExportedPage {
   kind: 'document' | 'group' | 'link';
+  /** As SUMMARY.md lists it. */
   title: string;
+  /** A group's anchor, written when it is not what GitBook makes of the title. */
+  anchor?: string;
+  /** The link's own title in SUMMARY.md. */
+  label?: string;
   path?: string;
   href?: string;
   children: ExportedPage[];
 }
 
 /** Text with every character that could start markup escaped, so that it reads back as written. */
-const literal = (text: string) => text.replace(/([\\[\]*_`<>&!~#])/g, '\\$1');
+const literal = (text: string) => text.replace(/([\\[\]*_`<>!~#])/g, '\\$1').replace(/&(?=#?[A-Za-z0-9]+;)/g, '\\&');
 
-function summaryLink(title: string, target: string): string {
+function summaryLink(title: string, target: string, label?: string): string {
   const escaped = literal(title);
   const href = /[\s()<>]/.test(target) ? `<${target}>` : target;
-  return `[${escaped}](${href})`;
+  return `[${escaped}](${href}${label ? ` "${label.replace(/(["\\])/g, '\\$1')}"` : ''})`;
 }
 
 /** SUMMARY.md for a space's pages, written as GitBook writes it; paths relative to the summary's folder. */
@@ -292,7 +312,7 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string): string
   const list = (entries: ExportedPage[], depth: number) => {
     for (const entry of entries) {
       const target = entry.kind === 'link' ? entry.href! : posix.relative(directory, entry.path!);
-      lines.push(`${'  '.repeat(depth)}* ${summaryLink(entry.title, target)}`);
+      lines.push(`${'  '.repeat(depth)}* ${summaryLink(entry.title, target, entry.label)}`);
       list(entry.children, depth + 1);
     }
   };
@@ -300,15 +320,16 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string): string
   // before the groups: GitBook's format has no place for one between them.
   list(pages.filter((entry) => entry.kind !== 'group'), 0);
   for (const group of pages.filter((entry) => entry.kind === 'group')) {
-    lines.push('', `## ${literal(group.title)}`, '');
+    const anchor = group.anchor ? ` <a href="#${group.anchor}" id="${group.anchor}"></a>` : '';
+    lines.push('', `## ${literal(group.title)}${anchor}`, '');
     list(group.children, 0);
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
 
-/** A page's file: front matter (only what is set), the title as a heading, the body. */
+/** A page's file: its front matter (when it has any), the title as a heading, the body. */
 export function writePageFile(front: Record<string, unknown>, title: string, body: string): string {
-  const fields = Object.fromEntries(FRONT_MATTER_FIELDS.filter((field) => front[field] !== undefined).map((field) => [field, front[field]]));
+  const fields = Object.fromEntries(Object.entries(front).filter(([, value]) => value !== undefined));
   const matter = Object.keys(fields).length > 0 ? `---\n${stringifyYaml(fields).trimEnd()}\n---\n\n` : '';
   return `${matter}# ${title}\n${body.trim() ? `\n${body.trim()}\n` : ''}`;
 }

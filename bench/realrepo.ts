@@ -1,0 +1,16 @@
+import { startTestApp, stopTestApp, request } from '../test/helpers/app.ts';
+import { buildOrganization } from '../test/helpers/factories.ts';
+import { importFolderIntoSpace, exportSpaceToFolder } from '../src/services/gitbookRepository.ts';
+const app = await startTestApp();
+const org = await buildOrganization(app);
+const space = (await request(app.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token: org.admin.token, body: { title: 'GitBook docs' } })).body;
+let t = performance.now();
+const result = await importFolderIntoSpace(app.app.ctx, space.id, process.argv[2]);
+console.log('import ms', (performance.now() - t).toFixed(0), 'pages', result.pages, 'files', result.files, 'warnings', result.warnings.length);
+for (const w of result.warnings.slice(0, 15)) console.log('  W', w.slice(0, 300));
+t = performance.now();
+const out = process.argv[3];
+const exported = await exportSpaceToFolder(app.app.ctx, space.id, out);
+console.log('export ms', (performance.now() - t).toFixed(0), exported);
+console.log('rss MB', (process.memoryUsage().rss / 1e6).toFixed(0));
+await stopTestApp(app); process.exit(0);
