@@ -155,8 +155,11 @@ export class GitWorkspace {
     return Buffer.from((await git.readBlob({ fs, cache: this.cache, gitdir: this.gitdir, oid })).blob);
   }
 
-  async writeBlob(bytes: Buffer): Promise<string> {
-    return git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
+  /** Stores a blob and answers its oid; one among `present` (objects the repository has) is only hashed. */
+  async writeBlob(bytes: Buffer, present: ReadonlySet<string> = new Set()): Promise<string> {
+    const { oid } = await git.hashBlob({ object: bytes });
+    // Compressing an unchanged image again is most of an export's time.
+    return present.has(oid) ? oid : git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
   }
 
   /** Writes a commit holding exactly `files` (path → blob oid) on top of `parent`. */

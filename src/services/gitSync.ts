@@ -321,9 +321,10 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const written = new Map(existing);
   for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files)]) written.delete(path);
   const oids = new Map<string, string>();
+  const present = new Set(existing.values());
   const kept = new Map(Object.entries(previousPaths.pages).map(([id, [path]]) => [id, strip(path)]));
   const layout = await revisionAsRepository(ctx.db, revisionId, config, kept, async (path, bytes) => {
-    const oid = await workspace.writeBlob(bytes);
+    const oid = await workspace.writeBlob(bytes, present);
     oids.set(path, oid);
     written.set(prefix + path, oid);
   });

@@ -132,7 +132,7 @@ export async function startGitServer(): Promise<GitServer> {
     },
     read(branch = 'main') {
       const work = workingCopy(branch);
-      const paths = git(work, 'ls-files').split('\n').filter(Boolean);
+      const paths = git(work, 'ls-files', '-z').split('\0').filter(Boolean);
       const bytes = Object.fromEntries(paths.map((path) => [path, readFileSync(join(work, path))]));
       const files = Object.fromEntries(Object.entries(bytes).map(([path, content]) => [path, content.toString('utf8')]));
       const result = { head: git(work, 'rev-parse', 'HEAD'), files, bytes, message: git(work, 'log', '-1', '--format=%B') };
