@@ -4,7 +4,7 @@
 // where their files keep their paths), and a revision becomes the files of a repository.
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, posix, relative as relativePath, sep } from 'node:path';
-import { documentToMarkdown, linkResolverFor, linkWriterFor, markdownToDocument, namedFiles, type ContentRef } from '../content/document.ts';
+import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, type ContentRef } from '../content/document.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { ASSETS_DIRECTORY, readConfig, readRepository, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
@@ -236,39 +236,46 @@ export async function importedContent(
   };
   for (const asset of repository.assets) await addFile(asset);
 
-  /** A page's links as references: pages and files by their paths in the repository. */
-  const resolverFor = async (page: RepositoryPage) => {
-    const directory = posix.dirname(page.path ?? '.');
-    const targets = new Map<string, ContentRef>();
-    const pathOf = (url: string) => {
-      if (url.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return undefined;
-      let path = url.split('#')[0].split('?')[0];
-      try {
-        path = decodeURIComponent(path);
-      } catch {
-        // Not percent-encoded: read as written.
-      }
-      const joined = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(directory, path));
-      return joined.startsWith('..') ? undefined : joined.replace(/\/$/, '');
-    };
-    // Files linked from this page are read ahead: the resolver itself cannot wait.
-    for (const url of linkUrls(page.body)) {
-      const path = pathOf(url);
-      if (path === undefined || targets.has(path) || pageAtPath.has(path) || pageAtPath.has(`${path}/README.md`) || /\.md$/i.test(path)) continue;
-      const file = await addFile(path);
-      if (file) targets.set(path, { kind: 'file', file });
+  /** Where a link of a page's file leads in the repository, relative to the docs' root. */
+  const pathFrom = (page: RepositoryPage, url: string) => {
+    if (url.startsWith('#') || hasScheme(url) || url.startsWith('//')) return undefined;
+    let path = url.split('#')[0].split('?')[0];
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // Not percent-encoded: read as written.
     }
-    return (url: string): ContentRef => {
+    const joined = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(page.path ?? '.'), path));
+    return joined.startsWith('..') ? undefined : joined.replace(/\/$/, '');
+  };
+  /**
+   * A page's markdown as Quire stores it: links to pages and files of the repository as
+   * /pages/<id> and /files/<id>, which survive moves. The converter reads the links (as
+   * written); files they name come in before the writing, which resolves each.
+   */
+  const storedMarkdown = async (page: RepositoryPage): Promise<string> => {
+    const written: string[] = [];
+    const document = markdownToDocument(page.body, (url) => (written.push(url), linksAsWritten(url)));
+    const files = new Map<string, string>();
+    for (const url of written) {
+      const path = pathFrom(page, url);
+      if (path === undefined || files.has(path) || pageAtPath.has(path) || pageAtPath.has(`${path}/README.md`) || /\.md$/i.test(path)) continue;
+      const file = await addFile(path);
+      if (file) files.set(path, file);
+    }
+    const resolve = (url: string): ContentRef => {
       if (url.startsWith('#')) return { kind: 'anchor', anchor: url.slice(1) };
-      const path = pathOf(url);
+      const path = pathFrom(page, url);
       if (path === undefined) return { kind: 'url', url };
       const anchor = url.includes('#') ? url.slice(url.indexOf('#') + 1) : undefined;
       const pageId = pageAtPath.get(path) ?? pageAtPath.get(`${path}/README.md`) ?? pageAtPath.get(`${path}.md`);
       if (pageId) return { kind: 'page', page: pageId, ...(anchor ? { anchor } : {}) };
-      return targets.get(path) ?? { kind: 'url', url };
+      return files.has(path) ? { kind: 'file', file: files.get(path)! } : { kind: 'url', url };
     };
+    // Without a page to be relative to, the writer writes /pages/<id> and /files/<id>.
+    const write = linkWriterFor(new Map());
+    return documentToMarkdown(document, { link: (ref) => write(ref.kind === 'url' ? resolve(ref.url) : ref) });
   };
-  const writeRef = linkWriterFor(new Map());
 
   const build = async (pages: RepositoryPage[], parentId: string | null) => {
     const slugs: string[] = [];
@@ -284,9 +291,7 @@ export async function importedContent(
       slugs.push(slug);
       let blob: Hash | null = null;
       if (page.kind === 'document') {
-        const resolve = await resolverFor(page);
-        const document = markdownToDocument(page.body, resolve);
-        const markdown = documentToMarkdown(document, { link: (ref) => (ref.kind === 'page' ? `/pages/${ref.page}${ref.anchor ? `#${ref.anchor}` : ''}` : ref.kind === 'file' ? `/files/${ref.file}` : writeRef(ref)) });
+        const markdown = await storedMarkdown(page);
         blob = hashOf(markdown);
         blobs.set(blob, markdown);
         if (page.path) pagePaths[id] = [page.path, oidOf(page.path) ?? ''];
@@ -334,15 +339,6 @@ function contentTypeOf(name: string): string {
   const extension = posix.extname(name).toLowerCase();
   const known: Record<string, string> = { '.pdf': 'application/pdf', '.json': 'application/json', '.yaml': 'application/yaml', '.yml': 'application/yaml', '.txt': 'text/plain', '.csv': 'text/csv', '.zip': 'application/zip', '.mp4': 'video/mp4' };
   return known[extension] ?? 'application/octet-stream';
-}
-
-/** Every link and image target a markdown text names, in markdown, HTML attributes and GitBook's tags. */
-function linkUrls(markdown: string): string[] {
-  const urls = new Set<string>();
-  for (const match of markdown.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) urls.add(match[1]);
-  for (const match of markdown.matchAll(/\b(?:src|href|url)="([^"]+)"/g)) urls.add(match[1]);
-  for (const match of markdown.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) urls.add(match[1]);
-  return [...urls];
 }
 
 // ─── Export ─────────────────────────────────────────────────────────────────────────
