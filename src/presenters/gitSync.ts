@@ -13,13 +13,10 @@ export function repositoryName(url: string): string {
 
 export function presentGitSyncState(row: SpaceGitSyncRow) {
   return {
-    repoName: repositoryName(row.url),
-    ...(row.provider ? { installationProvider: row.provider } : {}),
-    url: row.tree_url ?? row.url,
+    ...presentSpaceGitSync(row),
     ref: row.ref,
     ...(row.project_directory ? { repoProjectDirectory: row.project_directory } : {}),
     ...(row.last_commit ? { commit: row.last_commit } : {}),
-    updatedAt: row.updated_at,
     operation: {
       state: row.operation_state,
       direction: row.operation_direction,

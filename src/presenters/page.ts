@@ -1,5 +1,6 @@
 // Page objects of a revision, nested as in GitBook's content API.
 import { childrenByParent, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
+import type { GitBlob } from '../db/repos/gitSync.ts';
 
 export interface PresentedPage {
   id: string;
@@ -24,7 +25,7 @@ export function presentPage(
   spaceId: string,
   tree: FlatTree,
   page: FlatPage,
-  options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]>; git?: Record<string, [path: string, oid: string]> } = {},
+  options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]>; git?: Record<string, GitBlob> } = {},
 ): PresentedPage {
   // Computed once per tree and handed down: recomputing it per page would be quadratic.
   const byParent = options.children ?? childrenByParent(tree);
@@ -47,7 +48,7 @@ export function presentPage(
 }
 
 /** The top-level pages with their sub-pages; `git`: where each sits in the commit the revision matches. */
-export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree, git?: Record<string, [path: string, oid: string]>): PresentedPage[] {
+export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree, git?: Record<string, GitBlob>): PresentedPage[] {
   const children = childrenByParent(tree);
   return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children, git }));
 }

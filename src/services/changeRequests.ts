@@ -49,27 +49,28 @@ export async function listChangeRequests(
 export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
   const changeRequestId = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
-    return openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id });
+    return (await openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id })).id;
   });
   return getChangeRequest(ctx, actor, spaceId, changeRequestId);
 }
 
-/** Inserts an open change request proposing `revision` over `base`, with the next number of the space; answers its id. */
+/** Inserts an open change request proposing `revision` over `base`, with the next number of the space; answers its id and number. */
 export async function openChangeRequest(
   ctx: ServiceContext,
   trx: Db,
   actor: Actor,
   spaceId: string,
   input: { subject: string; base: string; revision: string },
-): Promise<string> {
+): Promise<{ id: string; number: number }> {
   // Numbers are handed out one at a time per space, across processes.
   await lockRow(trx, 'spaces', spaceId);
   const id = newId();
   const now = isoNow(ctx.clock);
+  const number = await nextChangeRequestNumber(trx, spaceId);
   await insertChangeRequest(trx, {
     id,
     space_id: spaceId,
-    number: await nextChangeRequestNumber(trx, spaceId),
+    number,
     status: 'open',
     subject: input.subject,
     created_by: actor.user.id,
@@ -80,7 +81,7 @@ export async function openChangeRequest(
     created_at: now,
     updated_at: now,
   });
-  return id;
+  return { id, number };
 }
 
 export async function getChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {

@@ -11,8 +11,7 @@
 // and never stored or logged in clear.
 import { posix } from 'node:path';
 import { readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
-import { findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync, type SpaceGitSyncRow } from '../db/repos/gitSync.ts';
-import { databaseObjectStore } from '../db/repos/contentObjects.ts';
+import { endGitSyncOperation, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync, type GitPaths, type SpaceGitSyncRow } from '../db/repos/gitSync.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
@@ -25,11 +24,11 @@ import { newId } from '../lib/ids.ts';
 import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import { seal, unseal } from '../lib/secretBox.ts';
 import { presentGitSyncState } from '../presenters/gitSync.ts';
-import { mergeRevisionIntoSpace, storeRevision } from './changeRequestContent.ts';
+import { mergeRevisionIntoSpace } from './changeRequestContent.ts';
 import { openChangeRequest } from './changeRequests.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
-import { importedContent, loadBaseline, revisionAsRepository, type GitPaths } from './gitbookRepository.ts';
+import { revisionAsRepository, storeImportedRevision } from './gitbookRepository.ts';
 import { redirectSpacePaths } from './siteRedirects.ts';
 
 export const GIT_SYNC_JOB = 'git-sync';
@@ -122,17 +121,19 @@ async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: stri
       ...(direction === 'export' ? { commitMessage: input.commitMessage } : {}),
     };
     const now = isoNow(ctx.clock);
+    const shown = withoutCredentials(url);
+    // A different repository or ref starts afresh: nothing is in sync with it yet.
+    const same = existing?.url === shown && existing.ref === ref;
     await upsertSpaceGitSync(trx, {
       space_id: spaceId,
-      url: withoutCredentials(url),
+      url: shown,
       ref,
       project_directory: projectDirectory,
       tree_url: input.gitInfo?.url ?? input.repoTreeURL ?? existing?.tree_url ?? null,
       commit_url: input.repoCommitURL ?? existing?.commit_url ?? null,
       provider: providerOf(url, input.gitInfo?.provider) ?? existing?.provider ?? null,
-      // A different repository or ref starts afresh: nothing is in sync with it yet.
-      last_commit: existing && existing.url === withoutCredentials(url) && existing.ref === ref ? existing.last_commit : null,
-      last_revision: existing && existing.url === withoutCredentials(url) && existing.ref === ref ? existing.last_revision : null,
+      last_commit: same ? existing.last_commit : null,
+      last_revision: same ? existing.last_revision : null,
       last_timestamp: timestamp ?? existing?.last_timestamp ?? null,
       operation_id: operation,
       operation_direction: direction,
@@ -170,14 +171,8 @@ function isOutcome(error: unknown): error is Error {
 }
 
 /** Ends the operation, unless another has been asked for since. */
-async function finish(ctx: ServiceContext, trx: Db, payload: GitSyncPayload, changes: Partial<SpaceGitSyncRow>): Promise<void> {
-  const now = isoNow(ctx.clock);
-  await trx
-    .updateTable('space_git_syncs')
-    .set({ ...changes, operation_ended_at: now, updated_at: now })
-    .where('space_id', '=', payload.spaceId)
-    .where('operation_id', '=', payload.operation)
-    .execute();
+function finish(ctx: ServiceContext, db: Db, payload: GitSyncPayload, changes: Partial<SpaceGitSyncRow>): Promise<void> {
+  return endGitSyncOperation(db, payload.spaceId, payload.operation, { ...changes, operation_ended_at: isoNow(ctx.clock) });
 }
 
 /** The job: runs the space's last asked-for operation once; a superseded or finished one does nothing. */
@@ -209,18 +204,11 @@ export async function runGitSync(ctx: ServiceContext, payload: GitSyncPayload): 
 
 // ─── Import ─────────────────────────────────────────────────────────────────────────
 
-/** Reads a commit's docs: the repository's format over the git tree, file by file. */
+/** A commit's files as a repository to read, file by file, and their blob oids. */
 async function repositoryAt(workspace: GitWorkspace, commit: string, projectDirectory: string) {
   const oids = await workspace.files(commit);
   const source: RepositorySource = { paths: [...oids.keys()], read: (path) => workspace.read(oids.get(path)!) };
-  const repository = await readRepository(source, projectDirectory);
-  const prefix = repository.config.root ? `${repository.config.root}/` : '';
-  return {
-    repository,
-    oids,
-    readDocsFile: async (path: string) => (oids.has(prefix + path) ? workspace.read(oids.get(prefix + path)!) : undefined),
-    oidOf: (path: string) => oids.get(prefix + path),
-  };
+  return { source, oids, repository: await readRepository(source, projectDirectory) };
 }
 
 /** The revision the next import starts from: the one of the last sync, unless forced or gone. */
@@ -240,29 +228,29 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
     await finish(ctx, ctx.db, payload, { operation_state: 'success', operation_warnings: '[]' });
     return (await findSpace(ctx.db, payload.spaceId))?.revision_id;
   }
-  const { repository, readDocsFile, oidOf } = await repositoryAt(workspace, commit, payload.projectDirectory);
+  const { source, oids, repository } = await repositoryAt(workspace, commit, payload.projectDirectory);
   const message = await workspace.commitMessage(commit);
   const base = await importBase(ctx.db, row, payload.spaceId, payload.force);
-  const baseline = await loadBaseline(ctx.db, base, repository.config.root);
-  const content = await importedContent(ctx, repository, readDocsFile, oidOf, baseline);
   const prefix = repository.config.root ? `${repository.config.root}/` : '';
-  const paths: GitPaths = {
-    pages: Object.fromEntries(Object.entries(content.pagePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
-    files: Object.fromEntries(Object.entries(content.filePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
-  };
-  const store = databaseObjectStore(ctx.db);
-  await store.put(content.blobs);
-  const imported = await ctx.db.transaction().execute(async (trx) => {
-    const revisionId = await storeRevision(ctx, trx, content, new Set(), new Map(), [base], actor, payload.spaceId);
-    await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit, message, url: commitUrl(row, commit), ref: payload.ref, created_by_quire: 0, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
-    return revisionId;
+  const { revision: imported, content } = await storeImportedRevision(ctx, actor, payload.spaceId, {
+    source,
+    repository,
+    base,
+    oidOf: (path) => oids.get(path),
+    alsoInTransaction: async (trx, revisionId, read) => {
+      const paths: GitPaths = {
+        pages: Object.fromEntries(Object.entries(read.pagePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
+        files: Object.fromEntries(Object.entries(read.filePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
+      };
+      await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit, message, url: commitUrl(row, commit), ref: payload.ref, created_by_quire: 0, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
+    },
   });
   const synced = { last_commit: commit, last_revision: imported, operation_warnings: JSON.stringify(content.warnings) };
   const subject = `Git Sync: ${payload.ref.replace(/^refs\/heads\//, '')} at ${commit.slice(0, 7)}`;
   if (payload.standalone) {
     await ctx.db.transaction().execute(async (trx) => {
       const changeRequest = await openChangeRequest(ctx, trx, actor, payload.spaceId, { subject, base, revision: imported });
-      await finish(ctx, trx, payload, { operation_state: 'success', operation_warnings: JSON.stringify([...content.warnings, `the import is in change request ${await numberOf(trx, changeRequest)}, for review`]) });
+      await finish(ctx, trx, payload, { operation_state: 'success', operation_warnings: JSON.stringify([...content.warnings, `the import is in change request #${changeRequest.number}, for review`]) });
     });
     return undefined;
   }
@@ -272,7 +260,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
       const pages = [...new Set(outcome.conflicts.map((conflict) => `"${conflict.page.title}"`))].join(', ');
       await finish(ctx, trx, payload, {
         operation_state: 'failure',
-        operation_error: `The repository and the space both changed ${pages} since the last sync. The import waits in change request ${await numberOf(trx, changeRequest)}: resolve it there, or import with force to take the repository's version`,
+        operation_error: `The repository and the space both changed ${pages} since the last sync. The import waits in change request #${changeRequest.number}: resolve it there, or import with force to take the repository's version`,
         operation_warnings: JSON.stringify(content.warnings),
       });
       return undefined;
@@ -287,11 +275,6 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
 /** Where a person sees the commit: under the repoCommitURL given, else the repository. */
 function commitUrl(row: SpaceGitSyncRow, commit: string): string {
   return row.commit_url ? `${row.commit_url.replace(/\/+$/, '')}/${commit}` : row.url;
-}
-
-async function numberOf(trx: Db, changeRequestId: string): Promise<string> {
-  const row = await trx.selectFrom('change_requests').select('number').where('id', '=', changeRequestId).executeTakeFirstOrThrow();
-  return `#${row.number}`;
 }
 
 // ─── Export ─────────────────────────────────────────────────────────────────────────

@@ -10,7 +10,7 @@ import { ASSETS_DIRECTORY, readConfig, readRepository, writePageFile, writeSumma
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { findRevisionGit } from '../db/repos/gitSync.ts';
+import { findRevisionGit, type GitPaths } from '../db/repos/gitSync.ts';
 import { firstAdminId } from '../db/repos/members.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
@@ -27,14 +27,8 @@ import { slugify, uniquePath } from './siteStructure.ts';
 /** The largest file an import brings in; a larger one stays where it is and is reported. */
 export const MAX_GIT_FILE_BYTES = 10 * 1024 * 1024;
 
-/** Paths of a revision's pages and files in the commit it matches: id → [path, blob oid]. */
-export interface GitPaths {
-  pages: Record<string, [string, string]>;
-  files: Record<string, [string, string]>;
-}
-
 /** A revision as an import starts from: its tree, files and where each sat in git. */
-export interface Baseline {
+interface Baseline {
   revisionId: string;
   tree: FlatTree;
   files: FileEntry[];
@@ -43,7 +37,7 @@ export interface Baseline {
   fileByName: Map<string, string>;
 }
 
-export async function loadBaseline(db: Db, revisionId: string, root: string): Promise<Baseline> {
+async function loadBaseline(db: Db, revisionId: string, root: string): Promise<Baseline> {
   const revision = await requireRevision(db, revisionId);
   const { tree } = await treeOf(db, revision.root_hash);
   const files = await readFiles(databaseObjectStore(db), revision.files_hash);
@@ -168,7 +162,7 @@ export interface ImportedContent {
  * id where its file keeps its path, a file where it keeps its name; links between pages
  * and to files become references that survive moves.
  */
-export async function importedContent(
+async function importedContent(
   ctx: ServiceContext,
   repository: RepositoryContent,
   readDocsFile: (path: string) => Promise<Buffer | undefined>,
@@ -335,6 +329,40 @@ export async function importedContent(
   return { tree, files, blobs, pagePaths, filePaths, redirects, warnings };
 }
 
+/**
+ * A repository's docs stored as a revision of the space made from `base` (pages keep
+ * their ids where their files keep their paths), with `alsoInTransaction`'s work in
+ * the same transaction; answers the revision and what the import read.
+ */
+export async function storeImportedRevision(
+  ctx: ServiceContext,
+  actor: Actor,
+  spaceId: string,
+  input: {
+    source: RepositorySource;
+    repository: RepositoryContent;
+    base: string;
+    /** The git blob of a file of the repository, by its path from the repository's top. */
+    oidOf?: (path: string) => string | undefined;
+    onPage?: (done: number, total: number) => void;
+    alsoInTransaction?: (trx: Db, revisionId: string, content: ImportedContent) => Promise<void>;
+  },
+) {
+  const { source, repository } = input;
+  const prefix = repository.config.root ? `${repository.config.root}/` : '';
+  const has = new Set(source.paths);
+  const baseline = await loadBaseline(ctx.db, input.base, repository.config.root);
+  const readDocsFile = async (path: string) => (has.has(prefix + path) ? source.read(prefix + path) : undefined);
+  const content = await importedContent(ctx, repository, readDocsFile, (path) => input.oidOf?.(prefix + path), baseline, input.onPage);
+  await databaseObjectStore(ctx.db).put(content.blobs);
+  const revision = await ctx.db.transaction().execute(async (trx) => {
+    const revisionId = await storeRevision(ctx, trx, content, new Set(), new Map(), [input.base], actor, spaceId);
+    await input.alsoInTransaction?.(trx, revisionId, content);
+    return revisionId;
+  });
+  return { revision, content };
+}
+
 function contentTypeOf(name: string): string {
   const extension = posix.extname(name).toLowerCase();
   const known: Record<string, string> = { '.pdf': 'application/pdf', '.json': 'application/json', '.yaml': 'application/yaml', '.yml': 'application/yaml', '.txt': 'text/plain', '.csv': 'text/csv', '.zip': 'application/zip', '.mp4': 'video/mp4' };
@@ -485,12 +513,7 @@ export async function importFolderIntoSpace(ctx: ServiceContext, spaceId: string
   const source = await folderSource(folder);
   const repository = await readRepository(source, '');
   const space = (await findSpace(ctx.db, spaceId))!;
-  const baseline = await loadBaseline(ctx.db, space.revision_id, repository.config.root);
-  const prefix = repository.config.root ? `${repository.config.root}/` : '';
-  const has = new Set(source.paths);
-  const content = await importedContent(ctx, repository, async (path) => (has.has(prefix + path) ? source.read(prefix + path) : undefined), () => undefined, baseline, onPage);
-  await databaseObjectStore(ctx.db).put(content.blobs);
-  const revision = await ctx.db.transaction().execute((trx) => storeRevision(ctx, trx, content, new Set(), new Map(), [space.revision_id], actor, spaceId));
+  const { revision, content } = await storeImportedRevision(ctx, actor, spaceId, { source, repository, base: space.revision_id, onPage });
   await mergeRevisionIntoSpace(ctx, actor, spaceId, { base: space.revision_id, revision }, async () => undefined);
   return { pages: content.tree.size, files: content.files.length, warnings: content.warnings };
 }

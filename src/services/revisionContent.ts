@@ -12,7 +12,7 @@ import { findRevision, type RevisionRow } from '../db/repos/revisions.ts';
 import type { Db } from '../db/schema.ts';
 import { presentPage, presentPageTree } from '../presenters/page.ts';
 import { presentGitCommit } from '../presenters/gitSync.ts';
-import type { RevisionGitRow } from '../db/repos/gitSync.ts';
+import type { GitBlob, GitPaths, RevisionGitRow } from '../db/repos/gitSync.ts';
 import type { ServiceContext } from './context.ts';
 
 /** How many pages the tree cache holds at most, across trees: memory stays bounded for large spaces. */
@@ -88,11 +88,9 @@ export interface RevisionView {
   git?: RevisionGitRow;
 }
 
-type GitBlobs = Record<string, [path: string, oid: string]>;
-
 /** Where the revision's pages and files sit in its commit (none when it matches no commit). */
-export function gitPathsOf(view: RevisionView): { pages: GitBlobs; files: GitBlobs } {
-  return view.git ? (JSON.parse(view.git.paths) as { pages: GitBlobs; files: GitBlobs }) : { pages: {}, files: {} };
+export function gitPathsOf(view: RevisionView): GitPaths {
+  return view.git ? (JSON.parse(view.git.paths) as GitPaths) : { pages: {}, files: {} };
 }
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
@@ -104,7 +102,7 @@ export async function loadRevision(ctx: ServiceContext, revisionId: string): Pro
 const DOWNLOAD_LINK_MS = 60 * 60 * 1000;
 
 /** A file with a signed download link, valid for an hour. */
-export function presentFile(ctx: ServiceContext, file: FileEntry, git?: [path: string, oid: string]) {
+export function presentFile(ctx: ServiceContext, file: FileEntry, git?: GitBlob) {
   const token = signLink({ blob: file.blob, name: file.name, type: file.contentType }, ctx.linkKey, new Date(ctx.clock.now().getTime() + DOWNLOAD_LINK_MS));
   return {
     id: file.id,

@@ -1,7 +1,17 @@
+import { preparedQuery } from '../prepared.ts';
 import type { Db, RevisionGitTable, SpaceGitSyncsTable } from '../schema.ts';
 
 export type SpaceGitSyncRow = SpaceGitSyncsTable;
 export type RevisionGitRow = RevisionGitTable;
+
+/** Where one page or file sits in a commit: its path and blob oid. */
+export type GitBlob = [path: string, oid: string];
+
+/** `revision_git.paths`: the revision's pages and files in the commit it matches, by id. */
+export interface GitPaths {
+  pages: Record<string, GitBlob>;
+  files: Record<string, GitBlob>;
+}
 
 export function findSpaceGitSync(db: Db, spaceId: string): Promise<SpaceGitSyncRow | undefined> {
   return db.selectFrom('space_git_syncs').selectAll().where('space_id', '=', spaceId).executeTakeFirst();
@@ -16,8 +26,19 @@ export async function updateSpaceGitSync(db: Db, spaceId: string, changes: Parti
   await db.updateTable('space_git_syncs').set(changes).where('space_id', '=', spaceId).execute();
 }
 
-export function findRevisionGit(db: Db, revisionId: string): Promise<RevisionGitRow | undefined> {
-  return db.selectFrom('revision_git').selectAll().where('revision_id', '=', revisionId).executeTakeFirst();
+/** Records the end of an operation, unless another has been asked for since. */
+export async function endGitSyncOperation(db: Db, spaceId: string, operationId: string, changes: Partial<SpaceGitSyncRow> & { operation_ended_at: string }): Promise<void> {
+  await db.updateTable('space_git_syncs').set({ ...changes, updated_at: changes.operation_ended_at }).where('space_id', '=', spaceId).where('operation_id', '=', operationId).execute();
+}
+
+const revisionGitQuery = preparedQuery<'revisionId', RevisionGitRow>(
+  (db, param) => db.selectFrom('revision_git').selectAll().where('revision_id', '=', param('revisionId')),
+  { remember: true },
+);
+
+/** The commit a revision matches, if any: read by every API read of content, so prepared and remembered. */
+export async function findRevisionGit(db: Db, revisionId: string): Promise<RevisionGitRow | undefined> {
+  return (await revisionGitQuery(db, { revisionId }))[0];
 }
 
 export async function upsertRevisionGit(db: Db, row: RevisionGitRow): Promise<void> {
