@@ -6,7 +6,7 @@ import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, posix, relative as relativePath, sep } from 'node:path';
 import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, type ContentRef } from '../content/document.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
-import { ASSETS_DIRECTORY, readConfig, readRepository, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
+import { ASSETS_DIRECTORY, decodePath, readConfig, readRepository, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -233,12 +233,7 @@ async function importedContent(
   /** Where a link of a page's file leads in the repository, relative to the docs' root. */
   const pathFrom = (page: RepositoryPage, url: string) => {
     if (url.startsWith('#') || hasScheme(url) || url.startsWith('//')) return undefined;
-    let path = url.split('#')[0].split('?')[0];
-    try {
-      path = decodeURIComponent(path);
-    } catch {
-      // Not percent-encoded: read as written.
-    }
+    const path = decodePath(url);
     const joined = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(page.path ?? '.'), path));
     return joined.startsWith('..') ? undefined : joined.replace(/\/$/, '');
   };

@@ -86,7 +86,8 @@ function inside(...parts: string[]): string | undefined {
   return joined.startsWith('..') || posix.isAbsolute(joined) ? undefined : joined;
 }
 
-function decodePath(href: string): string {
+/** The path a relative link names: without its #anchor and ?query, percent-decoded when it is encoded. */
+export function decodePath(href: string): string {
   const path = href.split('#')[0].split('?')[0];
   try {
     return decodeURIComponent(path);
