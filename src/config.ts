@@ -39,6 +39,11 @@ export interface Config {
   corsOrigins: string[];
   /** An ES module build of mermaid the reader's pages load to draw diagrams; unset: diagrams show as their source. */
   mermaidUrl: string | undefined;
+  /**
+   * GitBook's renderer serving Quire's sites: its cache is told when published content
+   * changes (`/~gitbook/revalidate`, signed with the secret it knows as GITBOOK_SECRET).
+   */
+  renderer: { url: string; secret: string | undefined } | undefined;
 }
 
 /** The most one PDF export holds unless QUIRE_PDF_MAX_PAGES / QUIRE_PDF_MAX_TEXT say otherwise. */
@@ -166,5 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pdfMaxPages: env.QUIRE_PDF_MAX_PAGES ? parseWholeNumber('QUIRE_PDF_MAX_PAGES', env.QUIRE_PDF_MAX_PAGES, 1) : PDF_DEFAULT_LIMITS.pages,
     pdfMaxText: env.QUIRE_PDF_MAX_TEXT ? parseSize('QUIRE_PDF_MAX_TEXT', env.QUIRE_PDF_MAX_TEXT) : PDF_DEFAULT_LIMITS.text,
     mermaidUrl: env.QUIRE_MERMAID_URL ? parseUrl('QUIRE_MERMAID_URL', env.QUIRE_MERMAID_URL, ['http:', 'https:']) : undefined,
+    renderer: env.QUIRE_RENDERER_URL
+      ? { url: parseUrl('QUIRE_RENDERER_URL', env.QUIRE_RENDERER_URL, ['http:', 'https:']).replace(/\/+$/, ''), secret: env.QUIRE_RENDERER_SECRET || undefined }
+      : undefined,
   };
 }

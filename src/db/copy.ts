@@ -27,6 +27,8 @@ export const COPIED_TABLES = [
   'custom_fields',
   'space_custom_field_values',
   'jobs',
+  'events',
+  'event_deliveries',
   'sites',
   'site_section_groups',
   'site_sections',

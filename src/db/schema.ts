@@ -171,6 +171,28 @@ export interface SpaceCustomFieldValuesTable {
   value: string;
 }
 
+/** The outbox: something that happened, written in the transaction that made it happen. */
+export interface EventsTable {
+  id: string;
+  /** GitBook's event name, such as `space_content_updated`. */
+  type: string;
+  organization_id: string;
+  space_id: string | null;
+  /** JSON: the event's own fields (for `space_content_updated`, `revisionId`, `previousRevisionId`, `updatedBy`). */
+  payload: string;
+  created_at: string;
+}
+
+/** One subscriber's work on one event, run by a job; `done` is written once. */
+export interface EventDeliveriesTable {
+  event_id: string;
+  subscriber: string;
+  state: 'pending' | 'done' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  updated_at: string;
+}
+
 export interface JobsTable {
   id: string;
   kind: string;
@@ -288,6 +310,12 @@ export interface SpaceGitSyncsTable {
   /** JSON string[]. */
   operation_warnings: string;
   updated_at: string;
+  /**
+   * Where the space's merges are exported, once an export (not standalone) set it up:
+   * the URL with its credentials, sealed with the secrets key, and who set it up.
+   */
+  export_sealed_url: string | null;
+  export_user_id: string | null;
 }
 
 export interface RevisionGitTable {
@@ -547,6 +575,8 @@ export interface Database {
   custom_fields: CustomFieldsTable;
   space_custom_field_values: SpaceCustomFieldValuesTable;
   jobs: JobsTable;
+  events: EventsTable;
+  event_deliveries: EventDeliveriesTable;
   sites: SitesTable;
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;

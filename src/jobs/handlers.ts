@@ -1,5 +1,6 @@
 // Every kind of durable job and the function that runs it.
 import { IMPORT_WEBSITE_JOB, runWebsiteImport } from '../services/contentImport.ts';
+import { DELIVER_EVENT_JOB, deliverEvent } from '../services/events.ts';
 import { GIT_SYNC_JOB, runGitSync } from '../services/gitSync.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
@@ -12,4 +13,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [IMPORT_WEBSITE_JOB]: runWebsiteImport,
   [PROCESS_OPENAPI_SPEC_JOB]: processOpenApiSpec,
   [GIT_SYNC_JOB]: runGitSync,
+  [DELIVER_EVENT_JOB]: deliverEvent,
 };

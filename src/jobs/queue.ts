@@ -11,8 +11,12 @@ import type { ServiceContext } from '../services/context.ts';
 
 export type JobHandler = (ctx: ServiceContext, payload: any) => Promise<void>;
 
+/** A job that cannot do its work yet (a service down, another operation running): retried later, reported in one line. */
+export class RetryLater extends Error {}
+
 const DEFAULT_LEASE_MS = 60_000;
-const MAX_ATTEMPTS = 10;
+/** Runs of a job before it waits for a person (at 2^attempts seconds apart: about 17 minutes in all). */
+export const MAX_JOB_ATTEMPTS = 10;
 /** Where a job that kept failing waits for a person to look at its last_error. */
 const NEVER = '9999-12-31T00:00:00.000Z';
 
@@ -51,11 +55,11 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
     await handler(ctx, JSON.parse(job.payload));
     await deleteJob(ctx.db, job.id);
   } catch (error) {
-    const retryAt = job.attempts >= MAX_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
+    const retryAt = job.attempts >= MAX_JOB_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
     const message = String((error as Error)?.message ?? error);
     const facts = { job: job.id, kind: job.kind, attempt: job.attempts, retryAt: retryAt === NEVER ? 'never' : retryAt };
     // A refusal or a failed fetch is the job's outcome, said in one line; anything else is a fault worth its stack.
-    if (error instanceof AppError || error instanceof FetchRefused) ctx.log.warn(facts, `job failed: ${message}`);
+    if (error instanceof AppError || error instanceof FetchRefused || error instanceof RetryLater) ctx.log.warn(facts, `job failed: ${message}`);
     else ctx.log.error({ ...facts, err: error }, 'job failed unexpectedly');
     await rescheduleJob(ctx.db, job.id, retryAt, message);
   } finally {
@@ -85,7 +89,7 @@ export async function runJobNow(ctx: ServiceContext, kind: string, payload: unkn
 }
 
 /** Takes the lease of one queued job and runs it here, unless another process holds it. */
-async function claimAndRun(ctx: ServiceContext, jobId: string, handler: JobHandler): Promise<void> {
+export async function claimAndRun(ctx: ServiceContext, jobId: string, handler: JobHandler): Promise<void> {
   const now = ctx.clock.now();
   const job = await claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now));
   if (job) await runClaimed(ctx, job, handler, now);

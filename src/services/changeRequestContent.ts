@@ -15,9 +15,7 @@ import { RepositoryFormatError, splitFrontMatter, splitTitle } from '../content/
 import { baseOf, updateChangeRequest, type ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
-import { catchUpSearchIndex } from './search.ts';
-import { prepareSpaceDocuments } from './pageDocuments.ts';
-import { compareAndSetSpaceRevision, type SpaceRow } from '../db/repos/spaces.ts';
+import type { SpaceRow } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -25,6 +23,7 @@ import { newId } from '../lib/ids.ts';
 import { decodeBase64, imageFacts } from '../lib/uploads.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
+import { afterCommit, commitRevision } from './events.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
 import { rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
@@ -445,22 +444,15 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
       if ('conflicts' in result) return { revision: space.revision_id, result: 'conflicts' as const, conflicts: result.conflicts };
       merged = result.revision;
     }
-    if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
-      throw new Conflict('The space changed while merging; try the merge again');
-    }
+    const summary = `Merge change request #${changeRequest.number}${changeRequest.subject ? `: ${changeRequest.subject}` : ''}`;
+    const committed = await commitRevision(ctx, trx, actor, { organizationId: space.organization_id, spaceId, from: space.revision_id, to: merged, summary });
     await updateChangeRequest(trx, changeRequest.id, { status: 'merged', revision_merged: merged, updated_at: isoNow(ctx.clock) });
-    return { revision: merged, result: 'merge' as const };
+    return { revision: merged, result: 'merge' as const, committed };
   });
-  if (outcome.result === 'merge') await afterSpaceContentChanged(ctx, spaceId);
-  return outcome;
-}
-
-/** What follows a new revision of a space, after its transaction committed. */
-export async function afterSpaceContentChanged(ctx: ServiceContext, spaceId: string): Promise<void> {
-  // Indexed after the commit, so the space's row is not held while large pages are parsed.
-  await catchUpSearchIndex(ctx.db, spaceId);
-  // Readers' documents are made ahead in the background: a cache, so a failure costs only a slower first read.
-  void prepareSpaceDocuments(ctx, spaceId).catch((error: unknown) => ctx.log.warn({ err: error, spaceId }, 'could not prepare the published pages of a space'));
+  if (outcome.result !== 'merge') return outcome;
+  const { committed, ...answer } = outcome;
+  await afterCommit(ctx, committed);
+  return answer;
 }
 
 /**
@@ -473,10 +465,9 @@ export async function mergeRevisionIntoSpace<T>(
   ctx: ServiceContext,
   actor: Actor,
   spaceId: string,
-  revisions: { base: string; revision: string },
+  revisions: { base: string; revision: string; summary: string },
   alsoInTransaction: (trx: Db, outcome: { revision: string } | { conflicts: ReturnType<typeof presentConflicts> }) => Promise<T>,
 ): Promise<T> {
-  let changed = false;
   const answer = await withPlannedMerge(ctx, async (trx, planned) => {
     await lockRow(trx, 'spaces', spaceId);
     const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
@@ -488,13 +479,10 @@ export async function mergeRevisionIntoSpace<T>(
       if (result.conflicts) return { value: await alsoInTransaction(trx, { conflicts: result.conflicts }) };
       merged = result.revision!;
     }
-    if (!(await compareAndSetSpaceRevision(trx, spaceId, space.revision_id, merged, isoNow(ctx.clock)))) {
-      throw new Conflict('The space changed while merging; try again');
-    }
-    changed = true;
-    return { value: await alsoInTransaction(trx, { revision: merged }) };
+    const committed = await commitRevision(ctx, trx, actor, { organizationId: space.organization_id, spaceId, from: space.revision_id, to: merged, summary: revisions.summary });
+    return { value: await alsoInTransaction(trx, { revision: merged }), committed };
   });
-  if (changed) await afterSpaceContentChanged(ctx, spaceId);
+  await afterCommit(ctx, answer.committed);
   return answer.value;
 }
 

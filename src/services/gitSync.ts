@@ -11,13 +11,13 @@
 // and never stored or logged in clear.
 import { posix } from 'node:path';
 import { readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
-import { endGitSyncOperation, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync, type GitPaths, type SpaceGitSyncRow } from '../db/repos/gitSync.ts';
+import { deleteSpaceGitSync, endGitSyncOperation, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync, type GitPaths, type SpaceGitSyncRow } from '../db/repos/gitSync.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
 import type { Db } from '../db/schema.ts';
 import { AppError, BadRequest, NotFound } from '../errors.ts';
-import { enqueueJob, startJobSoon } from '../jobs/queue.ts';
+import { enqueueJob, RetryLater, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { GitRemoteError, GitWorkspace, withoutCredentials } from '../lib/gitRemote.ts';
 import { newId } from '../lib/ids.ts';
@@ -47,7 +47,7 @@ interface GitOperationInput {
 }
 
 export type GitImportInput = GitOperationInput & { standalone?: boolean };
-export type GitExportInput = GitOperationInput & { commitMessage: string };
+export type GitExportInput = GitOperationInput & { commitMessage: string; standalone?: boolean };
 
 interface GitSyncPayload {
   spaceId: string;
@@ -107,24 +107,10 @@ async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: stri
     await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
     const existing = await findSpaceGitSync(trx, spaceId);
     if (timestamp && existing?.last_timestamp && timestamp < existing.last_timestamp) return undefined;
-    const operation = newId();
-    const payload: GitSyncPayload = {
-      spaceId,
-      userId: actor.user.id,
-      operation,
-      direction,
-      sealedUrl: seal(ctx.secretsKey(), url),
-      ref,
-      projectDirectory,
-      force: input.force ?? false,
-      standalone: input.standalone ?? false,
-      ...(direction === 'export' ? { commitMessage: input.commitMessage } : {}),
-    };
-    const now = isoNow(ctx.clock);
     const shown = withoutCredentials(url);
     // A different repository or ref starts afresh: nothing is in sync with it yet.
     const same = existing?.url === shown && existing.ref === ref;
-    await upsertSpaceGitSync(trx, {
+    const connection: SpaceGitSyncRow = {
       space_id: spaceId,
       url: shown,
       ref,
@@ -135,18 +121,96 @@ async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: stri
       last_commit: same ? existing.last_commit : null,
       last_revision: same ? existing.last_revision : null,
       last_timestamp: timestamp ?? existing?.last_timestamp ?? null,
-      operation_id: operation,
-      operation_direction: direction,
-      operation_state: 'running',
-      operation_started_at: now,
-      operation_ended_at: null,
-      operation_error: null,
-      operation_warnings: '[]',
-      updated_at: now,
+      export_sealed_url: same ? existing.export_sealed_url : null,
+      export_user_id: same ? existing.export_user_id : null,
+      ...runningOperation(ctx, direction),
+    };
+    return startOperation(ctx, trx, connection, {
+      spaceId,
+      userId: actor.user.id,
+      direction,
+      sealedUrl: seal(ctx.secretsKey(), url),
+      ref,
+      projectDirectory,
+      force: input.force ?? false,
+      standalone: input.standalone ?? false,
+      ...(direction === 'export' ? { commitMessage: input.commitMessage } : {}),
     });
-    return enqueueJob(trx, ctx.clock, GIT_SYNC_JOB, payload);
   });
   if (jobId) startJobSoon(ctx, jobId, runGitSync);
+}
+
+function runningOperation(ctx: ServiceContext, direction: 'import' | 'export') {
+  const now = isoNow(ctx.clock);
+  return {
+    operation_id: newId(),
+    operation_direction: direction,
+    operation_state: 'running' as const,
+    operation_started_at: now,
+    operation_ended_at: null,
+    operation_error: null,
+    operation_warnings: '[]',
+    updated_at: now,
+  };
+}
+
+/** Records the connection with its new running operation and queues the job that runs it. */
+async function startOperation(ctx: ServiceContext, trx: Db, connection: SpaceGitSyncRow, payload: Omit<GitSyncPayload, 'operation'>): Promise<string> {
+  await upsertSpaceGitSync(trx, connection);
+  return enqueueJob(trx, ctx.clock, GIT_SYNC_JOB, { ...payload, operation: connection.operation_id });
+}
+
+/** Whether the space's changes go to git: an export (not standalone) set it up, and nobody has disconnected it since. */
+export async function exportsChanges(db: Db, spaceId: string): Promise<boolean> {
+  return (await findSpaceGitSync(db, spaceId))?.export_sealed_url != null;
+}
+
+/**
+ * A subscriber to the space's content changes: exports the space to the branch its
+ * last export went to, as the person who set that up, unless the content is already
+ * there (it came from git). It waits while another operation runs, which may bring the
+ * change to git itself.
+ */
+export async function exportContentChange(ctx: ServiceContext, change: { spaceId: string; summary: string }): Promise<void> {
+  const jobId = await ctx.db.transaction().execute(async (trx) => {
+    const row = await findSpaceGitSync(trx, change.spaceId);
+    if (!row?.export_sealed_url || !row.export_user_id) return undefined;
+    if (row.operation_state === 'running') throw new RetryLater(`Git Sync is running an ${row.operation_direction} of space ${change.spaceId}; its next export waits for it`);
+    const space = await findSpace(trx, change.spaceId);
+    if (!space || space.deleted_at !== null || space.revision_id === row.last_revision) return undefined;
+    const user = await findUserById(trx, row.export_user_id);
+    const allowed = user && (await authorizeSpaceDrafts(ctx, { user, tokenId: 'git-sync' }, change.spaceId, 'triggerGitSync', { db: trx }).then(() => true, () => false));
+    if (!allowed) {
+      await updateSpaceGitSync(trx, change.spaceId, {
+        export_sealed_url: null,
+        export_user_id: null,
+        operation_state: 'failure',
+        operation_error: 'Changes are no longer exported: the person who set up the export may no longer sync this space. Export again to set it up',
+        operation_ended_at: isoNow(ctx.clock),
+      });
+      return undefined;
+    }
+    return startOperation(ctx, trx, { ...row, ...runningOperation(ctx, 'export') }, {
+      spaceId: change.spaceId,
+      userId: row.export_user_id,
+      direction: 'export',
+      sealedUrl: row.export_sealed_url,
+      ref: row.ref,
+      projectDirectory: row.project_directory,
+      force: false,
+      standalone: false,
+      commitMessage: change.summary,
+    });
+  });
+  if (jobId) startJobSoon(ctx, jobId, runGitSync);
+}
+
+/** Forgets the space's connection to git: no more exports of its changes; revisions keep the commits they match. */
+export async function disconnectGitSync(ctx: ServiceContext, actor: Actor, spaceId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
+    if (!(await deleteSpaceGitSync(trx, spaceId))) throw new NotFound(`Space "${spaceId}" is not synced with a git repository`);
+  });
 }
 
 export function importGitRepository(ctx: ServiceContext, actor: Actor, spaceId: string, input: GitImportInput): Promise<void> {
@@ -254,7 +318,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
     });
     return undefined;
   }
-  return mergeRevisionIntoSpace(ctx, actor, payload.spaceId, { base, revision: imported }, async (trx, outcome) => {
+  return mergeRevisionIntoSpace(ctx, actor, payload.spaceId, { base, revision: imported, summary: subject }, async (trx, outcome) => {
     if ('conflicts' in outcome) {
       const changeRequest = await openChangeRequest(ctx, trx, actor, payload.spaceId, { subject, base, revision: imported });
       const pages = [...new Set(outcome.conflicts.map((conflict) => `"${conflict.page.title}"`))].join(', ');
@@ -323,6 +387,8 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   }
   await ctx.db.transaction().execute(async (trx) => {
     await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit!, message: payload.commitMessage ?? '', url: commitUrl(row, commit!), ref: payload.ref, created_by_quire: sameAsHead ? 0 : 1, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
-    await finish(ctx, trx, payload, { last_commit: commit!, last_revision: revisionId, operation_state: 'success' });
+    // An export that links the space to the branch sets up the export of its next changes.
+    const exportSetUp = payload.standalone ? {} : { export_sealed_url: payload.sealedUrl, export_user_id: payload.userId };
+    await finish(ctx, trx, payload, { last_commit: commit!, last_revision: revisionId, operation_state: 'success', ...exportSetUp });
   });
 }

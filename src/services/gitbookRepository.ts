@@ -509,7 +509,7 @@ export async function importFolderIntoSpace(ctx: ServiceContext, spaceId: string
   const repository = await readRepository(source, '');
   const space = (await findSpace(ctx.db, spaceId))!;
   const { revision, content } = await storeImportedRevision(ctx, actor, spaceId, { source, repository, base: space.revision_id, onPage });
-  await mergeRevisionIntoSpace(ctx, actor, spaceId, { base: space.revision_id, revision }, async () => undefined);
+  await mergeRevisionIntoSpace(ctx, actor, spaceId, { base: space.revision_id, revision, summary: `Import of ${folder}` }, async () => undefined);
   return { pages: content.tree.size, files: content.files.length, warnings: content.warnings };
 }
 

@@ -6,7 +6,7 @@ import { getAll } from '../content/objects.ts';
 import { hasScheme, namedFiles } from '../content/document.ts';
 import type { PageLink, PageLinks } from '../content/links.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
-import { pagePath } from '../content/tree.ts';
+import { pagePath, type FlatPage } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { linkChecksFor, markLinksQueued, recordLinkCheck, type LinkCheckRow } from '../db/repos/linkChecks.ts';
@@ -40,14 +40,35 @@ const REVISIONS_KEPT = 100;
 async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, PageLinks>> {
   const known = parsed.get(view.revision.id);
   if (known) return known;
-  const documents = [...view.tree.values()].filter((page) => page.meta.type === 'document');
-  const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
-  const texts = documents.map((page) => ({ id: page.id, markdown: page.blob ? markdown.get(page.blob)! : '' }));
-  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size));
-  const links = new Map(documents.map((page, index) => [page.id, parsedPages[index]]));
+  const links = await linksOfPages(db, view, [...view.tree.values()].filter((page) => page.meta.type === 'document'));
   if (parsed.size >= REVISIONS_KEPT) parsed.delete(parsed.keys().next().value!);
   parsed.set(view.revision.id, links);
   return links;
+}
+
+/** The links of some pages of a revision, parsed on the worker threads. */
+async function linksOfPages(db: Db, view: RevisionView, documents: FlatPage[]): Promise<Map<string, PageLinks>> {
+  const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
+  const texts = documents.map((page) => ({ id: page.id, markdown: page.blob ? markdown.get(page.blob)! : '' }));
+  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size));
+  return new Map(documents.map((page, index) => [page.id, parsedPages[index]]));
+}
+
+function externalUrls(links: Iterable<PageLinks>): string[] {
+  return [...new Set([...links].flatMap((page) => page.links.flatMap((link) => (link.target.kind === 'url' && isExternal(link.target.url) ? [link.target.url] : []))))];
+}
+
+/**
+ * A subscriber to a space's content changes: queues checks of the external URLs that
+ * the pages changed since `previous` link to, so that the links view is current when
+ * someone opens it. Pages that did not change were checked when they did.
+ */
+export async function queueLinkChecksOfChange(ctx: ServiceContext, previous: string | null, current: string): Promise<void> {
+  const [before, after] = await Promise.all([previous ? loadRevision(ctx, previous) : undefined, loadRevision(ctx, current)]);
+  const changed = [...after.tree.values()].filter((page) => page.meta.type === 'document' && page.blob !== null && before?.tree.get(page.id)?.blob !== page.blob);
+  if (changed.length === 0) return;
+  const urls = externalUrls((await linksOfPages(ctx.db, after, changed)).values());
+  if (urls.length > 0) await queueChecks(ctx, urls, await linkChecksFor(ctx.db, urls));
 }
 
 function isExternal(url: string): boolean {
@@ -129,7 +150,7 @@ async function linkItems(ctx: ServiceContext, location: Location, pageIds?: stri
   const all = await linksOfRevision(ctx.db, location.view);
   const pages = pageIds ?? [...all.keys()];
   const links = pages.flatMap((pageId) => (all.get(pageId)?.links ?? []).map((link) => ({ link, pageId })));
-  const urls = [...new Set(links.flatMap(({ link }) => (link.target.kind === 'url' && isExternal(link.target.url) ? [link.target.url] : [])))];
+  const urls = externalUrls(pages.flatMap((pageId) => all.get(pageId) ?? []));
   const [checks, live] = await Promise.all([linkChecksFor(ctx.db, urls), liveSpaces(ctx.db, links.map(({ link }) => link))]);
   await queueChecks(ctx, urls, checks);
   const items = new Map<

@@ -18,7 +18,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
-import { catchUpSearchIndex } from './search.ts';
+import { afterCommit, recordNewSpaceContent } from './events.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 
 export const RETENTION_DAYS = 7;
@@ -230,10 +230,11 @@ export async function duplicateSpace(ctx: ServiceContext, actor: Actor, spaceId:
       { after: { type: 'space', space: space.id } },
     );
     await copyCustomFieldValues(trx, space.id, duplicate.id);
-    return duplicate;
+    const committed = await recordNewSpaceContent(ctx, trx, actor, { organizationId: space.organization_id, spaceId: duplicate.id, revisionId: space.revision_id, summary: `Duplicate of ${space.title}` });
+    return { duplicate, committed };
   });
-  await catchUpSearchIndex(ctx.db, copy.id);
-  return presentFor(ctx, actor, copy.id);
+  await afterCommit(ctx, copy.committed);
+  return presentFor(ctx, actor, copy.duplicate.id);
 }
 
 export interface MoveInput {

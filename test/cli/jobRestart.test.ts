@@ -1,12 +1,14 @@
 // Background work survives the process: Quire is killed while an OpenAPI spec is being
 // fetched, and the restarted Quire finishes the job from the database; a published
-// page's document made ahead after a merge still spares its first reader after a restart.
-import { createServer, type Server } from 'node:http';
+// page's document made ahead after a merge still spares its first reader after a restart;
+// what follows a merge is done once although the process that merged dies doing it.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { openDatabase } from '../../src/db/dialect.ts';
-import { runCli, startServerProcess, waitFor } from '../helpers/process.ts';
+import { callServer, runCli, startServerProcess, waitFor } from '../helpers/process.ts';
 
 const SPEC = 'openapi: 3.0.3\ninfo:\n  title: Resumed\n  version: "1"\npaths: {}\n';
 
@@ -108,4 +110,67 @@ describe('durable background jobs', () => {
       await own.drop();
     }
   });
+
+  it("does what follows a merge once, although the process that merged is killed in the middle of it: the other process finishes", async () => {
+    const own = await createTestDatabase();
+    // GitBook's renderer, as far as revalidation goes: it holds every call until the first process is dead.
+    const held: Array<{ response: ServerResponse; body: string; signature: unknown }> = [];
+    const answered: Array<{ body: string; signature: unknown }> = [];
+    let answering = false;
+    const answer = (call: (typeof held)[number]) => {
+      if (call.response.destroyed) return;
+      call.response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+      answered.push({ body: call.body, signature: call.signature });
+    };
+    const renderer = createServer((request: IncomingMessage, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const call = { response, body, signature: request.headers['x-gitbook-signature'] };
+        if (answering) answer(call);
+        else held.push(call);
+      });
+    });
+    await new Promise<void>((resolve) => renderer.listen(0, '127.0.0.1', resolve));
+    const env = { ...own.env, QUIRE_JOB_LEASE: '2', QUIRE_RENDERER_URL: `http://127.0.0.1:${(renderer.address() as AddressInfo).port}`, QUIRE_RENDERER_SECRET: 'shared-secret' };
+    const boot = await runCli(['admin', 'bootstrap', '--org', 'Events', '--email', 'events@quire.test', '--name', 'E', '--json'], env);
+    const { token, organization } = JSON.parse(boot.stdout);
+    const [first, second] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    const store = openDatabase({ dataDir: env.QUIRE_DATA_DIR, databaseUrl: env.DATABASE_URL });
+    try {
+      const call = (method: string, path: string, body?: unknown) => callServer(first, method, path, token, body);
+      const space = (await call('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' })).body;
+      const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Zeppelin\n\nSeen [elsewhere](https://example.invalid/zeppelin).' }] });
+      expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+
+      await waitFor('the renderer to be called', () => (held.length > 0 ? true : undefined));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      answering = true;
+      held.splice(0).forEach(answer);
+
+      const deliveries = await waitFor('every delivery to be done', async () => {
+        const rows = await store.db.selectFrom('event_deliveries').selectAll().orderBy('subscriber').execute();
+        return rows.length > 0 && rows.every((row) => row.state === 'done') ? rows : undefined;
+      });
+      expect(deliveries.map((row) => row.subscriber)).toEqual(['link-checks', 'page-documents', 'renderer-cache', 'search-index']);
+      expect(await store.db.selectFrom('jobs').select('kind').where('kind', '=', 'deliver-event').execute()).toEqual([]);
+      // Told once, signed as the renderer checks it.
+      expect(answered).toHaveLength(1);
+      expect(JSON.parse(answered[0].body)).toEqual({ tags: [`space:${space.id}`] });
+      expect(answered[0].signature).toBe(createHmac('sha256', 'shared-secret').update(answered[0].body).digest('hex'));
+      const found = await callServer(second, 'GET', `/v1/spaces/${space.id}/search?query=zeppelin`, token);
+      expect(found.body.items.map((item: any) => item.title)).toEqual(['Zeppelin']);
+      expect(await store.db.selectFrom('link_checks').select('url').execute()).toEqual([{ url: 'https://example.invalid/zeppelin' }]);
+    } finally {
+      first.child.kill('SIGKILL');
+      second.child.kill('SIGTERM');
+      await Promise.all([first.exited, second.exited]);
+      await store.close();
+      renderer.closeAllConnections();
+      await new Promise((resolve) => renderer.close(resolve));
+      await own.drop();
+    }
+  }, 90_000);
 });

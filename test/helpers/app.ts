@@ -120,3 +120,17 @@ export async function walkList<T = any>(
   } while (page && pages < 10_000);
   return { items, pages, counts };
 }
+
+/**
+ * Waits until every delivery of the app's events has run: the work that follows a
+ * change (readers' documents, link checks, …) runs soon after the change answers.
+ */
+export async function eventsDelivered(testApp: TestApp, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = await testApp.database.db.selectFrom('event_deliveries').select('subscriber').where('state', '=', 'pending').execute();
+    if (pending.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`deliveries still pending: ${pending.map((row) => row.subscriber).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

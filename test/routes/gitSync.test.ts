@@ -3,7 +3,7 @@
 // API's users and the official client drive it.
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, useTestApp } from '../helpers/app.ts';
+import { eventsDelivered, request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { GIT_TOKEN, startGitServer, type GitServer } from '../helpers/gitServer.ts';
 import { publishSampleSite } from '../helpers/publishedSite.ts';
@@ -11,6 +11,7 @@ import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
 import { seal } from '../../src/lib/secretBox.ts';
 import { GIT_SYNC_JOB } from '../../src/services/gitSync.ts';
+import { findJobs } from '../../src/db/repos/jobs.ts';
 
 const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
 let server: GitServer;
@@ -40,7 +41,7 @@ const DOCS: Record<string, string | Buffer> = {
   'src/app.js': 'console.log("code lives here too");\n',
 };
 
-const call = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, token = org.admin.token) => request(testApp.app, method, url, { token, body });
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, token = org.admin.token) => request(testApp.app, method, url, { token, body });
 
 async function newSpace(title = 'Docs') {
   return (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title })).body as { id: string; revision: string };
@@ -205,10 +206,12 @@ describe('Git Sync export', () => {
       ],
     });
     expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
-    const exported = await exportFrom(space.id);
+    // The export linked the space to the branch: the merge goes to git by itself, named after its change request.
+    await eventsDelivered(testApp);
+    const exported = await settled(space.id);
     const written = server.read();
-    expect(exported.commit).toBe(written.head);
-    expect(written.message.trim()).toBe('Docs from Quire');
+    expect(exported).toMatchObject({ commit: written.head, operation: { state: 'success', direction: 'export' } });
+    expect(written.message.trim()).toBe(`Merge change request #${changeRequest.number}`);
     const text = (value: string | Buffer) => (typeof value === 'string' ? value : value.toString('utf8'));
     expect(written.files['docs/guide/upgrade-notes.md']).toBe('# Upgrade notes\n\nFirst read [install](install.md).\n');
     expect(written.files['docs/reference/api.md']).toBe(text(DOCS['docs/reference/api.md']).replace('# API', '# HTTP API'));
@@ -217,7 +220,7 @@ describe('Git Sync export', () => {
     expect(written.bytes['docs/.gitbook/assets/my logo (1).png'].equals(PNG)).toBe(true);
 
     const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
-    expect(revision.git).toMatchObject({ oid: written.head, createdByGitBook: true, message: 'Docs from Quire' });
+    expect(revision.git).toMatchObject({ oid: written.head, createdByGitBook: true, message: `Merge change request #${changeRequest.number}` });
     expect((await byTitle(space.id, 'Upgrade notes')).git).toEqual({ oid: expect.any(String), path: 'docs/guide/upgrade-notes.md' });
 
     const copy = await newSpace('Copy');
@@ -316,6 +319,71 @@ describe('Git Sync when both sides change', () => {
   });
 });
 
+describe("Git Sync export of a space's changes", () => {
+  const ref = 'refs/heads/auto';
+
+  async function mergeChange(spaceId: string, changes: unknown[]) {
+    const changeRequest = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Edit' })).body;
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { changes });
+    expect((await call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+    await eventsDelivered(testApp);
+  }
+
+  async function merged(spaceId: string, changes: unknown[]) {
+    await mergeChange(spaceId, changes);
+    return settled(spaceId);
+  }
+
+  it('exports every merge after an export, but not what came from git, and stops once disconnected', async () => {
+    const space = await newSpace('Auto');
+    await mergeChange(space.id, [{ operation: 'insert_page', document: '# Home\n\nFirst.' }]);
+    expect((await exportFrom(space.id, { ref })).operation.state).toBe('success');
+    const first = server.read('auto').head;
+
+    await merged(space.id, [{ operation: 'insert_page', document: '# Second\n\nWritten in Quire.' }]);
+    const afterMerge = server.read('auto');
+    expect(afterMerge.head).not.toBe(first);
+    expect(afterMerge.message.trim()).toBe('Merge change request #2: Edit');
+    expect(afterMerge.files['second.md']).toBe('# Second\n\nWritten in Quire.\n');
+
+    // An import brings git's commit; exporting it back would only echo it.
+    const fromGit = server.change({ 'second.md': '# Second\n\nWritten in git.\n' }, 'Edit in git', 'auto');
+    expect((await importInto(space.id, { ref })).operation.state).toBe('success');
+    await eventsDelivered(testApp);
+    expect((await settled(space.id)).operation.direction).toBe('import');
+    expect(server.read('auto').head).toBe(fromGit);
+
+    expect((await call('DELETE', `/v1/spaces/${space.id}/git`)).status).toBe(204);
+    expect((await call('GET', `/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+    await mergeChange(space.id, [{ operation: 'insert_page', document: '# Third' }]);
+    expect(server.read('auto').head).toBe(fromGit);
+    const sealed = await testApp.database.db.selectFrom('space_git_syncs').select('export_sealed_url').where('space_id', '=', space.id).execute();
+    expect(sealed).toEqual([]);
+    expect((await call('DELETE', `/v1/spaces/${space.id}/git`)).body.error.message).toBe(`Space "${space.id}" is not synced with a git repository`);
+  });
+
+  it('exports nothing after a standalone export, a snapshot', async () => {
+    const space = await newSpace('Snapshot');
+    expect((await exportFrom(space.id, { ref: 'refs/heads/snapshot', standalone: true })).operation.state).toBe('success');
+    const snapshot = server.read('snapshot').head;
+    const info = await merged(space.id, [{ operation: 'insert_page', document: '# Later' }]);
+    expect(info.operation.direction).toBe('export');
+    expect(server.read('snapshot').head).toBe(snapshot);
+  });
+
+  it('stops exporting, and says why, when the person who set it up may no longer sync the space', async () => {
+    const space = await newSpace('Handover');
+    const writer = await buildMember(testApp, org.organizationId, 'create');
+    expect((await call('POST', `/v1/spaces/${space.id}/git/export`, { url: server.url, ref: 'refs/heads/handover', commitMessage: 'Start' }, writer.token)).status).toBe(204);
+    expect((await settled(space.id)).operation.state).toBe('success');
+    const head = server.read('handover').head;
+    expect((await call('PATCH', `/v1/orgs/${org.organizationId}/members/${writer.userId}`, { role: 'read' })).status).toBeLessThan(300);
+    const info = await merged(space.id, [{ operation: 'insert_page', document: '# After the handover' }]);
+    expect(info.operation).toMatchObject({ state: 'failure', error: 'Changes are no longer exported: the person who set up the export may no longer sync this space. Export again to set it up' });
+    expect(server.read('handover').head).toBe(head);
+  });
+});
+
 describe('Git Sync safety', () => {
   it('never stores or shows the credentials of the URL, and says when the server refuses them', async () => {
     server.commit(DOCS);
@@ -338,6 +406,7 @@ describe('Git Sync safety', () => {
     server.commit(DOCS);
     const space = await newSpace();
     await importInto(space.id);
+    await eventsDelivered(testApp);
     const ctx = testApp.app.ctx;
     const revisions = async () => (await testApp.database.db.selectFrom('space_revisions').select('revision_id').where('space_id', '=', space.id).execute()).length;
     // As a process that died leaves it: the operation running, its job queued and due.
@@ -345,12 +414,14 @@ describe('Git Sync safety', () => {
     await testApp.database.db.updateTable('space_git_syncs').set({ operation_id: 'op-after-crash', operation_state: 'running' }).where('space_id', '=', space.id).execute();
     const payload = { spaceId: space.id, userId: org.admin.userId, operation: 'op-after-crash', direction: 'import', sealedUrl: seal(ctx.secretsKey(), server.url), ref: 'refs/heads/main', projectDirectory: '', force: false, standalone: false };
     await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_JOB, payload);
-    expect(await runDueJobs(ctx, jobHandlers)).toBe(1);
+    await runDueJobs(ctx, jobHandlers);
+    expect(await findJobs(ctx.db, GIT_SYNC_JOB)).toEqual([]);
     expect((await settled(space.id)).operation.state).toBe('success');
     expect(await markdownOf(space.id, (await byTitle(space.id, 'API')).id)).toBe('Changed while Quire was down.\n');
     const before = await revisions();
     await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_JOB, payload);
-    expect(await runDueJobs(ctx, jobHandlers)).toBe(1);
+    await runDueJobs(ctx, jobHandlers);
+    expect(await findJobs(ctx.db, GIT_SYNC_JOB)).toEqual([]);
     expect(await revisions()).toBe(before);
     // An import of a commit already in sync (a webhook sent twice) makes no revision either.
     expect((await importInto(space.id)).operation.state).toBe('success');

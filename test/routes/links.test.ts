@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
-import { request, useTestApp } from '../helpers/app.ts';
+import { eventsDelivered, request, useTestApp } from '../helpers/app.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 
 const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
@@ -44,7 +44,11 @@ async function setup() {
     expect(edited.status).toBe(200);
     return changeRequest.id as string;
   };
-  const merge = async (changeRequestId: string) => request(testApp.app, 'POST', `${base}/${changeRequestId}/merge`, { token });
+  const merge = async (changeRequestId: string) => {
+    const merged = await request(testApp.app, 'POST', `${base}/${changeRequestId}/merge`, { token });
+    await eventsDelivered(testApp);
+    return merged;
+  };
   return { org, token, spaceId, otherSpace, base, open, merge };
 }
 

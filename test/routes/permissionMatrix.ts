@@ -235,6 +235,11 @@ const fresh = {
   space: async (world: World, app: TestApp) => ({
     spaceId: (await as(app, admin(world), 'POST', `${orgPath(world)}/spaces`, { title: nextName('Space ') })).id,
   }),
+  /** The space's Git Sync connection, made again for each caller (a disconnect forgets it). */
+  gitSync: async (world: World, app: TestApp) => {
+    await as(app, admin(world), 'POST', `/v1/spaces/${world.params.spaceId}/git/import`, GIT_OPERATION);
+    return {};
+  },
   deletedSpace: async (world: World, app: TestApp) => {
     const { spaceId } = await fresh.space(world, app);
     await as(app, admin(world), 'DELETE', `/v1/spaces/${spaceId}`);
@@ -489,6 +494,7 @@ export const MATRIX: Row[] = [
   { operation: 'POST /v1/spaces/{spaceId}/git/import',                expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', body: () => GIT_OPERATION },
   { operation: 'POST /v1/spaces/{spaceId}/git/export',                expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', body: () => ({ ...GIT_OPERATION, commitMessage: 'Docs' }) },
   { operation: 'GET /v1/spaces/{spaceId}/git/info',                   expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'DELETE /v1/spaces/{spaceId}/git',                     expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', fresh: fresh.gitSync },
   { operation: 'GET /v1/spaces/{spaceId}/links',                     expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ fileId: 'crFileId' }) },

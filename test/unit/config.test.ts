@@ -43,6 +43,8 @@ describe('configuration', () => {
       QUIRE_CORS_ORIGINS: 'https://docs.example.com, http://localhost:3000/',
       QUIRE_PDF_MAX_PAGES: '200',
       QUIRE_PDF_MAX_TEXT: '2mb',
+      QUIRE_RENDERER_URL: 'http://127.0.0.1:3000/',
+      QUIRE_RENDERER_SECRET: 'shared',
     });
     expect(config).toEqual({
       port: 9000,
@@ -61,6 +63,7 @@ describe('configuration', () => {
       corsOrigins: ['https://docs.example.com', 'http://localhost:3000'],
       pdfMaxPages: 200,
       pdfMaxText: 2 * 1024 * 1024,
+      renderer: { url: 'http://127.0.0.1:3000', secret: 'shared' },
     });
     expect(loadConfig({ QUIRE_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });

@@ -15,6 +15,7 @@ import * as organizationServices from './20261123_0011_organization_services.ts'
 import * as siteRedirects from './20261124_0012_site_redirects.ts';
 import * as pageDocuments from './20261124_0013_page_documents.ts';
 import * as gitSync from './20261124_0014_git_sync.ts';
+import * as contentEvents from './20261125_0015_content_events.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '20261124_0012_site_redirects': siteRedirects,
   '20261124_0013_page_documents': pageDocuments,
   '20261124_0014_git_sync': gitSync,
+  '20261125_0015_content_events': contentEvents,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -22,6 +22,12 @@ export async function upsertSpaceGitSync(db: Db, row: SpaceGitSyncRow): Promise<
   await db.insertInto('space_git_syncs').values(row).onConflict((conflict) => conflict.column('space_id').doUpdateSet(changes)).execute();
 }
 
+/** Answers whether there was a connection to forget. */
+export async function deleteSpaceGitSync(db: Db, spaceId: string): Promise<boolean> {
+  const result = await db.deleteFrom('space_git_syncs').where('space_id', '=', spaceId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 export async function updateSpaceGitSync(db: Db, spaceId: string, changes: Partial<SpaceGitSyncRow>): Promise<void> {
   await db.updateTable('space_git_syncs').set(changes).where('space_id', '=', spaceId).execute();
 }

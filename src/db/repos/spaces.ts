@@ -134,6 +134,7 @@ export async function updateSpaces(
 export async function purgeSpace(db: Db, spaceId: string): Promise<void> {
   await db.deleteFrom('content_grants').where('target_kind', '=', 'space').where('target_id', '=', spaceId).execute();
   await db.deleteFrom('space_custom_field_values').where('space_id', '=', spaceId).execute();
+  await db.deleteFrom('events').where('space_id', '=', spaceId).execute();
   await db.deleteFrom('spaces').where('id', '=', spaceId).execute();
 }
 

@@ -1,8 +1,9 @@
 // /v1/spaces/{spaceId}/git: Git Sync. Import and export start a job and answer 204; info
-// answers the connection and its last operation (404 before the first).
+// answers the connection and its last operation (404 before the first); delete forgets
+// the connection, so that the space's changes are no longer exported.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { exportToGitRepository, getSpaceGitInfo, importGitRepository } from '../../services/gitSync.ts';
+import { disconnectGitSync, exportToGitRepository, getSpaceGitInfo, importGitRepository } from '../../services/gitSync.ts';
 import { IdParam, NoContent, errors } from '../schemas.ts';
 
 const SpaceParams = Type.Object({ spaceId: IdParam('The unique id of the space') });
@@ -71,7 +72,11 @@ export const spaceGitRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'exportToGitRepository',
         summary: "Commit the space's content to a git repository and push it (in the background)",
         params: SpaceParams,
-        body: Type.Object({ ...Operation, commitMessage: Type.String({ minLength: 1, maxLength: 10_000, description: 'Message of the commit' }) }),
+        body: Type.Object({
+          ...Operation,
+          commitMessage: Type.String({ minLength: 1, maxLength: 10_000, description: 'Message of the commit' }),
+          standalone: Type.Optional(Type.Boolean({ description: "A snapshot: the space's later changes are not exported to this branch" })),
+        }),
         response: { 204: NoContent, ...errors(400, 403, 404) },
       },
     },
@@ -93,5 +98,22 @@ export const spaceGitRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request) => getSpaceGitInfo(ctx, request.actor, request.params.spaceId),
+  );
+
+  app.delete(
+    '/spaces/:spaceId/git',
+    {
+      schema: {
+        tags: ['space-git'],
+        operationId: 'disconnectGitSync',
+        summary: "Forget the space's Git Sync repository (Quire): its changes are no longer exported, and its credentials are dropped",
+        params: SpaceParams,
+        response: { 204: NoContent, ...errors(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await disconnectGitSync(ctx, request.actor, request.params.spaceId);
+      return reply.code(204).send();
+    },
   );
 };

@@ -1,0 +1,37 @@
+// The outbox: events and their deliveries, one per subscriber.
+import type { Db, EventDeliveriesTable, EventsTable } from '../schema.ts';
+
+export type EventRow = EventsTable;
+export type EventDeliveryRow = EventDeliveriesTable;
+
+export async function insertEvent(db: Db, event: EventRow, subscribers: string[]): Promise<void> {
+  await db.insertInto('events').values(event).execute();
+  if (subscribers.length === 0) return;
+  await db
+    .insertInto('event_deliveries')
+    .values(subscribers.map((subscriber) => ({ event_id: event.id, subscriber, state: 'pending' as const, attempts: 0, last_error: null, updated_at: event.created_at })))
+    .execute();
+}
+
+export function findEvent(db: Db, eventId: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+}
+
+export function findDelivery(db: Db, eventId: string, subscriber: string): Promise<EventDeliveryRow | undefined> {
+  return db.selectFrom('event_deliveries').selectAll().where('event_id', '=', eventId).where('subscriber', '=', subscriber).executeTakeFirst();
+}
+
+/** Counts one more attempt before it runs, so that an attempt cut off by a dead process counts too. */
+export async function countDeliveryAttempt(db: Db, eventId: string, subscriber: string, at: string): Promise<void> {
+  await db
+    .updateTable('event_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), updated_at: at }))
+    .where('event_id', '=', eventId)
+    .where('subscriber', '=', subscriber)
+    .execute();
+}
+
+/** Records how an attempt ended; a delivery already done stays done. */
+export async function endDelivery(db: Db, eventId: string, subscriber: string, changes: Pick<EventDeliveryRow, 'state' | 'last_error' | 'updated_at'>): Promise<void> {
+  await db.updateTable('event_deliveries').set(changes).where('event_id', '=', eventId).where('subscriber', '=', subscriber).where('state', '!=', 'done').execute();
+}

@@ -1,0 +1,151 @@
+// Events: the one seam through which a space's content changes, and the outbox it feeds.
+//
+// `commitRevision` moves a space to a new revision (compare-and-swap) and, in the same
+// transaction, writes the event (`space_content_updated`, GitBook's name) with one
+// delivery per subscriber that has work to do and one durable job per delivery. What
+// follows a change (the search index, the readers' documents, link checks, the
+// renderer's cache, Git Sync's export) is a subscriber here and nowhere else: a writer
+// never repeats those steps, and a process that dies after the commit loses none of
+// them, since any process's worker runs the jobs. A delivery is marked done once; a
+// job run again after a crash finds it done and does nothing.
+import { createHmac } from 'node:crypto';
+import { countDeliveryAttempt, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
+import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
+import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
+import type { Db } from '../db/schema.ts';
+import { Conflict } from '../errors.ts';
+import { claimAndRun, enqueueJob, MAX_JOB_ATTEMPTS, RetryLater, startJobSoon } from '../jobs/queue.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { exportContentChange, exportsChanges } from './gitSync.ts';
+import { queueLinkChecksOfChange } from './links.ts';
+import { prepareSpaceDocuments } from './pageDocuments.ts';
+import { catchUpSearchIndex } from './search.ts';
+
+export const DELIVER_EVENT_JOB = 'deliver-event';
+
+/** GitBook's `space_content_updated`, with what Quire's own subscribers need. */
+export interface SpaceContentUpdated {
+  type: 'space_content_updated';
+  organizationId: string;
+  spaceId: string;
+  revisionId: string;
+  /** Null for a space that starts with content (a duplicate). */
+  previousRevisionId: string | null;
+  /** Ids of the users who made the change. */
+  updatedBy: string[];
+  /** The change in words ("Merge change request #3: Fix typos"), for a commit message. */
+  summary: string;
+}
+
+interface Subscriber {
+  /** Asked in the committing transaction: whether this change gives the subscriber work. */
+  wants(ctx: ServiceContext, trx: Db, event: SpaceContentUpdated): boolean | Promise<boolean>;
+  run(ctx: ServiceContext, event: SpaceContentUpdated): Promise<unknown>;
+}
+
+// Arrow functions: the services they call import this module back, and are read when called.
+const SUBSCRIBERS: Record<string, Subscriber> = {
+  'search-index': { wants: () => true, run: (ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId) },
+  'page-documents': { wants: () => true, run: (ctx, event) => prepareSpaceDocuments(ctx, event.spaceId) },
+  'link-checks': { wants: () => true, run: (ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId) },
+  'renderer-cache': { wants: (ctx) => ctx.config.renderer !== undefined, run: (ctx, event) => revalidateRenderer(ctx, event) },
+  'git-export': { wants: (_ctx, trx, event) => exportsChanges(trx, event.spaceId), run: (ctx, event) => exportContentChange(ctx, event) },
+};
+
+/** Done before the change's request answers: a search right after a merge finds the merged words. */
+const BEFORE_ANSWER = new Set(['search-index']);
+
+/** An event written with its change; `afterCommit` starts its deliveries once the transaction has committed. */
+export interface CommittedEvent {
+  deliveries: Array<{ subscriber: string; jobId: string }>;
+}
+
+export interface ContentChange {
+  organizationId: string;
+  spaceId: string;
+  from: string;
+  to: string;
+  summary: string;
+}
+
+/**
+ * The one step that moves a space's content: from `from` to `to` only if nothing moved
+ * meanwhile (else 409), with the event and its deliveries, in the caller's transaction.
+ */
+export async function commitRevision(ctx: ServiceContext, trx: Db, actor: Actor, change: ContentChange): Promise<CommittedEvent> {
+  if (!(await compareAndSetSpaceRevision(trx, change.spaceId, change.from, change.to, isoNow(ctx.clock)))) {
+    throw new Conflict('The space changed meanwhile; try again');
+  }
+  return recordContentUpdated(ctx, trx, { ...change, previousRevisionId: change.from, revisionId: change.to, updatedBy: [actor.user.id] });
+}
+
+/** The event of a space that starts with content (a duplicate): nothing to swap. */
+export function recordNewSpaceContent(ctx: ServiceContext, trx: Db, actor: Actor, space: { organizationId: string; spaceId: string; revisionId: string; summary: string }): Promise<CommittedEvent> {
+  return recordContentUpdated(ctx, trx, { ...space, previousRevisionId: null, updatedBy: [actor.user.id] });
+}
+
+async function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceContentUpdated, 'type'>): Promise<CommittedEvent> {
+  const event: SpaceContentUpdated = { type: 'space_content_updated', ...change };
+  const subscribers: string[] = [];
+  for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) if (await subscriber.wants(ctx, trx, event)) subscribers.push(name);
+  const { type, organizationId, spaceId, ...payload } = event;
+  const eventId = newId();
+  await insertEvent(trx, { id: eventId, type, organization_id: organizationId, space_id: spaceId, payload: JSON.stringify(payload), created_at: isoNow(ctx.clock) }, subscribers);
+  const deliveries = [];
+  for (const subscriber of subscribers) deliveries.push({ subscriber, jobId: await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, { eventId, subscriber }) });
+  return { deliveries };
+}
+
+/**
+ * After the change committed: what a reader expects at once runs here and is waited
+ * for; the rest starts here soon. Either way the jobs are durable: should this process
+ * stop, another's worker runs them.
+ */
+export async function afterCommit(ctx: ServiceContext, committed: CommittedEvent | undefined): Promise<void> {
+  if (!committed) return;
+  for (const { subscriber, jobId } of committed.deliveries) if (BEFORE_ANSWER.has(subscriber)) await claimAndRun(ctx, jobId, deliverEvent);
+  for (const { subscriber, jobId } of committed.deliveries) if (!BEFORE_ANSWER.has(subscriber)) startJobSoon(ctx, jobId, deliverEvent);
+}
+
+/** The job: one subscriber's work on one event, once; a failure is recorded and retried by the queue. */
+export async function deliverEvent(ctx: ServiceContext, payload: { eventId: string; subscriber: string }): Promise<void> {
+  const [delivery, row] = await Promise.all([findDelivery(ctx.db, payload.eventId, payload.subscriber), findEvent(ctx.db, payload.eventId)]);
+  const subscriber = SUBSCRIBERS[payload.subscriber];
+  if (!delivery || !row || delivery.state === 'done' || !subscriber) return;
+  await countDeliveryAttempt(ctx.db, payload.eventId, payload.subscriber, isoNow(ctx.clock));
+  const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as SpaceContentUpdated;
+  try {
+    await subscriber.run(ctx, event);
+  } catch (error) {
+    const state = delivery.attempts + 1 >= MAX_JOB_ATTEMPTS ? 'failed' : 'pending';
+    await endDelivery(ctx.db, payload.eventId, payload.subscriber, { state, last_error: String((error as Error)?.message ?? error), updated_at: isoNow(ctx.clock) });
+    throw error;
+  }
+  await endDelivery(ctx.db, payload.eventId, payload.subscriber, { state: 'done', last_error: null, updated_at: isoNow(ctx.clock) });
+}
+
+const RENDERER_TIMEOUT_MS = 10_000;
+
+/**
+ * Tells GitBook's renderer that a space's published content changed, with the cache
+ * tags it reads the space and its sites under (`space:<id>`, `site:<id>`), signed as
+ * it checks them: HMAC-SHA256 of the body with its GITBOOK_SECRET.
+ */
+async function revalidateRenderer(ctx: ServiceContext, event: SpaceContentUpdated): Promise<void> {
+  const renderer = ctx.config.renderer;
+  if (!renderer) return;
+  const sites = await sitesShowingSpaces(ctx.db, [event.spaceId]);
+  const body = JSON.stringify({ tags: [`space:${event.spaceId}`, ...sites.map((site) => `site:${site}`)] });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (renderer.secret) headers['x-gitbook-signature'] = createHmac('sha256', renderer.secret).update(body).digest('hex');
+  let response: Response;
+  try {
+    response = await fetch(`${renderer.url}/~gitbook/revalidate`, { method: 'POST', headers, body, signal: AbortSignal.timeout(RENDERER_TIMEOUT_MS) });
+  } catch (error) {
+    throw new RetryLater(`the renderer at ${renderer.url} could not be reached (${(error as Error).message})`);
+  }
+  await response.body?.cancel();
+  if (!response.ok) throw new RetryLater(`the renderer at ${renderer.url} answered ${response.status} to a revalidation; check QUIRE_RENDERER_SECRET against its GITBOOK_SECRET`);
+}

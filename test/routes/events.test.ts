@@ -1,0 +1,91 @@
+// What follows a change of a space's content runs from the outbox: each subscriber once,
+// retried while it fails, with what went wrong recorded on its delivery. Seen here
+// through GitBook's renderer's revalidation hook, served on 127.0.0.1.
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } from '../helpers/app.ts';
+import { publishSampleSite } from '../helpers/publishedSite.ts';
+import { jobHandlers } from '../../src/jobs/handlers.ts';
+import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
+import { DELIVER_EVENT_JOB } from '../../src/services/events.ts';
+
+let renderer: Server;
+let status = 200;
+const calls: Array<{ path: string; body: string; signature: unknown }> = [];
+let testApp: TestApp;
+
+beforeAll(async () => {
+  renderer = createServer((incoming, response) => {
+    let body = '';
+    incoming.on('data', (chunk) => (body += chunk));
+    incoming.on('end', () => {
+      calls.push({ path: incoming.url!, body, signature: incoming.headers['x-gitbook-signature'] });
+      response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => renderer.listen(0, '127.0.0.1', resolve));
+  testApp = await startTestApp({ QUIRE_RENDERER_URL: `http://127.0.0.1:${(renderer.address() as AddressInfo).port}/`, QUIRE_RENDERER_SECRET: 'renderer-secret' });
+});
+
+afterAll(async () => {
+  await stopTestApp(testApp);
+  await new Promise((resolve) => renderer.close(resolve));
+});
+
+const deliveryOf = (subscriber: string) =>
+  testApp.database.db.selectFrom('event_deliveries').selectAll().where('subscriber', '=', subscriber).orderBy('updated_at', 'desc').executeTakeFirstOrThrow();
+
+describe('what follows a change of content', () => {
+  it("tells GitBook's renderer to revalidate the space and the sites showing it, signed with its secret, and retries a renderer that refused", async () => {
+    const { space, site, call } = await publishSampleSite(testApp);
+    await eventsDelivered(testApp);
+    calls.length = 0;
+    status = 503;
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# News' }] });
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+
+    const failed = await waitForDelivery('renderer-cache', (row) => row.last_error !== null);
+    expect(failed).toMatchObject({ state: 'pending', attempts: 1, last_error: expect.stringContaining('answered 503 to a revalidation') });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].path).toBe('/~gitbook/revalidate');
+    expect(JSON.parse(calls[0].body)).toEqual({ tags: [`space:${space.id}`, `site:${site.id}`] });
+    expect(calls[0].signature).toBe(createHmac('sha256', 'renderer-secret').update(calls[0].body).digest('hex'));
+
+    // Retried after its backoff (2 s after the first attempt), it goes through.
+    status = 200;
+    testApp.clock.advance(5_000);
+    await runDueJobs(testApp.app.ctx, jobHandlers);
+    expect(await deliveryOf('renderer-cache')).toMatchObject({ state: 'done', attempts: 2, last_error: null });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('does a delivery once: its job run again after it was done does nothing', async () => {
+    const done = await deliveryOf('renderer-cache');
+    const before = calls.length;
+    await enqueueJob(testApp.database.db, testApp.clock, DELIVER_EVENT_JOB, { eventId: done.event_id, subscriber: 'renderer-cache' });
+    await runDueJobs(testApp.app.ctx, jobHandlers);
+    expect(calls).toHaveLength(before);
+    expect(await deliveryOf('renderer-cache')).toMatchObject({ state: 'done', attempts: 2 });
+  });
+
+  it('indexes a duplicated space for search as its own content change', async () => {
+    const { space, call, org } = await publishSampleSite(testApp);
+    const copy = (await call('POST', `/v1/spaces/${space.id}/duplicate`)).body;
+    const found = await request(testApp.app, 'GET', `/v1/spaces/${copy.id}/search`, { token: org.admin.token, query: { query: 'welcome' } });
+    expect(found.body.items.map((page: any) => page.title)).toEqual(['Start here']);
+    const event = await testApp.database.db.selectFrom('events').selectAll().where('space_id', '=', copy.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(event.payload)).toMatchObject({ revisionId: (await call('GET', `/v1/spaces/${space.id}`)).body.revision, previousRevisionId: null, summary: 'Duplicate of Handbook' });
+  });
+});
+
+async function waitForDelivery(subscriber: string, ready: (row: Awaited<ReturnType<typeof deliveryOf>>) => boolean) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const row = await deliveryOf(subscriber).catch(() => undefined);
+    if (row && ready(row)) return row;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the ${subscriber} delivery did not get there`);
+}
