@@ -2,10 +2,10 @@
 // over search_sections (external content, kept by triggers), Porter stemming, ranked
 // by bm25 with the page title weighing most. PostgreSQL: a stored tsvector (English
 // stemming; title weight A, heading B, body D) with a GIN index, ranked by ts_rank.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { SearchQuery } from '../content/search.ts';
 import { engineOf } from './dialect.ts';
-import type { Db, SearchSectionsTable } from './schema.ts';
+import type { Db, SectionHit } from './schema.ts';
 
 export async function createFullTextIndex(db: Kysely<unknown>): Promise<void> {
   const columns = sql`
@@ -61,9 +61,6 @@ function tsQuery(query: SearchQuery): string {
     })
     .join(' & ');
 }
-
-/** A matching section, with its space's title. */
-export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string };
 
 interface Scope {
   organizationId: string;

@@ -1,7 +1,7 @@
 // Table types for Kysely. Timestamps are ISO 8601 strings (UTC, millisecond
 // precision) and booleans are 0/1 integers on both engines, so rows read the same
 // from SQLite and PostgreSQL and timestamps sort as text.
-import type { Generated, Kysely, Transaction } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Role } from '../lib/roles.ts';
 
 export type Flag = 0 | 1;
@@ -122,6 +122,11 @@ export interface ChangeRequestsTable {
   revision_merged: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The space revision a change request last took its content from. */
+export function baseOf(changeRequest: Pick<ChangeRequestsTable, 'revision_merged_ancestor' | 'revision_initial'>): string {
+  return changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
 }
 
 export interface SpacesTable {
@@ -611,3 +616,148 @@ export interface Database {
 
 /** A connection or an open transaction: every repo write accepts either. */
 export type Db = Kysely<Database> | Transaction<Database>;
+
+// ─── Rows as the repos read them, with what their joins add ─────────────────────────
+
+export type ApiTokenRow = ApiTokensTable;
+export type ChangeRequestRow = ChangeRequestsTable;
+export type CollectionRow = CollectionsTable;
+export type CommentRow = CommentsTable;
+export type CustomFieldRow = CustomFieldsTable;
+export type EventDeliveryRow = EventDeliveriesTable;
+export type EventRow = EventsTable;
+export type GrantRow = ContentGrantsTable;
+export type InstallationRow = IntegrationInstallationsTable;
+export type IntegrationAssetRow = IntegrationAssetsTable;
+export type IntegrationRow = IntegrationsTable;
+export type InviteRow = OrganizationInvitesTable;
+export type JobRow = JobsTable;
+export type LinkCheckRow = LinkChecksTable;
+export type MembershipRow = OrganizationMembersTable;
+export type NewRevision = Insertable<RevisionsTable>;
+export type OpenApiSpecRow = OpenApiSpecsTable;
+export type OpenApiSpecVersionRow = OpenApiSpecVersionsTable;
+export type OrganizationRow = OrganizationsTable;
+export type PageDocumentRow = PageDocumentsTable;
+export type RevisionGitRow = RevisionGitTable;
+export type RevisionRow = Selectable<RevisionsTable>;
+export type SamlProviderRow = SamlProvidersTable;
+export type SectionGroupRow = SiteSectionGroupsTable;
+export type SectionRow = SiteSectionsTable;
+export type ShareLinkRow = SiteShareLinksTable;
+export type SiteRedirectRow = SiteRedirectsTable;
+export type SiteRow = SitesTable;
+export type SiteSpaceRow = SiteSpacesTable;
+export type SpaceGitSyncRow = SpaceGitSyncsTable;
+export type SpaceInstallationRow = IntegrationSpaceInstallationsTable;
+export type SpaceRow = SpacesTable;
+export type TeamMemberRow = TeamMembersTable;
+export type TeamRow = TeamsTable;
+export type TranslationSettingsRow = TranslationSettingsTable;
+export type UserRow = UsersTable;
+
+/** Where one page or file sits in a commit: its path and blob oid. */
+export type GitBlob = [path: string, oid: string];
+
+/** `revision_git.paths`: the revision's pages and files in the commit it matches, by id. */
+export interface GitPaths {
+  pages: Record<string, GitBlob>;
+  files: Record<string, GitBlob>;
+}
+
+/** Counts kept by other tables, read with the space (cast to integer: a bare COUNT arrives as a string from PostgreSQL). */
+export interface SpaceCounters {
+  change_requests_total: number;
+  change_requests_open: number;
+  change_requests_draft: number;
+  comments_open: number;
+  /** The Git Sync connection, when the space has one. */
+  git_url: string | null;
+  git_provider: string | null;
+  git_tree_url: string | null;
+  git_updated_at: string | null;
+}
+
+/** What presenting a space needs: the row and its counters. */
+export type SpaceWithCounters = SpacesTable & SpaceCounters;
+
+/** A membership with its user, ready for the member presenter. */
+export interface MemberRow extends OrganizationMembersTable {
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  team_count: number;
+}
+
+export interface CommentWithPeople extends CommentsTable {
+  author_email: string;
+  author_display_name: string;
+  author_photo_url: string | null;
+  resolver_email: string | null;
+  resolver_display_name: string | null;
+  resolver_photo_url: string | null;
+  reply_count: number;
+}
+
+export interface ChangeRequestWithAuthor extends ChangeRequestsTable {
+  comments_open: number;
+  author_email: string;
+  author_display_name: string;
+  author_photo_url: string | null;
+}
+
+export type InstallationWithCountsRow = IntegrationInstallationsTable & { space_count: number };
+
+/** A team with its member count and the caller's own role in it (null when not in it). */
+export interface TeamWithCountsRow extends TeamsTable {
+  member_count: number;
+  caller_role: string | null;
+}
+
+/** An organization together with one user's membership of it. */
+export interface OrganizationWithAccessRow extends OrganizationsTable {
+  member_role: string | null;
+  /** 1 when the user is a member (guests included), else null. */
+  is_member: number | null;
+  /** 1 when the user owns at least one of the organization's teams. */
+  owns_team: number;
+}
+
+export interface TokenOwnerRow {
+  token_id: string;
+  /** An organization whose enforced SSO refuses this token (made outside SSO), or null. */
+  sso_required_by: string | null;
+  user_id: string;
+  email: UsersTable['email'];
+  display_name: UsersTable['display_name'];
+  photo_url: UsersTable['photo_url'];
+  created_at: UsersTable['created_at'];
+}
+
+export interface SiteStructureRows {
+  groups: SiteSectionGroupsTable[];
+  sections: SiteSectionsTable[];
+  siteSpaces: SiteSpacesTable[];
+}
+
+/** What a published page needs of a space to know its content: the revision, and whether it is deleted. */
+export interface PublishedSpaceRow {
+  id: string;
+  title: string;
+  revision_id: string;
+  deleted_at: string | null;
+}
+
+/**
+ * A site with its structure and the state of the spaces it shows, in one statement:
+ * every published page starts here, and on PostgreSQL each statement is a round trip.
+ */
+export interface PublishedSiteRows {
+  site: SitesTable;
+  structure: SiteStructureRows;
+  /** The spaces its site spaces show, by id. */
+  spaces: Map<string, PublishedSpaceRow>;
+}
+
+/** A matching section, with its space's title. */
+export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string };

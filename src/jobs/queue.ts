@@ -1,8 +1,8 @@
 // Enqueueing and running durable jobs. A job is a kind, a JSON payload and a time to
 // run; handlers must be idempotent, since a job whose process died mid-run runs again
 // once its lease expires.
-import { claimDueJob, claimJob, deleteJob, insertJob, renewJobLease, rescheduleJob, type JobRow } from '../db/repos/jobs.ts';
-import type { Db } from '../db/schema.ts';
+import { claimDueJob, claimJob, deleteJob, insertJob, renewJobLease, rescheduleJob } from '../db/repos/jobs.ts';
+import type { Db, JobRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { FetchRefused } from '../lib/safeFetch.ts';
 import { newId } from '../lib/ids.ts';

@@ -1,9 +1,6 @@
 // Change request objects.
-import type { ChangeRequestWithAuthor } from '../db/repos/changeRequests.ts';
-import type { SpaceRow } from '../db/repos/spaces.ts';
 import { presentUser } from './user.ts';
-import { toCount } from '../db/dialect.ts';
-import { baseOf } from '../db/repos/changeRequests.ts';
+import { baseOf, type ChangeRequestWithAuthor, type SpaceRow } from '../db/schema.ts';
 
 export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeRequest: ChangeRequestWithAuthor) {
   const base = baseOf(changeRequest);
@@ -25,7 +22,7 @@ export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeR
     revisionInitial: changeRequest.revision_initial,
     ...(changeRequest.revision_merged_ancestor ? { revisionMergedAncestor: changeRequest.revision_merged_ancestor } : {}),
     ...(changeRequest.revision_merged ? { revisionMerged: changeRequest.revision_merged } : {}),
-    comments: toCount(changeRequest.comments_open),
+    comments: changeRequest.comments_open,
     // Behind when the space moved on since the change request last took its content.
     outdated: changeRequest.status !== 'merged' && space.revision_id !== base,
     urls: {

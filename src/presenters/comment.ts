@@ -1,7 +1,6 @@
 // Comments and comment replies.
-import type { CommentWithPeople } from '../db/repos/comments.ts';
-import { toCount } from '../db/dialect.ts';
 import { presentUser } from './user.ts';
+import type { CommentWithPeople } from '../db/schema.ts';
 
 export interface ReactionRow {
   comment_id: string;
@@ -78,7 +77,7 @@ export function presentComment(view: CommentView, comment: CommentWithPeople, pa
     postedAt: comment.posted_at,
     ...(comment.edited_at ? { editedAt: comment.edited_at } : {}),
     reactions: presentReactions(view.publicUrl, view.reactions),
-    replies: toCount(comment.reply_count),
+    replies: comment.reply_count,
     body: view.body,
     target: {
       space: comment.space_id,

@@ -1,10 +1,8 @@
 // Collection and space objects.
 import { presentSpaceGitSync } from './gitSync.ts';
-import type { CollectionRow } from '../db/repos/collections.ts';
-import type { SpaceWithCounters } from '../db/repos/spaces.ts';
-import { toCount } from '../db/dialect.ts';
 import type { Role } from '../lib/roles.ts';
 import { collectionPermissions, spacePermissions, type SpaceStanding } from '../policies/content.ts';
+import type { SpaceWithCounters, CollectionRow } from '../db/schema.ts';
 
 /** Stored default levels: a role, "inherit", or "none" for null (no access by default). */
 export function presentDefaultLevel(stored: string): Role | 'inherit' | null {
@@ -57,10 +55,10 @@ export function presentSpace(publicUrl: string, space: SpaceWithCounters, standi
     ...(member && space.parent_id ? { parent: space.parent_id } : {}),
     revision: space.revision_id,
     defaultLevel: member ? presentDefaultLevel(space.default_level) : null,
-    comments: member ? toCount(space.comments_open) : 0,
-    changeRequests: member ? toCount(space.change_requests_total) : 0,
-    changeRequestsOpen: member ? toCount(space.change_requests_open) : 0,
-    changeRequestsDraft: member ? toCount(space.change_requests_draft) : 0,
+    comments: member ? space.comments_open : 0,
+    changeRequests: member ? space.change_requests_total : 0,
+    changeRequestsOpen: member ? space.change_requests_open : 0,
+    changeRequestsDraft: member ? space.change_requests_draft : 0,
     ...(member && space.git_url ? { gitSync: presentSpaceGitSync({ url: space.git_url, provider: space.git_provider, tree_url: space.git_tree_url, updated_at: space.git_updated_at! }) } : {}),
     permissions: spacePermissions(standing),
   };

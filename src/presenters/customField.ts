@@ -1,5 +1,5 @@
 // Custom field objects and space custom-field values.
-import type { CustomFieldRow } from '../db/repos/customFields.ts';
+import type { CustomFieldRow } from '../db/schema.ts';
 
 export function presentCustomField(publicUrl: string, field: CustomFieldRow) {
   return {

@@ -1,6 +1,6 @@
 // A space's Git Sync state, as GitBook's GitSyncState: the repository and the last
 // import or export (0.202's `operation`), with the warnings of that operation.
-import type { RevisionGitRow, SpaceGitSyncRow } from '../db/repos/gitSync.ts';
+import type { RevisionGitRow, SpaceGitSyncRow } from '../db/schema.ts';
 
 /** "owner/repo" from a repository URL. */
 export function repositoryName(url: string): string {

@@ -1,7 +1,6 @@
 // Integration objects and their installations.
-import type { IntegrationRow, InstallationWithCountsRow, SpaceInstallationRow } from '../db/repos/integrations.ts';
-import { toCount } from '../db/dialect.ts';
 import type { IntegrationCategory, IntegrationScope } from '../lib/integrationLists.ts';
+import type { InstallationWithCountsRow, IntegrationRow, SpaceInstallationRow } from '../db/schema.ts';
 
 export interface ConfigurationProperty {
   type: 'string' | 'number' | 'boolean' | 'button';
@@ -91,7 +90,7 @@ export function presentInstallation(publicUrl: string, installation: Installatio
     status: installation.status,
     space_selection: installation.space_selection,
     site_selection: installation.site_selection,
-    spaces: toCount(installation.space_count),
+    spaces: installation.space_count,
     configuration: JSON.parse(installation.configuration) as Record<string, unknown>,
     externalIds: JSON.parse(installation.external_ids) as string[],
     target: { organization: installation.organization_id },

@@ -1,7 +1,6 @@
 // Member objects: a user's membership of an organization.
-import type { MemberRow } from '../db/repos/members.ts';
-import { toCount } from '../db/dialect.ts';
 import { presentUser } from './user.ts';
+import type { MemberRow } from '../db/schema.ts';
 
 /** `spaces`: how many spaces the member reaches (see memberSpaceCounts). */
 export function presentMember(publicUrl: string, member: MemberRow, spaces: number) {
@@ -15,6 +14,6 @@ export function presentMember(publicUrl: string, member: MemberRow, spaces: numb
     ...(member.last_seen_at ? { lastSeenAt: member.last_seen_at } : {}),
     sso: member.sso === 1,
     spaces,
-    teams: toCount(member.team_count),
+    teams: member.team_count,
   };
 }

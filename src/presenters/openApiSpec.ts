@@ -1,6 +1,6 @@
 // OpenAPI spec objects, their versions, and a version's content.
-import type { OpenApiSpecRow, OpenApiSpecVersionRow } from '../db/repos/openApiSpecs.ts';
 import { organizationResourcePermissions, type OrganizationAccess } from '../policies/organization.ts';
+import type { OpenApiSpecRow, OpenApiSpecVersionRow } from '../db/schema.ts';
 
 function specLocation(publicUrl: string, spec: OpenApiSpecRow): string {
   return `${publicUrl}/v1/orgs/${spec.organization_id}/openapi/${spec.slug}`;

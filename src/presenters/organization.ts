@@ -1,6 +1,6 @@
 // Organization objects.
-import type { OrganizationRow } from '../db/repos/organizations.ts';
 import { organizationPermissions, type OrganizationAccess } from '../policies/organization.ts';
+import type { OrganizationRow } from '../db/schema.ts';
 
 export function presentOrganization(publicUrl: string, organization: OrganizationRow, access: OrganizationAccess) {
   return {

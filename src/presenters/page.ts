@@ -1,6 +1,6 @@
 // Page objects of a revision, nested as in GitBook's content API.
 import { childrenByParent, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
-import type { GitBlob } from '../db/repos/gitSync.ts';
+import type { GitBlob } from '../db/schema.ts';
 
 export interface PresentedPage {
   id: string;

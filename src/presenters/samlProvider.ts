@@ -1,7 +1,6 @@
 // SAML provider objects and the service endpoints Quire offers each provider.
-import type { SamlProviderRow } from '../db/repos/samlProviders.ts';
-import type { TeamWithCountsRow } from '../db/repos/teams.ts';
 import { presentTeam } from './team.ts';
+import type { TeamWithCountsRow, SamlProviderRow } from '../db/schema.ts';
 
 /** Quire's own endpoints for one provider: what an identity provider is configured with. */
 export function samlServiceUrls(publicUrl: string, providerId: string) {

@@ -1,7 +1,7 @@
 // Search results as GitBook answers them: a space, its matching pages, and in each
 // page the matching sections with an excerpt around the match.
-import type { SectionHit } from '../db/fullText.ts';
 import { pageAppUrl } from './page.ts';
+import type { SectionHit } from '../db/schema.ts';
 
 export function presentSearchSpace(
   publicUrl: string,

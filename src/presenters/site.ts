@@ -1,9 +1,7 @@
 // Site objects and the parts of a site's structure.
-import type { ShareLinkRow, SiteRow } from '../db/repos/sites.ts';
-import type { SectionGroupRow, SectionRow, SiteSpaceRow } from '../db/repos/siteStructure.ts';
-import type { SpaceWithCounters } from '../db/repos/spaces.ts';
 import type { SpaceStanding } from '../policies/content.ts';
 import { presentSpace } from './content.ts';
+import type { SpaceWithCounters, SectionGroupRow, SectionRow, ShareLinkRow, SiteRow, SiteSpaceRow } from '../db/schema.ts';
 
 /** Where a site is read: its own hostname when it has one, otherwise under Quire's address. */
 export function publishedSiteUrl(publicUrl: string, site: SiteRow): string {

@@ -1,5 +1,5 @@
 // Site redirect objects.
-import type { SiteRedirectRow } from '../db/repos/siteRedirects.ts';
+import type { SiteRedirectRow } from '../db/schema.ts';
 
 export function presentSiteRedirect(row: SiteRedirectRow) {
   return {

@@ -1,13 +1,12 @@
 // Team objects and team-membership entries.
-import type { TeamWithCountsRow } from '../db/repos/teams.ts';
-import { toCount } from '../db/dialect.ts';
+import type { TeamWithCountsRow } from '../db/schema.ts';
 
 export function presentTeam(team: TeamWithCountsRow, permissions: { admin: boolean; view: boolean }) {
   return {
     object: 'team' as const,
     id: team.id,
     title: team.title,
-    members: toCount(team.member_count),
+    members: team.member_count,
     // Content is granted to people, not yet to teams: no space is reached through a team.
     spaces: 0,
     createdAt: team.created_at,

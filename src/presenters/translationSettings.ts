@@ -1,7 +1,7 @@
 // TranslationSettings objects.
-import type { TranslationSettingsRow } from '../db/repos/translationSettings.ts';
 import type { TranslationLanguage } from '../lib/languages.ts';
 import { organizationResourcePermissions, type OrganizationAccess } from '../policies/organization.ts';
+import type { TranslationSettingsRow } from '../db/schema.ts';
 
 export function presentTranslationSettings(publicUrl: string, settings: TranslationSettingsRow, access: OrganizationAccess) {
   return {

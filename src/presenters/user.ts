@@ -1,5 +1,5 @@
 // User objects.
-import type { UserRow } from '../db/repos/users.ts';
+import type { UserRow } from '../db/schema.ts';
 
 export interface UserFields {
   id: string;

@@ -6,9 +6,9 @@
 // until its text meets WCAG AA (4.5:1).
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { ContentRef } from '../content/gitbook/model.ts';
-import type { SiteRow } from '../db/repos/sites.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
+import type { SiteRow } from '../db/schema.ts';
 
 /** The page backgrounds of the light and dark themes (layout.ts's stylesheet). */
 export const BACKGROUNDS = { light: '#ffffff', dark: '#14171c' } as const;

@@ -7,9 +7,9 @@ import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles } from 
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { ContentRef } from '../content/gitbook/model.ts';
 import { childrenByParent, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
-import { findSiteByHostname, publicSites, type SiteRow } from '../db/repos/sites.ts';
+import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
-import { readPublishedSite, type PublishedSiteRows, type SiteSpaceRow, type SiteStructureRows } from '../db/repos/siteStructure.ts';
+import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -27,6 +27,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { escapeHtml } from '../content/gitbook/toMarkdown.ts';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
+import type { PublishedSiteRows, SiteStructureRows, SiteRow, SiteSpaceRow } from '../db/schema.ts';
 
 export type ReaderAnswer =
   | {

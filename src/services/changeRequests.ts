@@ -1,16 +1,9 @@
 // Change requests: proposals to change a space's content, numbered per space. Their
 // content editing, update and merge build on the content library (src/content).
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
-import {
-  changeRequestsQuery,
-  findChangeRequest,
-  insertChangeRequest,
-  nextChangeRequestNumber,
-  updateChangeRequest,
-  type ChangeRequestWithAuthor,
-} from '../db/repos/changeRequests.ts';
+import { changeRequestsQuery, findChangeRequest, insertChangeRequest, nextChangeRequestNumber, updateChangeRequest } from '../db/repos/changeRequests.ts';
 import { lockRow } from '../db/dialect.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, ChangeRequestWithAuthor } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

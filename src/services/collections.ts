@@ -1,14 +1,6 @@
 // Collections: nestable groups of spaces, ordered together with the spaces beside them.
 import { BadRequest } from '../errors.ts';
-import {
-  collectionsOfOrganization,
-  collectionsQuery,
-  deleteCollections,
-  insertCollection,
-  reassignCollections,
-  updateCollection,
-  type CollectionRow,
-} from '../db/repos/collections.ts';
+import { collectionsOfOrganization, collectionsQuery, deleteCollections, insertCollection, reassignCollections, updateCollection } from '../db/repos/collections.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
 import { spacesInCollections, spacesQuery, updateSpaces } from '../db/repos/spaces.ts';
 import { deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
@@ -23,6 +15,7 @@ import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 import { softDeleteSpaces, type DefaultLevelInput } from './spaces.ts';
+import type { CollectionRow } from '../db/schema.ts';
 
 /** A collection and every collection nested in it, from the organization's whole set. */
 function subtreeIds(all: readonly CollectionRow[], rootId: string): string[] {

@@ -4,19 +4,8 @@
 import { BadRequest, Forbidden, NotFound } from '../errors.ts';
 import { linkResolverFor, markdownToDocument, mentionsIn } from '../content/document.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
-import {
-  addReaction,
-  commentsQuery,
-  deleteComment,
-  findComment,
-  insertComment,
-  reactionsOf,
-  removeReaction,
-  updateComment,
-  type CommentScope,
-  type CommentWithPeople,
-} from '../db/repos/comments.ts';
-import type { Db } from '../db/schema.ts';
+import { addReaction, commentsQuery, deleteComment, findComment, insertComment, reactionsOf, removeReaction, updateComment, type CommentScope } from '../db/repos/comments.ts';
+import type { Db, CommentWithPeople } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

@@ -1,12 +1,12 @@
 // Loads what content roles depend on (the caller's membership, the organization's
 // collections, the caller's grants) once per operation, and authorizes against it.
 import { BadRequest } from '../errors.ts';
-import { findCollection, collectionsOfOrganization, type CollectionRow } from '../db/repos/collections.ts';
+import { findCollection, collectionsOfOrganization } from '../db/repos/collections.ts';
 import { grantsOfUser } from '../db/repos/grants.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
-import { findSpace, type SpaceRow } from '../db/repos/spaces.ts';
+import { findSpace } from '../db/repos/spaces.ts';
 import { isSpacePublishedOpenly } from '../db/repos/sites.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, CollectionRow, SpaceRow } from '../db/schema.ts';
 import type { Role } from '../lib/roles.ts';
 import {
   authorizeCollectionRole,

@@ -2,10 +2,8 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, OrganizationWithAccessRow, UserRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { UserRow } from '../db/repos/users.ts';
-import type { OrganizationWithAccessRow } from '../db/repos/organizations.ts';
 
 export interface ServiceContext {
   db: Kysely<Database>;

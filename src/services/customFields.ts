@@ -1,19 +1,7 @@
 // Custom fields: typed metadata an organization defines and sets on its spaces.
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
-import {
-  customFieldValuesOfField,
-  customFieldValuesOfSpace,
-  customFieldsOfOrganization,
-  customFieldsQuery,
-  deleteCustomField,
-  deleteCustomFieldValue,
-  findCustomField,
-  insertCustomField,
-  setCustomFieldValue,
-  updateCustomField,
-  type CustomFieldRow,
-} from '../db/repos/customFields.ts';
-import type { Db } from '../db/schema.ts';
+import { customFieldValuesOfField, customFieldValuesOfSpace, customFieldsOfOrganization, customFieldsQuery, deleteCustomField, deleteCustomFieldValue, findCustomField, insertCustomField, setCustomFieldValue, updateCustomField } from '../db/repos/customFields.ts';
+import type { Db, CustomFieldRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

@@ -11,11 +11,11 @@
 // and never stored or logged in clear.
 import { posix } from 'node:path';
 import { readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
-import { deleteSpaceGitSync, endGitSyncOperation, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync, type GitPaths, type SpaceGitSyncRow } from '../db/repos/gitSync.ts';
+import { deleteSpaceGitSync, endGitSyncOperation, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync } from '../db/repos/gitSync.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, GitPaths, SpaceGitSyncRow } from '../db/schema.ts';
 import { AppError, BadRequest, NotFound } from '../errors.ts';
 import { enqueueJob, RetryLater, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';

@@ -10,11 +10,11 @@ import { ASSETS_DIRECTORY, decodePath, readConfig, readRepository, writePageFile
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { findRevisionGit, type GitPaths } from '../db/repos/gitSync.ts';
+import { findRevisionGit } from '../db/repos/gitSync.ts';
 import { firstAdminId } from '../db/repos/members.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, GitPaths } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

@@ -4,25 +4,9 @@
 // required settings are missing is `pending` until they are given.
 import { Ajv } from 'ajv';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
-import {
-  deleteInstallation,
-  deleteSpaceInstallation,
-  findInstallation,
-  findInstallationInOrganization,
-  findSpaceInstallation,
-  insertInstallation,
-  insertSpaceInstallation,
-  installationsQuery,
-  spaceInstallationsQuery,
-  updateInstallation,
-  updateSpaceInstallation,
-  type InstallationRow,
-  type InstallationWithCountsRow,
-  type IntegrationRow,
-  type SpaceInstallationRow,
-} from '../db/repos/integrations.ts';
+import { deleteInstallation, deleteSpaceInstallation, findInstallation, findInstallationInOrganization, findSpaceInstallation, insertInstallation, insertSpaceInstallation, installationsQuery, spaceInstallationsQuery, updateInstallation, updateSpaceInstallation } from '../db/repos/integrations.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, InstallationWithCountsRow, InstallationRow, IntegrationRow, SpaceInstallationRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

@@ -4,23 +4,9 @@
 // served from urls.icon and previewImages; secrets are sealed (AES-256-GCM) and never
 // presented. Running the script (script-fetch and block-fetch events) is not done yet.
 import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
-import {
-  administersAnOrganization,
-  deleteIntegration,
-  deleteIntegrationAssets,
-  findIntegration,
-  findIntegrationAsset,
-  insertIntegration,
-  insertIntegrationAssets,
-  insertIntegrationScript,
-  integrationsQuery,
-  updateIntegration,
-  type IntegrationAssetRow,
-  type IntegrationFilters,
-  type IntegrationRow,
-} from '../db/repos/integrations.ts';
+import { administersAnOrganization, deleteIntegration, deleteIntegrationAssets, findIntegration, findIntegrationAsset, insertIntegration, insertIntegrationAssets, insertIntegrationScript, integrationsQuery, updateIntegration, type IntegrationFilters } from '../db/repos/integrations.ts';
 import { findOrganizationByHostname, findOrganizationWithAccess, lockOrganization } from '../db/repos/organizations.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, IntegrationAssetRow, IntegrationRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import type { IntegrationCategory, IntegrationScope } from '../lib/integrationLists.ts';

@@ -1,9 +1,9 @@
 // Link invites: administrators create them; anyone holding one may join with its role.
 import { Forbidden, NotFound } from '../errors.ts';
-import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole, type InviteRow } from '../db/repos/invites.ts';
+import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from '../db/repos/invites.ts';
 import { findMembership, insertMembership, updateMembership } from '../db/repos/members.ts';
 import { findOrganizationById, lockOrganization } from '../db/repos/organizations.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, InviteRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

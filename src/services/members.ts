@@ -1,17 +1,9 @@
 // Members of an organization: listing, roles, removal, presence.
 import { Conflict, NotFound } from '../errors.ts';
-import {
-  countAdmins,
-  deleteMembership,
-  findMember,
-  membersQuery,
-  updateMembership,
-  type MemberFilters,
-  type MemberRow,
-} from '../db/repos/members.ts';
+import { countAdmins, deleteMembership, findMember, membersQuery, updateMembership, type MemberFilters } from '../db/repos/members.ts';
 import { lockOrganization } from '../db/repos/organizations.ts';
 import { teamsOfMemberQuery } from '../db/repos/teams.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, MemberRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { spaceRole } from '../policies/content.ts';
 import { presentSpace } from '../presenters/content.ts';

@@ -3,19 +3,8 @@
 // that fetches the URL under the URL-safety rules, reads and validates the document,
 // and stores a new version only when the text changed.
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
-import {
-  deleteOpenApiSpec,
-  findOpenApiSpec,
-  findOpenApiSpecBySlug,
-  findOpenApiSpecVersion,
-  insertOpenApiSpec,
-  insertOpenApiSpecVersion,
-  openApiSpecVersionsQuery,
-  openApiSpecsQuery,
-  updateOpenApiSpec,
-  type OpenApiSpecRow,
-} from '../db/repos/openApiSpecs.ts';
-import type { Db } from '../db/schema.ts';
+import { deleteOpenApiSpec, findOpenApiSpec, findOpenApiSpecBySlug, findOpenApiSpecVersion, insertOpenApiSpec, insertOpenApiSpecVersion, openApiSpecVersionsQuery, openApiSpecsQuery, updateOpenApiSpec } from '../db/repos/openApiSpecs.ts';
+import type { Db, OpenApiSpecRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { hashOf } from '../content/objects.ts';
 import { readOpenApiDocument, type OpenApiProblem } from '../content/openapi.ts';

@@ -1,17 +1,8 @@
 // Organizations: creating, reading and changing them, and the caller's access to one.
 import { BadRequest, Conflict } from '../errors.ts';
-import {
-  findOrganizationWithAccess,
-  findOrganizationsByEmailDomain,
-  insertOrganization,
-  isHostnameTaken,
-  organizationsOfUserQuery,
-  updateOrganization,
-  type OrganizationRow,
-  type OrganizationWithAccessRow,
-} from '../db/repos/organizations.ts';
+import { findOrganizationWithAccess, findOrganizationsByEmailDomain, insertOrganization, isHostnameTaken, organizationsOfUserQuery, updateOrganization } from '../db/repos/organizations.ts';
 import { insertMembership } from '../db/repos/members.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, OrganizationWithAccessRow, OrganizationRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isDomainName } from '../lib/domains.ts';
 import { newId } from '../lib/ids.ts';

@@ -8,11 +8,10 @@ import { runSized } from '../workers/pool.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { findRevision, type RevisionRow } from '../db/repos/revisions.ts';
-import type { Db } from '../db/schema.ts';
+import { findRevision } from '../db/repos/revisions.ts';
+import type { Db, GitBlob, GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { presentPage, presentPageTree } from '../presenters/page.ts';
 import { presentGitCommit } from '../presenters/gitSync.ts';
-import type { GitBlob, GitPaths, RevisionGitRow } from '../db/repos/gitSync.ts';
 import type { ServiceContext } from './context.ts';
 
 /** How many pages the tree cache holds at most, across trees: memory stays bounded for large spaces. */

@@ -9,21 +9,9 @@ import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@n
 import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
 import { insertMembership, findMembership, updateMembership } from '../db/repos/members.ts';
 import { findOrganizationById, lockOrganization } from '../db/repos/organizations.ts';
-import {
-  consumeSamlAssertion,
-  deleteSamlProvider,
-  deleteSamlRequest,
-  deleteSamlRequestsBefore,
-  findSamlProvider,
-  findSamlRequest,
-  insertSamlProvider,
-  samlProvidersQuery,
-  saveSamlRequest,
-  updateSamlProvider,
-  type SamlProviderRow,
-} from '../db/repos/samlProviders.ts';
+import { consumeSamlAssertion, deleteSamlProvider, deleteSamlRequest, deleteSamlRequestsBefore, findSamlProvider, findSamlRequest, insertSamlProvider, samlProvidersQuery, saveSamlRequest, updateSamlProvider } from '../db/repos/samlProviders.ts';
 import { addTeamMember, findTeam } from '../db/repos/teams.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, SamlProviderRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

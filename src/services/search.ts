@@ -8,13 +8,13 @@ import { excerpter, parseSearchQuery, type PageSection } from '../content/search
 import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { matchingSections, type SectionHit } from '../db/fullText.ts';
+import { matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Kysely } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
-import type { Database, Db } from '../db/schema.ts';
+import type { Database, Db, SectionHit } from '../db/schema.ts';
 import { presentSearchSpace } from '../presenters/search.ts';
 import { authorizeSpace, loadContentCaller, visibleContent } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';

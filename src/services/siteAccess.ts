@@ -3,10 +3,10 @@
 // policies/publishedSite.ts allows, and its claims decide which conditional sections
 // and site spaces they see.
 import { Forbidden, NotFound } from '../errors.ts';
-import { findSite, hasActiveShareLink, type SiteRow } from '../db/repos/sites.ts';
+import { findSite, hasActiveShareLink } from '../db/repos/sites.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { findSpacesByIds } from '../db/repos/spaces.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, SiteRow } from '../db/schema.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { organizationPermissions } from '../policies/organization.ts';
 import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';

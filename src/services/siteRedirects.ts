@@ -5,19 +5,11 @@
 // since gone resolves nowhere (404) rather than to a guess.
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { pagePath } from '../content/tree.ts';
-import { findSite, type SiteRow } from '../db/repos/sites.ts';
-import {
-  deleteSiteRedirect as deleteRow,
-  findSiteRedirect,
-  findSiteRedirectBySource,
-  insertSiteRedirect,
-  siteRedirectsQuery,
-  updateSiteRedirect as updateRow,
-  type SiteRedirectRow,
-} from '../db/repos/siteRedirects.ts';
-import { readSiteStructure, type SiteStructureRows } from '../db/repos/siteStructure.ts';
+import { findSite } from '../db/repos/sites.ts';
+import { deleteSiteRedirect as deleteRow, findSiteRedirect, findSiteRedirectBySource, insertSiteRedirect, siteRedirectsQuery, updateSiteRedirect as updateRow } from '../db/repos/siteRedirects.ts';
+import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { findSpace } from '../db/repos/spaces.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, SiteStructureRows, SiteRedirectRow, SiteRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

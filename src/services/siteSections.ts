@@ -3,20 +3,10 @@
 // sit in groups. Ungrouped sections and groups share the site's top-level order.
 import { generateNKeysBetween } from 'fractional-indexing';
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
-import {
-  deleteSection,
-  deleteSectionGroup,
-  insertSection,
-  insertSectionGroup,
-  readSiteStructure,
-  updateSection,
-  updateSectionGroup,
-  updateSiteSpace,
-  type SiteStructureRows,
-} from '../db/repos/siteStructure.ts';
+import { deleteSection, deleteSectionGroup, insertSection, insertSectionGroup, readSiteStructure, updateSection, updateSectionGroup, updateSiteSpace } from '../db/repos/siteStructure.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { updateSite } from '../db/repos/sites.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, SiteStructureRows } from '../db/schema.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

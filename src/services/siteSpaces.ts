@@ -1,11 +1,12 @@
 // Site spaces: the spaces a site shows, each at a path, in its section or at the root.
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
-import { deleteSiteSpace, readSiteStructure, updateSiteSpace, type SiteStructureRows } from '../db/repos/siteStructure.ts';
+import { deleteSiteSpace, readSiteStructure, updateSiteSpace } from '../db/repos/siteStructure.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { checkedCondition, orderedSections, positionAmong, settleDefaults } from './siteStructure.ts';
 import { addSpaceToSite } from './sites.ts';
+import type { SiteStructureRows } from '../db/schema.ts';
 
 function requireSiteSpace(structure: SiteStructureRows, siteSpaceId: string) {
   const siteSpace = structure.siteSpaces.find((ss) => ss.id === siteSpaceId);

@@ -3,16 +3,9 @@
 // without sections), positions in order, paths unique where they are read.
 import { generateKeyBetween } from 'fractional-indexing';
 import { BadRequest } from '../errors.ts';
-import {
-  readSiteStructure,
-  sitesShowingSpaces,
-  updateSection,
-  type SectionGroupRow,
-  type SectionRow,
-  type SiteStructureRows,
-} from '../db/repos/siteStructure.ts';
-import { findSiteById, updateSite, type SiteRow } from '../db/repos/sites.ts';
-import type { Db } from '../db/schema.ts';
+import { readSiteStructure, sitesShowingSpaces, updateSection } from '../db/repos/siteStructure.ts';
+import { findSiteById, updateSite } from '../db/repos/sites.ts';
+import type { Db, SiteStructureRows, SectionGroupRow, SectionRow, SiteRow } from '../db/schema.ts';
 import { ConditionError, parseCondition } from '../lib/conditions.ts';
 
 /** Re-establishes the defaults after any change to a site's structure. */

@@ -1,23 +1,10 @@
 // Sites: what readers see, published from one or more spaces.
 import { Ajv } from 'ajv';
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
-import {
-  deleteShareLink,
-  deleteSite,
-  findShareLink,
-  insertShareLink,
-  insertSite,
-  isSiteHostnameTaken,
-  shareLinksQuery,
-  sitesQuery,
-  updateShareLink,
-  updateSite,
-  type SiteFilter,
-  type SiteRow,
-} from '../db/repos/sites.ts';
+import { deleteShareLink, deleteSite, findShareLink, insertShareLink, insertSite, isSiteHostnameTaken, shareLinksQuery, sitesQuery, updateShareLink, updateSite, type SiteFilter } from '../db/repos/sites.ts';
 import { countSiteSpaces, insertSiteSpace, readSiteStructure, updateSection } from '../db/repos/siteStructure.ts';
 import { findSpace } from '../db/repos/spaces.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, SiteRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

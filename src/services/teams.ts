@@ -1,18 +1,8 @@
 // Teams: groups of members that content can be shared with.
 import { BadRequest, NotFound } from '../errors.ts';
 import { findMemberIds, findMembership, teamMembersQuery } from '../db/repos/members.ts';
-import {
-  addTeamMember,
-  deleteTeam,
-  deleteTeamMember,
-  findTeam,
-  insertTeam,
-  teamsQuery,
-  updateTeamTitle,
-  upsertTeamMember,
-  type TeamWithCountsRow,
-} from '../db/repos/teams.ts';
-import type { Db } from '../db/schema.ts';
+import { addTeamMember, deleteTeam, deleteTeamMember, findTeam, insertTeam, teamsQuery, updateTeamTitle, upsertTeamMember } from '../db/repos/teams.ts';
+import type { Db, TeamWithCountsRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

@@ -1,9 +1,9 @@
 // People and their API tokens.
 import { NotFound } from '../errors.ts';
-import { findUserByEmail, findUserById, insertUser, type UserRow } from '../db/repos/users.ts';
+import { findUserByEmail, findUserById, insertUser } from '../db/repos/users.ts';
 import { insertApiToken, revokeApiToken } from '../db/repos/apiTokens.ts';
 import { sharesOrganization } from '../db/repos/members.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, UserRow } from '../db/schema.ts';
 import { isoNow, type Clock } from '../lib/clock.ts';
 import { hashToken, newApiToken, newId } from '../lib/ids.ts';
 import { presentUser } from '../presenters/user.ts';

@@ -1,21 +1,8 @@
 // API tokens, stored only as SHA-256 hashes.
-import type { ApiTokensTable, Db, UsersTable } from '../schema.ts';
+import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow } from '../schema.ts';
 import { sql } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
-import { isMember, ownsTeam, type OrganizationWithAccessRow } from './organizations.ts';
-
-export type ApiTokenRow = ApiTokensTable;
-
-export interface TokenOwnerRow {
-  token_id: string;
-  /** An organization whose enforced SSO refuses this token (made outside SSO), or null. */
-  sso_required_by: string | null;
-  user_id: string;
-  email: UsersTable['email'];
-  display_name: UsersTable['display_name'];
-  photo_url: UsersTable['photo_url'];
-  created_at: UsersTable['created_at'];
-}
+import { isMember, ownsTeam } from './organizations.ts';
 
 /**
  * A token made outside SSO does not admit someone who is an SSO member of an

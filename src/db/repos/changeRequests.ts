@@ -1,16 +1,7 @@
 // Change requests of a space: proposed edits, numbered per space.
 import { sql } from 'kysely';
-import type { ChangeRequestsTable, Db } from '../schema.ts';
+import type { Db, ChangeRequestWithAuthor, ChangeRequestRow } from '../schema.ts';
 import { openCommentCount } from './comments.ts';
-
-export type ChangeRequestRow = ChangeRequestsTable;
-
-export interface ChangeRequestWithAuthor extends ChangeRequestRow {
-  comments_open: number | string;
-  author_email: string;
-  author_display_name: string;
-  author_photo_url: string | null;
-}
 
 function withAuthors(db: Db) {
   return db
@@ -60,7 +51,3 @@ export async function updateChangeRequest(
   await db.updateTable('change_requests').set(changes).where('id', '=', changeRequestId).execute();
 }
 
-/** The space revision a change request last took its content from. */
-export function baseOf(changeRequest: Pick<ChangeRequestRow, 'revision_merged_ancestor' | 'revision_initial'>): string {
-  return changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
-}

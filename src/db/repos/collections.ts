@@ -1,8 +1,6 @@
 // Collections: nestable groups of spaces.
 import { preparedQuery } from '../prepared.ts';
-import type { CollectionsTable, Db } from '../schema.ts';
-
-export type CollectionRow = CollectionsTable;
+import type { Db, CollectionRow } from '../schema.ts';
 
 export async function insertCollection(db: Db, collection: CollectionRow): Promise<void> {
   await db.insertInto('collections').values(collection).execute();

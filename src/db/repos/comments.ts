@@ -1,18 +1,6 @@
 // Comments, replies and reactions.
 import { sql } from 'kysely';
-import type { CommentsTable, Db } from '../schema.ts';
-
-export type CommentRow = CommentsTable;
-
-export interface CommentWithPeople extends CommentRow {
-  author_email: string;
-  author_display_name: string;
-  author_photo_url: string | null;
-  resolver_email: string | null;
-  resolver_display_name: string | null;
-  resolver_photo_url: string | null;
-  reply_count: number | string;
-}
+import type { Db, CommentRow } from '../schema.ts';
 
 export interface CommentScope {
   spaceId: string;
@@ -32,7 +20,7 @@ function withPeople(db: Db) {
       'resolver.email as resolver_email',
       'resolver.display_name as resolver_display_name',
       'resolver.photo_url as resolver_photo_url',
-      sql<number | string>`(select count(*) from comments r where r.parent_id = c.id)`.as('reply_count'),
+      sql<number>`cast((select count(*) from comments r where r.parent_id = c.id) as integer)`.as('reply_count'),
     ]);
 }
 
@@ -121,6 +109,6 @@ export function reactionsOf(db: Db, commentIds: string[]) {
  */
 export function openCommentCount(scopeColumn: 'space' | 'change_request') {
   return scopeColumn === 'space'
-    ? sql<number | string>`(select count(*) from comments cm where cm.space_id = s.id and cm.change_request_id is null and cm.parent_id is null and cm.resolved_at is null)`
-    : sql<number | string>`(select count(*) from comments cm where cm.space_id = cr.space_id and cm.change_request_id = cr.id and cm.parent_id is null and cm.resolved_at is null)`;
+    ? sql<number>`cast((select count(*) from comments cm where cm.space_id = s.id and cm.change_request_id is null and cm.parent_id is null and cm.resolved_at is null) as integer)`
+    : sql<number>`cast((select count(*) from comments cm where cm.space_id = cr.space_id and cm.change_request_id = cr.id and cm.parent_id is null and cm.resolved_at is null) as integer)`;
 }

@@ -1,7 +1,5 @@
 // Custom fields of an organization and their values on spaces.
-import type { CustomFieldsTable, Db } from '../schema.ts';
-
-export type CustomFieldRow = CustomFieldsTable;
+import type { Db, CustomFieldRow } from '../schema.ts';
 
 export async function insertCustomField(db: Db, field: CustomFieldRow): Promise<void> {
   await db.insertInto('custom_fields').values(field).execute();

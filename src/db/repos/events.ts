@@ -1,8 +1,5 @@
 // The outbox: events and their deliveries, one per subscriber.
-import type { Db, EventDeliveriesTable, EventsTable } from '../schema.ts';
-
-export type EventRow = EventsTable;
-export type EventDeliveryRow = EventDeliveriesTable;
+import type { Db, EventDeliveryRow, EventRow } from '../schema.ts';
 
 export async function insertEvent(db: Db, event: EventRow, subscribers: string[]): Promise<void> {
   await db.insertInto('events').values(event).execute();

@@ -1,17 +1,5 @@
 import { preparedQuery } from '../prepared.ts';
-import type { Db, RevisionGitTable, SpaceGitSyncsTable } from '../schema.ts';
-
-export type SpaceGitSyncRow = SpaceGitSyncsTable;
-export type RevisionGitRow = RevisionGitTable;
-
-/** Where one page or file sits in a commit: its path and blob oid. */
-export type GitBlob = [path: string, oid: string];
-
-/** `revision_git.paths`: the revision's pages and files in the commit it matches, by id. */
-export interface GitPaths {
-  pages: Record<string, GitBlob>;
-  files: Record<string, GitBlob>;
-}
+import type { Db, RevisionGitRow, SpaceGitSyncRow } from '../schema.ts';
 
 export function findSpaceGitSync(db: Db, spaceId: string): Promise<SpaceGitSyncRow | undefined> {
   return db.selectFrom('space_git_syncs').selectAll().where('space_id', '=', spaceId).executeTakeFirst();

@@ -1,8 +1,6 @@
 // Direct grants of a role on a space or collection to one user.
 import { preparedQuery } from '../prepared.ts';
-import type { ContentGrantsTable, Db } from '../schema.ts';
-
-export type GrantRow = ContentGrantsTable;
+import type { Db, GrantRow } from '../schema.ts';
 
 export async function upsertGrant(db: Db, grant: GrantRow): Promise<void> {
   await db

@@ -1,18 +1,7 @@
 // Published integrations, their scripts and images, and where they are installed.
 import { sql } from 'kysely';
 import { containsInsensitive, containsText } from '../dialect.ts';
-import type {
-  Db,
-  IntegrationAssetsTable,
-  IntegrationInstallationsTable,
-  IntegrationSpaceInstallationsTable,
-  IntegrationsTable,
-} from '../schema.ts';
-
-export type IntegrationRow = IntegrationsTable;
-export type IntegrationAssetRow = IntegrationAssetsTable;
-export type InstallationRow = IntegrationInstallationsTable;
-export type SpaceInstallationRow = IntegrationSpaceInstallationsTable;
+import type { Db, InstallationRow, IntegrationAssetRow, IntegrationRow, SpaceInstallationRow } from '../schema.ts';
 
 export function findIntegration(db: Db, name: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('name', '=', name).executeTakeFirst();
@@ -104,11 +93,9 @@ function installationsWithCounts(db: Db) {
     .selectFrom('integration_installations as n')
     .selectAll('n')
     .select(
-      sql<number | string>`(select count(*) from integration_space_installations s where s.installation_id = n.id)`.as('space_count'),
+      sql<number>`cast((select count(*) from integration_space_installations s where s.installation_id = n.id) as integer)`.as('space_count'),
     );
 }
-
-export type InstallationWithCountsRow = InstallationRow & { space_count: number | string };
 
 export function installationsQuery(db: Db, integrationName: string, externalId?: string) {
   let query = installationsWithCounts(db).where('n.integration_name', '=', integrationName);

@@ -1,8 +1,6 @@
 // Link invites: whoever holds an invite's id may join its organization with its role.
-import type { Db, OrganizationInvitesTable } from '../schema.ts';
+import type { Db, InviteRow } from '../schema.ts';
 import type { Role } from '../../lib/roles.ts';
-
-export type InviteRow = OrganizationInvitesTable;
 
 export async function insertInvite(db: Db, invite: InviteRow): Promise<void> {
   await db.insertInto('organization_invites').values(invite).execute();

@@ -1,9 +1,7 @@
 // The durable job queue: work that must happen later or outside a request, kept in
 // the database so that it survives a restart and is shared by every process.
-import type { Db, JobsTable } from '../schema.ts';
+import type { Db, JobRow } from '../schema.ts';
 import { skipLockedRows } from '../dialect.ts';
-
-export type JobRow = JobsTable;
 
 export async function insertJob(db: Db, job: JobRow): Promise<void> {
   await db.insertInto('jobs').values(job).execute();

@@ -1,7 +1,5 @@
 // Results of external link checks, one row per URL, with when a check was last queued.
-import type { Db, LinkChecksTable } from '../schema.ts';
-
-export type LinkCheckRow = LinkChecksTable;
+import type { Db, LinkCheckRow } from '../schema.ts';
 
 export async function linkChecksFor(db: Db, urls: string[]): Promise<Map<string, LinkCheckRow>> {
   const found = new Map<string, LinkCheckRow>();

@@ -1,18 +1,8 @@
 // Organization memberships: who belongs to which organization, with which role.
 import { sql } from 'kysely';
 import type { Role } from '../../lib/roles.ts';
-import type { Db, OrganizationMembersTable } from '../schema.ts';
+import type { Db, MemberRow, MembershipRow } from '../schema.ts';
 import { containsInsensitive, toCount } from '../dialect.ts';
-
-export type MembershipRow = OrganizationMembersTable;
-
-/** A membership with its user, ready for the member presenter. */
-export interface MemberRow extends MembershipRow {
-  email: string;
-  display_name: string;
-  photo_url: string | null;
-  team_count: number | string;
-}
 
 function membersWithUsers(db: Db, organizationId: string) {
   return db
@@ -23,8 +13,8 @@ function membersWithUsers(db: Db, organizationId: string) {
       'u.email',
       'u.display_name',
       'u.photo_url',
-      sql<number | string>`(select count(*) from team_members tm inner join teams t on t.id = tm.team_id
-        where t.organization_id = m.organization_id and tm.user_id = m.user_id)`.as('team_count'),
+      sql<number>`cast((select count(*) from team_members tm inner join teams t on t.id = tm.team_id
+        where t.organization_id = m.organization_id and tm.user_id = m.user_id) as integer)`.as('team_count'),
     ])
     .where('m.organization_id', '=', organizationId);
 }

@@ -1,8 +1,5 @@
 // OpenAPI specs of organizations and the versions their processing stored.
-import type { Db, OpenApiSpecsTable, OpenApiSpecVersionsTable } from '../schema.ts';
-
-export type OpenApiSpecRow = OpenApiSpecsTable;
-export type OpenApiSpecVersionRow = OpenApiSpecVersionsTable;
+import type { Db, OpenApiSpecRow, OpenApiSpecVersionRow } from '../schema.ts';
 
 export async function insertOpenApiSpec(db: Db, spec: OpenApiSpecRow): Promise<void> {
   await db.insertInto('openapi_specs').values(spec).execute();

@@ -1,19 +1,8 @@
 // Organizations and their e-mail domains.
 import { sql, type RawBuilder } from 'kysely';
-import type { Db, OrganizationsTable } from '../schema.ts';
+import type { Db, OrganizationWithAccessRow, OrganizationRow } from '../schema.ts';
 import { lockRow } from '../dialect.ts';
 import { preparedQuery } from '../prepared.ts';
-
-export type OrganizationRow = OrganizationsTable;
-
-/** An organization together with one user's membership of it. */
-export interface OrganizationWithAccessRow extends OrganizationRow {
-  member_role: string | null;
-  /** 1 when the user is a member (guests included), else null. */
-  is_member: number | null;
-  /** 1 when the user owns at least one of the organization's teams. */
-  owns_team: number;
-}
 
 /** Selects is_member from a query that left-joins organization_members as m. */
 export const isMember = sql<number | null>`case when m.user_id is null then null else 1 end`.as('is_member');

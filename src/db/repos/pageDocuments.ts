@@ -1,7 +1,5 @@
 // Pages' documents, by the hash of their markdown (services/pageDocuments.ts).
-import type { Db, PageDocumentsTable } from '../schema.ts';
-
-export type PageDocumentRow = PageDocumentsTable;
+import type { Db, PageDocumentRow } from '../schema.ts';
 
 export function findPageDocument(db: Db, hash: string): Promise<PageDocumentRow | undefined> {
   return db.selectFrom('page_documents').selectAll().where('hash', '=', hash).executeTakeFirst();

@@ -1,8 +1,6 @@
 // SAML identity providers of organizations, the AuthnRequests sent to them, and the
 // assertions already accepted from them.
-import type { Db, SamlProvidersTable } from '../schema.ts';
-
-export type SamlProviderRow = SamlProvidersTable;
+import type { Db, SamlProviderRow } from '../schema.ts';
 
 export async function insertSamlProvider(db: Db, provider: SamlProviderRow): Promise<void> {
   await db.insertInto('saml_providers').values(provider).execute();

@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import { containsInsensitive } from '../dialect.ts';
-import type { Db, SiteRedirectsTable } from '../schema.ts';
-
-export type SiteRedirectRow = SiteRedirectsTable;
+import type { Db, SiteRedirectRow } from '../schema.ts';
 
 export async function insertSiteRedirect(db: Db, row: SiteRedirectRow): Promise<void> {
   await db.insertInto('site_redirects').values(row).execute();

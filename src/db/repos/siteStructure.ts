@@ -2,18 +2,7 @@
 // these, so the services read a site's whole structure at once and reason in memory.
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
 import { preparedQuery } from '../prepared.ts';
-import type { SiteRow } from './sites.ts';
-import type { Db, SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../schema.ts';
-
-export type SectionGroupRow = SiteSectionGroupsTable;
-export type SectionRow = SiteSectionsTable;
-export type SiteSpaceRow = SiteSpacesTable;
-
-export interface SiteStructureRows {
-  groups: SectionGroupRow[];
-  sections: SectionRow[];
-  siteSpaces: SiteSpaceRow[];
-}
+import type { Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow } from '../schema.ts';
 
 /** Every group, section and site space of a site, each list in position order. */
 export async function readSiteStructure(db: Db, siteId: string): Promise<SiteStructureRows> {
@@ -86,14 +75,6 @@ const GROUP_COLUMNS = columns<SectionGroupRow>()(['id', 'site_id', 'title', 'ico
 const SECTION_COLUMNS = columns<SectionRow>()(['id', 'site_id', 'group_id', 'title', 'description', 'path', 'condition', 'icon', 'position', 'default_site_space_id', 'created_at']);
 const SITE_SPACE_COLUMNS = columns<SiteSpaceRow>()(['id', 'site_id', 'section_id', 'space_id', 'path', 'condition', 'position', 'created_at']);
 
-/** What a published page needs of a space to know its content: the revision, and whether it is deleted. */
-export interface PublishedSpaceRow {
-  id: string;
-  title: string;
-  revision_id: string;
-  deleted_at: string | null;
-}
-
 const publishedSiteQuery = preparedQuery<'siteId', SiteRow & { groups: unknown; sections: unknown; site_spaces: unknown; spaces: unknown }>(
   (db, param) =>
     db
@@ -117,17 +98,6 @@ const publishedSiteQuery = preparedQuery<'siteId', SiteRow & { groups: unknown; 
 
 function inPositionOrder<Row extends { position: string; id: string }>(rows: Row[]): Row[] {
   return rows.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/**
- * A site with its structure and the state of the spaces it shows, in one statement:
- * every published page starts here, and on PostgreSQL each statement is a round trip.
- */
-export interface PublishedSiteRows {
-  site: SiteRow;
-  structure: SiteStructureRows;
-  /** The spaces its site spaces show, by id. */
-  spaces: Map<string, PublishedSpaceRow>;
 }
 
 export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteRows | undefined> {

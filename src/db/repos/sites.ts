@@ -1,9 +1,6 @@
 // Sites and their share links.
-import type { Db, SiteShareLinksTable, SitesTable } from '../schema.ts';
+import type { Db, ShareLinkRow, SiteRow } from '../schema.ts';
 import { containsInsensitive } from '../dialect.ts';
-
-export type SiteRow = SitesTable;
-export type ShareLinkRow = SiteShareLinksTable;
 
 export async function insertSite(db: Db, site: SiteRow): Promise<void> {
   await db.insertInto('sites').values(site).execute();

@@ -2,31 +2,13 @@
 // job removes it for good after the retention window.
 import { sql, type ExpressionBuilder } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
-import type { Database, Db, SpacesTable } from '../schema.ts';
+import type { Database, Db, SpacesTable, SpaceWithCounters, SpaceRow } from '../schema.ts';
 import { openCommentCount } from './comments.ts';
-
-/** Counts kept by other tables, read with the space (COUNT arrives as a string from PostgreSQL). */
-export interface SpaceCounters {
-  change_requests_total: number | string;
-  change_requests_open: number | string;
-  change_requests_draft: number | string;
-  comments_open: number | string;
-  /** The Git Sync connection, when the space has one. */
-  git_url: string | null;
-  git_provider: string | null;
-  git_tree_url: string | null;
-  git_updated_at: string | null;
-}
-
-export type SpaceRow = SpacesTable;
-
-/** What presenting a space needs: the row and its counters. */
-export type SpaceWithCounters = SpaceRow & SpaceCounters;
 
 const changeRequestCount = (status?: string) =>
   status
-    ? sql<number | string>`(select count(*) from change_requests cr where cr.space_id = s.id and cr.status = ${status})`
-    : sql<number | string>`(select count(*) from change_requests cr where cr.space_id = s.id)`;
+    ? sql<number>`cast((select count(*) from change_requests cr where cr.space_id = s.id and cr.status = ${status}) as integer)`
+    : sql<number>`cast((select count(*) from change_requests cr where cr.space_id = s.id) as integer)`;
 
 /** Spaces with their counters, for presenting. */
 function spacesWithCounters(db: Db) {

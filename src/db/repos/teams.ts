@@ -1,23 +1,14 @@
 // Teams of an organization and their members.
 import { sql } from 'kysely';
-import type { Db, TeamMembersTable, TeamsTable } from '../schema.ts';
+import type { Db, TeamWithCountsRow, TeamMemberRow, TeamRow } from '../schema.ts';
 import { containsInsensitive } from '../dialect.ts';
-
-export type TeamRow = TeamsTable;
-export type TeamMemberRow = TeamMembersTable;
-
-/** A team with its member count and the caller's own role in it (null when not in it). */
-export interface TeamWithCountsRow extends TeamRow {
-  member_count: number | string;
-  caller_role: string | null;
-}
 
 function teamsWithCounts(db: Db, organizationId: string, callerId: string) {
   return db
     .selectFrom('teams as t')
     .selectAll('t')
     .select([
-      sql<number | string>`(select count(*) from team_members tm where tm.team_id = t.id)`.as('member_count'),
+      sql<number>`cast((select count(*) from team_members tm where tm.team_id = t.id) as integer)`.as('member_count'),
       sql<string | null>`(select tm.role from team_members tm where tm.team_id = t.id and tm.user_id = ${callerId})`.as(
         'caller_role',
       ),

@@ -1,7 +1,5 @@
 // Translation settings of organizations.
-import type { Db, TranslationSettingsTable } from '../schema.ts';
-
-export type TranslationSettingsRow = TranslationSettingsTable;
+import type { Db, TranslationSettingsRow } from '../schema.ts';
 
 export async function insertTranslationSettings(db: Db, settings: TranslationSettingsRow): Promise<void> {
   await db.insertInto('translation_settings').values(settings).execute();

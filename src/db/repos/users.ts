@@ -1,7 +1,5 @@
 // The users table: one row per person, across organizations.
-import type { Db, UsersTable } from '../schema.ts';
-
-export type UserRow = UsersTable;
+import type { Db, UserRow } from '../schema.ts';
 
 export function findUserById(db: Db, userId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
