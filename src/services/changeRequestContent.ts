@@ -333,7 +333,7 @@ export async function editChangeRequestContent(
 ) {
   const written = await writeJsonDocuments(changes);
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const revision = await requireRevision(trx, changeRequest.revision_id);
@@ -431,7 +431,7 @@ async function storeMerge(ctx: ServiceContext, trx: Db, actor: Actor, spaceId: s
 export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   const outcome = await withPlannedMerge(ctx, async (trx, planned) => {
     await lockRow(trx, 'spaces', spaceId);
-    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'merge', { db: trx });
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'merge');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const base = baseOf(changeRequest);
@@ -469,7 +469,7 @@ export async function mergeRevisionIntoSpace<T>(
 ): Promise<T> {
   const answer = await withPlannedMerge(ctx, async (trx, planned) => {
     await lockRow(trx, 'spaces', spaceId);
-    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'triggerGitSync');
     let merged = revisions.revision;
     if (space.revision_id !== revisions.base) {
       const threeWay = { base: revisions.base, ours: revisions.revision, theirs: space.revision_id };
@@ -488,7 +488,7 @@ export async function mergeRevisionIntoSpace<T>(
 /** Brings the space's current content into a change request. */
 export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   return withPlannedMerge(ctx, async (trx, planned) => {
-    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const base = baseOf(changeRequest);

@@ -26,7 +26,7 @@ export async function listChangeRequests(
   spaceId: string,
   options: PageRequest & { status?: ChangeRequestStatus; contributor?: string },
 ) {
-  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   return paginate(
     changeRequestsQuery(ctx.db, spaceId, { status: options.status ?? 'open', contributor: options.contributor }),
     [
@@ -41,7 +41,7 @@ export async function listChangeRequests(
 /** Opens a change request on the space's current revision, with the next number of the space. */
 export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
   const changeRequestId = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     return (await openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id })).id;
   });
   return getChangeRequest(ctx, actor, spaceId, changeRequestId);
@@ -78,7 +78,7 @@ export async function openChangeRequest(
 }
 
 export async function getChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
-  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   return presentChangeRequest(ctx.config.publicUrl, space, await requireChangeRequest(ctx.db, spaceId, idOrNumber));
 }
 
@@ -91,7 +91,7 @@ export async function patchChangeRequest(
   changes: { subject?: string; status?: ChangeRequestStatus },
 ) {
   const id = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
+    await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     if (changeRequest.status === 'merged') {
       throw new Conflict(`Change request #${changeRequest.number} is merged; it can no longer change`);

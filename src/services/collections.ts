@@ -34,7 +34,7 @@ function subtreeIds(all: readonly CollectionRow[], rootId: string): string[] {
 }
 
 async function presentFor(ctx: ServiceContext, actor: Actor, collectionId: string) {
-  const { collection, role } = await authorizeCollection(ctx, actor, collectionId, 'view');
+  const { collection, role } = await authorizeCollection(ctx.db, actor, collectionId, 'view');
   return presentCollection(ctx.config.publicUrl, collection, role);
 }
 
@@ -47,7 +47,7 @@ export async function createCollection(
   const id = newId();
   await ctx.db.transaction().execute(async (trx) => {
     const parentId = input.parent ?? null;
-    await authorizeCreateIn(ctx, actor, organizationId, parentId, trx);
+    await authorizeCreateIn(ctx, trx, actor, organizationId, parentId);
     const now = isoNow(ctx.clock);
     await insertCollection(trx, {
       id,
@@ -82,7 +82,7 @@ export async function listCollections(
   organizationId: string,
   options: PageRequest & { nested?: boolean },
 ) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   const caller = await loadContentCaller(ctx.db, organizationId, actor.user.id);
   const visible = visibleContent(caller);
   const query = collectionsQuery(ctx.db, organizationId, options.nested === false).$if(visible !== undefined, (q) =>
@@ -101,7 +101,7 @@ export async function listCollections(
 }
 
 export async function listSpacesInCollection(ctx: ServiceContext, actor: Actor, collectionId: string, page: PageRequest) {
-  const { collection, caller } = await authorizeCollection(ctx, actor, collectionId, 'view');
+  const { collection, caller } = await authorizeCollection(ctx.db, actor, collectionId, 'view');
   return paginate(
     spacesQuery(ctx.db, collection.organization_id, { parentId: collectionId, visibleTo: visibleContent(caller) }),
     [
@@ -120,7 +120,7 @@ export async function patchCollection(
   changes: { title?: string; description?: string; defaultLevel?: DefaultLevelInput },
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    await authorizeCollection(trx, actor, collectionId, 'admin');
     const update: Parameters<typeof updateCollection>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.description !== undefined) update.description = changes.description;
@@ -137,7 +137,7 @@ export async function patchCollection(
  */
 export async function deleteCollection(ctx: ServiceContext, actor: Actor, collectionId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { collection } = await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
     const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
     const spaces = await spacesInCollections(trx, subtree);
     await softDeleteSpaces(ctx, trx, spaces.map((space) => space.id));
@@ -152,7 +152,7 @@ export async function moveCollection(
   input: { parent?: string | null; position?: PositionInput },
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { collection } = await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
+    const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
     const parentId = input.parent === undefined ? collection.parent_id : input.parent;
     if (parentId !== null) {
       const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
@@ -160,7 +160,7 @@ export async function moveCollection(
         throw new BadRequest('parent: a collection cannot move into itself or one of its own collections');
       }
     }
-    if (parentId !== collection.parent_id) await authorizeCreateIn(ctx, actor, collection.organization_id, parentId, trx);
+    if (parentId !== collection.parent_id) await authorizeCreateIn(ctx, trx, actor, collection.organization_id, parentId);
     await updateCollection(trx, collectionId, {
       parent_id: parentId,
       position: await positionFor(trx, collection.organization_id, parentId, collectionId, input.position),
@@ -173,9 +173,9 @@ export async function moveCollection(
 /** Moves a collection, its nested collections and their spaces to another organization. */
 export async function transferCollection(ctx: ServiceContext, actor: Actor, collectionId: string, organizationId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { collection } = await authorizeCollection(ctx, actor, collectionId, 'admin', trx);
-    await authorizeInOrganization(ctx, actor, collection.organization_id, 'admin', trx);
-    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
+    await authorizeInOrganization(ctx, trx, actor, collection.organization_id, 'admin');
+    await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
     if (organizationId === collection.organization_id) return;
     const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
     const spaceIds = (await spacesInCollections(trx, subtree)).map((space) => space.id);

@@ -36,12 +36,12 @@ interface ResolvedPlace {
 
 async function resolvePlace(
   ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   place: CommentPlace,
   permission: keyof SpacePermissions,
-  db: Db = ctx.db,
 ): Promise<ResolvedPlace> {
-  const { space, role } = await authorizeSpaceDrafts(ctx, actor, place.spaceId, permission, { db });
+  const { space, role } = await authorizeSpaceDrafts(db, actor, place.spaceId, permission);
   const base = `${ctx.config.publicUrl}/v1/spaces/${space.id}`;
   if (place.changeRequest === undefined) {
     return { scope: { spaceId: space.id, changeRequestId: null }, role, revisionId: space.revision_id, listUrl: `${base}/comments`, withPermissions: false };
@@ -120,7 +120,7 @@ export interface ListOptions extends PageRequest {
 }
 
 export async function listComments(ctx: ServiceContext, actor: Actor, place: CommentPlace, options: ListOptions) {
-  const resolved = await resolvePlace(ctx, actor, place, 'view');
+  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'view');
   const direction = options.order ?? 'desc';
   const status = options.status === 'all' ? undefined : options.status;
   const page = await paginate(
@@ -136,7 +136,7 @@ export async function listComments(ctx: ServiceContext, actor: Actor, place: Com
 }
 
 export async function getComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, format?: CommentFormat) {
-  const resolved = await resolvePlace(ctx, actor, place, 'view');
+  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'view');
   const [comment] = await presentComments(ctx, actor, resolved, [await requireComment(ctx.db, resolved.scope, commentId)], format);
   return comment;
 }
@@ -148,7 +148,7 @@ export interface PostInput {
 }
 
 export async function postComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, input: PostInput) {
-  const resolved = await resolvePlace(ctx, actor, place, 'comment');
+  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'comment');
   let pageBlob: string | null = null;
   if (input.page !== undefined) {
     const page = (await loadRevision(ctx, resolved.revisionId)).tree.get(input.page);
@@ -184,7 +184,7 @@ export interface CommentChanges {
 }
 
 /** Applies body, resolution and reaction changes to a comment or reply; the body is its author's alone. */
-async function change(ctx: ServiceContext, actor: Actor, target: CommentWithPeople, changes: CommentChanges, db: Db) {
+async function change(ctx: ServiceContext, db: Db, actor: Actor, target: CommentWithPeople, changes: CommentChanges) {
   const now = isoNow(ctx.clock);
   if (changes.body !== undefined) {
     if (target.posted_by !== actor.user.id) throw new Forbidden('Only the author may change what a comment says');
@@ -202,8 +202,8 @@ async function change(ctx: ServiceContext, actor: Actor, target: CommentWithPeop
 
 export async function putComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, changes: CommentChanges) {
   await ctx.db.transaction().execute(async (trx) => {
-    const resolved = await resolvePlace(ctx, actor, place, 'comment', trx);
-    await change(ctx, actor, await requireComment(trx, resolved.scope, commentId), changes, trx);
+    const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
+    await change(ctx, trx, actor, await requireComment(trx, resolved.scope, commentId), changes);
   });
   return getComment(ctx, actor, place, commentId);
 }
@@ -211,7 +211,7 @@ export async function putComment(ctx: ServiceContext, actor: Actor, place: Comme
 /** Deletes a comment with its replies and reactions: its author or an administrator of the space. */
 export async function removeComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, replyTo?: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const resolved = await resolvePlace(ctx, actor, place, 'view', trx);
+    const resolved = await resolvePlace(ctx, trx, actor, place, 'view');
     const target = await requireComment(trx, resolved.scope, commentId, replyTo);
     if (target.posted_by !== actor.user.id && !roleAtLeast(resolved.role, 'admin')) {
       throw new Forbidden('Only the author or an administrator of the space may delete this');
@@ -227,7 +227,7 @@ export async function listReplies(
   commentId: string,
   options: PageRequest & { format?: CommentFormat },
 ) {
-  const resolved = await resolvePlace(ctx, actor, place, 'view');
+  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'view');
   await requireComment(ctx.db, resolved.scope, commentId);
   const page = await paginate(
     commentsQuery(ctx.db, resolved.scope, { parentId: commentId }),
@@ -249,13 +249,13 @@ export async function getReply(
   replyId: string,
   format?: CommentFormat,
 ) {
-  const resolved = await resolvePlace(ctx, actor, place, 'view');
+  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'view');
   const [reply] = await presentReplies(ctx, actor, resolved, [await requireComment(ctx.db, resolved.scope, replyId, commentId)], format);
   return reply;
 }
 
 export async function postReply(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, body: { markdown: string }) {
-  const resolved = await resolvePlace(ctx, actor, place, 'comment');
+  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'comment');
   const comment = await requireComment(ctx.db, resolved.scope, commentId);
   const id = newId();
   await insertComment(ctx.db, {
@@ -287,8 +287,8 @@ export async function putReply(
   changes: Omit<CommentChanges, 'resolved'>,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    const resolved = await resolvePlace(ctx, actor, place, 'comment', trx);
-    await change(ctx, actor, await requireComment(trx, resolved.scope, replyId, commentId), changes, trx);
+    const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
+    await change(ctx, trx, actor, await requireComment(trx, resolved.scope, replyId, commentId), changes);
   });
   return getReply(ctx, actor, place, commentId, replyId);
 }

@@ -61,13 +61,12 @@ export interface AuthorizedSpace {
  * (change requests, comments, links, custom fields): 404 for readers of published content.
  */
 export async function authorizeSpace(
-  ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   spaceId: string,
   permission: keyof SpacePermissions,
-  options: { db?: Db; shareKey?: string; deleted?: boolean; reach?: SpaceReach } = {},
+  options: { shareKey?: string; deleted?: boolean; reach?: SpaceReach } = {},
 ): Promise<AuthorizedSpace> {
-  const db = options.db ?? ctx.db;
   const space = await findSpace(db, spaceId);
   if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
     return authorizeSpaceStanding(null, permission, spaceId) as never;
@@ -83,13 +82,12 @@ export async function authorizeSpace(
 
 /** authorizeSpace for what publishing never opens: change requests, comments, links, custom fields. */
 export async function authorizeSpaceDrafts(
-  ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   spaceId: string,
   permission: keyof SpacePermissions,
-  options: { db?: Db } = {},
 ): Promise<AuthorizedSpace & { role: Role }> {
-  const authorized = await authorizeSpace(ctx, actor, spaceId, permission, { ...options, reach: 'drafts' });
+  const authorized = await authorizeSpace(db, actor, spaceId, permission, { reach: 'drafts' });
   // Reach "drafts" has refused readers of published content: what remains is a role.
   return { ...authorized, role: authorized.standing as Role };
 }
@@ -101,11 +99,10 @@ export interface AuthorizedCollection {
 }
 
 export async function authorizeCollection(
-  ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   collectionId: string,
   permission: keyof CollectionPermissions,
-  db: Db = ctx.db,
 ): Promise<AuthorizedCollection> {
   const collection = await findCollection(db, collectionId);
   if (!collection) return authorizeCollectionRole(null, permission, collectionId) as never;
@@ -125,13 +122,13 @@ export function visibleContent(caller: ContentCaller): { spaceIds: string[]; col
 /** Checks the caller may create content under `parentId`: a collection of the organization, or its top level. */
 export async function authorizeCreateIn(
   ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   organizationId: string,
   parentId: string | null,
-  db: Db,
 ): Promise<void> {
   if (parentId === null) {
-    await authorizeInOrganization(ctx, actor, organizationId, 'createContent', db);
+    await authorizeInOrganization(ctx, db, actor, organizationId, 'createContent');
     return;
   }
   const caller = await loadContentCaller(db, organizationId, actor.user.id);

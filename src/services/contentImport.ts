@@ -212,7 +212,7 @@ export async function importIntoChangeRequest(
   changeRequestId: string,
   input: { url: string; source: 'website' },
 ) {
-  await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit');
+  await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'edit');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, changeRequestId);
   if (changeRequest.status === 'merged') throw new Forbidden('This change request is merged; import into an open one');
   // Refusals that retrying cannot mend are the caller's to hear now, not the job's.

@@ -35,10 +35,10 @@ async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, select
 
 async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
   if ('changeRequest' in selector) {
-    await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+    await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
     return loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id);
   }
-  const { space, standing } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space, standing } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
   if ('current' in selector) return loadRevision(ctx, space.revision_id);
   // What is published is the current revision; other revisions of the space (its
   // history, its change requests') are for those with a role on it.

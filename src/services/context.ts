@@ -1,4 +1,10 @@
 // What every service function receives: the database, the clock and the configuration.
+//
+// Transactions pass one way: a service operation opens one on `ctx.db`, and every
+// function it calls that reads or writes takes the database handle it must use (the
+// transaction, or `ctx.db` outside one) as a parameter right after `ctx`, or first when
+// it needs no context: `authorizeInOrganization(ctx, trx, actor, …)`,
+// `authorizeSpace(trx, actor, …)`, `requireTeam(trx, …)`. Never an option, never last.
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';

@@ -70,7 +70,7 @@ export function validateValue(field: CustomFieldRow, value: unknown): CustomFiel
 }
 
 export async function listCustomFields(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   return paginate(
     customFieldsQuery(ctx.db, organizationId),
     [
@@ -93,7 +93,7 @@ export interface CustomFieldInput {
 
 export async function createCustomField(ctx: ServiceContext, actor: Actor, organizationId: string, input: CustomFieldInput) {
   const field = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
     if (await findCustomField(trx, organizationId, input.name)) {
       throw new Conflict(`A custom field named "${input.name}" already exists in this organization`);
     }
@@ -117,7 +117,7 @@ export async function createCustomField(ctx: ServiceContext, actor: Actor, organ
 }
 
 export async function getCustomField(ctx: ServiceContext, actor: Actor, organizationId: string, name: string) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   return presentCustomField(ctx.config.publicUrl, await requireField(ctx.db, organizationId, name));
 }
 
@@ -129,7 +129,7 @@ export async function patchCustomField(
   changes: Omit<Partial<CustomFieldInput>, 'name' | 'type'>,
 ) {
   const field = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
     const current = await requireField(trx, organizationId, name);
     const update: Parameters<typeof updateCustomField>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
@@ -159,13 +159,13 @@ async function dropValuesOutsideOptions(db: Db, field: CustomFieldRow): Promise<
 
 export async function removeCustomField(ctx: ServiceContext, actor: Actor, organizationId: string, name: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
     await deleteCustomField(trx, (await requireField(trx, organizationId, name)).id);
   });
 }
 
 export async function getSpaceCustomFields(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   const [fields, values] = await Promise.all([
     customFieldsOfOrganization(ctx.db, space.organization_id),
     customFieldValuesOfSpace(ctx.db, spaceId),
@@ -182,7 +182,7 @@ export async function patchSpaceCustomFields(
   values: Record<string, { value: unknown }>,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'edit', { db: trx });
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     for (const [name, { value }] of Object.entries(values)) {
       const field = await findCustomField(trx, space.organization_id, name);
       if (!field) throw new BadRequest(`values.${name}: no custom field with that name in this organization`);

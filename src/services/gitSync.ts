@@ -104,7 +104,7 @@ async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: stri
   const projectDirectory = checkedDirectory(input.repoProjectDirectory);
   const timestamp = input.timestamp ? new Date(input.timestamp).toISOString() : undefined;
   const jobId = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
+    await authorizeSpaceDrafts(trx, actor, spaceId, 'triggerGitSync');
     const existing = await findSpaceGitSync(trx, spaceId);
     if (timestamp && existing?.last_timestamp && timestamp < existing.last_timestamp) return undefined;
     const shown = withoutCredentials(url);
@@ -179,7 +179,7 @@ export async function exportContentChange(ctx: ServiceContext, change: { spaceId
     const space = await findSpace(trx, change.spaceId);
     if (!space || space.deleted_at !== null || space.revision_id === row.last_revision) return undefined;
     const user = await findUserById(trx, row.export_user_id);
-    const allowed = user && (await authorizeSpaceDrafts(ctx, { user, tokenId: 'git-sync' }, change.spaceId, 'triggerGitSync', { db: trx }).then(() => true, () => false));
+    const allowed = user && (await authorizeSpaceDrafts(trx, { user, tokenId: 'git-sync' }, change.spaceId, 'triggerGitSync').then(() => true, () => false));
     if (!allowed) {
       await updateSpaceGitSync(trx, change.spaceId, {
         export_sealed_url: null,
@@ -208,7 +208,7 @@ export async function exportContentChange(ctx: ServiceContext, change: { spaceId
 /** Forgets the space's connection to git: no more exports of its changes; revisions keep the commits they match. */
 export async function disconnectGitSync(ctx: ServiceContext, actor: Actor, spaceId: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpaceDrafts(ctx, actor, spaceId, 'triggerGitSync', { db: trx });
+    await authorizeSpaceDrafts(trx, actor, spaceId, 'triggerGitSync');
     if (!(await deleteSpaceGitSync(trx, spaceId))) throw new NotFound(`Space "${spaceId}" is not synced with a git repository`);
   });
 }
@@ -223,7 +223,7 @@ export function exportToGitRepository(ctx: ServiceContext, actor: Actor, spaceId
 
 /** The space's Git Sync connection and its last operation; 404 when it has none. */
 export async function getSpaceGitInfo(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   const row = await findSpaceGitSync(ctx.db, spaceId);
   if (!row) throw new NotFound(`Space "${spaceId}" is not synced with a git repository`);
   return presentGitSyncState(row);

@@ -86,8 +86,8 @@ async function presentOne(ctx: ServiceContext, db: Db, integrationName: string, 
 }
 
 /** The integration's owners see every installation; each organization's administrators, their own. */
-async function readableInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string, db: Db = ctx.db) {
-  const integration = await visibleIntegration(ctx, actor, name, db);
+async function readableInstallation(db: Db, actor: Actor, name: string, installationId: string) {
+  const integration = await visibleIntegration(db, actor, name);
   const installation = await findInstallation(db, name, installationId);
   if (installation) {
     const [owner, installer] = await Promise.all([
@@ -107,9 +107,9 @@ async function readableInstallation(ctx: ServiceContext, actor: Actor, name: str
 }
 
 /** Changes belong to the administrators of the organization the integration is installed in. */
-async function managedInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string, db: Db = ctx.db) {
-  const found = await readableInstallation(ctx, actor, name, installationId, db);
-  await authorizeInOrganization(ctx, actor, found.installation.organization_id, 'installIntegration', db);
+async function managedInstallation(ctx: ServiceContext, db: Db, actor: Actor, name: string, installationId: string) {
+  const found = await readableInstallation(db, actor, name, installationId);
+  await authorizeInOrganization(ctx, db, actor, found.installation.organization_id, 'installIntegration');
   return found;
 }
 
@@ -119,7 +119,7 @@ export async function listInstallations(
   name: string,
   options: PageRequest & { externalId?: string },
 ) {
-  await administeredIntegration(ctx, actor, name);
+  await administeredIntegration(ctx.db, actor, name);
   return paginate(
     installationsQuery(ctx.db, name, options.externalId),
     [
@@ -132,9 +132,9 @@ export async function listInstallations(
 }
 
 export async function installIntegration(ctx: ServiceContext, actor: Actor, name: string, input: { organization: string }) {
-  const integration = await visibleIntegration(ctx, actor, name);
+  const integration = await visibleIntegration(ctx.db, actor, name);
   const organizationId = await resolveOrganization(ctx, input.organization);
-  await authorizeInOrganization(ctx, actor, organizationId, 'installIntegration');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'installIntegration');
   if (integration.visibility === 'private' && integration.organization_id !== organizationId) {
     throw new Forbidden('A private integration installs only in the organization that published it');
   }
@@ -161,7 +161,7 @@ export async function installIntegration(ctx: ServiceContext, actor: Actor, name
 }
 
 export async function getInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string) {
-  const { installation } = await readableInstallation(ctx, actor, name, installationId);
+  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
   return presentInstallation(ctx.config.publicUrl, installation);
 }
 
@@ -180,7 +180,7 @@ export async function changeInstallation(
   changes: InstallationChanges,
 ) {
   return ctx.db.transaction().execute(async (trx) => {
-    const { integration } = await managedInstallation(ctx, actor, name, installationId, trx);
+    const { integration } = await managedInstallation(ctx, trx, actor, name, installationId);
     await updateInstallation(trx, installationId, {
       ...settingsChanges(integration, 'account', changes),
       ...(changes.space_selection ? { space_selection: changes.space_selection } : {}),
@@ -193,7 +193,7 @@ export async function changeInstallation(
 
 export async function uninstallIntegration(ctx: ServiceContext, actor: Actor, name: string, installationId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await managedInstallation(ctx, actor, name, installationId, trx);
+    await managedInstallation(ctx, trx, actor, name, installationId);
     await deleteInstallation(trx, installationId);
   });
 }
@@ -217,7 +217,7 @@ export async function listSpaceInstallations(
   installationId: string,
   options: PageRequest & { extended?: boolean },
 ) {
-  const { installation } = await readableInstallation(ctx, actor, name, installationId);
+  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
   const page = await paginate(
     spaceInstallationsQuery(ctx.db, installationId),
     [
@@ -245,11 +245,11 @@ export async function installOnSpace(
   spaceId: string,
   extended: boolean,
 ) {
-  const { integration, installation } = await managedInstallation(ctx, actor, name, installationId);
+  const { integration, installation } = await managedInstallation(ctx, ctx.db, actor, name, installationId);
   if (integration.target !== 'all' && integration.target !== 'space') {
     throw new BadRequest(`The integration "${name}" installs on ${integration.target}s, not on spaces`);
   }
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin');
+  const { space } = await authorizeSpace(ctx.db, actor, spaceId, 'admin');
   if (space.organization_id !== installation.organization_id) {
     throw new BadRequest(`space: "${spaceId}" is not a space of the organization the integration is installed in`);
   }
@@ -278,7 +278,7 @@ export async function getSpaceInstallation(
   spaceId: string,
   extended: boolean,
 ) {
-  const { installation } = await readableInstallation(ctx, actor, name, installationId);
+  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
   return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), extended);
 }
 
@@ -290,14 +290,14 @@ export async function changeSpaceInstallation(
   spaceId: string,
   changes: { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean },
 ) {
-  const { integration, installation } = await managedInstallation(ctx, actor, name, installationId);
+  const { integration, installation } = await managedInstallation(ctx, ctx.db, actor, name, installationId);
   await requireSpaceInstallation(ctx.db, installationId, spaceId);
   await updateSpaceInstallation(ctx.db, installationId, spaceId, settingsChanges(integration, 'space', changes));
   return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), changes.extended);
 }
 
 export async function uninstallFromSpace(ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string) {
-  await managedInstallation(ctx, actor, name, installationId);
+  await managedInstallation(ctx, ctx.db, actor, name, installationId);
   await requireSpaceInstallation(ctx.db, installationId, spaceId);
   await deleteSpaceInstallation(ctx.db, installationId, spaceId);
 }

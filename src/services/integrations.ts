@@ -43,7 +43,7 @@ export interface PublishIntegrationInput {
 }
 
 /** The caller may see a private integration only as a member (with a role) of its owner. */
-export async function visibleIntegration(ctx: ServiceContext, actor: Actor, name: string, db: Db = ctx.db) {
+export async function visibleIntegration(db: Db, actor: Actor, name: string) {
   const integration = await findIntegration(db, name);
   if (integration && integration.visibility !== 'private') return integration;
   if (integration) {
@@ -54,8 +54,8 @@ export async function visibleIntegration(ctx: ServiceContext, actor: Actor, name
 }
 
 /** The integration, checked to be one the caller administers through its owner (403 for others who see it). */
-export async function administeredIntegration(ctx: ServiceContext, actor: Actor, name: string, db: Db = ctx.db) {
-  const integration = await visibleIntegration(ctx, actor, name, db);
+export async function administeredIntegration(db: Db, actor: Actor, name: string) {
+  const integration = await visibleIntegration(db, actor, name);
   const access = accessFromRow(await findOrganizationWithAccess(db, integration.organization_id, actor.user.id));
   if (!access || !organizationPermissions(access).admin) {
     throw new Forbidden('Only administrators of the organization that publishes this integration may do this');
@@ -99,7 +99,7 @@ export async function listIntegrations(
 }
 
 export async function getIntegration(ctx: ServiceContext, actor: Actor, name: string) {
-  return (await presentAll(ctx, actor, [await visibleIntegration(ctx, actor, name)]))[0];
+  return (await presentAll(ctx, actor, [await visibleIntegration(ctx.db, actor, name)]))[0];
 }
 
 /** An organization named by id or by subdomain, as the integration operations accept. */
@@ -144,7 +144,7 @@ function checkConfigurations(configurations: PublishIntegrationInput['configurat
 
 export async function publishIntegration(ctx: ServiceContext, actor: Actor, name: string, input: PublishIntegrationInput) {
   const organizationId = await resolveOrganization(ctx, input.organization);
-  await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   checkConfigurations(input.configurations);
   const icon = input.icon !== undefined ? image(input.icon, 'icon', name) : undefined;
   const previews = input.previewImages?.map((base64, index) => image(base64, `previewImages.${index}`, name));
@@ -216,7 +216,7 @@ export async function publishIntegration(ctx: ServiceContext, actor: Actor, name
 /** Unpublishing removes the integration everywhere it is installed. */
 export async function unpublishIntegration(ctx: ServiceContext, actor: Actor, name: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await administeredIntegration(ctx, actor, name, trx);
+    await administeredIntegration(trx, actor, name);
     await deleteIntegration(trx, name);
   });
 }

@@ -26,7 +26,7 @@ async function requireInvite(db: Db, organizationId: string, inviteId: string): 
 }
 
 export async function listInvites(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   return paginate(
     invitesQuery(ctx.db, organizationId),
     [
@@ -39,7 +39,7 @@ export async function listInvites(ctx: ServiceContext, actor: Actor, organizatio
 }
 
 export async function createInvite(ctx: ServiceContext, actor: Actor, organizationId: string, role: Role | null) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   const invite: InviteRow = {
     id: newId(),
     organization_id: organizationId,
@@ -52,7 +52,7 @@ export async function createInvite(ctx: ServiceContext, actor: Actor, organizati
 }
 
 export async function getInvite(ctx: ServiceContext, actor: Actor, organizationId: string, inviteId: string) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   const invite = await requireInvite(ctx.db, organizationId, inviteId);
   return presentInvite(invite, isRedundant(access, invite));
 }
@@ -64,7 +64,7 @@ export async function changeInviteRole(
   inviteId: string,
   role: Role | null,
 ) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   const invite = await requireInvite(ctx.db, organizationId, inviteId);
   await updateInviteRole(ctx.db, inviteId, role);
   const updated = { ...invite, role };
@@ -72,7 +72,7 @@ export async function changeInviteRole(
 }
 
 export async function removeInvite(ctx: ServiceContext, actor: Actor, organizationId: string, inviteId: string) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await requireInvite(ctx.db, organizationId, inviteId);
   await deleteInvite(ctx.db, inviteId);
 }

@@ -188,7 +188,7 @@ function listWithStats(items: Awaited<ReturnType<typeof linkItems>>, status: Sta
 }
 
 export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId: string, options: PageRequest & { status?: Status }) {
-  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   const location = { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, space.revision_id) };
   const items = await linkItems(ctx, location);
   const open = await ctx.db.selectFrom('change_requests').select('revision_id').where('space_id', '=', spaceId).where('status', '=', 'open').execute();
@@ -203,7 +203,7 @@ export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId:
 }
 
 async function changeRequestLocation(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string): Promise<Location> {
-  const { space } = await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, changeRequestId);
   return { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, changeRequest.revision_id) };
 }

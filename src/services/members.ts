@@ -59,7 +59,7 @@ export interface MemberListOptions extends PageRequest {
 }
 
 export async function listMembers(ctx: ServiceContext, actor: Actor, organizationId: string, options: MemberListOptions) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'listMembers');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listMembers');
   const filters: MemberFilters = { role: options.role, search: options.search, seenOnly: options.sort === 'lastSeenAt' };
   const direction = options.order ?? 'desc';
   const sortKey =
@@ -76,8 +76,8 @@ export async function listMembers(ctx: ServiceContext, actor: Actor, organizatio
 }
 
 export async function getMember(ctx: ServiceContext, actor: Actor, organizationId: string, userId: string) {
-  if (userId !== actor.user.id) await authorizeInOrganization(ctx, actor, organizationId, 'listMembers');
-  else await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  if (userId !== actor.user.id) await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listMembers');
+  else await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   return presentOne(ctx, organizationId, userId);
 }
 
@@ -96,7 +96,7 @@ export async function changeMemberRole(
   role: Role | null,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
     await lockOrganization(trx, organizationId);
     const member = await requireMember(trx, organizationId, userId);
     if (role !== 'admin') await assertAdminRemains(trx, organizationId, member, 'demote');
@@ -108,7 +108,7 @@ export async function changeMemberRole(
 /** Administrators remove anyone; every member may leave. */
 export async function removeMember(ctx: ServiceContext, actor: Actor, organizationId: string, userId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeInOrganization(ctx, actor, organizationId, userId === actor.user.id ? 'view' : 'admin', trx);
+    await authorizeInOrganization(ctx, trx, actor, organizationId, userId === actor.user.id ? 'view' : 'admin');
     await lockOrganization(trx, organizationId);
     const member = await requireMember(trx, organizationId, userId);
     await assertAdminRemains(trx, organizationId, member, 'remove');
@@ -117,7 +117,7 @@ export async function removeMember(ctx: ServiceContext, actor: Actor, organizati
 }
 
 export async function pingOrganization(ctx: ServiceContext, actor: Actor, organizationId: string) {
-  const { organization, access } = await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const { organization, access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   await updateMembership(ctx.db, organizationId, actor.user.id, { last_seen_at: isoNow(ctx.clock) });
   // The claims a visitor-authenticated site would receive about this member, as JSON.
   const claims = { organization: organization.id, user: actor.user.id, role: access.role };
@@ -125,7 +125,7 @@ export async function pingOrganization(ctx: ServiceContext, actor: Actor, organi
 }
 
 export async function markMemberSso(ctx: ServiceContext, actor: Actor, organizationId: string, userId: string) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await requireMember(ctx.db, organizationId, userId);
   await updateMembership(ctx.db, organizationId, userId, { sso: 1 });
   return presentOne(ctx, organizationId, userId);
@@ -138,7 +138,7 @@ export async function listTeamsOfMember(
   userId: string,
   options: PageRequest & { title?: string },
 ) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'listTeams');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listTeams');
   await requireMember(ctx.db, organizationId, userId);
   return paginate(
     teamsOfMemberQuery(ctx.db, organizationId, actor.user.id, userId, options.title),
@@ -162,7 +162,7 @@ export async function listSpacesOfMember(
   userId: string,
   options: PageRequest & { order?: 'asc' | 'desc' },
 ) {
-  await authorizeInOrganization(ctx, actor, organizationId, userId === actor.user.id ? 'view' : 'listMembers');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, userId === actor.user.id ? 'view' : 'listMembers');
   await requireMember(ctx.db, organizationId, userId);
   const member = await loadContentCaller(ctx.db, organizationId, userId);
   const direction = options.order ?? 'desc';

@@ -32,9 +32,9 @@ export function accessFromRow(row: OrganizationWithAccessRow | undefined): Organ
  */
 export async function organizationWithAccess(
   ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   organizationId: string,
-  db: Db = ctx.db,
 ): Promise<OrganizationWithAccessRow | undefined> {
   const preloaded = db === ctx.db && actor.requestOrganization?.organizationId === organizationId;
   return preloaded ? actor.requestOrganization!.organization : findOrganizationWithAccess(db, organizationId, actor.user.id);
@@ -43,12 +43,12 @@ export async function organizationWithAccess(
 /** Loads an organization and checks the caller holds `permission` there (404 for non-members, 403 otherwise). */
 export async function authorizeInOrganization(
   ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   organizationId: string,
   permission: keyof OrganizationPermissions,
-  db: Db = ctx.db,
 ): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
-  const row = await organizationWithAccess(ctx, actor, organizationId, db);
+  const row = await organizationWithAccess(ctx, db, actor, organizationId);
   const access = authorizeOrganization(accessFromRow(row), permission, organizationId);
   return { organization: row!, access };
 }
@@ -60,13 +60,13 @@ export async function authorizeResourceInOrganization(
   organizationId: string,
   action: 'view' | 'edit',
 ): Promise<OrganizationAccess> {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   authorizeOrganizationResource(access, action);
   return access;
 }
 
 export async function getOrganization(ctx: ServiceContext, actor: Actor, organizationId: string) {
-  const { organization, access } = await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  const { organization, access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   return presentOrganization(ctx.config.publicUrl, organization, access);
 }
 
@@ -156,7 +156,7 @@ export async function patchOrganization(
   changes: OrganizationChanges,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeInOrganization(ctx, actor, organizationId, 'admin', trx);
+    await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
     const update: Parameters<typeof updateOrganization>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.emailDomains !== undefined) {

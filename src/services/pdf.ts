@@ -51,7 +51,7 @@ export async function changeRequestPdfLink(
   idOrNumber: string,
   options: { page?: string; only?: boolean },
 ) {
-  await authorizeSpaceDrafts(ctx, actor, spaceId, 'view');
+  await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
   const changeRequest = await requireChangeRequest(ctx.db, spaceId, idOrNumber);
   if (options.only && !options.page) throw new BadRequest('only: name the page with page=<pageId>');
   const view = await loadRevision(ctx, changeRequest.revision_id);

@@ -92,7 +92,7 @@ async function requireProvider(db: Db, organizationId: string, providerId: strin
 }
 
 export async function listSamlProviders(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   const providers = await paginate(
     samlProvidersQuery(ctx.db, organizationId),
     [
@@ -111,7 +111,7 @@ export async function createSamlProvider(
   organizationId: string,
   input: SamlProviderInput & { label: string },
 ) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
   const provider: SamlProviderRow = {
     id: newId(),
@@ -129,7 +129,7 @@ export async function createSamlProvider(
 }
 
 export async function getSamlProvider(ctx: ServiceContext, actor: Actor, organizationId: string, providerId: string) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   return present(ctx, access, actor, await requireProvider(ctx.db, organizationId, providerId));
 }
 
@@ -140,7 +140,7 @@ export async function changeSamlProvider(
   providerId: string,
   input: SamlProviderInput,
 ) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await requireProvider(ctx.db, organizationId, providerId);
   if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
   await updateSamlProvider(ctx.db, providerId, {
@@ -155,7 +155,7 @@ export async function changeSamlProvider(
 }
 
 export async function removeSamlProvider(ctx: ServiceContext, actor: Actor, organizationId: string, providerId: string) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await ctx.db.transaction().execute(async (trx) => {
     await requireProvider(trx, organizationId, providerId);
     await deleteSamlProvider(trx, providerId, isoNow(ctx.clock));
@@ -164,7 +164,7 @@ export async function removeSamlProvider(ctx: ServiceContext, actor: Actor, orga
 
 /** The sign-in choices of an organization, for a login page: every member may read them. */
 export async function listSsoLogins(ctx: ServiceContext, actor: Actor, organizationId: string) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   const providers = await samlProvidersQuery(ctx.db, organizationId).orderBy('p.created_at').orderBy('p.id').limit(1000).execute();
   return {
     items: providers

@@ -330,14 +330,14 @@ async function answer(ctx: ServiceContext, input: string, scope: Parameters<type
 }
 
 export async function searchOrganization(ctx: ServiceContext, actor: Actor, organizationId: string, input: string, page: PageRequest) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   const visible = visibleContent(await loadContentCaller(ctx.db, organizationId, actor.user.id));
   const spaceIds = visible ? await spaceIdsVisibleTo(ctx.db, organizationId, visible) : undefined;
   return paginateList(await answer(ctx, input, { organizationId, spaceIds }), page);
 }
 
 export async function searchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, input: string, page: PageRequest) {
-  const { space } = await authorizeSpace(ctx, actor, spaceId, 'view');
+  const { space } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
   const [result] = await answer(ctx, input, { organizationId: space.organization_id, spaceIds: [spaceId] });
   return paginateList(result?.pages ?? [], page);
 }

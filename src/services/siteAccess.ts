@@ -24,12 +24,12 @@ function siteNotFound(siteId: string): NotFound {
 /** Loads a site the caller may change: members with the "create" role or higher. */
 export async function authorizeSiteManagement(
   ctx: ServiceContext,
+  db: Db,
   actor: Actor,
   organizationId: string,
   siteId: string,
-  db: Db = ctx.db,
 ): Promise<SiteRow> {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'view', db);
+  const { access } = await authorizeInOrganization(ctx, db, actor, organizationId, 'view');
   const site = await findSite(db, organizationId, siteId);
   if (!site) throw siteNotFound(siteId);
   if (!organizationPermissions(access).createContent) {
@@ -62,7 +62,7 @@ export async function authorizeSiteRead(
   siteId: string,
   credentials: ReadCredentials,
 ): Promise<SiteReader> {
-  const organization = await organizationWithAccess(ctx, actor, organizationId);
+  const organization = await organizationWithAccess(ctx, ctx.db, actor, organizationId);
   const site = organization && (await findSite(ctx.db, organizationId, siteId));
   if (!site) throw siteNotFound(siteId);
   if (accessFromRow(organization)?.isMember) return { site, claims: undefined };

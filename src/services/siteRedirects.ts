@@ -88,10 +88,10 @@ async function sourceFree(db: Db, siteId: string, sourcePath: string, exceptId?:
 }
 
 export async function createSiteRedirect(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, input: { source: string; destination: SiteRedirectDestination }) {
-  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const destination = JSON.stringify(await checkedDestination(ctx, siteId, input.destination));
   return ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const sourcePath = sourcePathOf(input.source);
     await sourceFree(trx, siteId, sourcePath);
     const row: SiteRedirectRow = {
@@ -109,7 +109,7 @@ export async function createSiteRedirect(ctx: ServiceContext, actor: Actor, orga
 
 /** A site's redirects, newest first, for the organization's members. */
 export async function listSiteRedirects(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, options: PageRequest & { search?: string }) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   if (!(await findSite(ctx.db, organizationId, siteId))) throw new NotFound(`No site with id "${siteId}" in this organization`);
   return paginate(
     siteRedirectsQuery(ctx.db, siteId, options.search),
@@ -136,10 +136,10 @@ export async function updateSiteRedirect(
   redirectId: string,
   changes: { source?: string; destination?: SiteRedirectDestination },
 ) {
-  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const destination = changes.destination && JSON.stringify(await checkedDestination(ctx, siteId, changes.destination));
   return ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const row = await requireRedirect(trx, siteId, redirectId);
     const update: Parameters<typeof updateRow>[2] = {};
     if (changes.source !== undefined) {
@@ -156,7 +156,7 @@ export async function updateSiteRedirect(
 /** Deletes a redirect; answers whether there was one (GitBook's 205, else 204). */
 export async function deleteSiteRedirect(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, redirectId: string): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     return deleteRow(trx, siteId, redirectId);
   });
 }

@@ -110,7 +110,7 @@ export async function addSection(
 ) {
   const sectionId = newId();
   await ctx.db.transaction().execute(async (trx) => {
-    const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const space = await findSpace(trx, input.spaceId);
     if (!space || space.deleted_at !== null || space.organization_id !== organizationId) {
       throw new BadRequest(`spaceId: no space with id "${input.spaceId}" in this organization`);
@@ -175,7 +175,7 @@ export async function patchSection(
   },
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireSection(structure, sectionId);
     const update: Parameters<typeof updateSection>[2] = {};
@@ -204,7 +204,7 @@ export async function patchSection(
 /** Deletes a section with its site spaces (never the spaces); another becomes default if needed. */
 export async function removeSection(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, sectionId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireSection(await readSiteStructure(trx, siteId), sectionId);
     await deleteSection(trx, sectionId);
     await settleDefaults(trx, siteId);
@@ -229,7 +229,7 @@ export async function moveSection(
   position: StructurePosition | undefined,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const siblings = sectionSiblings(await readSiteStructure(trx, siteId), sectionId);
     await updateSection(trx, sectionId, { position: positionAmong(siblings, scopedPosition(position, siblings), 'item') });
   });
@@ -269,7 +269,7 @@ export async function createSectionGroup(
 ) {
   const groupId = newId();
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     for (const sectionId of input.sections ?? []) {
       if (!structure.sections.some((s) => s.id === sectionId)) {
@@ -298,7 +298,7 @@ export async function patchSectionGroup(
   changes: { title?: string; icon?: string | null },
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireGroup(await readSiteStructure(trx, siteId), groupId);
     await updateSectionGroup(trx, groupId, {
       ...(changes.title !== undefined ? { title: changes.title } : {}),
@@ -311,7 +311,7 @@ export async function patchSectionGroup(
 /** Deletes a group; its sections stay, back at the top level where the group was. */
 export async function removeSectionGroup(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, groupId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const group = requireGroup(structure, groupId);
     const siblings = topLevelSiblings(structure, groupId);
@@ -335,7 +335,7 @@ export async function addSectionToGroup(
   sectionId: string,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
     if (!structure.sections.some((s) => s.id === sectionId)) throw new BadRequest(`sectionId: no section "${sectionId}" in this site`);
@@ -353,7 +353,7 @@ export async function removeSectionFromGroup(
   sectionId: string,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
     const section = requireSection(structure, sectionId);
@@ -374,7 +374,7 @@ export async function moveSectionGroup(
   position: StructurePosition | undefined,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
     const siblings = topLevelSiblings(structure, groupId);

@@ -45,7 +45,7 @@ export async function addSiteSpace(
   input: { spaceId: string; sectionId?: string },
 ) {
   const siteSpaceId = await ctx.db.transaction().execute(async (trx) => {
-    const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     let sectionId: string | null = null;
     if (input.sectionId !== undefined) {
@@ -70,7 +70,7 @@ export async function patchSiteSpace(
   changes: { path?: string; condition?: string | null },
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
     const update: Parameters<typeof updateSiteSpace>[2] = {};
@@ -90,7 +90,7 @@ export async function patchSiteSpace(
 
 export async function removeSiteSpace(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireSiteSpace(await readSiteStructure(trx, siteId), siteSpaceId);
     await deleteSiteSpace(trx, siteSpaceId);
     await settleDefaults(trx, siteId);
@@ -106,7 +106,7 @@ export async function moveSiteSpace(
   position: { before?: { type: 'site-space'; siteSpace: string }; after?: { type: 'site-space'; siteSpace: string } } | undefined,
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
     const siblings = structure.siteSpaces.filter((ss) => ss.section_id === siteSpace.section_id && ss.id !== siteSpaceId);

@@ -24,7 +24,7 @@ async function present(ctx: ServiceContext, site: SiteRow) {
 }
 
 async function reload(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
-  return present(ctx, await authorizeSiteManagement(ctx, actor, organizationId, siteId));
+  return present(ctx, await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId));
 }
 
 export async function listSites(
@@ -33,7 +33,7 @@ export async function listSites(
   organizationId: string,
   options: PageRequest & { space?: string; title?: string; published?: boolean; type?: string[] },
 ) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   const filter: SiteFilter = { spaceId: options.space, title: options.title, published: options.published, types: options.type };
   const page = await paginate(
     sitesQuery(ctx.db, organizationId, filter),
@@ -85,7 +85,7 @@ export async function createSite(
   organizationId: string,
   input: { type?: string; title: string; visibility?: SiteVisibility; spaces?: SiteSpaceRequest[] },
 ) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'createContent');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'createContent');
   // New spaces are created first, each in its own transaction, like any other space.
   const spaceIds: string[] = [];
   for (const request of input.spaces ?? []) {
@@ -153,7 +153,7 @@ function proxyOrigin(proxy: string): string {
 
 export async function patchSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, changes: SiteChanges) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const update: Parameters<typeof updateSite>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.visibility !== undefined) update.visibility = changes.visibility;
@@ -189,13 +189,13 @@ export async function patchSite(ctx: ServiceContext, actor: Actor, organizationI
 
 export async function removeSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSiteManagement(ctx, actor, organizationId, siteId, trx);
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     await deleteSite(trx, siteId);
   });
 }
 
 export async function setPublished(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, published: boolean) {
-  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   await updateSite(ctx.db, siteId, { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) });
   return reload(ctx, actor, organizationId, siteId);
 }
@@ -229,7 +229,7 @@ export async function putCustomization(
   siteId: string,
   settings: Record<string, unknown>,
 ) {
-  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const stored = JSON.stringify(settings);
   await updateSite(ctx.db, siteId, { customization: stored, updated_at: isoNow(ctx.clock) });
   return presentCustomization(site.title, stored);
@@ -283,7 +283,7 @@ export async function putAdaptiveSchema(
   siteId: string,
   jsonSchema: Record<string, unknown>,
 ) {
-  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   checkAdaptiveSchema(jsonSchema);
   const now = isoNow(ctx.clock);
   await updateSite(ctx.db, siteId, { adaptive_schema: JSON.stringify(jsonSchema), adaptive_schema_updated_at: now });
@@ -292,12 +292,12 @@ export async function putAdaptiveSchema(
 
 /** The key that signs visitor-authentication tokens, for the site's administrators. */
 export async function getPublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
-  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   return { object: 'site-publishing-auth' as const, privateKey: site.visitor_key, algorithm: 'HS256' as const };
 }
 
 export async function listShareLinks(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, page: PageRequest) {
-  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   return paginate(
     shareLinksQuery(ctx.db, siteId),
     [
@@ -310,7 +310,7 @@ export async function listShareLinks(ctx: ServiceContext, actor: Actor, organiza
 }
 
 export async function createShareLink(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, name: string) {
-  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const link = { id: newId(), site_id: siteId, name, share_key: newId(32), active: 1 as const, created_at: isoNow(ctx.clock) };
   await insertShareLink(ctx.db, link);
   return presentShareLink(ctx.config.publicUrl, site, link);
@@ -324,7 +324,7 @@ export async function patchShareLink(
   shareLinkId: string,
   changes: { name?: string; active?: boolean },
 ) {
-  const site = await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const link = await findShareLink(ctx.db, siteId, shareLinkId);
   if (!link) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
   const update = {
@@ -336,7 +336,7 @@ export async function patchShareLink(
 }
 
 export async function removeShareLink(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, shareLinkId: string) {
-  await authorizeSiteManagement(ctx, actor, organizationId, siteId);
+  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   if (!(await findShareLink(ctx.db, siteId, shareLinkId))) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
   await deleteShareLink(ctx.db, shareLinkId);
 }

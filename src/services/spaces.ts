@@ -44,7 +44,7 @@ async function presentAuthorized(ctx: ServiceContext, { space, standing }: Autho
 }
 
 async function presentFor(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  return presentAuthorized(ctx, await authorizeSpace(ctx, actor, spaceId, 'view'));
+  return presentAuthorized(ctx, await authorizeSpace(ctx.db, actor, spaceId, 'view'));
 }
 
 export interface CreateSpaceInput {
@@ -93,7 +93,7 @@ export async function createSpace(ctx: ServiceContext, actor: Actor, organizatio
   const visibility = input.visibility ?? 'private';
   assertVisibilityFits(visibility, parentId);
   const space = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeCreateIn(ctx, actor, organizationId, parentId, trx);
+    await authorizeCreateIn(ctx, trx, actor, organizationId, parentId);
     const revisionId = newId();
     await insertRevision(trx, { id: revisionId, parents: '[]', created_at: isoNow(ctx.clock) });
     return insertNewSpace(
@@ -117,7 +117,7 @@ export async function createSpace(ctx: ServiceContext, actor: Actor, organizatio
 }
 
 export async function listSpaces(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'view');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   const caller = await loadContentCaller(ctx.db, organizationId, actor.user.id);
   return paginate(
     spacesQuery(ctx.db, organizationId, { visibleTo: visibleContent(caller) }),
@@ -131,7 +131,7 @@ export async function listSpaces(ctx: ServiceContext, actor: Actor, organization
 }
 
 export async function getSpace(ctx: ServiceContext, actor: Actor, spaceId: string, shareKey?: string) {
-  return presentAuthorized(ctx, await authorizeSpace(ctx, actor, spaceId, 'view', { shareKey }));
+  return presentAuthorized(ctx, await authorizeSpace(ctx.db, actor, spaceId, 'view', { shareKey }));
 }
 
 export interface SpaceChanges {
@@ -144,7 +144,7 @@ export interface SpaceChanges {
 
 export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, changes: SpaceChanges) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
     const update: Parameters<typeof updateSpace>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.emoji !== undefined) update.emoji = changes.emoji ?? '';
@@ -162,7 +162,7 @@ export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: str
 /** Soft delete: hidden at once, restorable for RETENTION_DAYS, then purged by a durable job. */
 export async function deleteSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    await authorizeSpace(trx, actor, spaceId, 'admin');
     await softDeleteSpaces(ctx, trx, [spaceId]);
   });
 }
@@ -183,7 +183,7 @@ function withinRetention(ctx: ServiceContext, space: SpaceRow): boolean {
 
 export async function restoreSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx, deleted: true });
+    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin', { deleted: true });
     if (!withinRetention(ctx, space)) throw new NotFound(`No space with id "${spaceId}"`);
     // A space whose collection went away meanwhile comes back at the top level.
     const parent = space.parent_id ? await findCollection(trx, space.parent_id) : undefined;
@@ -210,8 +210,8 @@ export async function purgeDeletedSpace(ctx: ServiceContext, payload: { spaceId:
 
 export async function duplicateSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
   const copy = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'view', { db: trx });
-    await authorizeCreateIn(ctx, actor, space.organization_id, space.parent_id, trx);
+    const { space } = await authorizeSpace(trx, actor, spaceId, 'view');
+    await authorizeCreateIn(ctx, trx, actor, space.organization_id, space.parent_id);
     const duplicate = await insertNewSpace(
       ctx,
       trx,
@@ -244,9 +244,9 @@ export interface MoveInput {
 
 export async function moveSpace(ctx: ServiceContext, actor: Actor, spaceId: string, input: MoveInput) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
+    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
     const parentId = input.parent === undefined ? space.parent_id : input.parent;
-    if (parentId !== space.parent_id) await authorizeCreateIn(ctx, actor, space.organization_id, parentId, trx);
+    if (parentId !== space.parent_id) await authorizeCreateIn(ctx, trx, actor, space.organization_id, parentId);
     assertVisibilityFits(space.visibility, parentId);
     await updateSpace(trx, spaceId, {
       parent_id: parentId,
@@ -265,9 +265,9 @@ export async function transferSpace(
   input: { organization: string; collection?: string },
 ) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(ctx, actor, spaceId, 'admin', { db: trx });
-    await authorizeInOrganization(ctx, actor, space.organization_id, 'admin', trx);
-    await authorizeInOrganization(ctx, actor, input.organization, 'admin', trx);
+    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
+    await authorizeInOrganization(ctx, trx, actor, space.organization_id, 'admin');
+    await authorizeInOrganization(ctx, trx, actor, input.organization, 'admin');
     const parentId = input.collection ?? null;
     if (parentId !== null) {
       const collection = await findCollection(trx, parentId);

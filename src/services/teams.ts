@@ -40,7 +40,7 @@ export async function listTeams(
   organizationId: string,
   options: PageRequest & { owner?: string; title?: string },
 ) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'listTeams');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listTeams');
   let ownedBy: string | undefined;
   if (options.owner !== undefined) {
     const owner = await findMembership(ctx.db, organizationId, options.owner);
@@ -66,7 +66,7 @@ export async function createTeam(
   input: { title: string; members?: string[] },
 ) {
   const teamId = newId();
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'admin');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await ctx.db.transaction().execute(async (trx) => {
     const memberIds = await resolveMembers(trx, organizationId, 'members', input.members ?? []);
     const now = isoNow(ctx.clock);
@@ -79,13 +79,13 @@ export async function createTeam(
 }
 
 export async function getTeam(ctx: ServiceContext, actor: Actor, organizationId: string, teamId: string) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'listTeams');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listTeams');
   return present(access, await requireTeam(ctx.db, organizationId, teamId, actor));
 }
 
 /** Loads a team the caller may manage. */
 async function authorizeTeamChange(ctx: ServiceContext, actor: Actor, organizationId: string, teamId: string) {
-  const { access } = await authorizeInOrganization(ctx, actor, organizationId, 'listTeams');
+  const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listTeams');
   const team = await requireTeam(ctx.db, organizationId, teamId, actor);
   authorizeTeamAdmin(access, team.caller_role);
   return { access, team };
@@ -109,7 +109,7 @@ export async function listTeamMembers(
   teamId: string,
   page: PageRequest,
 ) {
-  await authorizeInOrganization(ctx, actor, organizationId, 'listTeams');
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listTeams');
   await requireTeam(ctx.db, organizationId, teamId, actor);
   const listed = await paginate(
     teamMembersQuery(ctx.db, organizationId, teamId),
@@ -183,7 +183,7 @@ export async function removeTeamMember(
   userId: string,
 ) {
   if (userId === actor.user.id) {
-    await authorizeInOrganization(ctx, actor, organizationId, 'view');
+    await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
     await requireTeam(ctx.db, organizationId, teamId, actor);
   } else {
     await authorizeTeamChange(ctx, actor, organizationId, teamId);
