@@ -18,6 +18,7 @@ import { editChangeRequestContent, mergeChangeRequest } from '../src/services/ch
 import type { Actor, ServiceContext } from '../src/services/context.ts';
 import { createSpace } from '../src/services/spaces.ts';
 import type { BenchDatabase } from './support.ts';
+import { noSandbox } from '../src/sandbox/sandbox.ts';
 
 export interface ContentResult {
   engine: string;
@@ -35,7 +36,7 @@ async function storedBytes(ctx: ServiceContext): Promise<number> {
 export async function benchContent(database: BenchDatabase, pageCount: number, edits = 200): Promise<ContentResult> {
   const handle = await database.open();
   try {
-    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32) };
+    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here') };
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Bench', email: 'b@quire.test', name: 'B' });
     const actor: Actor = { user, tokenId: 'bench' };
     const space = await createSpace(ctx, actor, organization.id, { title: 'Big' });

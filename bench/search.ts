@@ -18,6 +18,7 @@ import type { Actor, ServiceContext } from '../src/services/context.ts';
 import { reindexEverything, searchOrganization } from '../src/services/search.ts';
 import { createSpace } from '../src/services/spaces.ts';
 import { summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { noSandbox } from '../src/sandbox/sandbox.ts';
 
 export interface SearchBenchResult {
   pages: number;
@@ -89,6 +90,7 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
       config: { publicUrl: 'http://bench', allowPrivateUrls: false },
       log: pino({ level: 'silent' }), linkKey: 'bench-key',
       secretsKey: () => Buffer.alloc(32),
+      sandbox: noSandbox('no integrations here'),
     } as ServiceContext;
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Search', email: 's@quire.test', name: 'S' });
     const actor: Actor = { user, tokenId: 'bench' };

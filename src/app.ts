@@ -5,6 +5,7 @@ import { linkSigningKey } from './db/repos/settings.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
+import { createSandbox } from './sandbox/sandbox.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -132,7 +133,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     linkKey,
     secretsKey: () => (secretsKey ??= loadSecretsKey(config)),
+    sandbox: createSandbox(config, app.log),
   });
+  app.addHook('onClose', () => app.ctx.sandbox.close());
   useSplitValidation(app);
   acceptJsonBodies(app);
   app.setErrorHandler(handleError);

@@ -17,6 +17,7 @@ import { serve } from './cluster.ts';
 import { pino } from 'pino';
 import { linkSigningKey } from './db/repos/settings.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
+import { createSandbox } from './sandbox/sandbox.ts';
 import type { ServiceContext } from './services/context.ts';
 import { exportSpaceToFolder, importFolderIntoSpace } from './services/gitbookRepository.ts';
 
@@ -61,15 +62,21 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
 /** What a service needs, for commands that act through the services as the server does. */
 async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   return withDatabase(config, async (handle) => {
+    const log = pino({ level: 'error' }, pino.destination(2));
     const ctx: ServiceContext = {
       db: handle.db,
       clock: systemClock,
-      log: pino({ level: 'error' }, pino.destination(2)),
+      log,
       config,
       linkKey: await linkSigningKey(handle.db),
       secretsKey: () => loadSecretsKey(config),
+      sandbox: createSandbox(config, log),
     };
-    return work(ctx);
+    try {
+      return await work(ctx);
+    } finally {
+      await ctx.sandbox.close();
+    }
   });
 }
 

@@ -44,6 +44,11 @@ export interface Config {
    * changes (`/~gitbook/revalidate`, signed with the secret it knows as GITBOOK_SECRET).
    */
   renderer: { url: string; secret: string | undefined } | undefined;
+  /** Whether integration scripts run (in workerd, when its optional package is installed). */
+  integrations: boolean;
+  /** Hosts integration scripts may call besides Quire's own API; `*.example.com` allows subdomains. */
+  integrationHosts: string[];
+  integrationLimits: { wallMs: number; memoryMb: number; requests: number };
 }
 
 /** The most one PDF export holds unless QUIRE_PDF_MAX_PAGES / QUIRE_PDF_MAX_TEXT say otherwise. */
@@ -120,6 +125,17 @@ function parseWorkers(raw: string): number {
   return workers;
 }
 
+/** "hooks.slack.com, *.example.com": host names, each optionally under a `*.` wildcard. */
+function parseHosts(raw: string): string[] {
+  const hosts = raw.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  for (const host of hosts) {
+    if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d+)?$/.test(host)) {
+      throw new ConfigError(`QUIRE_INTEGRATION_HOSTS must be host names separated by commas (hooks.slack.com, *.example.com), got "${host}"`);
+    }
+  }
+  return hosts;
+}
+
 /** "https://a.example, http://localhost:3000" or "*": each an origin, scheme and host with no path. */
 function parseCorsOrigins(raw: string): string[] {
   const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -174,5 +190,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderer: env.QUIRE_RENDERER_URL
       ? { url: parseUrl('QUIRE_RENDERER_URL', env.QUIRE_RENDERER_URL, ['http:', 'https:']).replace(/\/+$/, ''), secret: env.QUIRE_RENDERER_SECRET || undefined }
       : undefined,
+    integrations: parseBoolean('QUIRE_INTEGRATIONS', env.QUIRE_INTEGRATIONS ?? 'true'),
+    integrationHosts: parseHosts(env.QUIRE_INTEGRATION_HOSTS ?? ''),
+    integrationLimits: {
+      wallMs: 1000 * parseWholeNumber('QUIRE_INTEGRATION_TIMEOUT', env.QUIRE_INTEGRATION_TIMEOUT ?? '10', 1),
+      memoryMb: parseWholeNumber('QUIRE_INTEGRATION_MEMORY', env.QUIRE_INTEGRATION_MEMORY ?? '128', 16),
+      requests: parseWholeNumber('QUIRE_INTEGRATION_REQUESTS', env.QUIRE_INTEGRATION_REQUESTS ?? '50', 0),
+    },
   };
 }

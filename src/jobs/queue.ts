@@ -5,6 +5,7 @@ import { claimDueJob, claimJob, deleteJob, insertJob, renewJobLease, rescheduleJ
 import type { Db, JobRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { FetchRefused } from '../lib/safeFetch.ts';
+import { SandboxRefused } from '../sandbox/sandbox.ts';
 import { newId } from '../lib/ids.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -59,7 +60,7 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
     const message = String((error as Error)?.message ?? error);
     const facts = { job: job.id, kind: job.kind, attempt: job.attempts, retryAt: retryAt === NEVER ? 'never' : retryAt };
     // A refusal or a failed fetch is the job's outcome, said in one line; anything else is a fault worth its stack.
-    if (error instanceof AppError || error instanceof FetchRefused || error instanceof RetryLater) ctx.log.warn(facts, `job failed: ${message}`);
+    if (error instanceof AppError || error instanceof FetchRefused || error instanceof RetryLater || error instanceof SandboxRefused) ctx.log.warn(facts, `job failed: ${message}`);
     else ctx.log.error({ ...facts, err: error }, 'job failed unexpectedly');
     await rescheduleJob(ctx.db, job.id, retryAt, message);
   } finally {

@@ -21,8 +21,8 @@ export class FetchRefused extends Error {
 }
 
 export interface FetchOptions {
-  method?: 'GET' | 'HEAD' | 'POST';
-  /** Sent with a POST (git's upload-pack and receive-pack requests). */
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The request's body (git's upload-pack and receive-pack requests, an integration's calls). */
   body?: Buffer;
   /** The whole exchange, redirects included, must finish within this. */
   timeoutMs: number;

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database, OrganizationWithAccessRow, UserRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
 
 export interface ServiceContext {
   db: Kysely<Database>;
@@ -21,6 +22,8 @@ export interface ServiceContext {
   linkKey: string;
   /** The key sealing integration secrets, read when first needed (see lib/secretBox.ts). */
   secretsKey: () => Buffer;
+  /** Where integration scripts run (started with the first event). */
+  sandbox: IntegrationSandbox;
 }
 
 /** The authenticated caller of an API operation. */

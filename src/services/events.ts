@@ -4,7 +4,7 @@
 // transaction, writes the event (`space_content_updated`, GitBook's name) with one
 // delivery per subscriber that has work to do and one durable job per delivery. What
 // follows a change (the search index, the readers' documents, link checks, the
-// renderer's cache, Git Sync's export) is a subscriber here and nowhere else: a writer
+// renderer's cache, Git Sync's export, integrations' scripts) is a subscriber here and nowhere else: a writer
 // never repeats those steps, and a process that dies after the commit loses none of
 // them, since any process's worker runs the jobs. A delivery is marked done once; a
 // job run again after a crash finds it done and does nothing.
@@ -19,6 +19,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { exportContentChange, exportsChanges } from './gitSync.ts';
+import { deliverToInstallation, installationsReceiving } from './integrationEvents.ts';
 import { queueLinkChecksOfChange } from './links.ts';
 import { prepareSpaceDocuments } from './pageDocuments.ts';
 import { catchUpSearchIndex } from './search.ts';
@@ -40,19 +41,28 @@ export interface SpaceContentUpdated {
 }
 
 interface Subscriber {
-  /** Asked in the committing transaction: whether this change gives the subscriber work. */
-  wants(ctx: ServiceContext, trx: Db, event: SpaceContentUpdated): boolean | Promise<boolean>;
-  run(ctx: ServiceContext, event: SpaceContentUpdated): Promise<unknown>;
+  /**
+   * Asked in the committing transaction: the deliveries this change gives the
+   * subscriber, by target (an installation, say); [''] for one of its own, [] for none.
+   */
+  targets(ctx: ServiceContext, trx: Db, event: SpaceContentUpdated): string[] | Promise<string[]>;
+  run(ctx: ServiceContext, event: SpaceContentUpdated, target: string, eventId: string): Promise<unknown>;
 }
+
+const ONE = [''];
 
 // Arrow functions: the services they call import this module back, and are read when called.
 const SUBSCRIBERS: Record<string, Subscriber> = {
-  'search-index': { wants: () => true, run: (ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId) },
-  'page-documents': { wants: () => true, run: (ctx, event) => prepareSpaceDocuments(ctx, event.spaceId) },
-  'link-checks': { wants: () => true, run: (ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId) },
-  'renderer-cache': { wants: (ctx) => ctx.config.renderer !== undefined, run: (ctx, event) => revalidateRenderer(ctx, event) },
-  'git-export': { wants: (_ctx, trx, event) => exportsChanges(trx, event.spaceId), run: (ctx, event) => exportContentChange(ctx, event) },
+  'search-index': { targets: () => ONE, run: (ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId) },
+  'page-documents': { targets: () => ONE, run: (ctx, event) => prepareSpaceDocuments(ctx, event.spaceId) },
+  'link-checks': { targets: () => ONE, run: (ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId) },
+  'renderer-cache': { targets: (ctx) => (ctx.config.renderer ? ONE : []), run: (ctx, event) => revalidateRenderer(ctx, event) },
+  'git-export': { targets: async (_ctx, trx, event) => ((await exportsChanges(trx, event.spaceId)) ? ONE : []), run: (ctx, event) => exportContentChange(ctx, event) },
+  integration: { targets: (_ctx, trx, event) => installationsReceiving(trx, event), run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event, installationId) },
 };
+
+/** A delivery's name: its subscriber, and its target after a colon (`integration:<installation id>`). */
+const deliveryName = (subscriber: string, target: string) => (target ? `${subscriber}:${target}` : subscriber);
 
 /** Done before the change's request answers: a search right after a merge finds the merged words. */
 const BEFORE_ANSWER = new Set(['search-index']);
@@ -89,7 +99,7 @@ export function recordNewSpaceContent(ctx: ServiceContext, trx: Db, actor: Actor
 async function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceContentUpdated, 'type'>): Promise<CommittedEvent> {
   const event: SpaceContentUpdated = { type: 'space_content_updated', ...change };
   const subscribers: string[] = [];
-  for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) if (await subscriber.wants(ctx, trx, event)) subscribers.push(name);
+  for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
   const { type, organizationId, spaceId, ...payload } = event;
   const eventId = newId();
   await insertEvent(trx, { id: eventId, type, organization_id: organizationId, space_id: spaceId, payload: JSON.stringify(payload), created_at: isoNow(ctx.clock) }, subscribers);
@@ -112,12 +122,13 @@ export async function afterCommit(ctx: ServiceContext, committed: CommittedEvent
 /** The job: one subscriber's work on one event, once; a failure is recorded and retried by the queue. */
 export async function deliverEvent(ctx: ServiceContext, payload: { eventId: string; subscriber: string }): Promise<void> {
   const [delivery, row] = await Promise.all([findDelivery(ctx.db, payload.eventId, payload.subscriber), findEvent(ctx.db, payload.eventId)]);
-  const subscriber = SUBSCRIBERS[payload.subscriber];
+  const [name, target = ''] = payload.subscriber.split(/:(.*)/s);
+  const subscriber = SUBSCRIBERS[name];
   if (!delivery || !row || delivery.state === 'done' || !subscriber) return;
   await countDeliveryAttempt(ctx.db, payload.eventId, payload.subscriber, isoNow(ctx.clock));
   const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as SpaceContentUpdated;
   try {
-    await subscriber.run(ctx, event);
+    await subscriber.run(ctx, event, target, payload.eventId);
   } catch (error) {
     const state = delivery.attempts + 1 >= MAX_JOB_ATTEMPTS ? 'failed' : 'pending';
     await endDelivery(ctx.db, payload.eventId, payload.subscriber, { state, last_error: String((error as Error)?.message ?? error), updated_at: isoNow(ctx.clock) });

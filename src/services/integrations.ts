@@ -2,7 +2,7 @@
 // (public, unlisted) or to that organization only (private). Each publication bumps
 // the version and stores the script under it; icons and preview images become files
 // served from urls.icon and previewImages; secrets are sealed (AES-256-GCM) and never
-// presented. Running the script (script-fetch and block-fetch events) is not done yet.
+// presented. The scripts run in the sandbox (src/sandbox/), fed by integrationEvents.ts.
 import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
 import { administersAnOrganization, deleteIntegration, deleteIntegrationAssets, findIntegration, findIntegrationAsset, insertIntegration, insertIntegrationAssets, insertIntegrationScript, integrationsQuery, updateIntegration, type IntegrationFilters } from '../db/repos/integrations.ts';
 import { findOrganizationByHostname, findOrganizationWithAccess, lockOrganization } from '../db/repos/organizations.ts';

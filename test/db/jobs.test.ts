@@ -9,6 +9,7 @@ import { BadRequest } from '../../src/errors.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { createTestClock, type TestClock } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { noSandbox } from '../../src/sandbox/sandbox.ts';
 
 let database: TestDatabase;
 let first: DatabaseHandle;
@@ -16,7 +17,7 @@ let second: DatabaseHandle;
 let clock: TestClock;
 
 function contextOf(handle: DatabaseHandle): ServiceContext {
-  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32) };
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here') };
 }
 
 beforeAll(async () => {

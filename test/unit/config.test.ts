@@ -45,6 +45,11 @@ describe('configuration', () => {
       QUIRE_PDF_MAX_TEXT: '2mb',
       QUIRE_RENDERER_URL: 'http://127.0.0.1:3000/',
       QUIRE_RENDERER_SECRET: 'shared',
+      QUIRE_INTEGRATIONS: 'false',
+      QUIRE_INTEGRATION_HOSTS: 'hooks.slack.com, *.Example.com, 127.0.0.1:9000',
+      QUIRE_INTEGRATION_TIMEOUT: '5',
+      QUIRE_INTEGRATION_MEMORY: '64',
+      QUIRE_INTEGRATION_REQUESTS: '10',
     });
     expect(config).toEqual({
       port: 9000,
@@ -64,7 +69,13 @@ describe('configuration', () => {
       pdfMaxPages: 200,
       pdfMaxText: 2 * 1024 * 1024,
       renderer: { url: 'http://127.0.0.1:3000', secret: 'shared' },
+      integrations: false,
+      integrationHosts: ['hooks.slack.com', '*.example.com', '127.0.0.1:9000'],
+      integrationLimits: { wallMs: 5_000, memoryMb: 64, requests: 10 },
     });
+    expect(() => loadConfig({ QUIRE_INTEGRATION_HOSTS: 'https://hooks.slack.com/x' })).toThrow(
+      'QUIRE_INTEGRATION_HOSTS must be host names separated by commas (hooks.slack.com, *.example.com), got "https://hooks.slack.com/x"',
+    );
     expect(loadConfig({ QUIRE_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });
 

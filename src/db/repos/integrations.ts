@@ -28,6 +28,30 @@ export async function insertIntegrationScript(db: Db, script: { integration_name
   await db.insertInto('integration_scripts').values(script).execute();
 }
 
+export function findIntegrationScript(db: Db, name: string, version: number) {
+  return db.selectFrom('integration_scripts').select('script').where('integration_name', '=', name).where('version', '=', version).executeTakeFirst();
+}
+
+/** The active installations that receive a space's events: installed on that space, or on all of its organization's. */
+export async function installationsOnSpace(db: Db, organizationId: string, spaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('integration_installations as n')
+    .select('n.id')
+    .where('n.organization_id', '=', organizationId)
+    .where('n.status', '=', 'active')
+    .where((eb) =>
+      eb.or([
+        eb('n.space_selection', '=', 'all'),
+        eb.exists(
+          eb.selectFrom('integration_space_installations as s').select('s.space_id').whereRef('s.installation_id', '=', 'n.id').where('s.space_id', '=', spaceId).where('s.status', '=', 'active'),
+        ),
+      ]),
+    )
+    .orderBy('n.id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function insertIntegrationAssets(db: Db, assets: IntegrationAssetRow[]): Promise<void> {
   if (assets.length > 0) await db.insertInto('integration_assets').values(assets).execute();
 }
@@ -108,6 +132,10 @@ export function findInstallation(db: Db, integrationName: string, installationId
     .where('n.integration_name', '=', integrationName)
     .where('n.id', '=', installationId)
     .executeTakeFirst();
+}
+
+export function findInstallationById(db: Db, installationId: string) {
+  return installationsWithCounts(db).where('n.id', '=', installationId).executeTakeFirst();
 }
 
 export function findInstallationInOrganization(db: Db, integrationName: string, organizationId: string) {

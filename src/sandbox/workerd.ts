@@ -1,0 +1,162 @@
+// Integration scripts in Cloudflare's workerd, the runtime GitBook's CLI runs them in
+// (`gitbook dev`), so published bundles run unchanged. Quire writes the runtime's
+// configuration (a router worker on one local socket, bound to one worker per script;
+// every script's outbound fetch goes to the egress proxy) and runs one process, started
+// when the first event comes and restarted with a new configuration when a script it
+// does not hold yet is needed. Events run one at a time, so that each event's outbound
+// requests are counted for it. The open-source runtime enforces no CPU limit: an event
+// past its wall time gets the runtime restarted, which stops a script that never yields.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Egress } from './egress.ts';
+import { SandboxRefused, type IntegrationSandbox, type SandboxLimits, type ScriptAnswer } from './sandbox.ts';
+
+const ROUTER = `export default {
+  async fetch(request, env) {
+    const script = env['s' + request.headers.get('x-quire-script')];
+    return script ? script.fetch(request) : new Response('no such script', { status: 404 });
+  },
+};
+`;
+const READY_WITHIN_MS = 15_000;
+/** Scripts the runtime holds at once; the least recently used goes first. */
+const SCRIPTS_HELD = 100;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const capnpText = (text: string) => JSON.stringify(text);
+
+export class WorkerdSandbox implements IntegrationSandbox {
+  readonly unavailable = undefined;
+  /** Scripts by key, in order of last use. */
+  private readonly scripts = new Map<string, { slot: number; source: string }>();
+  private nextSlot = 0;
+  private runtime: { child: ChildProcess; port: number; dir: string; exited: Promise<void> } | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly options: { binary: string; compatibilityDate: string; limits: SandboxLimits; egress: Egress; log: FastifyBaseLogger },
+  ) {}
+
+  run(script: { key: string; source: string }, form: FormData): Promise<ScriptAnswer> {
+    const turn = this.queue.then(() => this.runNow(script, form));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.stop();
+    await this.options.egress.close();
+  }
+
+  private async runNow(script: { key: string; source: string }, form: FormData): Promise<ScriptAnswer> {
+    const held = this.scripts.get(script.key);
+    if (held) {
+      this.scripts.delete(script.key);
+      this.scripts.set(script.key, held);
+    } else {
+      this.scripts.set(script.key, { slot: this.nextSlot++, source: script.source });
+      if (this.scripts.size > SCRIPTS_HELD) this.scripts.delete(this.scripts.keys().next().value!);
+      await this.stop();
+    }
+    const runtime = this.runtime ?? (await this.start());
+    const { wallMs, requests } = this.options.limits;
+    this.options.egress.beginEvent(requests);
+    try {
+      const response = await fetch(`http://127.0.0.1:${runtime.port}/v1`, {
+        method: 'POST',
+        headers: { 'x-quire-script': String(this.scripts.get(script.key)!.slot) },
+        body: form,
+        signal: AbortSignal.timeout(wallMs),
+      });
+      return { status: response.status, body: await response.text() };
+    } catch (error) {
+      await this.stop();
+      if ((error as Error).name === 'TimeoutError') throw new SandboxRefused(`the script did not answer within its ${wallMs} ms (QUIRE_INTEGRATION_TIMEOUT); the runtime was restarted to stop it`);
+      throw new SandboxRefused(`the runtime stopped while it ran the script (over its ${this.options.limits.memoryMb} MB, or it crashed): ${(error as Error).message}`);
+    }
+  }
+
+  private async start() {
+    const [port, egressPort] = await Promise.all([freePort(), this.options.egress.start()]);
+    const dir = await mkdtemp(join(tmpdir(), 'quire-workerd-'));
+    const services: string[] = [];
+    const bindings: string[] = [];
+    for (const [, { slot, source }] of this.scripts) {
+      await writeFile(join(dir, `script-${slot}.js`), source);
+      services.push(
+        `(name = "script-${slot}", worker = (modules = [(name = "index.js", esModule = embed ${capnpText(`script-${slot}.js`)})], compatibilityDate = ${capnpText(this.options.compatibilityDate)}, compatibilityFlags = ["nodejs_compat"], globalOutbound = "egress"))`,
+      );
+      bindings.push(`(name = "s${slot}", service = "script-${slot}")`);
+    }
+    await writeFile(join(dir, 'router.js'), ROUTER);
+    await writeFile(
+      join(dir, 'quire.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "router", worker = (modules = [(name = "router.js", esModule = embed "router.js")], compatibilityDate = ${capnpText(this.options.compatibilityDate)}, bindings = [${bindings.join(', ')}])),
+    (name = "egress", external = (address = "127.0.0.1:${egressPort}", http = (style = proxy))),
+    ${services.join(',\n    ')}
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "router")],
+  v8Flags = ["--max-old-space-size=${this.options.limits.memoryMb}"],
+);
+`,
+    );
+    const child = spawn(this.options.binary, ['serve', join(dir, 'quire.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => {
+      output = (output + chunk).slice(-10_000);
+      this.options.log.info({ runtime: 'workerd' }, String(chunk).trim());
+    });
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const runtime = { child, port, dir, exited };
+    const deadline = Date.now() + READY_WITHIN_MS;
+    for (;;) {
+      if (child.exitCode !== null) {
+        await rm(dir, { recursive: true, force: true });
+        throw new SandboxRefused(`the integration runtime (workerd) did not start: ${output.trim().slice(0, 2000)}`);
+      }
+      try {
+        await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1_000) });
+        break;
+      } catch {
+        if (Date.now() > deadline) {
+          child.kill('SIGKILL');
+          throw new SandboxRefused(`the integration runtime (workerd) did not listen within ${READY_WITHIN_MS} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    this.runtime = runtime;
+    child.once('close', () => {
+      if (this.runtime === runtime) this.runtime = undefined;
+    });
+    return runtime;
+  }
+
+  private async stop(): Promise<void> {
+    const runtime = this.runtime;
+    if (!runtime) return;
+    this.runtime = undefined;
+    runtime.child.kill('SIGKILL');
+    await runtime.exited;
+    await rm(runtime.dir, { recursive: true, force: true });
+  }
+}
