@@ -202,7 +202,7 @@ export function engineOf(db: Kysely<Database> | { getExecutor(): { adapter: unkn
  */
 export async function lockRow(
   db: Kysely<Database>,
-  table: 'organizations' | 'spaces',
+  table: 'organizations' | 'spaces' | 'integration_installations',
   id: string,
 ): Promise<void> {
   if (engineOf(db) !== 'postgres') return;

@@ -553,6 +553,10 @@ export interface IntegrationInstallationsTable {
   external_ids: string;
   created_at: string;
   updated_at: string;
+  /** The user the installation acts as, and its token (sealed with the secrets key): made with the first event it receives. */
+  user_id: string | null;
+  token_id: string | null;
+  sealed_token: string | null;
 }
 
 export interface IntegrationSpaceInstallationsTable {

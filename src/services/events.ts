@@ -40,24 +40,68 @@ export interface SpaceContentUpdated {
   summary: string;
 }
 
+/** GitBook's `space_visibility_updated`. */
+export interface SpaceVisibilityUpdated {
+  type: 'space_visibility_updated';
+  organizationId: string;
+  spaceId: string;
+  visibility: string;
+  previousVisibility: string;
+}
+
+/** GitBook's `space_gitsync_started` and `space_gitsync_completed`. */
+export interface SpaceGitSyncEvent {
+  type: 'space_gitsync_started' | 'space_gitsync_completed';
+  organizationId: string;
+  spaceId: string;
+  revisionId: string;
+  commitId: string;
+  state?: 'success' | 'failure';
+}
+
+/**
+ * GitBook's events of one installation: set up (installed, or its configuration
+ * changed) and deleted, on the organization or on a space. A deleted installation's
+ * event carries what its script's environment shows of it (`gone`).
+ */
+export interface InstallationEvent {
+  type: 'installation_setup' | 'installation_deleted' | 'space_installation_setup' | 'space_installation_deleted';
+  organizationId: string;
+  spaceId: string | null;
+  installationId: string;
+  status?: string;
+  previous?: { status?: string; configuration?: Record<string, unknown> };
+  gone?: { integration: string; installation: unknown; spaceInstallation?: unknown };
+}
+
+export type QuireEvent = SpaceContentUpdated | SpaceVisibilityUpdated | SpaceGitSyncEvent | InstallationEvent;
+
 interface Subscriber {
   /**
-   * Asked in the committing transaction: the deliveries this change gives the
+   * Asked in the committing transaction: the deliveries this event gives the
    * subscriber, by target (an installation, say); [''] for one of its own, [] for none.
    */
-  targets(ctx: ServiceContext, trx: Db, event: SpaceContentUpdated): string[] | Promise<string[]>;
-  run(ctx: ServiceContext, event: SpaceContentUpdated, target: string, eventId: string): Promise<unknown>;
+  targets(ctx: ServiceContext, trx: Db, event: QuireEvent): string[] | Promise<string[]>;
+  run(ctx: ServiceContext, event: QuireEvent, target: string, eventId: string): Promise<unknown>;
 }
 
 const ONE = [''];
 
+/** A subscriber to the changes of a space's content only. */
+function onContent(run: (ctx: ServiceContext, event: SpaceContentUpdated) => Promise<unknown>, wanted: (ctx: ServiceContext, trx: Db, event: SpaceContentUpdated) => boolean | Promise<boolean> = () => true): Subscriber {
+  return {
+    targets: async (ctx, trx, event) => (event.type === 'space_content_updated' && (await wanted(ctx, trx, event)) ? ONE : []),
+    run: (ctx, event) => run(ctx, event as SpaceContentUpdated),
+  };
+}
+
 // Arrow functions: the services they call import this module back, and are read when called.
 const SUBSCRIBERS: Record<string, Subscriber> = {
-  'search-index': { targets: () => ONE, run: (ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId) },
-  'page-documents': { targets: () => ONE, run: (ctx, event) => prepareSpaceDocuments(ctx, event.spaceId) },
-  'link-checks': { targets: () => ONE, run: (ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId) },
-  'renderer-cache': { targets: (ctx) => (ctx.config.renderer ? ONE : []), run: (ctx, event) => revalidateRenderer(ctx, event) },
-  'git-export': { targets: async (_ctx, trx, event) => ((await exportsChanges(trx, event.spaceId)) ? ONE : []), run: (ctx, event) => exportContentChange(ctx, event) },
+  'search-index': onContent((ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId)),
+  'page-documents': onContent((ctx, event) => prepareSpaceDocuments(ctx, event.spaceId)),
+  'link-checks': onContent((ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId)),
+  'renderer-cache': onContent((ctx, event) => revalidateRenderer(ctx, event), (ctx) => ctx.config.renderer !== undefined),
+  'git-export': onContent((ctx, event) => exportContentChange(ctx, event), (_ctx, trx, event) => exportsChanges(trx, event.spaceId)),
   integration: { targets: (_ctx, trx, event) => installationsReceiving(trx, event), run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event, installationId) },
 };
 
@@ -96,10 +140,16 @@ export function recordNewSpaceContent(ctx: ServiceContext, trx: Db, actor: Actor
   return recordContentUpdated(ctx, trx, { ...space, previousRevisionId: null, updatedBy: [actor.user.id] });
 }
 
-async function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceContentUpdated, 'type'>): Promise<CommittedEvent> {
-  const event: SpaceContentUpdated = { type: 'space_content_updated', ...change };
+function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceContentUpdated, 'type'>): Promise<CommittedEvent> {
+  return recordEvent(ctx, trx, { type: 'space_content_updated', ...change });
+}
+
+/** Writes an event and its deliveries in the caller's transaction; `afterCommit` starts them once it has committed. */
+export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEvent): Promise<CommittedEvent> {
   const subscribers: string[] = [];
   for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
+  // An event nobody acts on (a visibility change where no integration is installed) is not kept.
+  if (subscribers.length === 0) return { deliveries: [] };
   const { type, organizationId, spaceId, ...payload } = event;
   const eventId = newId();
   await insertEvent(trx, { id: eventId, type, organization_id: organizationId, space_id: spaceId, payload: JSON.stringify(payload), created_at: isoNow(ctx.clock) }, subscribers);
@@ -126,7 +176,7 @@ export async function deliverEvent(ctx: ServiceContext, payload: { eventId: stri
   const subscriber = SUBSCRIBERS[name];
   if (!delivery || !row || delivery.state === 'done' || !subscriber) return;
   await countDeliveryAttempt(ctx.db, payload.eventId, payload.subscriber, isoNow(ctx.clock));
-  const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as SpaceContentUpdated;
+  const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as QuireEvent;
   try {
     await subscriber.run(ctx, event, target, payload.eventId);
   } catch (error) {

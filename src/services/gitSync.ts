@@ -30,6 +30,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { revisionAsRepository, storeImportedRevision } from './gitbookRepository.ts';
 import { redirectSpacePaths } from './siteRedirects.ts';
+import { afterCommit, recordEvent } from './events.ts';
 
 export const GIT_SYNC_JOB = 'git-sync';
 const COMMITTER = { name: 'Quire', email: 'git-sync@quire.invalid' };
@@ -247,6 +248,7 @@ export async function runGitSync(ctx: ServiceContext, payload: GitSyncPayload): 
   const url = unseal(ctx.secretsKey(), payload.sealedUrl);
   const log = ctx.log.child({ spaceId: payload.spaceId, git: row.url, ref: payload.ref, direction: payload.direction });
   log.info('git sync started');
+  await announceGitSync(ctx, payload, 'space_gitsync_started');
   try {
     if (!user) throw new GitRemoteError('The person who started this sync no longer exists; start it again');
     const actor: Actor = { user, tokenId: 'git-sync' };
@@ -264,6 +266,18 @@ export async function runGitSync(ctx: ServiceContext, payload: GitSyncPayload): 
     const message = isOutcome(error) ? error.message : `Git Sync failed unexpectedly (${(error as Error).message}); the server's log has the details`;
     await finish(ctx, ctx.db as Db, payload, { operation_state: 'failure', operation_error: message });
   }
+  await announceGitSync(ctx, payload, 'space_gitsync_completed');
+}
+
+/** Tells the space's integrations that an operation started, or how it ended (GitBook's space_gitsync_* events). */
+async function announceGitSync(ctx: ServiceContext, payload: GitSyncPayload, type: 'space_gitsync_started' | 'space_gitsync_completed'): Promise<void> {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    const [row, space] = await Promise.all([findSpaceGitSync(trx, payload.spaceId), findSpace(trx, payload.spaceId)]);
+    if (!row || !space || row.operation_id !== payload.operation) return undefined;
+    const state = type === 'space_gitsync_completed' ? { state: row.operation_state === 'success' ? ('success' as const) : ('failure' as const) } : {};
+    return recordEvent(ctx, trx, { type, organizationId: space.organization_id, spaceId: space.id, revisionId: space.revision_id, commitId: row.last_commit ?? '', ...state });
+  });
+  await afterCommit(ctx, committed);
 }
 
 // ─── Import ─────────────────────────────────────────────────────────────────────────

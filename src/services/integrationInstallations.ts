@@ -22,6 +22,9 @@ import type { Actor, ServiceContext } from './context.ts';
 import { administeredIntegration, resolveOrganization, visibleIntegration } from './integrations.ts';
 import { accessFromRow, authorizeInOrganization } from './organizations.ts';
 import { getSpace } from './spaces.ts';
+import { grantInstallationSpace, installationToken, retireInstallationIdentity } from './integrationIdentity.ts';
+import { deleteGrant } from '../db/repos/grants.ts';
+import { afterCommit, recordEvent } from './events.ts';
 
 type ConfigurationTarget = 'account' | 'space';
 
@@ -139,12 +142,12 @@ export async function installIntegration(ctx: ServiceContext, actor: Actor, name
     throw new Forbidden('A private integration installs only in the organization that published it');
   }
   const installationId = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
     const existing = await findInstallationInOrganization(trx, name, organizationId);
     if (existing) throw new Conflict(`The integration "${name}" is already installed in this organization (installation ${existing.id})`);
     const configuration = defaultConfiguration(integration, 'account');
     const now = isoNow(ctx.clock);
-    await insertInstallation(trx, {
+    const installation: InstallationRow = {
       id: installationId,
       integration_name: name,
       organization_id: organizationId,
@@ -155,8 +158,15 @@ export async function installIntegration(ctx: ServiceContext, actor: Actor, name
       external_ids: '[]',
       created_at: now,
       updated_at: now,
-    });
+      user_id: null,
+      token_id: null,
+      sealed_token: null,
+    };
+    await insertInstallation(trx, installation);
+    await installationToken(ctx, trx, installation, integration);
+    return recordEvent(ctx, trx, { type: 'installation_setup', organizationId, spaceId: null, installationId, status: installation.status });
   });
+  await afterCommit(ctx, committed);
   return presentOne(ctx, ctx.db, name, installationId);
 }
 
@@ -179,23 +189,38 @@ export async function changeInstallation(
   installationId: string,
   changes: InstallationChanges,
 ) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { integration } = await managedInstallation(ctx, trx, actor, name, installationId);
+  const { presented, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const { integration, installation } = await managedInstallation(ctx, trx, actor, name, installationId);
     await updateInstallation(trx, installationId, {
       ...settingsChanges(integration, 'account', changes),
       ...(changes.space_selection ? { space_selection: changes.space_selection } : {}),
       ...(changes.site_selection ? { site_selection: changes.site_selection } : {}),
       updated_at: isoNow(ctx.clock),
     });
-    return presentOne(ctx, trx, name, installationId);
+    const presented = await presentOne(ctx, trx, name, installationId);
+    const previous = { status: installation.status, configuration: JSON.parse(installation.configuration) as Record<string, unknown> };
+    const event = { type: 'installation_setup' as const, organizationId: installation.organization_id, spaceId: null, installationId, status: presented.status, previous };
+    return { presented, committed: await recordEvent(ctx, trx, event) };
   });
+  await afterCommit(ctx, committed);
+  return presented;
 }
 
 export async function uninstallIntegration(ctx: ServiceContext, actor: Actor, name: string, installationId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await managedInstallation(ctx, trx, actor, name, installationId);
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    const { installation } = await managedInstallation(ctx, trx, actor, name, installationId);
+    await retireInstallationIdentity(ctx, trx, installation);
     await deleteInstallation(trx, installationId);
+    return recordEvent(ctx, trx, {
+      type: 'installation_deleted',
+      organizationId: installation.organization_id,
+      spaceId: null,
+      installationId,
+      previous: { configuration: JSON.parse(installation.configuration) as Record<string, unknown> },
+      gone: { integration: name, installation: presentInstallation(ctx.config.publicUrl, installation) },
+    });
   });
+  await afterCommit(ctx, committed);
 }
 
 /** A space installation naming its space by id, or embedding the space object when `extended`. */
@@ -253,7 +278,7 @@ export async function installOnSpace(
   if (space.organization_id !== installation.organization_id) {
     throw new BadRequest(`space: "${spaceId}" is not a space of the organization the integration is installed in`);
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
     if (await findSpaceInstallation(trx, installationId, spaceId)) {
       throw new Conflict(`The integration "${name}" is already installed on space "${spaceId}"`);
     }
@@ -266,7 +291,10 @@ export async function installOnSpace(
       external_ids: '[]',
       created_at: isoNow(ctx.clock),
     });
+    await grantInstallationSpace(trx, installation, integration, spaceId, ctx.clock);
+    return recordEvent(ctx, trx, { type: 'space_installation_setup', organizationId: installation.organization_id, spaceId, installationId, status: statusOf(integration, 'space', configuration) });
   });
+  await afterCommit(ctx, committed);
   return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), extended);
 }
 
@@ -290,14 +318,37 @@ export async function changeSpaceInstallation(
   spaceId: string,
   changes: { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean },
 ) {
-  const { integration, installation } = await managedInstallation(ctx, ctx.db, actor, name, installationId);
-  await requireSpaceInstallation(ctx.db, installationId, spaceId);
-  await updateSpaceInstallation(ctx.db, installationId, spaceId, settingsChanges(integration, 'space', changes));
+  const { installation, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const { integration, installation } = await managedInstallation(ctx, trx, actor, name, installationId);
+    const before = await requireSpaceInstallation(trx, installationId, spaceId);
+    await updateSpaceInstallation(trx, installationId, spaceId, settingsChanges(integration, 'space', changes));
+    const after = await requireSpaceInstallation(trx, installationId, spaceId);
+    const previous = { status: before.status, configuration: JSON.parse(before.configuration) as Record<string, unknown> };
+    const event = { type: 'space_installation_setup' as const, organizationId: installation.organization_id, spaceId, installationId, status: after.status, previous };
+    return { installation, committed: await recordEvent(ctx, trx, event) };
+  });
+  await afterCommit(ctx, committed);
   return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), changes.extended);
 }
 
 export async function uninstallFromSpace(ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string) {
-  await managedInstallation(ctx, ctx.db, actor, name, installationId);
-  await requireSpaceInstallation(ctx.db, installationId, spaceId);
-  await deleteSpaceInstallation(ctx.db, installationId, spaceId);
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    const { installation } = await managedInstallation(ctx, trx, actor, name, installationId);
+    const spaceInstallation = await requireSpaceInstallation(trx, installationId, spaceId);
+    await deleteSpaceInstallation(trx, installationId, spaceId);
+    if (installation.user_id) await deleteGrant(trx, 'space', spaceId, installation.user_id);
+    return recordEvent(ctx, trx, {
+      type: 'space_installation_deleted',
+      organizationId: installation.organization_id,
+      spaceId,
+      installationId,
+      previous: { configuration: JSON.parse(spaceInstallation.configuration) as Record<string, unknown> },
+      gone: {
+        integration: name,
+        installation: presentInstallation(ctx.config.publicUrl, installation),
+        spaceInstallation: presentSpaceInstallation(ctx.config.publicUrl, installation, spaceInstallation, spaceId),
+      },
+    });
+  });
+  await afterCommit(ctx, committed);
 }

@@ -4,7 +4,7 @@
 // served from urls.icon and previewImages; secrets are sealed (AES-256-GCM) and never
 // presented. The scripts run in the sandbox (src/sandbox/), fed by integrationEvents.ts.
 import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
-import { administersAnOrganization, deleteIntegration, deleteIntegrationAssets, findIntegration, findIntegrationAsset, insertIntegration, insertIntegrationAssets, insertIntegrationScript, integrationsQuery, updateIntegration, type IntegrationFilters } from '../db/repos/integrations.ts';
+import { administersAnOrganization, installationsOfIntegration, deleteIntegration, deleteIntegrationAssets, findIntegration, findIntegrationAsset, insertIntegration, insertIntegrationAssets, insertIntegrationScript, integrationsQuery, updateIntegration, type IntegrationFilters } from '../db/repos/integrations.ts';
 import { findOrganizationByHostname, findOrganizationWithAccess, lockOrganization } from '../db/repos/organizations.ts';
 import type { Db, IntegrationAssetRow, IntegrationRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
@@ -18,6 +18,7 @@ import { presentIntegration, type IntegrationManifest } from '../presenters/inte
 import { presentOrganization } from '../presenters/organization.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { regrantInstallations, retireInstallationIdentity } from './integrationIdentity.ts';
 
 /** Icons and preview images are pictures, not downloads: 2 MB each at most. */
 export const MAX_INTEGRATION_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -209,6 +210,8 @@ export async function publishIntegration(ctx: ServiceContext, actor: Actor, name
     await insertIntegrationAssets(trx, [...(icon ? [icon] : []), ...(previews ?? [])]);
     await deleteIntegrationAssets(trx, replaced);
     await insertIntegrationScript(trx, { integration_name: name, version, script: input.script, created_at: now });
+    // The scopes may have changed: what the installations' tokens reach follows them.
+    if (existing) await regrantInstallations(trx, (await findIntegration(trx, name))!, ctx.clock);
   });
   return getIntegration(ctx, actor, name);
 }
@@ -217,6 +220,7 @@ export async function publishIntegration(ctx: ServiceContext, actor: Actor, name
 export async function unpublishIntegration(ctx: ServiceContext, actor: Actor, name: string) {
   await ctx.db.transaction().execute(async (trx) => {
     await administeredIntegration(trx, actor, name);
+    for (const installation of await installationsOfIntegration(trx, name)) await retireInstallationIdentity(ctx, trx, installation);
     await deleteIntegration(trx, name);
   });
 }

@@ -18,7 +18,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
-import { afterCommit, recordNewSpaceContent } from './events.ts';
+import { afterCommit, recordEvent, recordNewSpaceContent } from './events.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 
 export const RETENTION_DAYS = 7;
@@ -143,7 +143,7 @@ export interface SpaceChanges {
 }
 
 export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, changes: SpaceChanges) {
-  await ctx.db.transaction().execute(async (trx) => {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
     const update: Parameters<typeof updateSpace>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
@@ -155,7 +155,10 @@ export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: str
       update.visibility = changes.visibility;
     }
     await updateSpace(trx, spaceId, update);
+    if (changes.visibility === undefined || changes.visibility === space.visibility) return undefined;
+    return recordEvent(ctx, trx, { type: 'space_visibility_updated', organizationId: space.organization_id, spaceId, visibility: changes.visibility, previousVisibility: space.visibility });
   });
+  await afterCommit(ctx, committed);
   return presentFor(ctx, actor, spaceId);
 }
 

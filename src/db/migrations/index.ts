@@ -16,6 +16,7 @@ import * as siteRedirects from './20261124_0012_site_redirects.ts';
 import * as pageDocuments from './20261124_0013_page_documents.ts';
 import * as gitSync from './20261124_0014_git_sync.ts';
 import * as contentEvents from './20261125_0015_content_events.ts';
+import * as installationIdentity from './20261125_0016_installation_identity.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '20261124_0013_page_documents': pageDocuments,
   '20261124_0014_git_sync': gitSync,
   '20261125_0015_content_events': contentEvents,
+  '20261125_0016_installation_identity': installationIdentity,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -50,3 +50,14 @@ export async function moveGrants(
     .where('target_id', 'in', targetIds)
     .execute();
 }
+
+/** Removes every grant of a user; answers the spaces it held. */
+export async function deleteGrantsOfUser(db: Db, userId: string): Promise<string[]> {
+  const spaces = await db.selectFrom('content_grants').select('target_id').where('user_id', '=', userId).where('target_kind', '=', 'space').execute();
+  await db.deleteFrom('content_grants').where('user_id', '=', userId).execute();
+  return spaces.map((row) => row.target_id);
+}
+
+export async function deleteGrant(db: Db, kind: GrantRow['target_kind'], targetId: string, userId: string): Promise<void> {
+  await db.deleteFrom('content_grants').where('target_kind', '=', kind).where('target_id', '=', targetId).where('user_id', '=', userId).execute();
+}

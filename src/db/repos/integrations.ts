@@ -138,6 +138,14 @@ export function findInstallationById(db: Db, installationId: string) {
   return installationsWithCounts(db).where('n.id', '=', installationId).executeTakeFirst();
 }
 
+export function installationsOfIntegration(db: Db, integrationName: string): Promise<InstallationRow[]> {
+  return db.selectFrom('integration_installations').selectAll().where('integration_name', '=', integrationName).execute();
+}
+
+export async function updateInstallationIdentity(db: Db, installationId: string, identity: Pick<InstallationRow, 'user_id' | 'token_id' | 'sealed_token'>): Promise<void> {
+  await db.updateTable('integration_installations').set(identity).where('id', '=', installationId).execute();
+}
+
 export function findInstallationInOrganization(db: Db, integrationName: string, organizationId: string) {
   return db
     .selectFrom('integration_installations')
