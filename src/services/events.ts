@@ -74,7 +74,16 @@ export interface InstallationEvent {
   gone?: { integration: string; installation: unknown; spaceInstallation?: unknown };
 }
 
-export type QuireEvent = SpaceContentUpdated | SpaceVisibilityUpdated | SpaceGitSyncEvent | InstallationEvent;
+/** GitBook's `task`: work an integration queued for itself, delivered back to its installation later. */
+export interface TaskEvent {
+  type: 'task';
+  organizationId: string;
+  spaceId: null;
+  installationId: string;
+  task: Record<string, unknown>;
+}
+
+export type QuireEvent = SpaceContentUpdated | SpaceVisibilityUpdated | SpaceGitSyncEvent | InstallationEvent | TaskEvent;
 
 interface Subscriber {
   /**
@@ -144,8 +153,11 @@ function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceCo
   return recordEvent(ctx, trx, { type: 'space_content_updated', ...change });
 }
 
-/** Writes an event and its deliveries in the caller's transaction; `afterCommit` starts them once it has committed. */
-export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEvent): Promise<CommittedEvent> {
+/**
+ * Writes an event and its deliveries in the caller's transaction; `afterCommit` starts
+ * them once it has committed, or a worker does at `deliverAt`.
+ */
+export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEvent, deliverAt?: Date): Promise<CommittedEvent> {
   const subscribers: string[] = [];
   for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
   // An event nobody acts on (a visibility change where no integration is installed) is not kept.
@@ -154,8 +166,9 @@ export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEven
   const eventId = newId();
   await insertEvent(trx, { id: eventId, type, organization_id: organizationId, space_id: spaceId, payload: JSON.stringify(payload), created_at: isoNow(ctx.clock) }, subscribers);
   const deliveries = [];
-  for (const subscriber of subscribers) deliveries.push({ subscriber, jobId: await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, { eventId, subscriber }) });
-  return { deliveries };
+  for (const subscriber of subscribers) deliveries.push({ subscriber, jobId: await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, { eventId, subscriber }, deliverAt) });
+  // Deliveries for later wait for the worker.
+  return { deliveries: deliverAt ? [] : deliveries };
 }
 
 /**

@@ -5,8 +5,14 @@
 // and the installation's token, see integrationIdentity.ts). Each installation's
 // delivery is one of the event's deliveries in the outbox.
 import { createHmac } from 'node:crypto';
-import { findInstallationById, findIntegration, findIntegrationScript, findSpaceInstallation, installationsOnSpace } from '../db/repos/integrations.ts';
-import { findOrganizationById } from '../db/repos/organizations.ts';
+import { deliveriesOf } from '../db/repos/events.ts';
+import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
+import { paginate, type PageRequest } from '../db/pagination.ts';
+import { Forbidden, NotFound } from '../errors.ts';
+import { organizationPermissions } from '../policies/organization.ts';
+import { accessFromRow } from './organizations.ts';
+import { visibleIntegration } from './integrations.ts';
+import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findUserById } from '../db/repos/users.ts';
 import type { Db, InstallationWithCountsRow, IntegrationRow, SpaceInstallationRow } from '../db/schema.ts';
 import { unseal } from '../lib/secretBox.ts';
@@ -14,8 +20,8 @@ import { presentInstallation, presentIntegration, presentSpaceInstallation } fro
 import { presentOrganization } from '../presenters/organization.ts';
 import { presentUser } from '../presenters/user.ts';
 import { SandboxRefused } from '../sandbox/sandbox.ts';
-import type { ServiceContext } from './context.ts';
-import type { QuireEvent } from './events.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { afterCommit, recordEvent, type QuireEvent } from './events.ts';
 import { installationToken } from './integrationIdentity.ts';
 
 /** The installations an event goes to, one delivery each: its own installation's, or every installation on its space. */
@@ -69,6 +75,8 @@ async function gitbookEvent(ctx: ServiceContext, eventId: string, event: QuireEv
     case 'space_gitsync_started':
     case 'space_gitsync_completed':
       return { ...common, revisionId: event.revisionId, commitId: event.commitId, ...(event.state ? { state: event.state } : {}) };
+    case 'task':
+      return { ...common, task: event.task };
     default:
       return { ...common, ...(event.status ? { status: event.status } : {}), ...(event.previous ? { previous: event.previous } : {}) };
   }
@@ -103,4 +111,66 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
   if (answer.status >= 400 && answer.status !== 406) {
     throw new SandboxRefused(`the script of ${integration.name} answered ${answer.status} to ${event.type}: ${answer.body.slice(0, 500)}`);
   }
+}
+
+/**
+ * An integration's deliveries, newest first, as GitBook's IntegrationEvent (with
+ * Quire's attempts, error and `pending` besides): all of them for the administrators of
+ * the organization that publishes it, their own installation's for those of an
+ * organization that installed it.
+ */
+export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, name: string, options: PageRequest & { installationId?: string }) {
+  const integration = await visibleIntegration(ctx.db, actor, name);
+  const administers = async (organizationId: string) => {
+    const access = accessFromRow(await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id));
+    return access !== undefined && organizationPermissions(access).admin;
+  };
+  const installations = await installationsOfIntegration(ctx.db, name);
+  const owner = await administers(integration.organization_id);
+  const visible = owner ? installations : (await Promise.all(installations.map(async (installation) => ((await administers(installation.organization_id)) ? [installation] : [])))).flat();
+  if (!owner && visible.length === 0) throw new Forbidden('Only administrators of an organization that publishes or installed this integration may read its events');
+  const chosen = visible.filter((installation) => options.installationId === undefined || installation.id === options.installationId);
+  const page = await paginate(
+    deliveriesOf(ctx.db, chosen.map((installation) => `integration:${installation.id}`)),
+    [
+      { column: 'e.created_at', direction: 'desc', value: (row) => row.created_at },
+      { column: 'd.event_id', direction: 'desc', value: (row) => row.event_id },
+      { column: 'd.subscriber', direction: 'desc', value: (row) => row.subscriber },
+    ],
+    options,
+    (row) => row,
+  );
+  const items = await Promise.all(
+    page.items.map(async (row) => {
+      const installationId = row.subscriber.slice('integration:'.length);
+      const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as QuireEvent;
+      return {
+        id: row.event_id,
+        integrationId: name,
+        installationId,
+        createdAt: row.created_at,
+        payload: await gitbookEvent(ctx, row.event_id, event, installationId),
+        status: row.state === 'done' ? ('success' as const) : row.state === 'failed' ? ('failed' as const) : ('pending' as const),
+        attempts: row.attempts,
+        ...(row.last_error ? { error: row.last_error } : {}),
+        updatedAt: row.updated_at,
+      };
+    }),
+  );
+  return { ...page, items };
+}
+
+/**
+ * GitBook's queueIntegrationTask: an installation's script, with its token, queues work
+ * for itself, delivered back to it as a `task` event after `schedule` seconds. Any
+ * other caller is told there is no such installation.
+ */
+export async function queueIntegrationTask(ctx: ServiceContext, actor: Actor, name: string, input: { task: Record<string, unknown>; schedule?: number }): Promise<void> {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    const installation = await findInstallationActingAs(trx, name, actor.user.id);
+    if (!installation) throw new NotFound(`No installation of the integration "${name}" acts with this token: tasks are queued by its scripts, with environment.apiTokens.integration`);
+    const deliverAt = input.schedule ? new Date(ctx.clock.now().getTime() + Math.round(input.schedule * 1000)) : undefined;
+    return recordEvent(ctx, trx, { type: 'task', organizationId: installation.organization_id, spaceId: null, installationId: installation.id, task: input.task }, deliverAt);
+  });
+  await afterCommit(ctx, committed);
 }

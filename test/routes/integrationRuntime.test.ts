@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } from '../helpers/app.ts';
-import { buildOrganization, type Organization } from '../helpers/factories.ts';
+import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
 import { findWorkerd } from '../../src/sandbox/sandbox.ts';
@@ -64,6 +64,15 @@ const reporter = (host: string) => `export default {
     const form = await request.formData();
     const event = JSON.parse(form.get('event'));
     const environment = JSON.parse(form.get('environment'));
+    if (event.type === 'space_installation_setup') {
+      // GitBook's runtime queues tasks with the integration token, as context.integration.queueTask does.
+      const queued = await fetch(environment.apiEndpoint + '/v1/integrations/' + environment.integration.name + '/tasks', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + environment.apiTokens.integration, 'content-type': 'application/json' },
+        body: JSON.stringify({ task: { greet: event.spaceId } }),
+      });
+      if (queued.status !== 204) throw new Error('queueing the task failed: ' + queued.status);
+    }
     if (event.type !== 'space_content_updated') {
       await fetch('http://${host}/received', { method: 'POST', body: JSON.stringify({ path: new URL(request.url).pathname, event, environment }) });
       return new Response('OK');
@@ -146,8 +155,20 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     installationToken = environment.apiTokens.installation;
     // What the script left to waitUntil ran too.
     await waitFor('the waitUntil request', () => received.find((entry) => entry.path === '/later' && entry.body === event.eventId));
+    // The task the script queued came back to it.
+    expect((await reportOf('task')).event).toEqual({ eventId: expect.any(String), type: 'task', installationId, task: { greet: spaceId } });
     await eventsDelivered(testApp);
     expect(await deliveryFor(installationId)).toMatchObject({ state: 'done', attempts: 1, last_error: null });
+
+    // The organization's administrators read the deliveries; its other members may not.
+    const events = await call('GET', '/v1/integrations/notifier/events', undefined);
+    expect(events.status).toBe(200);
+    expect(events.body.items.map((item: { payload: { type: string } }) => item.payload.type).sort()).toEqual(['installation_setup', 'space_content_updated', 'space_installation_setup', 'task']);
+    expect(events.body.items.find((item: { payload: { type: string } }) => item.payload.type === 'space_content_updated')).toMatchObject({ integrationId: 'notifier', installationId, status: 'success', attempts: 1, payload: { revisionId: revision } });
+    const editor = await buildMember(testApp, org.organizationId, 'edit');
+    expect((await request(testApp.app, 'GET', '/v1/integrations/notifier/events', { token: editor.token })).status).toBe(403);
+    // Nobody but the installation's script queues its tasks.
+    expect((await call('POST', '/v1/integrations/notifier/tasks', { task: {} })).body.error.message).toMatch(/^No installation of the integration "notifier" acts with this token/);
   }, 30_000);
 
   it('stops a script that never answers at its time limit, records why, and runs the next version once published', async () => {

@@ -32,3 +32,12 @@ export async function countDeliveryAttempt(db: Db, eventId: string, subscriber: 
 export async function endDelivery(db: Db, eventId: string, subscriber: string, changes: Pick<EventDeliveryRow, 'state' | 'last_error' | 'updated_at'>): Promise<void> {
   await db.updateTable('event_deliveries').set(changes).where('event_id', '=', eventId).where('subscriber', '=', subscriber).where('state', '!=', 'done').execute();
 }
+
+/** Deliveries to some subscribers, with their events, for listing newest first. */
+export function deliveriesOf(db: Db, subscribers: string[]) {
+  return db
+    .selectFrom('event_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.event_id', 'd.subscriber', 'd.state', 'd.attempts', 'd.last_error', 'd.updated_at', 'e.type', 'e.organization_id', 'e.space_id', 'e.payload', 'e.created_at'])
+    .where('d.subscriber', 'in', subscribers.length > 0 ? subscribers : ['']);
+}

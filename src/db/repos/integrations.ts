@@ -138,6 +138,11 @@ export function findInstallationById(db: Db, installationId: string) {
   return installationsWithCounts(db).where('n.id', '=', installationId).executeTakeFirst();
 }
 
+/** The installation of an integration whose user is `userId`: the caller is its script. */
+export function findInstallationActingAs(db: Db, integrationName: string, userId: string): Promise<InstallationRow | undefined> {
+  return db.selectFrom('integration_installations').selectAll().where('integration_name', '=', integrationName).where('user_id', '=', userId).executeTakeFirst();
+}
+
 export function installationsOfIntegration(db: Db, integrationName: string): Promise<InstallationRow[]> {
   return db.selectFrom('integration_installations').selectAll().where('integration_name', '=', integrationName).execute();
 }

@@ -15,10 +15,12 @@ import {
   uninstallIntegration,
 } from '../../services/integrationInstallations.ts';
 import { getIntegration, listIntegrations, publishIntegration, unpublishIntegration } from '../../services/integrations.ts';
+import { listIntegrationEvents, queueIntegrationTask } from '../../services/integrationEvents.ts';
 import { IdParam, NoContent, PageQuery, errors, listOf } from '../schemas.ts';
 import {
   Category,
   InstallationSchema,
+  IntegrationEventSchema,
   IntegrationName,
   IntegrationSchema,
   PublishIntegrationBody,
@@ -128,6 +130,42 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request) => listInstallations(ctx, request.actor, request.params.integrationName, request.query),
+  );
+
+  app.post(
+    '/integrations/:integrationName/tasks',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'queueIntegrationTask',
+        summary: "Queue work for an integration's own script, delivered back to it as a task event (its installation's token)",
+        params: NameParams,
+        body: Type.Object({
+          task: Type.Record(Type.String(), Type.Unknown(), { description: 'Payload of the task, given back as it is' }),
+          schedule: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400, description: 'Seconds to wait before running it (default 0)' })),
+        }),
+        response: { 204: NoContent, ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      await queueIntegrationTask(ctx, request.actor, request.params.integrationName, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/integrations/:integrationName/events',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'listIntegrationEvents',
+        summary: "An integration's event deliveries, newest first: all of them for its owner's administrators, an organization's own for that organization's administrators",
+        params: NameParams,
+        querystring: Type.Object({ ...PageQuery, installationId: Type.Optional(IdParam('Only the deliveries to this installation')) }),
+        response: { 200: listOf(IntegrationEventSchema), ...errors(403, 404) },
+      },
+    },
+    (request) => listIntegrationEvents(ctx, request.actor, request.params.integrationName, request.query),
   );
 
   app.post(

@@ -146,3 +146,15 @@ export const UpdateSpaceInstallationBody = Type.Object({
   externalIds: Type.Optional(ExternalIds),
   configuration: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
+
+export const IntegrationEventSchema = Type.Object({
+  id: Type.String(),
+  integrationId: Type.String({ description: "The integration's name" }),
+  installationId: Type.String(),
+  createdAt: Type.String(),
+  payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The event as the script received it' }),
+  status: Type.Union([Type.Literal('success'), Type.Literal('failed'), Type.Literal('pending')], { description: 'pending: not delivered yet, or failed and to be retried (see error)' }),
+  attempts: Type.Integer({ description: 'Deliveries tried, including one cut off by a stopped process' }),
+  error: Type.Optional(Type.String({ description: 'Why the last attempt failed' })),
+  updatedAt: Type.String(),
+});
