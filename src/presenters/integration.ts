@@ -99,7 +99,7 @@ export function presentInstallation(publicUrl: string, installation: Installatio
     urls: {
       location: installationLocation(publicUrl, installation),
       app: `${publicUrl}/o/${installation.organization_id}/integrations/${installation.integration_name}`,
-      publicEndpoint: `${publicUrl}/integrations/${installation.integration_name}/installations/${installation.id}/public`,
+      publicEndpoint: `${publicUrl}/v1/integrations/${installation.integration_name}/installations/${installation.id}/fetch`,
     },
   };
 }

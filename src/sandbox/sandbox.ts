@@ -19,6 +19,7 @@ export interface SandboxLimits {
 
 export interface ScriptAnswer {
   status: number;
+  contentType: string | null;
   body: string;
 }
 

@@ -83,7 +83,7 @@ export class WorkerdSandbox implements IntegrationSandbox {
         body: form,
         signal: AbortSignal.timeout(wallMs),
       });
-      return { status: response.status, body: await response.text() };
+      return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
     } catch (error) {
       await this.stop();
       if ((error as Error).name === 'TimeoutError') throw new SandboxRefused(`the script did not answer within its ${wallMs} ms (QUIRE_INTEGRATION_TIMEOUT); the runtime was restarted to stop it`);

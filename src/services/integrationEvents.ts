@@ -5,6 +5,7 @@
 // and the installation's token, see integrationIdentity.ts). Each installation's
 // delivery is one of the event's deliveries in the outbox.
 import { createHmac } from 'node:crypto';
+import { newId } from '../lib/ids.ts';
 import { deliveriesOf } from '../db/repos/events.ts';
 import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
@@ -173,4 +174,22 @@ export async function queueIntegrationTask(ctx: ServiceContext, actor: Actor, na
     return recordEvent(ctx, trx, { type: 'task', organizationId: installation.organization_id, spaceId: null, installationId: installation.id, task: input.task }, deliverAt);
   });
   await afterCommit(ctx, committed);
+}
+
+/**
+ * GitBook's public endpoint of an installation: a request from elsewhere (a webhook of
+ * another service) goes into the installation's script as a `fetch` event, and its
+ * answer is the script's. No token: the script checks what it receives, with its
+ * signing secret or the other service's.
+ */
+export async function fetchIntoInstallation(ctx: ServiceContext, name: string, installationId: string, request: { method: string; url: string; headers: Record<string, string>; body: Buffer | undefined }) {
+  const installation = await findInstallationById(ctx.db, installationId);
+  const integration = installation?.integration_name === name ? await findIntegration(ctx.db, name) : undefined;
+  const script = integration && (await findIntegrationScript(ctx.db, integration.name, integration.version));
+  if (!installation || !integration || !script) throw new NotFound(`No installation "${installationId}" of the integration "${name}"`);
+  const form = new FormData();
+  form.set('event', JSON.stringify({ eventId: newId(), type: 'fetch', installationId, request: { url: request.url, method: request.method, headers: request.headers } }));
+  form.set('environment', JSON.stringify(await environmentOf(ctx, integration, installation, undefined)));
+  if (request.body && request.body.length > 0) form.set('fetch-body', request.body.toString('utf8'));
+  return ctx.sandbox.run({ key: `${integration.name}@${integration.version}`, source: script.script }, form);
 }

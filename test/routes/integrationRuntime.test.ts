@@ -1,8 +1,8 @@
 // Integration scripts run in workerd (the optional `workerd` package), as GitBook runs
-// them: a merge delivers space_content_updated to the script of every integration
-// installed on the space, with GitBook's event and environment; the script's outbound
-// requests reach only the hosts allowed; a script that never answers is stopped at its
-// time limit; an integration uninstalled from the space receives nothing more.
+// them: GitBook's events reach the script of every integration installed where they
+// happen, with GitBook's environment and a token that reads what it is installed on;
+// the script's outbound requests reach only the hosts allowed; a script that never
+// answers is stopped at its time limit; an integration uninstalled receives nothing more.
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +64,10 @@ const reporter = (host: string) => `export default {
     const form = await request.formData();
     const event = JSON.parse(form.get('event'));
     const environment = JSON.parse(form.get('environment'));
+    if (event.type === 'fetch') {
+      const body = form.get('fetch-body');
+      return new Response(JSON.stringify({ method: event.request.method, url: event.request.url, signature: event.request.headers['x-hub-signature'], body }), { status: 202, headers: { 'content-type': 'application/json' } });
+    }
     if (event.type === 'space_installation_setup') {
       // GitBook's runtime queues tasks with the integration token, as context.integration.queueTask does.
       const queued = await fetch(environment.apiEndpoint + '/v1/integrations/' + environment.integration.name + '/tasks', {
@@ -126,7 +130,7 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
   let installationId: string;
   let installationToken: string;
 
-  it("delivers space_content_updated to the script of an integration installed on the space, with GitBook's event and environment; its request to a host not allowed is refused", async () => {
+  it("delivers GitBook's events with their environment to the script of an integration installed on the space, which calls Quire back with its token, queues a task and answers webhooks at its public endpoint; a host not allowed is refused", async () => {
     await publish(reporter(receiverHost));
     spaceId = (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title: 'Handbook' })).body.id;
     installationId = (await call('POST', '/v1/integrations/notifier/installations', { organization: org.organizationId })).body.id;
@@ -167,6 +171,13 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect(events.body.items.find((item: { payload: { type: string } }) => item.payload.type === 'space_content_updated')).toMatchObject({ integrationId: 'notifier', installationId, status: 'success', attempts: 1, payload: { revisionId: revision } });
     const editor = await buildMember(testApp, org.organizationId, 'edit');
     expect((await request(testApp.app, 'GET', '/v1/integrations/notifier/events', { token: editor.token })).status).toBe(403);
+    // Its public endpoint takes other services' webhooks, without a token, into the script.
+    const publicEndpoint = (await call('GET', `/v1/integrations/notifier/installations/${installationId}`)).body.urls.publicEndpoint;
+    expect(publicEndpoint).toBe(`${testApp.app.ctx.config.publicUrl}/v1/integrations/notifier/installations/${installationId}/fetch`);
+    const hook = await testApp.app.inject({ method: 'POST', url: `/v1/integrations/notifier/installations/${installationId}/fetch/hooks/github?delivery=7`, headers: { 'content-type': 'application/json', 'x-hub-signature': 'sha256=abc' }, payload: '{"zen":"Keep it logically awesome."}' });
+    expect(hook.statusCode).toBe(202);
+    expect(hook.json()).toEqual({ method: 'POST', url: `${publicEndpoint}/hooks/github?delivery=7`, signature: 'sha256=abc', body: '{"zen":"Keep it logically awesome."}' });
+    expect((await testApp.app.inject({ method: 'POST', url: `/v1/integrations/notifier/installations/nope/fetch/x`, payload: '' })).statusCode).toBe(404);
     // Nobody but the installation's script queues its tasks.
     expect((await call('POST', '/v1/integrations/notifier/tasks', { task: {} })).body.error.message).toMatch(/^No installation of the integration "notifier" acts with this token/);
   }, 30_000);
