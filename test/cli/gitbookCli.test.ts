@@ -3,28 +3,50 @@
 // publishes an OpenAPI document, both with GITBOOK_TOKEN and GITBOOK_ENDPOINT.
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, useTestApp } from '../helpers/app.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/process.ts';
+import { findWorkerd } from '../../src/sandbox/sandbox.ts';
 import { buildOrganization, type Organization } from '../helpers/factories.ts';
 
 const GITBOOK_CLI = fileURLToPath(new URL('../../node_modules/@gitbook/cli/cli.js', import.meta.url));
+const PROJECTS = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
-const testApp = useTestApp();
+let testApp: TestApp;
 let endpoint: string;
 let organization: Organization;
 let home: string;
+let receiver: Server;
+let receiverHost: string;
+const received: string[] = [];
 
 beforeAll(async () => {
-  endpoint = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  receiver = createServer((incoming, response) => {
+    let body = '';
+    incoming.on('data', (chunk) => (body += chunk));
+    incoming.on('end', () => {
+      received.push(body);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // Scripts call Quire back at its public URL: the address it listens on.
+  const port = await freePort();
+  testApp = await startTestApp({ QUIRE_PUBLIC_URL: `http://127.0.0.1:${port}`, QUIRE_ALLOW_PRIVATE_URLS: 'true', QUIRE_INTEGRATION_HOSTS: receiverHost });
+  endpoint = await testApp.app.listen({ port, host: '127.0.0.1' });
   organization = await buildOrganization(testApp, 'CLI Org');
-  home = await mkdtemp(join(tmpdir(), 'quire-gitbook-cli-'));
+  // Inside the project, so that the CLI's bundler finds @gitbook/runtime in its node_modules.
+  home = await mkdtemp(join(PROJECTS, 'home-'));
 });
 
 afterAll(async () => {
-  await testApp.app.close();
+  await stopTestApp(testApp);
+  await new Promise((resolve) => receiver.close(resolve));
   await rm(home, { recursive: true, force: true });
 });
 
@@ -44,7 +66,7 @@ function gitbook(args: string[], cwd: string, token = organization.admin.token):
   });
 }
 
-async function integrationProject(greeting: string): Promise<string> {
+async function integrationProject(greeting: string, script?: string): Promise<string> {
   const dir = await mkdtemp(join(home, 'integration-'));
   await mkdir(join(dir, 'src'));
   await writeFile(
@@ -69,7 +91,7 @@ async function integrationProject(greeting: string): Promise<string> {
       '',
     ].join('\n'),
   );
-  await writeFile(join(dir, 'src', 'index.js'), `export default {\n  async fetch(request) {\n    return new Response(${JSON.stringify(greeting)});\n  },\n};\n`);
+  await writeFile(join(dir, 'src', 'index.js'), script ?? `export default {\n  async fetch(request) {\n    return new Response(${JSON.stringify(greeting)});\n  },\n};\n`);
   return dir;
 }
 
@@ -107,4 +129,35 @@ describe("GitBook's CLI against Quire", () => {
     const spec = await request(testApp.app, 'GET', `/v1/orgs/${organization.organizationId}/openapi/petstore`, { token: organization.admin.token });
     expect(spec.status).toBe(200);
   }, 60_000);
+
+  it.skipIf('missing' in findWorkerd())(
+    "runs an integration built on GitBook's runtime as the CLI published it: a merge reaches its space_content_updated handler, which reads the space back through context.api with its installation's token",
+    async () => {
+      const script = [
+        "import { createIntegration } from '@gitbook/runtime';",
+        'export default createIntegration({',
+        '  events: {',
+        '    space_content_updated: async (event, context) => {',
+        '      const { data: space } = await context.api.spaces.getSpaceById(event.spaceId);',
+        `      await fetch('http://${receiverHost}/received', { method: 'POST', body: JSON.stringify({ type: event.type, revisionId: event.revisionId, title: space.title }) });`,
+        '    },',
+        '  },',
+        '});',
+        '',
+      ].join('\n');
+      const published = await gitbook(['publish', '.'], await integrationProject('', script));
+      expect(published.code, published.output).toBe(0);
+      const call = (method: 'GET' | 'POST', url: string, body?: unknown) => request(testApp.app, method, url, { token: organization.admin.token, body });
+      const space = (await call('POST', `/v1/orgs/${organization.organizationId}/spaces`, { title: 'Runbook' })).body;
+      const installation = (await call('POST', '/v1/integrations/quire-hello/installations', { organization: organization.organizationId })).body;
+      await call('POST', `/v1/integrations/quire-hello/installations/${installation.id}/spaces`, { space: space.id });
+      const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# On call' }] });
+      expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+      await eventsDelivered(testApp);
+      const revision = (await call('GET', `/v1/spaces/${space.id}`)).body.revision;
+      expect(received.map((body) => JSON.parse(body))).toEqual([{ type: 'space_content_updated', revisionId: revision, title: 'Runbook' }]);
+    },
+    60_000,
+  );
 });
