@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
+import { benchEvents } from './events.ts';
 import { benchGitSync } from './git-sync.ts';
 import { benchHighlight } from './highlight.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
@@ -133,6 +134,17 @@ const benchmarks: Benchmark[] = [
       return [
         `${result.pages} pages, ${(result.assetBytes / 1_048_576).toFixed(0)} MB of assets: import ${(result.importMs / 1000).toFixed(1)} s (${(result.importMs / result.cloneMs).toFixed(1)}× git clone's ${(result.cloneMs / 1000).toFixed(2)} s), ` +
           `export ${(result.exportMs / 1000).toFixed(1)} s; server RSS ${result.idleRssMb.toFixed(0)} MB idle, ${result.peakRssMb.toFixed(0)} MB at its peak (${(result.peakRssMb / result.idleRssMb).toFixed(1)}×)`,
+      ];
+    },
+  },
+  {
+    name: 'events',
+    title: "From a merge to an integration's script (in workerd) receiving its space_content_updated: 200 merges one at a time, beside the merge's own answer time",
+    run: async (database) => {
+      const result = await benchEvents(database);
+      return [
+        `${result.merges} merges: event received ${result.event.p50.toFixed(0)} ms (p50) / ${result.event.p99.toFixed(0)} ms (p99) after the merge was sent; ` +
+          `the merge answered in ${result.merge.p50.toFixed(0)} / ${result.merge.p99.toFixed(0)} ms, so the delivery adds ${(result.event.p50 - result.merge.p50).toFixed(0)} ms at p50`,
       ];
     },
   },
