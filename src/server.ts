@@ -14,6 +14,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
+  if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
   indexStaleSpaces(app.ctx.db, (spaceId, pages) => app.log.info({ spaceId, pages }, 'search index: space caught up')).then(
     (indexed) => indexed > 0 && app.log.info({ spaces: indexed }, 'search index caught up'),
     (error) => app.log.error({ err: error }, 'search index catch-up failed; run `npx quire reindex`'),

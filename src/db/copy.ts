@@ -56,6 +56,7 @@ export const COPIED_TABLES = [
   'integration_assets',
   'integration_installations',
   'integration_space_installations',
+  'integration_site_installations',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export const DERIVED_TABLES = ['search_sections', 'search_state', 'page_documents'] as const satisfies ReadonlyArray<keyof Database>;

@@ -568,6 +568,15 @@ export interface IntegrationSpaceInstallationsTable {
   created_at: string;
 }
 
+export interface IntegrationSiteInstallationsTable {
+  installation_id: string;
+  site_id: string;
+  status: 'active' | 'pending' | 'paused';
+  configuration: string;
+  external_ids: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -616,6 +625,7 @@ export interface Database {
   integration_assets: IntegrationAssetsTable;
   integration_installations: IntegrationInstallationsTable;
   integration_space_installations: IntegrationSpaceInstallationsTable;
+  integration_site_installations: IntegrationSiteInstallationsTable;
 }
 
 /** A connection or an open transaction: every repo write accepts either. */
@@ -654,6 +664,7 @@ export type SiteRow = SitesTable;
 export type SiteSpaceRow = SiteSpacesTable;
 export type SpaceGitSyncRow = SpaceGitSyncsTable;
 export type SpaceInstallationRow = IntegrationSpaceInstallationsTable;
+export type SiteInstallationRow = IntegrationSiteInstallationsTable;
 export type SpaceRow = SpacesTable;
 export type TeamMemberRow = TeamMembersTable;
 export type TeamRow = TeamsTable;

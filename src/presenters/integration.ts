@@ -1,6 +1,6 @@
 // Integration objects and their installations.
 import type { IntegrationCategory, IntegrationScope } from '../lib/integrationLists.ts';
-import type { InstallationWithCountsRow, IntegrationRow, SpaceInstallationRow } from '../db/schema.ts';
+import type { InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../db/schema.ts';
 
 export interface ConfigurationProperty {
   type: 'string' | 'number' | 'boolean' | 'button';
@@ -105,20 +105,25 @@ export function presentInstallation(publicUrl: string, installation: Installatio
 }
 
 /** `space`: the space's id, or the space object when the caller asked for `extended`. */
-export function presentSpaceInstallation<Space>(
-  publicUrl: string,
-  installation: { integration_name: string; id: string },
-  spaceInstallation: SpaceInstallationRow,
-  space: Space,
-) {
-  const location = `${installationLocation(publicUrl, installation)}/spaces/${spaceInstallation.space_id}`;
+export function presentSpaceInstallation<Space>(publicUrl: string, installation: { integration_name: string; id: string }, spaceInstallation: SpaceInstallationRow, space: Space) {
+  return { ...presentContentInstallation(publicUrl, installation, spaceInstallation, `spaces/${spaceInstallation.space_id}`), space };
+}
+
+/** `site`: the site's id, or the site object when the caller asked for `extended`. */
+export function presentSiteInstallation<Site>(publicUrl: string, installation: { integration_name: string; id: string }, siteInstallation: SiteInstallationRow, site: Site) {
+  return { ...presentContentInstallation(publicUrl, installation, siteInstallation, `sites/${siteInstallation.site_id}`), site };
+}
+
+/** What an installation on a space and one on a site share (GitBook's IntegrationContentInstallationBase). */
+function presentContentInstallation(publicUrl: string, installation: { integration_name: string; id: string }, row: SpaceInstallationRow | SiteInstallationRow, path: string) {
+  const location = `${installationLocation(publicUrl, installation)}/${path}`;
+  const publicEndpoint = `${installationLocation(publicUrl, installation)}/fetch`;
   return {
     integration: installation.integration_name,
     installation: installation.id,
-    status: spaceInstallation.status,
-    configuration: JSON.parse(spaceInstallation.configuration) as Record<string, unknown>,
-    externalIds: JSON.parse(spaceInstallation.external_ids) as string[],
-    space,
-    urls: { location, publicEndpoint: `${location}/public` },
+    status: row.status,
+    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
+    externalIds: JSON.parse(row.external_ids) as string[],
+    urls: { location, publicEndpoint, publicContentEndpoint: publicEndpoint },
   };
 }

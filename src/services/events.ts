@@ -61,17 +61,18 @@ export interface SpaceGitSyncEvent {
 
 /**
  * GitBook's events of one installation: set up (installed, or its configuration
- * changed) and deleted, on the organization or on a space. A deleted installation's
+ * changed) and deleted, on the organization, a space or a site. A deleted installation's
  * event carries what its script's environment shows of it (`gone`).
  */
 export interface InstallationEvent {
-  type: 'installation_setup' | 'installation_deleted' | 'space_installation_setup' | 'space_installation_deleted';
+  type: 'installation_setup' | 'installation_deleted' | 'space_installation_setup' | 'space_installation_deleted' | 'site_installation_setup' | 'site_installation_deleted';
   organizationId: string;
   spaceId: string | null;
+  siteId?: string;
   installationId: string;
   status?: string;
   previous?: { status?: string; configuration?: Record<string, unknown> };
-  gone?: { integration: string; installation: unknown; spaceInstallation?: unknown };
+  gone?: { integration: string; installation: unknown; spaceInstallation?: unknown; siteInstallation?: unknown };
 }
 
 /** GitBook's `task`: work an integration queued for itself, delivered back to its installation later. */
@@ -111,7 +112,8 @@ const SUBSCRIBERS: Record<string, Subscriber> = {
   'link-checks': onContent((ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId)),
   'renderer-cache': onContent((ctx, event) => revalidateRenderer(ctx, event), (ctx) => ctx.config.renderer !== undefined),
   'git-export': onContent((ctx, event) => exportContentChange(ctx, event), (_ctx, trx, event) => exportsChanges(trx, event.spaceId)),
-  integration: { targets: (_ctx, trx, event) => installationsReceiving(trx, event), run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event, installationId) },
+  // Without a runtime (QUIRE_INTEGRATIONS=false, or no workerd here) integrations receive nothing: the start says why.
+  integration: { targets: (ctx, trx, event) => (ctx.sandbox.unavailable ? [] : installationsReceiving(trx, event)), run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event, installationId) },
 };
 
 /** A delivery's name: its subscriber, and its target after a colon (`integration:<installation id>`). */

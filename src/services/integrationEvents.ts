@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { newId } from '../lib/ids.ts';
 import { deliveriesOf } from '../db/repos/events.ts';
-import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
+import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSiteInstallation, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { organizationPermissions } from '../policies/organization.ts';
@@ -15,9 +15,9 @@ import { accessFromRow } from './organizations.ts';
 import { visibleIntegration } from './integrations.ts';
 import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db, InstallationWithCountsRow, IntegrationRow, SpaceInstallationRow } from '../db/schema.ts';
+import type { Db, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../db/schema.ts';
 import { unseal } from '../lib/secretBox.ts';
-import { presentInstallation, presentIntegration, presentSpaceInstallation } from '../presenters/integration.ts';
+import { presentInstallation, presentIntegration, presentSiteInstallation, presentSpaceInstallation } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import { presentUser } from '../presenters/user.ts';
 import { SandboxRefused } from '../sandbox/sandbox.ts';
@@ -48,7 +48,7 @@ async function baseEnvironment(ctx: ServiceContext, integration: IntegrationRow)
   };
 }
 
-async function environmentOf(ctx: ServiceContext, integration: IntegrationRow, installation: InstallationWithCountsRow, spaceInstallation: SpaceInstallationRow | undefined) {
+async function environmentOf(ctx: ServiceContext, integration: IntegrationRow, installation: InstallationWithCountsRow, spaceInstallation?: SpaceInstallationRow, siteInstallation?: SiteInstallationRow) {
   const publicUrl = ctx.config.publicUrl;
   const base = await baseEnvironment(ctx, integration);
   // Installations made before they had identities get theirs with their first event.
@@ -59,13 +59,14 @@ async function environmentOf(ctx: ServiceContext, integration: IntegrationRow, i
     apiTokens: { integration: token, installation: token },
     installation: presentInstallation(publicUrl, installation),
     ...(spaceInstallation ? { spaceInstallation: presentSpaceInstallation(publicUrl, installation, spaceInstallation, spaceInstallation.space_id) } : {}),
+    ...(siteInstallation ? { siteInstallation: presentSiteInstallation(publicUrl, installation, siteInstallation, siteInstallation.site_id) } : {}),
     signingSecrets: { ...base.signingSecrets, installation: signingSecret(ctx, installation.id) },
   };
 }
 
 /** The event as GitBook sends it to a script: its own fields, with none of Quire's. */
 async function gitbookEvent(ctx: ServiceContext, eventId: string, event: QuireEvent, installationId: string) {
-  const common = { eventId, type: event.type, installationId, ...(event.spaceId ? { spaceId: event.spaceId } : {}) };
+  const common = { eventId, type: event.type, installationId, ...(event.spaceId ? { spaceId: event.spaceId } : {}), ...('siteId' in event && event.siteId ? { siteId: event.siteId } : {}) };
   switch (event.type) {
     case 'space_content_updated': {
       const users = await Promise.all(event.updatedBy.map((userId) => findUserById(ctx.db, userId)));
@@ -98,12 +99,19 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
   if (!integration || !script) return;
   let environment;
   if (gone) {
-    environment = { ...(await baseEnvironment(ctx, integration)), apiTokens: {}, installation: gone.installation, ...(gone.spaceInstallation ? { spaceInstallation: gone.spaceInstallation } : {}) };
+    environment = {
+      ...(await baseEnvironment(ctx, integration)),
+      apiTokens: {},
+      installation: gone.installation,
+      ...(gone.spaceInstallation ? { spaceInstallation: gone.spaceInstallation } : {}),
+      ...(gone.siteInstallation ? { siteInstallation: gone.siteInstallation } : {}),
+    };
   } else {
     if (!installation) return;
     if (!('installationId' in event) && !(await installationsOnSpace(ctx.db, event.organizationId, event.spaceId)).includes(installationId)) return;
     const spaceInstallation = event.spaceId ? await findSpaceInstallation(ctx.db, installationId, event.spaceId) : undefined;
-    environment = await environmentOf(ctx, integration, installation, spaceInstallation);
+    const siteInstallation = 'siteId' in event && event.siteId ? await findSiteInstallation(ctx.db, installationId, event.siteId) : undefined;
+    environment = await environmentOf(ctx, integration, installation, spaceInstallation, siteInstallation);
   }
   const form = new FormData();
   form.set('event', JSON.stringify(await gitbookEvent(ctx, eventId, event, installationId)));
@@ -189,7 +197,7 @@ export async function fetchIntoInstallation(ctx: ServiceContext, name: string, i
   if (!installation || !integration || !script) throw new NotFound(`No installation "${installationId}" of the integration "${name}"`);
   const form = new FormData();
   form.set('event', JSON.stringify({ eventId: newId(), type: 'fetch', installationId, request: { url: request.url, method: request.method, headers: request.headers } }));
-  form.set('environment', JSON.stringify(await environmentOf(ctx, integration, installation, undefined)));
+  form.set('environment', JSON.stringify(await environmentOf(ctx, integration, installation)));
   if (request.body && request.body.length > 0) form.set('fetch-body', request.body.toString('utf8'));
   return ctx.sandbox.run({ key: `${integration.name}@${integration.version}`, source: script.script }, form);
 }

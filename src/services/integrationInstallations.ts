@@ -1,18 +1,19 @@
 // Where integrations are installed: on organizations (by their administrators), and
-// from there on the organization's spaces. An installation's configuration is checked
+// from there on the organization's spaces and sites. An installation's configuration is checked
 // against the schema the integration published for it (ajv); an installation whose
 // required settings are missing is `pending` until they are given.
 import { Ajv } from 'ajv';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
-import { deleteInstallation, deleteSpaceInstallation, findInstallation, findInstallationInOrganization, findSpaceInstallation, insertInstallation, insertSpaceInstallation, installationsQuery, spaceInstallationsQuery, updateInstallation, updateSpaceInstallation } from '../db/repos/integrations.ts';
+import { deleteInstallation, deleteSiteInstallation, deleteSpaceInstallation, findInstallation, findInstallationInOrganization, findSiteInstallation, findSpaceInstallation, insertInstallation, insertSiteInstallation, insertSpaceInstallation, installationsQuery, siteInstallationsQuery, spaceInstallationsQuery, updateInstallation, updateSiteInstallation, updateSpaceInstallation } from '../db/repos/integrations.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
-import type { Db, InstallationWithCountsRow, InstallationRow, IntegrationRow, SpaceInstallationRow } from '../db/schema.ts';
+import type { Db, InstallationWithCountsRow, InstallationRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { organizationPermissions } from '../policies/organization.ts';
 import {
   presentInstallation,
+  presentSiteInstallation,
   presentSpaceInstallation,
   type IntegrationConfiguration,
   type IntegrationManifest,
@@ -22,11 +23,13 @@ import type { Actor, ServiceContext } from './context.ts';
 import { administeredIntegration, resolveOrganization, visibleIntegration } from './integrations.ts';
 import { accessFromRow, authorizeInOrganization } from './organizations.ts';
 import { getSpace } from './spaces.ts';
+import { getSite } from './sites.ts';
+import { authorizeSiteManagement } from './siteAccess.ts';
 import { grantInstallationSpace, installationToken, retireInstallationIdentity } from './integrationIdentity.ts';
 import { deleteGrant } from '../db/repos/grants.ts';
 import { afterCommit, recordEvent } from './events.ts';
 
-type ConfigurationTarget = 'account' | 'space';
+type ConfigurationTarget = 'account' | 'space' | 'site';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
@@ -347,6 +350,101 @@ export async function uninstallFromSpace(ctx: ServiceContext, actor: Actor, name
         integration: name,
         installation: presentInstallation(ctx.config.publicUrl, installation),
         spaceInstallation: presentSpaceInstallation(ctx.config.publicUrl, installation, spaceInstallation, spaceId),
+      },
+    });
+  });
+  await afterCommit(ctx, committed);
+}
+
+// ─── On sites ───────────────────────────────────────────────────────────────────────
+
+/** A site installation naming its site by id, or embedding the site object when `extended`. */
+async function presentOnSite(ctx: ServiceContext, actor: Actor, installation: InstallationRow, row: SiteInstallationRow, extended: boolean) {
+  const site = extended ? await getSite(ctx, actor, installation.organization_id, row.site_id) : row.site_id;
+  return presentSiteInstallation(ctx.config.publicUrl, installation, row, site);
+}
+
+async function requireSiteInstallation(db: Db, installationId: string, siteId: string) {
+  const found = await findSiteInstallation(db, installationId, siteId);
+  if (!found) throw new NotFound(`The installation is not installed on site "${siteId}"`);
+  return found;
+}
+
+export async function listSiteInstallations(ctx: ServiceContext, actor: Actor, name: string, installationId: string, options: PageRequest & { extended?: boolean }) {
+  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
+  const page = await paginate(
+    siteInstallationsQuery(ctx.db, installationId),
+    [
+      { column: 's.created_at', direction: 'asc', value: (row) => row.created_at },
+      { column: 's.site_id', direction: 'asc', value: (row) => row.site_id },
+    ],
+    options,
+    (row) => row,
+  );
+  const items = await Promise.all(page.items.map((row) => presentOnSite(ctx, actor, installation, row, options.extended ?? false)));
+  return { ...page, items };
+}
+
+/** Installing on a site takes an administrator of the organization the integration is installed in, who may manage the site. */
+export async function installOnSite(ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, extended: boolean) {
+  const { integration, installation } = await managedInstallation(ctx, ctx.db, actor, name, installationId);
+  if (integration.target !== 'all' && integration.target !== 'site') {
+    throw new BadRequest(`The integration "${name}" installs on ${integration.target}s, not on sites`);
+  }
+  await authorizeSiteManagement(ctx, ctx.db, actor, installation.organization_id, siteId);
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    if (await findSiteInstallation(trx, installationId, siteId)) throw new Conflict(`The integration "${name}" is already installed on site "${siteId}"`);
+    const configuration = defaultConfiguration(integration, 'site');
+    const status = statusOf(integration, 'site', configuration);
+    await insertSiteInstallation(trx, { installation_id: installationId, site_id: siteId, status, configuration: JSON.stringify(configuration), external_ids: '[]', created_at: isoNow(ctx.clock) });
+    return recordEvent(ctx, trx, { type: 'site_installation_setup', organizationId: installation.organization_id, spaceId: null, siteId, installationId, status });
+  });
+  await afterCommit(ctx, committed);
+  return presentOnSite(ctx, actor, installation, await requireSiteInstallation(ctx.db, installationId, siteId), extended);
+}
+
+export async function getSiteInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, extended: boolean) {
+  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
+  return presentOnSite(ctx, actor, installation, await requireSiteInstallation(ctx.db, installationId, siteId), extended);
+}
+
+export async function changeSiteInstallation(
+  ctx: ServiceContext,
+  actor: Actor,
+  name: string,
+  installationId: string,
+  siteId: string,
+  changes: { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean },
+) {
+  const { installation, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const { integration, installation } = await managedInstallation(ctx, trx, actor, name, installationId);
+    const before = await requireSiteInstallation(trx, installationId, siteId);
+    await updateSiteInstallation(trx, installationId, siteId, settingsChanges(integration, 'site', changes));
+    const after = await requireSiteInstallation(trx, installationId, siteId);
+    const previous = { status: before.status, configuration: JSON.parse(before.configuration) as Record<string, unknown> };
+    const event = { type: 'site_installation_setup' as const, organizationId: installation.organization_id, spaceId: null, siteId, installationId, status: after.status, previous };
+    return { installation, committed: await recordEvent(ctx, trx, event) };
+  });
+  await afterCommit(ctx, committed);
+  return presentOnSite(ctx, actor, installation, await requireSiteInstallation(ctx.db, installationId, siteId), changes.extended);
+}
+
+export async function uninstallFromSite(ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string) {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    const { installation } = await managedInstallation(ctx, trx, actor, name, installationId);
+    const siteInstallation = await requireSiteInstallation(trx, installationId, siteId);
+    await deleteSiteInstallation(trx, installationId, siteId);
+    return recordEvent(ctx, trx, {
+      type: 'site_installation_deleted',
+      organizationId: installation.organization_id,
+      spaceId: null,
+      siteId,
+      installationId,
+      previous: { configuration: JSON.parse(siteInstallation.configuration) as Record<string, unknown> },
+      gone: {
+        integration: name,
+        installation: presentInstallation(ctx.config.publicUrl, installation),
+        siteInstallation: presentSiteInstallation(ctx.config.publicUrl, installation, siteInstallation, siteId),
       },
     });
   });

@@ -236,6 +236,14 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     // Its token no longer reads the space, and once the integration is uninstalled it is refused altogether.
     expect((await request(testApp.app, 'GET', `/v1/spaces/${spaceId}`, { token: installationToken })).status).toBe(404);
     expect((await request(testApp.app, 'GET', '/v1/user', { token: installationToken })).status).toBe(200);
+    // On a site, as on a space.
+    const siteId = (await call('POST', `/v1/orgs/${org.organizationId}/sites`, { title: 'Docs' })).body.id;
+    expect((await call('POST', `/v1/integrations/notifier/installations/${installationId}/sites`, { siteId })).status).toBe(201);
+    const onSite = await reportOf('site_installation_setup');
+    expect(onSite.event).toEqual({ eventId: expect.any(String), type: 'site_installation_setup', installationId, siteId, status: 'active' });
+    expect(onSite.environment.siteInstallation).toMatchObject({ installation: installationId, site: siteId });
+    expect((await call('DELETE', `/v1/integrations/notifier/installations/${installationId}/sites/${siteId}`)).status).toBe(204);
+    expect((await reportOf('site_installation_deleted')).event).toMatchObject({ siteId, installationId, previous: { configuration: {} } });
     expect((await call('DELETE', `/v1/integrations/notifier/installations/${installationId}`)).status).toBe(204);
     expect((await request(testApp.app, 'GET', '/v1/user', { token: installationToken })).status).toBe(401);
     expect((await reportOf('installation_deleted')).event).toMatchObject({ installationId, previous: { configuration: {} } });

@@ -159,6 +159,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
   await as(app, admin, 'POST', '/v1/integrations/matrix-tool', integrationManifest(organizationId));
   const installation = await as(app, admin, 'POST', '/v1/integrations/matrix-tool/installations', { organization: organizationId });
   await as(app, admin, 'POST', `/v1/integrations/matrix-tool/installations/${installation.id}/spaces`, { space: space.id });
+  await as(app, admin, 'POST', `/v1/integrations/matrix-tool/installations/${installation.id}/sites`, { siteId: site.id });
 
   return {
     tokens: {
@@ -326,6 +327,11 @@ const fresh = {
       organization: world.params.organizationId,
     });
     return { integrationName, installationId: installation.id as string };
+  },
+  siteInstallation: async (world: World, app: TestApp) => {
+    const params = await fresh.installation(world, app);
+    await as(app, admin(world), 'POST', `/v1/integrations/${params.integrationName}/installations/${params.installationId}/sites`, { siteId: world.params.siteId });
+    return params;
   },
   spaceInstallation: async (world: World, app: TestApp) => {
     const params = await fresh.installation(world, app);
@@ -573,4 +579,9 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}', expect: '401 401 404 404 403 403 403 403 403 2xx' },
   { operation: 'PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}', expect: '401 401 404 404 403 403 403 403 403 2xx', body: () => ({ externalIds: ['matrix'] }) },
   { operation: 'DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.spaceInstallation },
+  { operation: 'GET /v1/integrations/{integrationName}/installations/{installationId}/sites', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'POST /v1/integrations/{integrationName}/installations/{installationId}/sites', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.installation, body: (world) => ({ siteId: world.params.siteId }) },
+  { operation: 'GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'PATCH /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}', expect: '401 401 404 404 403 403 403 403 403 2xx', body: () => ({ externalIds: ['matrix'] }) },
+  { operation: 'DELETE /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}', expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.siteInstallation },
 ];

@@ -17,6 +17,7 @@ import * as pageDocuments from './20261124_0013_page_documents.ts';
 import * as gitSync from './20261124_0014_git_sync.ts';
 import * as contentEvents from './20261125_0015_content_events.ts';
 import * as installationIdentity from './20261125_0016_installation_identity.ts';
+import * as siteInstallations from './20261125_0017_site_installations.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '20261124_0014_git_sync': gitSync,
   '20261125_0015_content_events': contentEvents,
   '20261125_0016_installation_identity': installationIdentity,
+  '20261125_0017_site_installations': siteInstallations,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 // Published integrations, their scripts and images, and where they are installed.
 import { sql } from 'kysely';
 import { containsInsensitive, containsText } from '../dialect.ts';
-import type { Db, InstallationRow, IntegrationAssetRow, IntegrationRow, SpaceInstallationRow } from '../schema.ts';
+import type { Db, InstallationRow, IntegrationAssetRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../schema.ts';
 
 export function findIntegration(db: Db, name: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('name', '=', name).executeTakeFirst();
@@ -174,6 +174,7 @@ export async function updateInstallation(
 
 export async function deleteInstallation(db: Db, installationId: string): Promise<void> {
   await db.deleteFrom('integration_space_installations').where('installation_id', '=', installationId).execute();
+  await db.deleteFrom('integration_site_installations').where('installation_id', '=', installationId).execute();
   await db.deleteFrom('integration_installations').where('id', '=', installationId).execute();
 }
 
@@ -220,4 +221,24 @@ export async function administersAnOrganization(db: Db, userId: string): Promise
     .where('role', '=', 'admin')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export function siteInstallationsQuery(db: Db, installationId: string) {
+  return db.selectFrom('integration_site_installations as s').selectAll('s').where('s.installation_id', '=', installationId);
+}
+
+export function findSiteInstallation(db: Db, installationId: string, siteId: string) {
+  return siteInstallationsQuery(db, installationId).where('s.site_id', '=', siteId).executeTakeFirst();
+}
+
+export async function insertSiteInstallation(db: Db, installation: SiteInstallationRow): Promise<void> {
+  await db.insertInto('integration_site_installations').values(installation).execute();
+}
+
+export async function updateSiteInstallation(db: Db, installationId: string, siteId: string, changes: Partial<Pick<SiteInstallationRow, 'configuration' | 'external_ids' | 'status'>>) {
+  await db.updateTable('integration_site_installations').set(changes).where('installation_id', '=', installationId).where('site_id', '=', siteId).execute();
+}
+
+export async function deleteSiteInstallation(db: Db, installationId: string, siteId: string): Promise<void> {
+  await db.deleteFrom('integration_site_installations').where('installation_id', '=', installationId).where('site_id', '=', siteId).execute();
 }

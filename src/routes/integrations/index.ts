@@ -13,6 +13,11 @@ import {
   listSpaceInstallations,
   uninstallFromSpace,
   uninstallIntegration,
+  changeSiteInstallation,
+  getSiteInstallation,
+  installOnSite,
+  listSiteInstallations,
+  uninstallFromSite,
 } from '../../services/integrationInstallations.ts';
 import { getIntegration, listIntegrations, publishIntegration, unpublishIntegration } from '../../services/integrations.ts';
 import { listIntegrationEvents, queueIntegrationTask } from '../../services/integrationEvents.ts';
@@ -24,9 +29,10 @@ import {
   IntegrationName,
   IntegrationSchema,
   PublishIntegrationBody,
+  SiteInstallationSchema,
   SpaceInstallationSchema,
   UpdateInstallationBody,
-  UpdateSpaceInstallationBody,
+  UpdateContentInstallationBody,
 } from './schemas.ts';
 
 const NameParams = Type.Object({ integrationName: IntegrationName });
@@ -36,8 +42,13 @@ const SpaceInstallationParams = Type.Object({
   installationId: IdParam('The unique id of the installation'),
   spaceId: IdParam('The unique id of the space'),
 });
+const SiteInstallationParams = Type.Object({
+  integrationName: IntegrationName,
+  installationId: IdParam('The unique id of the installation'),
+  siteId: IdParam('The unique id of the site'),
+});
 const ExtendedQuery = Type.Object({
-  extended: Type.Optional(Type.Boolean({ default: false, description: 'Answer the space object instead of its id' })),
+  extended: Type.Optional(Type.Boolean({ default: false, description: 'Answer the space (or site) object instead of its id' })),
 });
 /** Three preview images and an icon of 2 MB each, in base64, and the script. */
 const PUBLISH_BODY_LIMIT = 20 * 1024 * 1024;
@@ -294,7 +305,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change the settings of the installation on one space',
         params: SpaceInstallationParams,
         querystring: ExtendedQuery,
-        body: UpdateSpaceInstallationBody,
+        body: UpdateContentInstallationBody,
         response: { 200: SpaceInstallationSchema, ...errors(403, 404) },
       },
     },
@@ -321,6 +332,96 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { integrationName, installationId, spaceId } = request.params;
       await uninstallFromSpace(ctx, request.actor, integrationName, installationId, spaceId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/integrations/:integrationName/installations/:installationId/sites',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'listIntegrationInstallationSites',
+        summary: 'List the sites an installation is installed on',
+        params: InstallationParams,
+        querystring: Type.Object({ ...PageQuery, ...ExtendedQuery.properties }),
+        response: { 200: listOf(SiteInstallationSchema), ...errors(403, 404) },
+      },
+    },
+    (request) => listSiteInstallations(ctx, request.actor, request.params.integrationName, request.params.installationId, request.query),
+  );
+
+  app.post(
+    '/integrations/:integrationName/installations/:installationId/sites',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'installIntegrationOnSite',
+        summary: "Install on one of the organization's sites (administrators of the organization who may manage the site)",
+        params: InstallationParams,
+        querystring: ExtendedQuery,
+        body: Type.Object({ siteId: IdParam('The site to install on') }),
+        response: { 201: SiteInstallationSchema, ...errors(400, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { integrationName, installationId } = request.params;
+      const installed = await installOnSite(ctx, request.actor, integrationName, installationId, request.body.siteId, request.query.extended ?? false);
+      return reply.code(201).send(installed);
+    },
+  );
+
+  app.get(
+    '/integrations/:integrationName/installations/:installationId/sites/:siteId',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'getIntegrationSiteInstallation',
+        summary: 'Get the installation on one site',
+        params: SiteInstallationParams,
+        querystring: ExtendedQuery,
+        response: { 200: SiteInstallationSchema, ...errors(403, 404) },
+      },
+    },
+    (request) => {
+      const { integrationName, installationId, siteId } = request.params;
+      return getSiteInstallation(ctx, request.actor, integrationName, installationId, siteId, request.query.extended ?? false);
+    },
+  );
+
+  app.patch(
+    '/integrations/:integrationName/installations/:installationId/sites/:siteId',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'updateIntegrationSiteInstallation',
+        summary: 'Change the settings of the installation on one site',
+        params: SiteInstallationParams,
+        querystring: ExtendedQuery,
+        body: UpdateContentInstallationBody,
+        response: { 200: SiteInstallationSchema, ...errors(400, 403, 404) },
+      },
+    },
+    (request) => {
+      const { integrationName, installationId, siteId } = request.params;
+      return changeSiteInstallation(ctx, request.actor, integrationName, installationId, siteId, { ...request.body, extended: request.query.extended ?? false });
+    },
+  );
+
+  app.delete(
+    '/integrations/:integrationName/installations/:installationId/sites/:siteId',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'uninstallIntegrationFromSite',
+        summary: 'Uninstall from one site',
+        params: SiteInstallationParams,
+        response: { 204: NoContent, ...errors(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { integrationName, installationId, siteId } = request.params;
+      await uninstallFromSite(ctx, request.actor, integrationName, installationId, siteId);
       return reply.code(204).send();
     },
   );

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { OrganizationSchema } from '../organizations/schemas.ts';
 import { SpaceSchema } from '../spaces/schemas.ts';
+import { SiteSchema } from '../sites/schemas.ts';
 import { INTEGRATION_CATEGORIES, INTEGRATION_SCOPES } from '../../lib/integrationLists.ts';
 
 const enumOf = <T extends string>(values: readonly T[], description: string) =>
@@ -132,17 +133,30 @@ export const UpdateInstallationBody = Type.Object({
   site_selection: Type.Optional(Selection),
 });
 
-export const SpaceInstallationSchema = Type.Object({
+const ContentInstallation = {
   integration: Type.String(),
   installation: Type.String(),
   status: Status,
   configuration: Type.Object({}, { additionalProperties: true }),
   externalIds: Type.Array(Type.String()),
+  urls: Type.Object({
+    location: Type.String({ format: 'uri' }),
+    publicEndpoint: Type.String({ format: 'uri', description: "The installation's endpoint for other services' requests, answered by its script" }),
+    publicContentEndpoint: Type.String({ format: 'uri' }),
+  }),
+};
+
+export const SpaceInstallationSchema = Type.Object({
+  ...ContentInstallation,
   space: Type.Union([Type.String(), SpaceSchema], { description: 'The space id, or the space with ?extended=true' }),
-  urls: Type.Object({ location: Type.String({ format: 'uri' }), publicEndpoint: Type.String({ format: 'uri' }) }),
 });
 
-export const UpdateSpaceInstallationBody = Type.Object({
+export const SiteInstallationSchema = Type.Object({
+  ...ContentInstallation,
+  site: Type.Union([Type.String(), SiteSchema], { description: 'The site id, or the site with ?extended=true' }),
+});
+
+export const UpdateContentInstallationBody = Type.Object({
   externalIds: Type.Optional(ExternalIds),
   configuration: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
