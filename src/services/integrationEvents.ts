@@ -23,7 +23,7 @@ import { presentUser } from '../presenters/user.ts';
 import { SandboxRefused } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { afterCommit, recordEvent, type QuireEvent } from './events.ts';
-import { installationToken } from './integrationIdentity.ts';
+import { grantInstallationSpace, installationToken } from './integrationIdentity.ts';
 
 /** The installations an event goes to, one delivery each: its own installation's, or every installation on its space. */
 export async function installationsReceiving(db: Db, event: QuireEvent): Promise<string[]> {
@@ -48,11 +48,24 @@ async function baseEnvironment(ctx: ServiceContext, integration: IntegrationRow)
   };
 }
 
-async function environmentOf(ctx: ServiceContext, integration: IntegrationRow, installation: InstallationWithCountsRow, spaceInstallation?: SpaceInstallationRow, siteInstallation?: SiteInstallationRow) {
+async function environmentOf(
+  ctx: ServiceContext,
+  integration: IntegrationRow,
+  installation: InstallationWithCountsRow,
+  place: { spaceId?: string | null; spaceInstallation?: SpaceInstallationRow; siteInstallation?: SiteInstallationRow } = {},
+) {
+  const { spaceId, spaceInstallation, siteInstallation } = place;
   const publicUrl = ctx.config.publicUrl;
   const base = await baseEnvironment(ctx, integration);
-  // Installations made before they had identities get theirs with their first event.
-  const token = await ctx.db.transaction().execute((trx) => installationToken(ctx, trx, installation, integration));
+  // Installations made before they had identities get theirs with their first event;
+  // one installed on all spaces reaches a space made since with the space's first event.
+  const token = await ctx.db.transaction().execute(async (trx) => {
+    const made = await installationToken(ctx, trx, installation, integration);
+    if (spaceInstallation === undefined && spaceId && installation.space_selection === 'all') {
+      await grantInstallationSpace(trx, (await findInstallationById(trx, installation.id))!, integration, spaceId, ctx.clock);
+    }
+    return made;
+  });
   return {
     ...base,
     // The integration acts through its installation: GitBook's runtime queues tasks with the first, calls the API with the second.
@@ -111,7 +124,7 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
     if (!('installationId' in event) && !(await installationsOnSpace(ctx.db, event.organizationId, event.spaceId)).includes(installationId)) return;
     const spaceInstallation = event.spaceId ? await findSpaceInstallation(ctx.db, installationId, event.spaceId) : undefined;
     const siteInstallation = 'siteId' in event && event.siteId ? await findSiteInstallation(ctx.db, installationId, event.siteId) : undefined;
-    environment = await environmentOf(ctx, integration, installation, spaceInstallation, siteInstallation);
+    environment = await environmentOf(ctx, integration, installation, { spaceId: event.spaceId, spaceInstallation, siteInstallation });
   }
   const form = new FormData();
   form.set('event', JSON.stringify(await gitbookEvent(ctx, eventId, event, installationId)));

@@ -5,7 +5,7 @@
 // permission computation, as for a person: the token reaches nothing else (no
 // organization membership, no other space). Uninstalling revokes the token.
 import { deleteGrantsOfUser, upsertGrant } from '../db/repos/grants.ts';
-import { findInstallationById, installationsOfIntegration, spaceInstallationsQuery, updateInstallationIdentity } from '../db/repos/integrations.ts';
+import { findInstallationById, installationsOfIntegration, spacesOfInstallation, updateInstallationIdentity } from '../db/repos/integrations.ts';
 import { lockRow } from '../db/dialect.ts';
 import { insertUser } from '../db/repos/users.ts';
 import type { Db, InstallationRow, IntegrationRow } from '../db/schema.ts';
@@ -41,9 +41,19 @@ export async function installationToken(ctx: ServiceContext, trx: Db, installati
   });
   const { id, token } = await issueApiToken(trx, ctx.clock, user.id, `integration ${integration.name}, installation ${installation.id}`);
   await updateInstallationIdentity(trx, installation.id, { user_id: user.id, token_id: id, sealed_token: seal(ctx.secretsKey(), token) });
-  const spaces = await spaceInstallationsQuery(trx, installation.id).select('s.space_id').execute();
-  for (const { space_id: spaceId } of spaces) await grantInstallationSpace(trx, { ...installation, user_id: user.id }, integration, spaceId, ctx.clock);
+  await regrantInstallation(trx, { ...installation, user_id: user.id }, integration, ctx.clock);
   return token;
+}
+
+/**
+ * Gives the installation's user exactly the spaces it is installed on: those it was
+ * installed on one by one, or every live space of its organization when it is
+ * installed on all (a space made later is granted with its first event).
+ */
+export async function regrantInstallation(trx: Db, installation: InstallationRow, integration: IntegrationRow, clock: ServiceContext['clock']): Promise<void> {
+  if (!installation.user_id) return;
+  await deleteGrantsOfUser(trx, installation.user_id);
+  for (const spaceId of await spacesOfInstallation(trx, installation)) await grantInstallationSpace(trx, installation, integration, spaceId, clock);
 }
 
 /** Grants (or withdraws) the installation's user a space, at the role the integration's scopes give. */
@@ -55,11 +65,7 @@ export async function grantInstallationSpace(trx: Db, installation: Installation
 
 /** After a publication that may change the scopes: every installation's grants take the new role. */
 export async function regrantInstallations(trx: Db, integration: IntegrationRow, clock: ServiceContext['clock']): Promise<void> {
-  for (const installation of await installationsOfIntegration(trx, integration.name)) {
-    if (!installation.user_id) continue;
-    const spaces = await deleteGrantsOfUser(trx, installation.user_id);
-    for (const spaceId of spaces) await grantInstallationSpace(trx, installation, integration, spaceId, clock);
-  }
+  for (const installation of await installationsOfIntegration(trx, integration.name)) await regrantInstallation(trx, installation, integration, clock);
 }
 
 /** On uninstall: the token stops working and the grants go; the user stays as the author of what it wrote. */

@@ -25,7 +25,7 @@ import { accessFromRow, authorizeInOrganization } from './organizations.ts';
 import { getSpace } from './spaces.ts';
 import { getSite } from './sites.ts';
 import { authorizeSiteManagement } from './siteAccess.ts';
-import { grantInstallationSpace, installationToken, retireInstallationIdentity } from './integrationIdentity.ts';
+import { grantInstallationSpace, installationToken, regrantInstallation, retireInstallationIdentity } from './integrationIdentity.ts';
 import { deleteGrant } from '../db/repos/grants.ts';
 import { afterCommit, recordEvent } from './events.ts';
 
@@ -201,6 +201,9 @@ export async function changeInstallation(
       updated_at: isoNow(ctx.clock),
     });
     const presented = await presentOne(ctx, trx, name, installationId);
+    if (changes.space_selection && changes.space_selection !== installation.space_selection) {
+      await regrantInstallation(trx, { ...installation, space_selection: changes.space_selection }, integration, ctx.clock);
+    }
     const previous = { status: installation.status, configuration: JSON.parse(installation.configuration) as Record<string, unknown> };
     const event = { type: 'installation_setup' as const, organizationId: installation.organization_id, spaceId: null, installationId, status: presented.status, previous };
     return { presented, committed: await recordEvent(ctx, trx, event) };

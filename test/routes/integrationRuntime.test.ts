@@ -236,6 +236,16 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     // Its token no longer reads the space, and once the integration is uninstalled it is refused altogether.
     expect((await request(testApp.app, 'GET', `/v1/spaces/${spaceId}`, { token: installationToken })).status).toBe(404);
     expect((await request(testApp.app, 'GET', '/v1/user', { token: installationToken })).status).toBe(200);
+    // Installed on all spaces, its token reaches every space, including one made since.
+    expect((await call('PATCH', `/v1/integrations/notifier/installations/${installationId}`, { space_selection: 'all' })).status).toBe(200);
+    expect((await request(testApp.app, 'GET', `/v1/spaces/${spaceId}`, { token: installationToken })).status).toBe(200);
+    const later = (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title: 'Made later' })).body.id;
+    received.length = 0;
+    await mergeNewPage(later, 'First words');
+    expect((await reportOf('space_content_updated')).callback).toEqual({ space: 200, title: 'Made later', members: 404 });
+    expect((await call('PATCH', `/v1/integrations/notifier/installations/${installationId}`, { space_selection: 'selected' })).status).toBe(200);
+    expect((await request(testApp.app, 'GET', `/v1/spaces/${later}`, { token: installationToken })).status).toBe(404);
+
     // On a site, as on a space.
     const siteId = (await call('POST', `/v1/orgs/${org.organizationId}/sites`, { title: 'Docs' })).body.id;
     expect((await call('POST', `/v1/integrations/notifier/installations/${installationId}/sites`, { siteId })).status).toBe(201);

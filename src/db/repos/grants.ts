@@ -51,11 +51,8 @@ export async function moveGrants(
     .execute();
 }
 
-/** Removes every grant of a user; answers the spaces it held. */
-export async function deleteGrantsOfUser(db: Db, userId: string): Promise<string[]> {
-  const spaces = await db.selectFrom('content_grants').select('target_id').where('user_id', '=', userId).where('target_kind', '=', 'space').execute();
+export async function deleteGrantsOfUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('content_grants').where('user_id', '=', userId).execute();
-  return spaces.map((row) => row.target_id);
 }
 
 export async function deleteGrant(db: Db, kind: GrantRow['target_kind'], targetId: string, userId: string): Promise<void> {

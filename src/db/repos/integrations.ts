@@ -143,6 +143,15 @@ export function findInstallationActingAs(db: Db, integrationName: string, userId
   return db.selectFrom('integration_installations').selectAll().where('integration_name', '=', integrationName).where('user_id', '=', userId).executeTakeFirst();
 }
 
+/** The spaces an installation is on: each one it was installed on, or every live space of its organization when installed on all. */
+export async function spacesOfInstallation(db: Db, installation: Pick<InstallationRow, 'id' | 'organization_id' | 'space_selection'>): Promise<string[]> {
+  const rows =
+    installation.space_selection === 'all'
+      ? await db.selectFrom('spaces').select('id as space_id').where('organization_id', '=', installation.organization_id).where('deleted_at', 'is', null).execute()
+      : await spaceInstallationsQuery(db, installation.id).select('s.space_id').execute();
+  return rows.map((row) => row.space_id);
+}
+
 export function installationsOfIntegration(db: Db, integrationName: string): Promise<InstallationRow[]> {
   return db.selectFrom('integration_installations').selectAll().where('integration_name', '=', integrationName).execute();
 }
