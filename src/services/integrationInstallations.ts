@@ -229,227 +229,178 @@ export async function uninstallIntegration(ctx: ServiceContext, actor: Actor, na
   await afterCommit(ctx, committed);
 }
 
-/** A space installation naming its space by id, or embedding the space object when `extended`. */
-async function presentOnSpace(
-  ctx: ServiceContext,
-  actor: Actor,
-  installation: InstallationRow,
-  row: SpaceInstallationRow,
-  extended: boolean,
-) {
-  const space = extended ? await getSpace(ctx, actor, row.space_id) : row.space_id;
-  return presentSpaceInstallation(ctx.config.publicUrl, installation, row, space);
+// ─── On spaces and sites ────────────────────────────────────────────────────────────
+
+/** What differs between installing on a space and on a site; the rules are the same. */
+interface Place<Row extends SpaceInstallationRow | SiteInstallationRow, Presented> {
+  kind: 'space' | 'site';
+  query(db: Db, installationId: string): ReturnType<typeof spaceInstallationsQuery> | ReturnType<typeof siteInstallationsQuery>;
+  find(db: Db, installationId: string, id: string): Promise<Row | undefined>;
+  insert(db: Db, row: Row): Promise<void>;
+  update(db: Db, installationId: string, id: string, changes: Partial<Pick<Row, 'configuration' | 'external_ids' | 'status'>>): Promise<void>;
+  remove(db: Db, installationId: string, id: string): Promise<void>;
+  newRow(installationId: string, id: string, fields: Pick<Row, 'status' | 'configuration' | 'external_ids' | 'created_at'>): Row;
+  /** Checks the caller may install on it, in the organization the integration is installed in. */
+  authorize(ctx: ServiceContext, actor: Actor, installation: InstallationRow, id: string): Promise<void>;
+  /** The object itself, for `extended`. */
+  load(ctx: ServiceContext, actor: Actor, installation: InstallationRow, id: string): Promise<unknown>;
+  present(publicUrl: string, installation: InstallationRow, row: Row, placeObject: unknown): Presented;
+  /** Where its events say they happened. */
+  where(id: string): { spaceId: string } | { spaceId: null; siteId: string };
+  /** What installing and uninstalling change beyond the row: the token's reach. */
+  installed(trx: Db, installation: InstallationRow, integration: IntegrationRow, id: string, clock: ServiceContext['clock']): Promise<void>;
+  uninstalled(trx: Db, installation: InstallationRow, id: string): Promise<void>;
 }
 
-export async function listSpaceInstallations(
-  ctx: ServiceContext,
-  actor: Actor,
-  name: string,
-  installationId: string,
-  options: PageRequest & { extended?: boolean },
-) {
-  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
-  const page = await paginate(
-    spaceInstallationsQuery(ctx.db, installationId),
-    [
-      { column: 's.created_at', direction: 'asc', value: (row) => row.created_at },
-      { column: 's.space_id', direction: 'asc', value: (row) => row.space_id },
-    ],
-    options,
-    (row) => row,
-  );
-  const items = await Promise.all(page.items.map((row) => presentOnSpace(ctx, actor, installation, row, options.extended ?? false)));
-  return { ...page, items };
-}
+type SpaceObject = Awaited<ReturnType<typeof getSpace>>;
+type SiteObject = Awaited<ReturnType<typeof getSite>>;
 
-async function requireSpaceInstallation(db: Db, installationId: string, spaceId: string) {
-  const found = await findSpaceInstallation(db, installationId, spaceId);
-  if (!found) throw new NotFound(`The installation is not installed on space "${spaceId}"`);
-  return found;
-}
-
-export async function installOnSpace(
-  ctx: ServiceContext,
-  actor: Actor,
-  name: string,
-  installationId: string,
-  spaceId: string,
-  extended: boolean,
-) {
-  const { integration, installation } = await managedInstallation(ctx, ctx.db, actor, name, installationId);
-  if (integration.target !== 'all' && integration.target !== 'space') {
-    throw new BadRequest(`The integration "${name}" installs on ${integration.target}s, not on spaces`);
-  }
-  const { space } = await authorizeSpace(ctx.db, actor, spaceId, 'admin');
-  if (space.organization_id !== installation.organization_id) {
-    throw new BadRequest(`space: "${spaceId}" is not a space of the organization the integration is installed in`);
-  }
-  const committed = await ctx.db.transaction().execute(async (trx) => {
-    if (await findSpaceInstallation(trx, installationId, spaceId)) {
-      throw new Conflict(`The integration "${name}" is already installed on space "${spaceId}"`);
+const ON_SPACE: Place<SpaceInstallationRow, ReturnType<typeof presentSpaceInstallation<string | SpaceObject>>> = {
+  kind: 'space',
+  query: spaceInstallationsQuery,
+  find: findSpaceInstallation,
+  insert: insertSpaceInstallation,
+  update: updateSpaceInstallation,
+  remove: deleteSpaceInstallation,
+  newRow: (installationId, spaceId, fields) => ({ installation_id: installationId, space_id: spaceId, ...fields }),
+  authorize: async (ctx, actor, installation, spaceId) => {
+    const { space } = await authorizeSpace(ctx.db, actor, spaceId, 'admin');
+    if (space.organization_id !== installation.organization_id) {
+      throw new BadRequest(`space: "${spaceId}" is not a space of the organization the integration is installed in`);
     }
-    const configuration = defaultConfiguration(integration, 'space');
-    await insertSpaceInstallation(trx, {
-      installation_id: installationId,
-      space_id: spaceId,
-      status: statusOf(integration, 'space', configuration),
-      configuration: JSON.stringify(configuration),
-      external_ids: '[]',
-      created_at: isoNow(ctx.clock),
-    });
-    await grantInstallationSpace(trx, installation, integration, spaceId, ctx.clock);
-    return recordEvent(ctx, trx, { type: 'space_installation_setup', organizationId: installation.organization_id, spaceId, installationId, status: statusOf(integration, 'space', configuration) });
-  });
-  await afterCommit(ctx, committed);
-  return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), extended);
-}
-
-export async function getSpaceInstallation(
-  ctx: ServiceContext,
-  actor: Actor,
-  name: string,
-  installationId: string,
-  spaceId: string,
-  extended: boolean,
-) {
-  const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
-  return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), extended);
-}
-
-export async function changeSpaceInstallation(
-  ctx: ServiceContext,
-  actor: Actor,
-  name: string,
-  installationId: string,
-  spaceId: string,
-  changes: { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean },
-) {
-  const { installation, committed } = await ctx.db.transaction().execute(async (trx) => {
-    const { integration, installation } = await managedInstallation(ctx, trx, actor, name, installationId);
-    const before = await requireSpaceInstallation(trx, installationId, spaceId);
-    await updateSpaceInstallation(trx, installationId, spaceId, settingsChanges(integration, 'space', changes));
-    const after = await requireSpaceInstallation(trx, installationId, spaceId);
-    const previous = { status: before.status, configuration: JSON.parse(before.configuration) as Record<string, unknown> };
-    const event = { type: 'space_installation_setup' as const, organizationId: installation.organization_id, spaceId, installationId, status: after.status, previous };
-    return { installation, committed: await recordEvent(ctx, trx, event) };
-  });
-  await afterCommit(ctx, committed);
-  return presentOnSpace(ctx, actor, installation, await requireSpaceInstallation(ctx.db, installationId, spaceId), changes.extended);
-}
-
-export async function uninstallFromSpace(ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string) {
-  const committed = await ctx.db.transaction().execute(async (trx) => {
-    const { installation } = await managedInstallation(ctx, trx, actor, name, installationId);
-    const spaceInstallation = await requireSpaceInstallation(trx, installationId, spaceId);
-    await deleteSpaceInstallation(trx, installationId, spaceId);
+  },
+  load: (ctx, actor, _installation, spaceId) => getSpace(ctx, actor, spaceId),
+  present: (publicUrl, installation, row, space) => presentSpaceInstallation(publicUrl, installation, row, space as string | SpaceObject),
+  where: (spaceId) => ({ spaceId }),
+  installed: grantInstallationSpace,
+  uninstalled: async (trx, installation, spaceId) => {
     if (installation.user_id) await deleteGrant(trx, 'space', spaceId, installation.user_id);
-    return recordEvent(ctx, trx, {
-      type: 'space_installation_deleted',
-      organizationId: installation.organization_id,
-      spaceId,
-      installationId,
-      previous: { configuration: JSON.parse(spaceInstallation.configuration) as Record<string, unknown> },
-      gone: {
-        integration: name,
-        installation: presentInstallation(ctx.config.publicUrl, installation),
-        spaceInstallation: presentSpaceInstallation(ctx.config.publicUrl, installation, spaceInstallation, spaceId),
-      },
-    });
-  });
-  await afterCommit(ctx, committed);
+  },
+};
+
+const ON_SITE: Place<SiteInstallationRow, ReturnType<typeof presentSiteInstallation<string | SiteObject>>> = {
+  kind: 'site',
+  query: siteInstallationsQuery,
+  find: findSiteInstallation,
+  insert: insertSiteInstallation,
+  update: updateSiteInstallation,
+  remove: deleteSiteInstallation,
+  newRow: (installationId, siteId, fields) => ({ installation_id: installationId, site_id: siteId, ...fields }),
+  authorize: async (ctx, actor, installation, siteId) => {
+    await authorizeSiteManagement(ctx, ctx.db, actor, installation.organization_id, siteId);
+  },
+  load: (ctx, actor, installation, siteId) => getSite(ctx, actor, installation.organization_id, siteId),
+  present: (publicUrl, installation, row, site) => presentSiteInstallation(publicUrl, installation, row, site as string | SiteObject),
+  where: (siteId) => ({ spaceId: null, siteId }),
+  installed: async () => undefined,
+  uninstalled: async () => undefined,
+};
+
+const idOf = (row: SpaceInstallationRow | SiteInstallationRow) => ('space_id' in row ? row.space_id : row.site_id);
+
+/** An installation on a place, naming it by id, or embedding its object when `extended`. */
+async function presentOn<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(ctx: ServiceContext, actor: Actor, place: Place<Row, Presented>, installation: InstallationRow, row: Row, extended: boolean) {
+  const placeObject = extended ? await place.load(ctx, actor, installation, idOf(row)) : idOf(row);
+  return place.present(ctx.config.publicUrl, installation, row, placeObject);
 }
 
-// ─── On sites ───────────────────────────────────────────────────────────────────────
-
-/** A site installation naming its site by id, or embedding the site object when `extended`. */
-async function presentOnSite(ctx: ServiceContext, actor: Actor, installation: InstallationRow, row: SiteInstallationRow, extended: boolean) {
-  const site = extended ? await getSite(ctx, actor, installation.organization_id, row.site_id) : row.site_id;
-  return presentSiteInstallation(ctx.config.publicUrl, installation, row, site);
-}
-
-async function requireSiteInstallation(db: Db, installationId: string, siteId: string) {
-  const found = await findSiteInstallation(db, installationId, siteId);
-  if (!found) throw new NotFound(`The installation is not installed on site "${siteId}"`);
+async function requireOn<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(db: Db, place: Place<Row, Presented>, installationId: string, id: string): Promise<Row> {
+  const found = await place.find(db, installationId, id);
+  if (!found) throw new NotFound(`The installation is not installed on ${place.kind} "${id}"`);
   return found;
 }
 
-export async function listSiteInstallations(ctx: ServiceContext, actor: Actor, name: string, installationId: string, options: PageRequest & { extended?: boolean }) {
+async function listOn<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(ctx: ServiceContext, actor: Actor, place: Place<Row, Presented>, name: string, installationId: string, options: PageRequest & { extended?: boolean }) {
   const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
+  const column = place.kind === 'space' ? 's.space_id' : 's.site_id';
   const page = await paginate(
-    siteInstallationsQuery(ctx.db, installationId),
+    place.query(ctx.db, installationId) as ReturnType<typeof spaceInstallationsQuery>,
     [
       { column: 's.created_at', direction: 'asc', value: (row) => row.created_at },
-      { column: 's.site_id', direction: 'asc', value: (row) => row.site_id },
+      { column, direction: 'asc', value: (row) => idOf(row) },
     ],
     options,
-    (row) => row,
+    (row) => row as unknown as Row,
   );
-  const items = await Promise.all(page.items.map((row) => presentOnSite(ctx, actor, installation, row, options.extended ?? false)));
+  const items = await Promise.all(page.items.map((row) => presentOn(ctx, actor, place, installation, row, options.extended ?? false)));
   return { ...page, items };
 }
 
-/** Installing on a site takes an administrator of the organization the integration is installed in, who may manage the site. */
-export async function installOnSite(ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, extended: boolean) {
+async function installOn<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(ctx: ServiceContext, actor: Actor, place: Place<Row, Presented>, name: string, installationId: string, id: string, extended: boolean) {
   const { integration, installation } = await managedInstallation(ctx, ctx.db, actor, name, installationId);
-  if (integration.target !== 'all' && integration.target !== 'site') {
-    throw new BadRequest(`The integration "${name}" installs on ${integration.target}s, not on sites`);
+  if (integration.target !== 'all' && integration.target !== place.kind) {
+    throw new BadRequest(`The integration "${name}" installs on ${integration.target}s, not on ${place.kind}s`);
   }
-  await authorizeSiteManagement(ctx, ctx.db, actor, installation.organization_id, siteId);
+  await place.authorize(ctx, actor, installation, id);
   const committed = await ctx.db.transaction().execute(async (trx) => {
-    if (await findSiteInstallation(trx, installationId, siteId)) throw new Conflict(`The integration "${name}" is already installed on site "${siteId}"`);
-    const configuration = defaultConfiguration(integration, 'site');
-    const status = statusOf(integration, 'site', configuration);
-    await insertSiteInstallation(trx, { installation_id: installationId, site_id: siteId, status, configuration: JSON.stringify(configuration), external_ids: '[]', created_at: isoNow(ctx.clock) });
-    return recordEvent(ctx, trx, { type: 'site_installation_setup', organizationId: installation.organization_id, spaceId: null, siteId, installationId, status });
+    if (await place.find(trx, installationId, id)) throw new Conflict(`The integration "${name}" is already installed on ${place.kind} "${id}"`);
+    const configuration = defaultConfiguration(integration, place.kind);
+    const status = statusOf(integration, place.kind, configuration);
+    await place.insert(trx, place.newRow(installationId, id, { status, configuration: JSON.stringify(configuration), external_ids: '[]', created_at: isoNow(ctx.clock) }));
+    await place.installed(trx, installation, integration, id, ctx.clock);
+    return recordEvent(ctx, trx, { type: `${place.kind}_installation_setup`, organizationId: installation.organization_id, ...place.where(id), installationId, status });
   });
   await afterCommit(ctx, committed);
-  return presentOnSite(ctx, actor, installation, await requireSiteInstallation(ctx.db, installationId, siteId), extended);
+  return presentOn(ctx, actor, place, installation, await requireOn(ctx.db, place, installationId, id), extended);
 }
 
-export async function getSiteInstallation(ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, extended: boolean) {
+async function getOn<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(ctx: ServiceContext, actor: Actor, place: Place<Row, Presented>, name: string, installationId: string, id: string, extended: boolean) {
   const { installation } = await readableInstallation(ctx.db, actor, name, installationId);
-  return presentOnSite(ctx, actor, installation, await requireSiteInstallation(ctx.db, installationId, siteId), extended);
+  return presentOn(ctx, actor, place, installation, await requireOn(ctx.db, place, installationId, id), extended);
 }
 
-export async function changeSiteInstallation(
+async function changeOn<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(
   ctx: ServiceContext,
   actor: Actor,
+  place: Place<Row, Presented>,
   name: string,
   installationId: string,
-  siteId: string,
+  id: string,
   changes: { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean },
 ) {
   const { installation, committed } = await ctx.db.transaction().execute(async (trx) => {
     const { integration, installation } = await managedInstallation(ctx, trx, actor, name, installationId);
-    const before = await requireSiteInstallation(trx, installationId, siteId);
-    await updateSiteInstallation(trx, installationId, siteId, settingsChanges(integration, 'site', changes));
-    const after = await requireSiteInstallation(trx, installationId, siteId);
+    const before = await requireOn(trx, place, installationId, id);
+    await place.update(trx, installationId, id, settingsChanges(integration, place.kind, changes));
+    const after = await requireOn(trx, place, installationId, id);
     const previous = { status: before.status, configuration: JSON.parse(before.configuration) as Record<string, unknown> };
-    const event = { type: 'site_installation_setup' as const, organizationId: installation.organization_id, spaceId: null, siteId, installationId, status: after.status, previous };
+    const event = { type: `${place.kind}_installation_setup` as const, organizationId: installation.organization_id, ...place.where(id), installationId, status: after.status, previous };
     return { installation, committed: await recordEvent(ctx, trx, event) };
   });
   await afterCommit(ctx, committed);
-  return presentOnSite(ctx, actor, installation, await requireSiteInstallation(ctx.db, installationId, siteId), changes.extended);
+  return presentOn(ctx, actor, place, installation, await requireOn(ctx.db, place, installationId, id), changes.extended);
 }
 
-export async function uninstallFromSite(ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string) {
+async function uninstallFrom<Row extends SpaceInstallationRow | SiteInstallationRow, Presented>(ctx: ServiceContext, actor: Actor, place: Place<Row, Presented>, name: string, installationId: string, id: string) {
   const committed = await ctx.db.transaction().execute(async (trx) => {
     const { installation } = await managedInstallation(ctx, trx, actor, name, installationId);
-    const siteInstallation = await requireSiteInstallation(trx, installationId, siteId);
-    await deleteSiteInstallation(trx, installationId, siteId);
+    const row = await requireOn(trx, place, installationId, id);
+    await place.remove(trx, installationId, id);
+    await place.uninstalled(trx, installation, id);
+    const presented = place.present(ctx.config.publicUrl, installation, row, id);
     return recordEvent(ctx, trx, {
-      type: 'site_installation_deleted',
+      type: `${place.kind}_installation_deleted`,
       organizationId: installation.organization_id,
-      spaceId: null,
-      siteId,
+      ...place.where(id),
       installationId,
-      previous: { configuration: JSON.parse(siteInstallation.configuration) as Record<string, unknown> },
-      gone: {
-        integration: name,
-        installation: presentInstallation(ctx.config.publicUrl, installation),
-        siteInstallation: presentSiteInstallation(ctx.config.publicUrl, installation, siteInstallation, siteId),
-      },
+      previous: { configuration: JSON.parse(row.configuration) as Record<string, unknown> },
+      gone: { integration: name, installation: presentInstallation(ctx.config.publicUrl, installation), [`${place.kind}Installation`]: presented },
     });
   });
   await afterCommit(ctx, committed);
 }
+
+type Listing = PageRequest & { extended?: boolean };
+type Changes = { externalIds?: string[]; configuration?: Record<string, unknown>; extended: boolean };
+
+export const listSpaceInstallations = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, options: Listing) => listOn(ctx, actor, ON_SPACE, name, installationId, options);
+export const installOnSpace = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string, extended: boolean) => installOn(ctx, actor, ON_SPACE, name, installationId, spaceId, extended);
+export const getSpaceInstallation = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string, extended: boolean) => getOn(ctx, actor, ON_SPACE, name, installationId, spaceId, extended);
+export const changeSpaceInstallation = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string, changes: Changes) => changeOn(ctx, actor, ON_SPACE, name, installationId, spaceId, changes);
+export const uninstallFromSpace = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, spaceId: string) => uninstallFrom(ctx, actor, ON_SPACE, name, installationId, spaceId);
+
+export const listSiteInstallations = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, options: Listing) => listOn(ctx, actor, ON_SITE, name, installationId, options);
+export const installOnSite = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, extended: boolean) => installOn(ctx, actor, ON_SITE, name, installationId, siteId, extended);
+export const getSiteInstallation = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, extended: boolean) => getOn(ctx, actor, ON_SITE, name, installationId, siteId, extended);
+export const changeSiteInstallation = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string, changes: Changes) => changeOn(ctx, actor, ON_SITE, name, installationId, siteId, changes);
+export const uninstallFromSite = (ctx: ServiceContext, actor: Actor, name: string, installationId: string, siteId: string) => uninstallFrom(ctx, actor, ON_SITE, name, installationId, siteId);
