@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { createSandbox } from './sandbox/sandbox.ts';
-import { installationFetchRoutes } from './routes/integrations/installationFetch.ts';
+import { integrationFetchRoutes } from './routes/integrations/publicEndpoints.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -183,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(readerRoutes);
   await app.register(samlServiceRoutes);
   await app.register(integrationAssetRoutes);
-  await app.register(installationFetchRoutes);
+  await app.register(integrationFetchRoutes);
   await app.register(
     async (v1) => {
       requireBearerToken(v1);

@@ -73,7 +73,7 @@ export function presentIntegration<Owner>(
       ...(integration.icon_asset_id ? { icon: integrationAssetUrl(publicUrl, integration.icon_asset_id) } : {}),
       app: `${publicUrl}/integrations/${integration.name}`,
       assets: `${publicUrl}/integration-assets/`,
-      publicEndpoint: `${publicUrl}/integrations/${integration.name}/public`,
+      publicEndpoint: `${publicUrl}/v1/integrations/${integration.name}/fetch`,
     },
     permissions,
     ...(manifest.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: manifest.contentSecurityPolicy } : {}),

@@ -198,19 +198,27 @@ export async function queueIntegrationTask(ctx: ServiceContext, actor: Actor, na
 }
 
 /**
- * GitBook's public endpoint of an installation: a request from elsewhere (a webhook of
- * another service) goes into the installation's script as a `fetch` event, and its
- * answer is the script's. No token: the script checks what it receives, with its
- * signing secret or the other service's.
+ * GitBook's public endpoints: a request from elsewhere (a webhook of another service)
+ * to an integration, or to one of its installations, goes into the script as a `fetch`
+ * event, and its answer is the script's. No token: the script checks what it receives,
+ * with its signing secret or the other service's.
  */
-export async function fetchIntoInstallation(ctx: ServiceContext, name: string, installationId: string, request: { method: string; url: string; headers: Record<string, string>; body: Buffer | undefined }) {
-  const installation = await findInstallationById(ctx.db, installationId);
-  const integration = installation?.integration_name === name ? await findIntegration(ctx.db, name) : undefined;
+export async function fetchIntoIntegration(
+  ctx: ServiceContext,
+  name: string,
+  installationId: string | undefined,
+  request: { method: string; url: string; headers: Record<string, string>; body: Buffer | undefined },
+) {
+  const installation = installationId ? await findInstallationById(ctx.db, installationId) : undefined;
+  const integration = !installationId || installation?.integration_name === name ? await findIntegration(ctx.db, name) : undefined;
   const script = integration && (await findIntegrationScript(ctx.db, integration.name, integration.version));
-  if (!installation || !integration || !script) throw new NotFound(`No installation "${installationId}" of the integration "${name}"`);
+  if (!integration || !script || (installationId && !installation)) {
+    throw new NotFound(installationId ? `No installation "${installationId}" of the integration "${name}"` : `No integration "${name}"`);
+  }
   const form = new FormData();
-  form.set('event', JSON.stringify({ eventId: newId(), type: 'fetch', installationId, request: { url: request.url, method: request.method, headers: request.headers } }));
-  form.set('environment', JSON.stringify(await environmentOf(ctx, integration, installation)));
+  form.set('event', JSON.stringify({ eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), request: { url: request.url, method: request.method, headers: request.headers } }));
+  const environment = installation ? await environmentOf(ctx, integration, installation) : { ...(await baseEnvironment(ctx, integration)), apiTokens: {} };
+  form.set('environment', JSON.stringify(environment));
   if (request.body && request.body.length > 0) form.set('fetch-body', request.body.toString('utf8'));
   return ctx.sandbox.run({ key: `${integration.name}@${integration.version}`, source: script.script }, form);
 }

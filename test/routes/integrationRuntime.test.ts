@@ -178,6 +178,12 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect(hook.statusCode).toBe(202);
     expect(hook.json()).toEqual({ method: 'POST', url: `${publicEndpoint}/hooks/github?delivery=7`, signature: 'sha256=abc', body: '{"zen":"Keep it logically awesome."}' });
     expect((await testApp.app.inject({ method: 'POST', url: `/v1/integrations/notifier/installations/nope/fetch/x`, payload: '' })).statusCode).toBe(404);
+    // The integration's own endpoint too, outside any installation.
+    const integrationEndpoint = (await call('GET', '/v1/integrations/notifier')).body.urls.publicEndpoint;
+    expect(integrationEndpoint).toBe(`${testApp.app.ctx.config.publicUrl}/v1/integrations/notifier/fetch`);
+    const own = await testApp.app.inject({ method: 'GET', url: '/v1/integrations/notifier/fetch' });
+    expect(own.statusCode).toBe(202);
+    expect(own.json()).toMatchObject({ method: 'GET', url: integrationEndpoint });
     // Nobody but the installation's script queues its tasks.
     expect((await call('POST', '/v1/integrations/notifier/tasks', { task: {} })).body.error.message).toMatch(/^No installation of the integration "notifier" acts with this token/);
   }, 30_000);

@@ -1,31 +1,33 @@
-// /v1/integrations/{name}/installations/{installationId}/fetch/*: an installation's
-// public endpoint, as GitBook exposes it for webhooks from other services. Any method,
-// any body, no token: the request goes into the script as a `fetch` event and the
-// script's answer comes back. Outside the token-checked /v1 routes on purpose.
+// /v1/integrations/{name}/fetch/* and …/installations/{installationId}/fetch/*: the
+// public endpoints of an integration and of its installations, as GitBook exposes them
+// for webhooks from other services. Any method, any body, no token: the request goes
+// into the script as a `fetch` event and the script's answer comes back. Outside the
+// token-checked /v1 routes on purpose.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { fetchIntoInstallation } from '../../services/integrationEvents.ts';
+import { fetchIntoIntegration } from '../../services/integrationEvents.ts';
 import { SandboxRefused } from '../../sandbox/sandbox.ts';
 import { AppError } from '../../errors.ts';
 import { IdParam } from '../schemas.ts';
 import { IntegrationName } from './schemas.ts';
 
-export const installationFetchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const integrationFetchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
   // The body goes to the script as it came: no parsing here.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  for (const url of ['/v1/integrations/:integrationName/installations/:installationId/fetch', '/v1/integrations/:integrationName/installations/:installationId/fetch/*']) app.route({
+  const endpoints = ['/v1/integrations/:integrationName/fetch', '/v1/integrations/:integrationName/installations/:installationId/fetch'];
+  for (const url of endpoints.flatMap((endpoint) => [endpoint, `${endpoint}/*`])) app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url,
     schema: {
       hide: true,
-      params: Type.Object({ integrationName: IntegrationName, installationId: IdParam('The installation'), '*': Type.Optional(Type.String()) }),
+      params: Type.Object({ integrationName: IntegrationName, installationId: Type.Optional(IdParam('The installation')), '*': Type.Optional(Type.String()) }),
     },
     handler: async (request, reply) => {
       const headers = Object.fromEntries(Object.entries(request.headers).flatMap(([name, value]) => (value === undefined || name === 'authorization' ? [] : [[name, String(value)]])));
       try {
-        const answer = await fetchIntoInstallation(ctx, request.params.integrationName, request.params.installationId, {
+        const answer = await fetchIntoIntegration(ctx, request.params.integrationName, request.params.installationId, {
           method: request.method,
           url: `${ctx.config.publicUrl}${request.url}`,
           headers,
