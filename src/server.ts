@@ -6,6 +6,7 @@ import { openMigratedDatabase } from './db/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { indexStaleSpaces } from './services/search.ts';
+import { schedulePruning } from './services/events.ts';
 
 /** How often an idle worker looks for due jobs. */
 const JOB_POLL_MS = 5_000;
@@ -15,6 +16,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
   if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
+  schedulePruning(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the pruning of old events'));
   indexStaleSpaces(app.ctx.db, (spaceId, pages) => app.log.info({ spaceId, pages }, 'search index: space caught up')).then(
     (indexed) => indexed > 0 && app.log.info({ spaces: indexed }, 'search index caught up'),
     (error) => app.log.error({ err: error }, 'search index catch-up failed; run `npx quire reindex`'),

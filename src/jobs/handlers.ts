@@ -1,6 +1,6 @@
 // Every kind of durable job and the function that runs it.
 import { IMPORT_WEBSITE_JOB, runWebsiteImport } from '../services/contentImport.ts';
-import { DELIVER_EVENT_JOB, deliverEvent } from '../services/events.ts';
+import { DELIVER_EVENT_JOB, deliverEvent, PRUNE_EVENTS_JOB, pruneEvents } from '../services/events.ts';
 import { GIT_SYNC_JOB, runGitSync } from '../services/gitSync.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
@@ -14,4 +14,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [PROCESS_OPENAPI_SPEC_JOB]: processOpenApiSpec,
   [GIT_SYNC_JOB]: runGitSync,
   [DELIVER_EVENT_JOB]: deliverEvent,
+  [PRUNE_EVENTS_JOB]: pruneEvents,
 };

@@ -9,7 +9,8 @@
 // them, since any process's worker runs the jobs. A delivery is marked done once; a
 // job run again after a crash finds it done and does nothing.
 import { createHmac } from 'node:crypto';
-import { countDeliveryAttempt, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
+import { countDeliveryAttempt, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
+import { findJobs } from '../db/repos/jobs.ts';
 import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db } from '../db/schema.ts';
@@ -224,4 +225,27 @@ async function revalidateRenderer(ctx: ServiceContext, event: SpaceContentUpdate
   }
   await response.body?.cancel();
   if (!response.ok) throw new RetryLater(`the renderer at ${renderer.url} answered ${response.status} to a revalidation; check QUIRE_RENDERER_SECRET against its GITBOOK_SECRET`);
+}
+
+export const PRUNE_EVENTS_JOB = 'prune-events';
+const EVENTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
+const PRUNED_AT_ONCE = 500;
+
+/**
+ * The daily job: forgets the events of more than 30 days ago whose deliveries have all
+ * ended (done, or failed for good), a batch per transaction, then queues the next day's
+ * run, unless another run is queued already.
+ */
+export async function pruneEvents(ctx: ServiceContext): Promise<void> {
+  const before = new Date(ctx.clock.now().getTime() - EVENTS_KEPT_MS).toISOString();
+  while ((await deleteSettledEvents(ctx.db, before, PRUNED_AT_ONCE)) === PRUNED_AT_ONCE);
+  // This run's own job is still queued while it runs: another one means another chain.
+  if ((await findJobs(ctx.db, PRUNE_EVENTS_JOB)).length > 1) return;
+  await enqueueJob(ctx.db, ctx.clock, PRUNE_EVENTS_JOB, {}, new Date(ctx.clock.now().getTime() + PRUNE_EVERY_MS));
+}
+
+/** Every start makes sure the pruning is queued. */
+export async function schedulePruning(ctx: ServiceContext): Promise<void> {
+  if ((await findJobs(ctx.db, PRUNE_EVENTS_JOB)).length === 0) await enqueueJob(ctx.db, ctx.clock, PRUNE_EVENTS_JOB, {});
 }

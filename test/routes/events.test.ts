@@ -9,7 +9,7 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
-import { DELIVER_EVENT_JOB } from '../../src/services/events.ts';
+import { DELIVER_EVENT_JOB, schedulePruning } from '../../src/services/events.ts';
 
 let renderer: Server;
 let status = 200;
@@ -78,6 +78,37 @@ describe('what follows a change of content', () => {
     expect(found.body.items.map((page: any) => page.title)).toEqual(['Start here']);
     const event = await testApp.database.db.selectFrom('events').selectAll().where('space_id', '=', copy.id).executeTakeFirstOrThrow();
     expect(JSON.parse(event.payload)).toMatchObject({ revisionId: (await call('GET', `/v1/spaces/${space.id}`)).body.revision, previousRevisionId: null, summary: 'Duplicate of Handbook' });
+  });
+});
+
+describe('the outbox over time', () => {
+  it('forgets events after 30 days once their deliveries have all ended, keeps one still to deliver, and queues the next day', async () => {
+    const db = testApp.database.db;
+    const { space, call } = await publishSampleSite(testApp);
+    await eventsDelivered(testApp);
+    // One more change whose renderer delivery keeps failing: still to be delivered.
+    status = 503;
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Later' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    await waitForDelivery('renderer-cache', (row) => row.last_error !== null);
+    const before = await db.selectFrom('events').select('id').execute();
+    const pending = await db.selectFrom('event_deliveries').select('event_id').where('state', '=', 'pending').execute();
+    expect(pending.length).toBeGreaterThan(0);
+
+    testApp.clock.advance(31 * 24 * 60 * 60 * 1000);
+    await schedulePruning(testApp.app.ctx);
+    await db.updateTable('jobs').set({ run_at: '2000-01-01T00:00:00.000Z' }).where('kind', '=', 'deliver-event').execute();
+    status = 503;
+    await runDueJobs(testApp.app.ctx, jobHandlers);
+    const after = await db.selectFrom('events').select('id').execute();
+    expect(after.map((row) => row.id).sort()).toEqual([...new Set(pending.map((row) => row.event_id))].sort());
+    expect(after.length).toBeLessThan(before.length);
+    expect(await db.selectFrom('event_deliveries').select('event_id').where('event_id', 'not in', after.map((row) => row.id)).execute()).toEqual([]);
+    const next = await db.selectFrom('jobs').select('run_at').where('kind', '=', 'prune-events').execute();
+    expect(next).toHaveLength(1);
+    expect(Date.parse(next[0].run_at)).toBeGreaterThan(testApp.clock.now().getTime() + 23 * 60 * 60 * 1000);
+    status = 200;
   });
 });
 

@@ -26,6 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('event_deliveries_pk', ['event_id', 'subscriber'])
     .execute();
   await db.schema.createIndex('events_by_space').on('events').columns(['space_id', 'created_at']).execute();
+  await db.schema.createIndex('events_by_time').on('events').column('created_at').execute();
   await db.schema.alterTable('space_git_syncs').addColumn('export_sealed_url', 'text').execute();
   await db.schema.alterTable('space_git_syncs').addColumn('export_user_id', 'text').execute();
 }

@@ -10,6 +10,18 @@ export async function insertEvent(db: Db, event: EventRow, subscribers: string[]
     .execute();
 }
 
+/** Deletes up to `limit` events made before `before` with no delivery still to make; answers how many. */
+export async function deleteSettledEvents(db: Db, before: string, limit: number): Promise<number> {
+  const settled = db
+    .selectFrom('events as e')
+    .select('e.id')
+    .where('e.created_at', '<', before)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('event_deliveries as d').select('d.event_id').whereRef('d.event_id', '=', 'e.id').where('d.state', '=', 'pending'))))
+    .limit(limit);
+  const result = await db.deleteFrom('events').where('id', 'in', settled).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export function findEvent(db: Db, eventId: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
 }
