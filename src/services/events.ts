@@ -13,7 +13,7 @@ import { countDeliveryAttempt, deleteSettledEvents, endDelivery, findDelivery, f
 import { findJobs } from '../db/repos/jobs.ts';
 import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
-import type { Db } from '../db/schema.ts';
+import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
 import { claimAndRun, enqueueJob, MAX_JOB_ATTEMPTS, RetryLater, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -118,7 +118,18 @@ const SUBSCRIBERS: Record<string, Subscriber> = {
 };
 
 /** A delivery's name: its subscriber, and its target after a colon (`integration:<installation id>`). */
-const deliveryName = (subscriber: string, target: string) => (target ? `${subscriber}:${target}` : subscriber);
+export const deliveryName = (subscriber: string, target: string) => (target ? `${subscriber}:${target}` : subscriber);
+
+/** The subscriber and target a delivery's name holds. */
+export function deliveryTarget(name: string): { subscriber: string; target: string } {
+  const [subscriber, target = ''] = name.split(/:(.*)/s);
+  return { subscriber, target };
+}
+
+/** An event as its row in the outbox keeps it. */
+export function eventOfRow(row: Pick<EventRow, 'type' | 'organization_id' | 'space_id' | 'payload'>): QuireEvent {
+  return { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as QuireEvent;
+}
 
 /** Done before the change's request answers: a search right after a merge finds the merged words. */
 const BEFORE_ANSWER = new Set(['search-index']);
@@ -188,13 +199,12 @@ export async function afterCommit(ctx: ServiceContext, committed: CommittedEvent
 /** The job: one subscriber's work on one event, once; a failure is recorded and retried by the queue. */
 export async function deliverEvent(ctx: ServiceContext, payload: { eventId: string; subscriber: string }): Promise<void> {
   const [delivery, row] = await Promise.all([findDelivery(ctx.db, payload.eventId, payload.subscriber), findEvent(ctx.db, payload.eventId)]);
-  const [name, target = ''] = payload.subscriber.split(/:(.*)/s);
+  const { subscriber: name, target } = deliveryTarget(payload.subscriber);
   const subscriber = SUBSCRIBERS[name];
   if (!delivery || !row || delivery.state === 'done' || !subscriber) return;
   await countDeliveryAttempt(ctx.db, payload.eventId, payload.subscriber, isoNow(ctx.clock));
-  const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as QuireEvent;
   try {
-    await subscriber.run(ctx, event, target, payload.eventId);
+    await subscriber.run(ctx, eventOfRow(row), target, payload.eventId);
   } catch (error) {
     const state = delivery.attempts + 1 >= MAX_JOB_ATTEMPTS ? 'failed' : 'pending';
     await endDelivery(ctx.db, payload.eventId, payload.subscriber, { state, last_error: String((error as Error)?.message ?? error), updated_at: isoNow(ctx.clock) });

@@ -22,7 +22,7 @@ import { presentOrganization } from '../presenters/organization.ts';
 import { presentUser } from '../presenters/user.ts';
 import { SandboxRefused } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { afterCommit, recordEvent, type QuireEvent } from './events.ts';
+import { afterCommit, deliveryName, deliveryTarget, eventOfRow, recordEvent, type QuireEvent } from './events.ts';
 import { grantInstallationSpace, installationToken } from './integrationIdentity.ts';
 
 /** The installations an event goes to, one delivery each: its own installation's, or every installation on its space. */
@@ -153,7 +153,7 @@ export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, n
   if (!owner && visible.length === 0) throw new Forbidden('Only administrators of an organization that publishes or installed this integration may read its events');
   const chosen = visible.filter((installation) => options.installationId === undefined || installation.id === options.installationId);
   const page = await paginate(
-    deliveriesOf(ctx.db, chosen.map((installation) => `integration:${installation.id}`)),
+    deliveriesOf(ctx.db, chosen.map((installation) => deliveryName('integration', installation.id))),
     [
       { column: 'e.created_at', direction: 'desc', value: (row) => row.created_at },
       { column: 'd.event_id', direction: 'desc', value: (row) => row.event_id },
@@ -164,14 +164,13 @@ export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, n
   );
   const items = await Promise.all(
     page.items.map(async (row) => {
-      const installationId = row.subscriber.slice('integration:'.length);
-      const event = { type: row.type, organizationId: row.organization_id, spaceId: row.space_id, ...JSON.parse(row.payload) } as QuireEvent;
+      const installationId = deliveryTarget(row.subscriber).target;
       return {
         id: row.event_id,
         integrationId: name,
         installationId,
         createdAt: row.created_at,
-        payload: await gitbookEvent(ctx, row.event_id, event, installationId),
+        payload: await gitbookEvent(ctx, row.event_id, eventOfRow(row), installationId),
         status: row.state === 'done' ? ('success' as const) : row.state === 'failed' ? ('failed' as const) : ('pending' as const),
         attempts: row.attempts,
         ...(row.last_error ? { error: row.last_error } : {}),
