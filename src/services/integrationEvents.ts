@@ -10,8 +10,7 @@ import { deliveriesOf } from '../db/repos/events.ts';
 import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSiteInstallation, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { Forbidden, NotFound } from '../errors.ts';
-import { organizationPermissions } from '../policies/organization.ts';
-import { accessFromRow } from './organizations.ts';
+import { isAdministrator } from './organizations.ts';
 import { visibleIntegration } from './integrations.ts';
 import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findUserById } from '../db/repos/users.ts';
@@ -108,8 +107,7 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
   const gone = 'gone' in event ? event.gone : undefined;
   const installation = gone ? undefined : await findInstallationById(ctx.db, installationId);
   const integration = await findIntegration(ctx.db, gone?.integration ?? installation?.integration_name ?? '');
-  const script = integration && (await findIntegrationScript(ctx.db, integration.name, integration.version));
-  if (!integration || !script) return;
+  if (!integration) return;
   let environment;
   if (gone) {
     environment = {
@@ -126,11 +124,8 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
     const siteInstallation = 'siteId' in event && event.siteId ? await findSiteInstallation(ctx.db, installationId, event.siteId) : undefined;
     environment = await environmentOf(ctx, integration, installation, { spaceId: event.spaceId, spaceInstallation, siteInstallation });
   }
-  const form = new FormData();
-  form.set('event', JSON.stringify(await gitbookEvent(ctx, eventId, event, installationId)));
-  form.set('environment', JSON.stringify(environment));
-  const answer = await ctx.sandbox.run({ key: `${integration.name}@${integration.version}`, source: script.script }, form);
-  if (answer.status >= 400 && answer.status !== 406) {
+  const answer = await runScript(ctx, integration, await gitbookEvent(ctx, eventId, event, installationId), environment);
+  if (answer && answer.status >= 400 && answer.status !== 406) {
     throw new SandboxRefused(`the script of ${integration.name} answered ${answer.status} to ${event.type}: ${answer.body.slice(0, 500)}`);
   }
 }
@@ -143,10 +138,7 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
  */
 export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, name: string, options: PageRequest & { installationId?: string }) {
   const integration = await visibleIntegration(ctx.db, actor, name);
-  const administers = async (organizationId: string) => {
-    const access = accessFromRow(await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id));
-    return access !== undefined && organizationPermissions(access).admin;
-  };
+  const administers = async (organizationId: string) => isAdministrator(await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id));
   const installations = await installationsOfIntegration(ctx.db, name);
   const owner = await administers(integration.organization_id);
   const visible = owner ? installations : (await Promise.all(installations.map(async (installation) => ((await administers(installation.organization_id)) ? [installation] : [])))).flat();
@@ -210,14 +202,26 @@ export async function fetchIntoIntegration(
 ) {
   const installation = installationId ? await findInstallationById(ctx.db, installationId) : undefined;
   const integration = !installationId || installation?.integration_name === name ? await findIntegration(ctx.db, name) : undefined;
-  const script = integration && (await findIntegrationScript(ctx.db, integration.name, integration.version));
-  if (!integration || !script || (installationId && !installation)) {
-    throw new NotFound(installationId ? `No installation "${installationId}" of the integration "${name}"` : `No integration "${name}"`);
-  }
-  const form = new FormData();
-  form.set('event', JSON.stringify({ eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), request: { url: request.url, method: request.method, headers: request.headers } }));
+  const notFound = new NotFound(installationId ? `No installation "${installationId}" of the integration "${name}"` : `No integration "${name}"`);
+  if (!integration || (installationId && !installation)) throw notFound;
+  const event = { eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), request: { url: request.url, method: request.method, headers: request.headers } };
   const environment = installation ? await environmentOf(ctx, integration, installation) : { ...(await baseEnvironment(ctx, integration)), apiTokens: {} };
+  const answer = await runScript(ctx, integration, event, environment, request.body);
+  if (!answer) throw notFound;
+  return answer;
+}
+
+/**
+ * Runs the integration's current script on one event, in GitBook's host contract: a
+ * multipart form of `event`, `environment` and, for a request from elsewhere, its body
+ * as `fetch-body`. Answers nothing when the integration has no script.
+ */
+async function runScript(ctx: ServiceContext, integration: IntegrationRow, event: object, environment: object, body?: Buffer) {
+  const script = await findIntegrationScript(ctx.db, integration.name, integration.version);
+  if (!script) return undefined;
+  const form = new FormData();
+  form.set('event', JSON.stringify(event));
   form.set('environment', JSON.stringify(environment));
-  if (request.body && request.body.length > 0) form.set('fetch-body', request.body.toString('utf8'));
+  if (body && body.length > 0) form.set('fetch-body', body.toString('utf8'));
   return ctx.sandbox.run({ key: `${integration.name}@${integration.version}`, source: script.script }, form);
 }

@@ -10,7 +10,6 @@ import type { Db, InstallationWithCountsRow, InstallationRow, IntegrationRow, Si
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { organizationPermissions } from '../policies/organization.ts';
 import {
   presentInstallation,
   presentSiteInstallation,
@@ -21,7 +20,7 @@ import {
 import { authorizeSpace } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { administeredIntegration, resolveOrganization, visibleIntegration } from './integrations.ts';
-import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { accessFromRow, authorizeInOrganization, isAdministrator } from './organizations.ts';
 import { getSpace } from './spaces.ts';
 import { getSite } from './sites.ts';
 import { authorizeSiteManagement } from './siteAccess.ts';
@@ -100,11 +99,7 @@ async function readableInstallation(db: Db, actor: Actor, name: string, installa
       findOrganizationWithAccess(db, integration.organization_id, actor.user.id),
       findOrganizationWithAccess(db, installation.organization_id, actor.user.id),
     ]);
-    const administers = (row: typeof owner) => {
-      const access = accessFromRow(row);
-      return access !== undefined && organizationPermissions(access).admin;
-    };
-    if (administers(owner) || administers(installer)) return { integration, installation };
+    if (isAdministrator(owner) || isAdministrator(installer)) return { integration, installation };
     if (accessFromRow(installer)?.isMember) {
       throw new Forbidden('Only administrators of the organization may see its installations');
     }

@@ -17,7 +17,7 @@ import { organizationPermissions } from '../policies/organization.ts';
 import { presentIntegration, type IntegrationManifest } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { accessFromRow, authorizeInOrganization, isAdministrator } from './organizations.ts';
 import { regrantInstallations, retireInstallationIdentity } from './integrationIdentity.ts';
 
 /** Icons and preview images are pictures, not downloads: 2 MB each at most. */
@@ -57,8 +57,7 @@ export async function visibleIntegration(db: Db, actor: Actor, name: string) {
 /** The integration, checked to be one the caller administers through its owner (403 for others who see it). */
 export async function administeredIntegration(db: Db, actor: Actor, name: string) {
   const integration = await visibleIntegration(db, actor, name);
-  const access = accessFromRow(await findOrganizationWithAccess(db, integration.organization_id, actor.user.id));
-  if (!access || !organizationPermissions(access).admin) {
+  if (!isAdministrator(await findOrganizationWithAccess(db, integration.organization_id, actor.user.id))) {
     throw new Forbidden('Only administrators of the organization that publishes this integration may do this');
   }
   return integration;

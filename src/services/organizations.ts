@@ -8,12 +8,7 @@ import { isDomainName } from '../lib/domains.ts';
 import { newId } from '../lib/ids.ts';
 import { isoNow } from '../lib/clock.ts';
 import { isRole, type Role } from '../lib/roles.ts';
-import {
-  authorizeOrganization,
-  authorizeOrganizationResource,
-  type OrganizationAccess,
-  type OrganizationPermissions,
-} from '../policies/organization.ts';
+import { authorizeOrganization, authorizeOrganizationResource, type OrganizationAccess, type OrganizationPermissions, organizationPermissions } from '../policies/organization.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import type { Actor, ServiceContext } from './context.ts';
 
@@ -24,6 +19,12 @@ export function accessFromRow(row: OrganizationWithAccessRow | undefined): Organ
     role: isRole(row.member_role) ? row.member_role : null,
     ownsTeam: row.owns_team === 1,
   };
+}
+
+/** Whether the caller, as read with the organization, administers it. */
+export function isAdministrator(row: OrganizationWithAccessRow | undefined): boolean {
+  const access = accessFromRow(row);
+  return access !== undefined && organizationPermissions(access).admin;
 }
 
 /**
