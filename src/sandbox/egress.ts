@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import { errorBody } from '../errors.ts';
 import { createFetcher, FetchRefused, type FetchOptions } from '../lib/safeFetch.ts';
 
 export interface EgressRules {
@@ -22,7 +23,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'host', 'content-length']);
 
 function refusal(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: status, message } }));
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(status, message)));
 }
 
 export class Egress {

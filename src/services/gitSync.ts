@@ -180,7 +180,11 @@ export async function exportContentChange(ctx: ServiceContext, change: { spaceId
     const space = await findSpace(trx, change.spaceId);
     if (!space || space.deleted_at !== null || space.revision_id === row.last_revision) return undefined;
     const user = await findUserById(trx, row.export_user_id);
-    const allowed = user && (await authorizeSpaceDrafts(trx, { user, tokenId: 'git-sync' }, change.spaceId, 'triggerGitSync').then(() => true, () => false));
+    // A refusal (404, 403) ends the exports; any other failure is the delivery's, retried.
+    const allowed = user && (await authorizeSpaceDrafts(trx, { user, tokenId: 'git-sync' }, change.spaceId, 'triggerGitSync').then(() => true, (error: unknown) => {
+      if (error instanceof AppError) return false;
+      throw error;
+    }));
     if (!allowed) {
       await updateSpaceGitSync(trx, change.spaceId, {
         export_sealed_url: null,

@@ -56,7 +56,7 @@ export async function regrantInstallation(trx: Db, installation: InstallationRow
   for (const spaceId of await spacesOfInstallation(trx, installation)) await grantInstallationSpace(trx, installation, integration, spaceId, clock);
 }
 
-/** Grants (or withdraws) the installation's user a space, at the role the integration's scopes give. */
+/** Grants the installation's user a space, at the role the integration's scopes give (none when they ask for no space). */
 export async function grantInstallationSpace(trx: Db, installation: InstallationRow, integration: IntegrationRow, spaceId: string, clock: ServiceContext['clock']): Promise<void> {
   const role = roleOfScopes(integration);
   if (!installation.user_id || !role) return;
