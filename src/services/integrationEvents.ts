@@ -14,7 +14,7 @@ import { isAdministrator } from './organizations.ts';
 import { visibleIntegration } from './integrations.ts';
 import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../db/schema.ts';
+import type { Db, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow, UserRow } from '../db/schema.ts';
 import { unseal } from '../lib/secretBox.ts';
 import { presentInstallation, presentIntegration, presentSiteInstallation, presentSpaceInstallation } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
@@ -76,13 +76,21 @@ async function environmentOf(
   };
 }
 
-/** The event as GitBook sends it to a script: its own fields, with none of Quire's. */
-async function gitbookEvent(ctx: ServiceContext, eventId: string, event: QuireEvent, installationId: string) {
+/**
+ * The event as GitBook sends it to a script: its own fields, with none of Quire's.
+ * `withEmails: false` leaves out the e-mail addresses of the people named in it, for a
+ * reader outside the organization where it happened.
+ */
+async function gitbookEvent(ctx: ServiceContext, eventId: string, event: QuireEvent, installationId: string, withEmails = true) {
   const common = { eventId, type: event.type, installationId, ...(event.spaceId ? { spaceId: event.spaceId } : {}), ...('siteId' in event && event.siteId ? { siteId: event.siteId } : {}) };
   switch (event.type) {
     case 'space_content_updated': {
       const users = await Promise.all(event.updatedBy.map((userId) => findUserById(ctx.db, userId)));
-      return { ...common, revisionId: event.revisionId, updatedBy: users.flatMap((user) => (user ? [presentUser(ctx.config.publicUrl, user)] : [])) };
+      const present = (user: UserRow) => {
+        const { email, ...shown } = presentUser(ctx.config.publicUrl, user);
+        return withEmails ? { ...shown, email } : shown;
+      };
+      return { ...common, revisionId: event.revisionId, updatedBy: users.flatMap((user) => (user ? [present(user)] : [])) };
     }
     case 'space_visibility_updated':
       return { ...common, visibility: event.visibility, previousVisibility: event.previousVisibility };
@@ -141,7 +149,9 @@ export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, n
   const administers = async (organizationId: string) => isAdministrator(await findOrganizationWithAccess(ctx.db, organizationId, actor.user.id));
   const installations = await installationsOfIntegration(ctx.db, name);
   const owner = await administers(integration.organization_id);
-  const visible = owner ? installations : (await Promise.all(installations.map(async (installation) => ((await administers(installation.organization_id)) ? [installation] : [])))).flat();
+  // The installations in organizations the caller administers: theirs to read whole.
+  const own = new Set((await Promise.all(installations.map(async (installation) => ((await administers(installation.organization_id)) ? [installation.id] : [])))).flat());
+  const visible = owner ? installations : installations.filter((installation) => own.has(installation.id));
   if (!owner && visible.length === 0) throw new Forbidden('Only administrators of an organization that publishes or installed this integration may read its events');
   const chosen = visible.filter((installation) => options.installationId === undefined || installation.id === options.installationId);
   const page = await paginate(
@@ -162,7 +172,8 @@ export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, n
         integrationId: name,
         installationId,
         createdAt: row.created_at,
-        payload: await gitbookEvent(ctx, row.event_id, eventOfRow(row), installationId),
+        // The publisher reads other organizations' deliveries without their members' e-mail addresses.
+        payload: await gitbookEvent(ctx, row.event_id, eventOfRow(row), installationId, own.has(installationId)),
         status: row.state === 'done' ? ('success' as const) : row.state === 'failed' ? ('failed' as const) : ('pending' as const),
         attempts: row.attempts,
         ...(row.last_error ? { error: row.last_error } : {}),

@@ -264,4 +264,43 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect((await request(testApp.app, 'GET', '/v1/user', { token: installationToken })).status).toBe(401);
     expect((await reportOf('installation_deleted')).event).toMatchObject({ installationId, previous: { configuration: {} } });
   }, 30_000);
+
+  it("shows each organization only its own installations' deliveries, and the publisher others' without their members' e-mail addresses", async () => {
+    const publisher = await buildOrganization(testApp, 'Publisher');
+    const as = (token: string) => (method: 'GET' | 'POST', url: string, body?: unknown) => request(testApp.app, method, url, { token, body });
+    const byPublisher = as(publisher.admin.token);
+    const published = await byPublisher('POST', '/v1/integrations/shared-notifier', { title: 'Shared notifier', description: 'Public', scopes: ['space:content:read'], organization: publisher.organizationId, visibility: 'public', script: reporter(receiverHost) });
+    expect(published.status, JSON.stringify(published.body)).toBeLessThan(300);
+    const installIn = async (organization: Organization) => {
+      const call = as(organization.admin.token);
+      const space = (await call('POST', `/v1/orgs/${organization.organizationId}/spaces`, { title: 'Shared' })).body.id;
+      const installation = (await call('POST', '/v1/integrations/shared-notifier/installations', { organization: organization.organizationId })).body.id;
+      expect((await call('POST', `/v1/integrations/shared-notifier/installations/${installation}/spaces`, { space })).status).toBe(201);
+      const changeRequest = (await call('POST', `/v1/spaces/${space}/change-requests`, {})).body;
+      await call('POST', `/v1/spaces/${space}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Shared' }] });
+      expect((await call('POST', `/v1/spaces/${space}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+      return installation;
+    };
+    const theirs = await installIn(org);
+    const publishers = await installIn(publisher);
+    await eventsDelivered(testApp);
+    const contentUpdates = async (token: string) =>
+      (await request(testApp.app, 'GET', '/v1/integrations/shared-notifier/events', { token })).body.items.filter((item: { payload: { type: string } }) => item.payload.type === 'space_content_updated');
+
+    const seenByInstaller = await contentUpdates(org.admin.token);
+    expect(seenByInstaller.map((item: { installationId: string }) => item.installationId)).toEqual([theirs]);
+    expect(seenByInstaller[0].payload.updatedBy).toEqual([expect.objectContaining({ id: org.admin.userId, email: org.admin.email })]);
+
+    const seenByPublisher = await contentUpdates(publisher.admin.token);
+    expect(seenByPublisher.map((item: { installationId: string }) => item.installationId).sort()).toEqual([theirs, publishers].sort());
+    const other = seenByPublisher.find((item: { installationId: string }) => item.installationId === theirs);
+    expect(other.payload.updatedBy).toEqual([expect.objectContaining({ id: org.admin.userId })]);
+    expect(JSON.stringify(other.payload)).not.toContain(org.admin.email);
+    const own = seenByPublisher.find((item: { installationId: string }) => item.installationId === publishers);
+    expect(own.payload.updatedBy[0].email).toBe(publisher.admin.email);
+
+    // An organization that neither publishes nor installed it reads none.
+    const stranger = await buildOrganization(testApp, 'Stranger');
+    expect((await request(testApp.app, 'GET', '/v1/integrations/shared-notifier/events', { token: stranger.admin.token })).status).toBe(403);
+  }, 30_000);
 });
