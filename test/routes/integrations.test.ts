@@ -357,4 +357,51 @@ describe('installations', () => {
     expect((await request(testApp.app, 'DELETE', installation, { token: owner.admin.token })).status).toBe(204);
     expect((await request(testApp.app, 'GET', installation, { token: owner.admin.token })).status).toBe(404);
   });
+
+  it('installs on sites of the organization with their own settings, and refuses what it cannot install on, in the error shape', async () => {
+    const owner = await buildOrganization(testApp);
+    const stranger = await buildOrganization(testApp);
+    const name = nextName('site-tool');
+    await publish(owner, name, { target: 'site', configurations: { site: { properties: { theme: { type: 'string' } } } } });
+    const installed = await request(testApp.app, 'POST', `/v1/integrations/${name}/installations`, { token: owner.admin.token, body: { organization: owner.organizationId } });
+    const installation = `/v1/integrations/${name}/installations/${installed.body.id}`;
+    const site = (await request(testApp.app, 'POST', `/v1/orgs/${owner.organizationId}/sites`, { token: owner.admin.token, body: { title: 'Docs' } })).body;
+    const theirSite = (await request(testApp.app, 'POST', `/v1/orgs/${stranger.organizationId}/sites`, { token: stranger.admin.token, body: { title: 'Theirs' } })).body;
+    const as = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => request(testApp.app, method, url, { token: owner.admin.token, body });
+
+    expect((await as('POST', `${installation}/sites`, {})).body.error).toEqual({ code: 400, message: expect.stringContaining('siteId') });
+    expect((await as('POST', `${installation}/sites`, { siteId: theirSite.id })).status).toBe(404);
+    const onSite = await as('POST', `${installation}/sites`, { siteId: site.id });
+    expect(onSite.status).toBe(201);
+    expect(onSite.body).toMatchObject({ integration: name, installation: installed.body.id, site: site.id, status: 'active', configuration: {}, externalIds: [] });
+    expect((await as('POST', `${installation}/sites`, { siteId: site.id })).status).toBe(409);
+    expect((await as('GET', `${installation}/sites/${site.id}?extended=true`)).body.site).toMatchObject({ id: site.id, title: 'Docs' });
+    expect((await as('PATCH', `${installation}/sites/${site.id}`, { configuration: { theme: 3 } })).body.error).toEqual({ code: 400, message: expect.stringMatching(/^configuration\.theme: /) });
+    expect((await as('PATCH', `${installation}/sites/${site.id}`, { configuration: { theme: 'dark' }, externalIds: ['a', 'a'] })).body).toMatchObject({ configuration: { theme: 'dark' }, externalIds: ['a'] });
+    expect((await as('GET', `${installation}/sites`)).body.items.map((item: { site: string }) => item.site)).toEqual([site.id]);
+    expect((await request(testApp.app, 'GET', `${installation}/sites`, { token: stranger.admin.token })).status).toBe(404);
+    expect((await as('DELETE', `${installation}/sites/${site.id}`)).status).toBe(204);
+    expect((await as('GET', `${installation}/sites/${site.id}`)).body.error).toEqual({ code: 404, message: `The installation is not installed on site "${site.id}"` });
+
+    const spaceTool = nextName('space-tool');
+    await publish(owner, spaceTool, { target: 'space' });
+    const spaceInstallation = (await request(testApp.app, 'POST', `/v1/integrations/${spaceTool}/installations`, { token: owner.admin.token, body: { organization: owner.organizationId } })).body.id;
+    const refused = await as('POST', `/v1/integrations/${spaceTool}/installations/${spaceInstallation}/sites`, { siteId: site.id });
+    expect(refused.body.error).toEqual({ code: 400, message: `The integration "${spaceTool}" installs on spaces, not on sites` });
+  });
+
+  it("refuses malformed reads of an integration's events and tasks with a 400 in the error shape", async () => {
+    const owner = await buildOrganization(testApp);
+    const name = nextName();
+    await publish(owner, name);
+    const events = await request(testApp.app, 'GET', `/v1/integrations/${name}/events`, { token: owner.admin.token, query: { page: 'not-a-cursor' } });
+    expect(events.body.error).toEqual({ code: 400, message: 'page is not a valid cursor: pass the value of next.page from the previous answer' });
+    expect((await request(testApp.app, 'GET', `/v1/integrations/${name}/events`, { token: owner.admin.token })).body).toEqual({ items: [], count: 0 });
+    const noTask = await request(testApp.app, 'POST', `/v1/integrations/${name}/tasks`, { token: owner.admin.token, body: { schedule: 5 } });
+    expect(noTask.status).toBe(400);
+    expect(noTask.body.error.message).toMatch(/task/);
+    const tooLate = await request(testApp.app, 'POST', `/v1/integrations/${name}/tasks`, { token: owner.admin.token, body: { task: {}, schedule: 86_401 } });
+    expect(tooLate.status).toBe(400);
+    expect(tooLate.body.error.message).toMatch(/schedule/);
+  });
 });
