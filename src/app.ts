@@ -16,7 +16,7 @@ import { closeCpuPool } from './workers/pool.ts';
 import { requireBearerToken } from './plugins/auth.ts';
 import { limitRequestsPerToken } from './plugins/rateLimit.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { useSplitValidation } from './plugins/validation.ts';
+import { schemaController, useSplitValidation } from './plugins/validation.ts';
 import type { ServiceContext } from './services/context.ts';
 import { changeRequestRoutes } from './routes/changeRequests/index.ts';
 import { collectionRoutes } from './routes/collections/index.ts';
@@ -123,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
+    schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const linkKey = await linkSigningKey(database.db);

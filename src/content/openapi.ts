@@ -1,7 +1,6 @@
 // Reading an OpenAPI document: YAML or JSON text, validated as OpenAPI 3.0, 3.1 or
 // Swagger 2.0 by @apidevtools/swagger-parser. External $refs are left as written:
 // following them would read files of the server or fetch URLs around the safety rules.
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 
 export interface OpenApiProblem {
@@ -44,6 +43,8 @@ export async function readOpenApiDocument(text: string): Promise<OpenApiReading>
   }
   try {
     // The validator dereferences what it is given: it works on a copy.
+    // Loaded when a spec is first checked, not at every start.
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     await SwaggerParser.validate(structuredClone(record) as never, { resolve: { external: false } });
   } catch (error) {
     const details = (error as { details?: SchemaError[] }).details;

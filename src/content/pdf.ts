@@ -2,7 +2,6 @@
 // code, dividers, tables as rows of text, and images from the revision's files; every
 // other block kind (tabs, steppers, columns, expandables, embeds, API blocks, …) as its
 // title and its blocks, indented, so no words are left out.
-import PDFDocument from 'pdfkit';
 import type { JSONDocument } from './document.ts';
 import { plainText, type Block } from './gitbook/model.ts';
 
@@ -35,7 +34,9 @@ function label(node: Node): string | undefined {
 export type ImageLookup = (fileId: string) => Buffer | undefined;
 
 /** Writes the PDF of `pages` to `onChunk` as pdfkit makes it, a chunk at a time. */
-export function writePdf(pages: PdfPage[], images: ImageLookup, onChunk: (chunk: Buffer) => void): Promise<void> {
+export async function writePdf(pages: PdfPage[], images: ImageLookup, onChunk: (chunk: Buffer) => void): Promise<void> {
+  // Loaded when a PDF is first made: pdfkit and its fonts are the largest module Quire loads.
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: pages[0]?.title ?? 'Quire' } });
   pdf.on('data', onChunk);
   const done = new Promise<void>((resolve, reject) => {

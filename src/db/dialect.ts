@@ -3,7 +3,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type DatabaseConnection, type Driver, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
@@ -162,7 +163,9 @@ export function postgresPoolOf(db: Kysely<Database>) {
 }
 
 function openPostgres(databaseUrl: string, poolSize: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // Required here, so a server on SQLite never loads the PostgreSQL driver.
+  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle connection the server drops must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

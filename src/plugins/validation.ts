@@ -1,8 +1,11 @@
-// Request validation. Query strings and path parameters arrive as text, so they are
-// coerced to the schema's types ("limit=10" is a number); JSON bodies are not, so a
-// number sent where a string belongs is a 400 rather than silently accepted.
-import type { FastifyInstance } from 'fastify';
-import { Ajv, type Options } from 'ajv';
+// Request validation and response serialization. Query strings and path parameters
+// arrive as text, so they are coerced to the schema's types ("limit=10" is a number);
+// JSON bodies are not, so a number sent where a string belongs is a 400 rather than
+// silently accepted. Both are compiled on a route's first use, not at start: compiling
+// every route's schemas took 0.4 s before the server could listen.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import ajvFormats from 'ajv-formats';
 
 // ajv-formats is CommonJS: under ESM its function arrives as the default's default.
@@ -17,5 +20,29 @@ export function useSplitValidation(app: FastifyInstance): void {
   const bodyAjv = new Ajv({ ...shared, coerceTypes: false });
   addFormats(textAjv);
   addFormats(bodyAjv);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    let validate: ValidateFunction | undefined;
+    // Fastify reads a failed validation's errors from the function it was given.
+    const lazy = (data: unknown) => {
+      validate ??= (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+      const valid = validate(data);
+      lazy.errors = validate.errors;
+      return valid;
+    };
+    lazy.errors = undefined as ValidateFunction['errors'];
+    return lazy;
+  });
 }
+
+type SerializerFactory = ReturnType<typeof SerializerSelector>;
+
+/** Fastify's own response serializers (fast-json-stringify), each compiled when its route first answers. */
+const lazySerializers: SerializerFactory = (externalSchemas, options) => {
+  const compile = SerializerSelector()(externalSchemas, options);
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => (serialize ??= compile(route))(data);
+  };
+};
+
+export const schemaController: FastifyServerOptions['schemaController'] = { compilersFactory: { buildSerializer: lazySerializers } };

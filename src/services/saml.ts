@@ -5,7 +5,10 @@
 // application: the destination, the issuer, and one use per assertion.
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
+
+/** node-saml and its XML signature stack, loaded at the first sign-in rather than at every start. */
+const nodeSaml = () => import('@node-saml/node-saml');
 import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
 import { insertMembership, findMembership, updateMembership } from '../db/repos/members.ts';
 import { findOrganizationById, lockOrganization } from '../db/repos/organizations.ts';
@@ -211,7 +214,8 @@ async function activeProvider(ctx: ServiceContext, providerId: string): Promise<
   return provider;
 }
 
-function samlFor(ctx: ServiceContext, provider: SamlProviderRow): SAML {
+async function samlFor(ctx: ServiceContext, provider: SamlProviderRow): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await nodeSaml();
   const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
   return new SAML({
     entryPoint: provider.sso_url!,
@@ -236,7 +240,7 @@ function samlFor(ctx: ServiceContext, provider: SamlProviderRow): SAML {
 /** Where startURL sends the browser: the identity provider, carrying a fresh AuthnRequest. */
 export async function startSamlSignIn(ctx: ServiceContext, providerId: string, relayState: string | undefined) {
   const provider = await activeProvider(ctx, providerId);
-  return samlFor(ctx, provider).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
+  return (await samlFor(ctx, provider)).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
 }
 
 /** Quire's SAML metadata for one provider, for identity providers that import it. */
@@ -245,6 +249,7 @@ export async function samlServiceMetadata(ctx: ServiceContext, providerId: strin
   if (!provider) throw new NotFound(`No SAML provider with id "${providerId}"`);
   const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
   // Metadata describes Quire's side only; node-saml's constructor wants an IdP certificate all the same.
+  const { SAML } = await nodeSaml();
   return new SAML({ issuer: service.entityID, callbackUrl: service.acsURL, idpCert: 'not used for metadata' }).generateServiceProviderMetadata(null);
 }
 
@@ -307,7 +312,7 @@ export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, 
   const provider = await activeProvider(ctx, providerId);
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(ctx, provider).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
+    ({ profile } = await (await samlFor(ctx, provider)).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
   } catch (error) {
     refuse(error instanceof Error ? error.message : String(error));
   }
