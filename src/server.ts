@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
-import { indexStaleSpaces } from './services/search.ts';
+import { scheduleSearchCatchUp } from './services/search.ts';
 import { schedulePruning } from './services/events.ts';
 
 /** How often an idle worker looks for due jobs. */
@@ -17,10 +17,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   await app.listen({ port: config.port, host: config.host });
   if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
   schedulePruning(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the pruning of old events'));
-  indexStaleSpaces(app.ctx.db, (spaceId, pages) => app.log.info({ spaceId, pages }, 'search index: space caught up')).then(
-    (indexed) => indexed > 0 && app.log.info({ spaces: indexed }, 'search index caught up'),
-    (error) => app.log.error({ err: error }, 'search index catch-up failed; run `npx quire reindex`'),
-  );
+  scheduleSearchCatchUp(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the search index catch-up; run `npx quire reindex`'));
   const worker = startJobWorker(app.ctx, jobHandlers, {
     intervalMs: JOB_POLL_MS,
     onError: (error) => app.log.error({ err: error }, 'job worker failed; retrying'),

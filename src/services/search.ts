@@ -12,6 +12,8 @@ import { matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
+import { findJobs } from '../db/repos/jobs.ts';
+import { enqueueJob } from '../jobs/queue.ts';
 import type { Kysely } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
 import type { Database, Db, SectionHit } from '../db/schema.ts';
@@ -291,22 +293,34 @@ export async function reindexEverything(
   }
 }
 
-/**
- * Indexes the live spaces whose index is missing or behind their revision: spaces that
- * existed before search did, a database restored from elsewhere, or a change whose
- * process stopped before its index caught up. One query when nothing is behind, so
- * every start runs it.
- */
-export async function indexStaleSpaces(db: Kysely<Database>, onSpace?: (spaceId: string, pages: number) => void): Promise<number> {
-  const stale = await db
+function staleSpaces(db: Db) {
+  return db
     .selectFrom('spaces as s')
     .leftJoin('search_state as st', 'st.space_id', 's.id')
     .select('s.id')
     .where('s.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]))
-    .execute();
-  for (const space of stale) onSpace?.(space.id, await catchUpSearchIndex(db, space.id));
-  return stale.length;
+    .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]));
+}
+
+export const CATCH_UP_SEARCH_JOB = 'catch-up-search';
+
+/**
+ * At start, queues the catch-up of live spaces whose index is missing or behind their
+ * revision: spaces that existed before search did (or before a migration that rebuilt
+ * it), a database restored from elsewhere, or a change whose process stopped before
+ * its index caught up. One query when nothing is behind; the indexing itself is a job,
+ * so a start never waits on the size of the content.
+ */
+export async function scheduleSearchCatchUp(ctx: ServiceContext): Promise<void> {
+  if (!(await staleSpaces(ctx.db).limit(1).executeTakeFirst())) return;
+  if ((await findJobs(ctx.db, CATCH_UP_SEARCH_JOB)).length === 0) await enqueueJob(ctx.db, ctx.clock, CATCH_UP_SEARCH_JOB, {});
+}
+
+/** The catch-up job: each stale space in turn; run again after a stop, it finds only what is still behind. */
+export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
+  const stale = await staleSpaces(ctx.db).execute();
+  for (const space of stale) ctx.log.info({ spaceId: space.id, pages: await catchUpSearchIndex(ctx.db, space.id) }, 'search index: space caught up');
+  if (stale.length > 0) ctx.log.info({ spaces: stale.length }, 'search index caught up');
 }
 
 /** Groups ranked sections by space, then page, each in the order of its best section. */

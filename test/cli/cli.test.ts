@@ -117,6 +117,26 @@ describe('quire command line', () => {
     expect((await search()).items[0].pages[0].title).toBe('Lighthouse');
   });
 
+  it('brings an index left behind up to date after a restart, in a job queued at the start', async () => {
+    const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Behind', '--email', 'behind@acme.test', '--name', 'B', '--json'], database.env)).stdout);
+    const call = apiAs(boot.token);
+    const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'Behind' });
+    const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Semaphore\n\nFlags.' }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    server!.child.kill('SIGKILL');
+    const handle = await database.open();
+    await handle.db.deleteFrom('search_sections').where('space_id', '=', space.id).execute();
+    await handle.db.deleteFrom('search_state').where('space_id', '=', space.id).execute();
+    await handle.close();
+    server = await startServerProcess(database.env);
+    const found = await waitFor('the catch-up job', async () => {
+      const result = await call('GET', `/v1/spaces/${space.id}/search?query=semaphore`);
+      return result.count > 0 ? result : undefined;
+    });
+    expect(found.items[0].title).toBe('Semaphore');
+  });
+
   it("imports a folder in GitBook's format into a space and exports it back into another folder, beside the running server", async () => {
     const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Folders', '--email', 'folders@acme.test', '--name', 'F', '--json'], database.env)).stdout);
     const call = apiAs(boot.token);
