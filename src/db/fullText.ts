@@ -2,54 +2,29 @@
 // over search_sections (external content, kept by triggers), Porter stemming, ranked
 // by bm25 with the page title weighing most. PostgreSQL: a stored tsvector (English
 // stemming; title weight A, heading B, body D) with a GIN index, ranked by ts_rank.
-import { sql, type Kysely } from 'kysely';
+// The organization (or the spaces) searched is part of the match on both (migration
+// 0018), so a word's cost follows the pages of the organization searched, not of every
+// organization in the database.
+import { sql } from 'kysely';
 import type { SearchQuery } from '../content/search.ts';
 import { engineOf } from './dialect.ts';
 import type { Db, SectionHit } from './schema.ts';
 
-export async function createFullTextIndex(db: Kysely<unknown>): Promise<void> {
-  const columns = sql`
-    space_id text not null references spaces(id) on delete cascade,
-    page_id text not null,
-    section_index integer not null,
-    anchor text not null,
-    page_title text not null,
-    page_path text not null,
-    heading text not null,
-    body text not null`;
-  if (engineOf(db) === 'postgres') {
-    await sql`create table search_sections (
-      id bigserial primary key,
-      ${columns},
-      title_document tsvector generated always as (
-        setweight(to_tsvector('english', page_title), 'A') || setweight(to_tsvector('english', heading), 'B')
-      ) stored,
-      document tsvector generated always as (
-        setweight(to_tsvector('english', page_title), 'A') ||
-        setweight(to_tsvector('english', heading), 'B') ||
-        setweight(to_tsvector('english', body), 'D')
-      ) stored
-    )`.execute(db);
-    await sql`create index search_sections_title_document on search_sections using gin (title_document)`.execute(db);
-    await sql`create index search_sections_document on search_sections using gin (document)`.execute(db);
-  } else {
-    await sql`create table search_sections (id integer primary key, ${columns})`.execute(db);
-    await sql`create virtual table search_fts using fts5(
-      page_title, heading, body, content='search_sections', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
-    )`.execute(db);
-    await sql`create trigger search_sections_insert after insert on search_sections begin
-      insert into search_fts (rowid, page_title, heading, body) values (new.id, new.page_title, new.heading, new.body);
-    end`.execute(db);
-    await sql`create trigger search_sections_delete after delete on search_sections begin
-      insert into search_fts (search_fts, rowid, page_title, heading, body) values ('delete', old.id, old.page_title, old.heading, old.body);
-    end`.execute(db);
-  }
-  await sql`create index search_sections_page on search_sections (space_id, page_id)`.execute(db);
-}
-
 /** FTS5 syntax: every term quoted (so nothing typed is an operator), a prefix marked with *. */
 function fts5Query(query: SearchQuery): string {
   return query.terms.map((term) => `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`).join(' ');
+}
+
+/** The scope as FTS5 column filters: the organization, or the spaces when the search is narrower. */
+function fts5Scope(scope: Scope): string {
+  const quoted = (id: string) => `"${id.replaceAll('"', '""')}"`;
+  return scope.spaceIds ? `space_id : (${scope.spaceIds.map(quoted).join(' OR ')})` : `organization_id : ${quoted(scope.organizationId)}`;
+}
+
+/** The scope as tsquery lexemes, as the index writes them: 'o:<organization>', or any of 's:<space>'. */
+function tsScope(scope: Scope): string {
+  const lexeme = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  return scope.spaceIds ? scope.spaceIds.map((id) => lexeme(`s:${id}`)).join(' | ') : lexeme(`o:${scope.organizationId}`);
 }
 
 /** tsquery syntax: words are letters and digits only, phrases joined by <->, a prefix marked :*. */
@@ -98,18 +73,20 @@ export async function matchingSections(
 type Fragment = ReturnType<typeof sql>;
 
 async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope: Scope, limit: number) {
-  // The scope is an array of spaces (computed once) tested on each row the GIN index
-  // finds, so the match stops at the limit. It is written `space_id || ''` so the
-  // planner cannot AND in the space index instead: that walks every row of the spaces.
+  // The GIN index intersects the words with the scope's lexeme. The live spaces (an
+  // array computed once) are then tested on each row it finds, which leaves out deleted
+  // spaces; it is written `space_id || ''` so the planner cannot AND in the space
+  // index instead: that walks every row of the spaces.
   const spaceIds = scope.spaceIds
     ? sql`${scope.spaceIds}::text[]`
     : sql`array(select id from spaces where organization_id = ${scope.organizationId} and deleted_at is null)`;
   const q = sql`to_tsquery('english', ${tsquery})`;
+  const inScope = sql`(${q} && ${tsScope(scope)}::tsquery)`;
   const inSpaces = sql`(ss.space_id || '') = any(${spaceIds})`;
   // ts_rank has no shortcut for the best few, so title matches too are ranked among the first candidates.
   const ranked = (vector: 'ss.title_document' | 'ss.document', candidates: number) => sql<SectionHit>`
     with candidates as materialized (
-      select ss.id from search_sections ss where ${sql.ref(vector)} @@ ${q} and ${inSpaces} limit ${candidates}
+      select ss.id from search_sections ss where ${sql.ref(vector)} @@ ${inScope} and ${inSpaces} limit ${candidates}
     )
     select ${fields} from candidates c join search_sections ss on ss.id = c.id join spaces s on s.id = ss.space_id
     order by ts_rank(${sql.ref(vector)}, ${q}) desc, ss.id
@@ -136,7 +113,7 @@ async function sqliteRanked(
   candidates?: number,
 ): Promise<SectionHit[]> {
   const matches = sql`
-    select ss.id as id, bm25(search_fts, 10.0, 4.0, 1.0) as score from search_fts
+    select ss.id as id, bm25(search_fts, 10.0, 4.0, 1.0, 0.0, 0.0) as score from search_fts
       join search_sections ss on ss.id = search_fts.rowid
       join spaces s on s.id = ss.space_id
     where search_fts match ${match} and ${inScope}`;
@@ -152,10 +129,12 @@ async function sqliteRanked(
 }
 
 async function sqliteMatches(db: Db, match: string, fields: Fragment, scope: Scope, limit: number) {
+  // The match finds the scope's sections; the join checks the space is live and still the organization's.
   const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
     scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
   }`;
-  const titles = await sqliteRanked(db, fields, `{page_title heading} : (${match})`, inScope, limit);
+  const scoped = (columns: string) => `${fts5Scope(scope)} AND {${columns}} : (${match})`;
+  const titles = await sqliteRanked(db, fields, scoped('page_title heading'), inScope, limit);
   if (titles.length === limit) return [titles, []];
-  return [titles, await sqliteRanked(db, fields, match, inScope, limit, BODY_CANDIDATES)];
+  return [titles, await sqliteRanked(db, fields, scoped('page_title heading body'), inScope, limit, BODY_CANDIDATES)];
 }

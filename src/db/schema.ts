@@ -394,6 +394,8 @@ export interface CommentReactionsTable {
 /** One section of one page of a space's current revision, as search finds it. */
 export interface SearchSectionsTable {
   id: Generated<number>;
+  /** The space's organization, part of the full-text match (moved with the space). */
+  organization_id: string;
   space_id: string;
   page_id: string;
   section_index: number;

@@ -1,4 +1,5 @@
 // Collections: nestable groups of spaces, ordered together with the spaces beside them.
+import { moveSearchIndex } from './search.ts';
 import { BadRequest } from '../errors.ts';
 import { collectionsOfOrganization, collectionsQuery, deleteCollections, insertCollection, reassignCollections, updateCollection } from '../db/repos/collections.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
@@ -183,6 +184,7 @@ export async function transferCollection(ctx: ServiceContext, actor: Actor, coll
     await detachSpacesFromSites(trx, spaceIds);
     await moveGrants(trx, 'collection', subtree, organizationId);
     await moveGrants(trx, 'space', spaceIds, organizationId);
+    await moveSearchIndex(trx, spaceIds, organizationId);
     await reassignCollections(trx, subtree, organizationId);
     await updateSpaces(trx, spaceIds, { organization_id: organizationId });
     await updateCollection(trx, collectionId, {

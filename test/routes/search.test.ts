@@ -181,8 +181,9 @@ describe('search', () => {
     // A page of about 100 KB: its sections are made on a worker thread.
     await publish(spaceId, [{ operation: 'insert_page', document: `# Almanac\n\n${'Tides and moons. '.repeat(6_000)}\n\n## Harbour\n\nA quay of granite.` }]);
     const db = testApp.database.db;
+    const { organization_id } = await db.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
     await db.insertInto('search_sections').values({
-      space_id: spaceId, page_id: 'gone', section_index: 0, anchor: '', page_title: 'Ghost lantern', page_path: 'ghost', heading: '', body: 'lantern',
+      organization_id, space_id: spaceId, page_id: 'gone', section_index: 0, anchor: '', page_title: 'Ghost lantern', page_path: 'ghost', heading: '', body: 'lantern',
     }).execute();
     const pages = await reindexSpace(db, spaceId);
     expect(pages).toBe(151);
@@ -194,6 +195,29 @@ describe('search', () => {
     expect(titlesOf((await search('granite quay')).body)).toEqual(['Almanac']);
     expect(titlesOf((await search('ghost')).body)).toEqual([]);
     expect(titlesOf((await search('"Lantern 149"')).body)).toEqual(['Lantern 149']);
+  });
+
+  it("finds an organization's pages among other organizations' pages of the same words, and follows a space to the organization it moves to", async () => {
+    const ours = await setup();
+    const theirs = await setup();
+    const crowded = await theirs.createSpace('Crowded');
+    // More sections with the word elsewhere than the body search ranks.
+    for (let batch = 0; batch < 21; batch++) {
+      await theirs.publish(crowded, Array.from({ length: 50 }, (_, index) => ({ operation: 'insert_page', document: `# Beacon ${batch}-${index}\n\nA beacon burns.` })));
+    }
+    const mine = await ours.createSpace('Mine');
+    await ours.publish(mine, [{ operation: 'insert_page', document: '# Harbour\n\nOne beacon on the mole.' }]);
+    expect(titlesOf((await ours.search('beacon')).body)).toEqual(['Harbour']);
+    expect(titlesOf((await ours.search('burns')).body)).toEqual([]);
+
+    const invite = await request(testApp.app, 'POST', `/v1/orgs/${ours.org.organizationId}/link-invites`, { token: ours.token, body: { role: 'admin' } });
+    await request(testApp.app, 'POST', `/v1/orgs/${ours.org.organizationId}/invites/${invite.body.id}`, { token: theirs.token });
+    const moved = await request(testApp.app, 'POST', `/v1/spaces/${crowded}/transfer`, { token: theirs.token, body: { organization: ours.org.organizationId } });
+    expect(moved.status).toBe(200);
+    expect((await ours.search('burns')).body.items.map((space: any) => space.id)).toEqual([crowded]);
+    expect((await theirs.search('burns')).body.items).toEqual([]);
+    const spaceSearch = await request(testApp.app, 'GET', `/v1/spaces/${mine}/search`, { token: ours.token, query: { query: 'beacon' } });
+    expect(spaceSearch.body.items.map((page: any) => page.title)).toEqual(['Harbour']);
   });
 
   it('refuses a missing or over-long query with 400 and answers punctuation with nothing', async () => {

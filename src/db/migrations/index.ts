@@ -18,6 +18,7 @@ import * as gitSync from './20261124_0014_git_sync.ts';
 import * as contentEvents from './20261125_0015_content_events.ts';
 import * as installationIdentity from './20261125_0016_installation_identity.ts';
 import * as siteInstallations from './20261125_0017_site_installations.ts';
+import * as searchScope from './20261126_0018_search_scope.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '20261125_0015_content_events': contentEvents,
   '20261125_0016_installation_identity': installationIdentity,
   '20261125_0017_site_installations': siteInstallations,
+  '20261126_0018_search_scope': searchScope,
 };
 
 export const migrationProvider: MigrationProvider = {
