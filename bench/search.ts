@@ -1,7 +1,9 @@
 // Search at size: an organization of 100,000 pages (20 spaces of 5,000, about 50 MB of
 // markdown drawn from a fixed vocabulary by a seeded generator, so every run indexes
-// the same text). Measures the index build (`quire reindex`), query latency over a
-// fixed set of queries, and a merge that edits 10 pages (re-indexing only those).
+// the same text), in a database where another organization holds 100,000 more pages
+// of the same words, indexed first. Measures the index build (`quire reindex`) of both,
+// query latency in the one organization over a fixed set of queries, and a merge that
+// edits 10 pages (re-indexing only those).
 import { pino } from 'pino';
 import { applyChanges, type PageChange } from '../src/content/changes.ts';
 import { hashOf } from '../src/content/objects.ts';
@@ -21,7 +23,10 @@ import { summarize, type BenchDatabase, type LatencySummary } from './support.ts
 import { noSandbox } from '../src/sandbox/sandbox.ts';
 
 export interface SearchBenchResult {
+  /** Pages of the organization searched. */
   pages: number;
+  /** Pages of the other organization, in the same index. */
+  otherPages: number;
   markdownMb: number;
   indexSeconds: number;
   latency: LatencySummary;
@@ -92,32 +97,37 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
       secretsKey: () => Buffer.alloc(32),
       sandbox: noSandbox('no integrations here'),
     } as ServiceContext;
-    const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Search', email: 's@quire.test', name: 'S' });
-    const actor: Actor = { user, tokenId: 'bench' };
     const random = seeded(42);
     const words = vocabulary(random, 3_000);
     const store = databaseObjectStore(handle.db);
     let markdownBytes = 0;
-    const spaceIds: string[] = [];
-    for (let spaceIndex = 0; spaceIndex < SPACES; spaceIndex++) {
-      const space = await createSpace(ctx, actor, organization.id, { title: `Space ${spaceIndex}` });
-      spaceIds.push(space.id);
-      const changes: PageChange[] = [];
-      const texts = new Map<string, string>();
-      for (let pageIndex = 0; pageIndex < PAGES_PER_SPACE; pageIndex++) {
-        const title = `${drawWord(random, words)} ${drawWord(random, words)} ${pageIndex}`;
-        const text = pageMarkdown(random, words, title);
-        markdownBytes += Buffer.byteLength(text);
-        texts.set(hashOf(text), text);
-        changes.push({ kind: 'insert', id: `p${pageIndex}`, placement: { parentId: null }, meta: { title, slug: `page-${pageIndex}`, type: 'document' }, blob: hashOf(text) });
+    const fill = async (organizationTitle: string, email: string) => {
+      const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle, email, name: 'S' });
+      const actor: Actor = { user, tokenId: 'bench' };
+      const spaceIds: string[] = [];
+      for (let spaceIndex = 0; spaceIndex < SPACES; spaceIndex++) {
+        const space = await createSpace(ctx, actor, organization.id, { title: `Space ${spaceIndex}` });
+        spaceIds.push(space.id);
+        const changes: PageChange[] = [];
+        const texts = new Map<string, string>();
+        for (let pageIndex = 0; pageIndex < PAGES_PER_SPACE; pageIndex++) {
+          const title = `${drawWord(random, words)} ${drawWord(random, words)} ${pageIndex}`;
+          const text = pageMarkdown(random, words, title);
+          markdownBytes += Buffer.byteLength(text);
+          texts.set(hashOf(text), text);
+          changes.push({ kind: 'insert', id: `p${pageIndex}`, placement: { parentId: null }, meta: { title, slug: `page-${pageIndex}`, type: 'document' }, blob: hashOf(text) });
+        }
+        await store.put(texts);
+        const written = await writeTree(store, applyChanges(new Map(), changes));
+        const revisionId = newId();
+        await insertRevision(handle.db, { id: revisionId, parents: '[]', root_hash: written.root, created_by: user.id, created_at: new Date().toISOString() });
+        await addSpaceRevision(handle.db, space.id, revisionId);
+        await updateSpace(handle.db, space.id, { revision_id: revisionId });
       }
-      await store.put(texts);
-      const written = await writeTree(store, applyChanges(new Map(), changes));
-      const revisionId = newId();
-      await insertRevision(handle.db, { id: revisionId, parents: '[]', root_hash: written.root, created_by: user.id, created_at: new Date().toISOString() });
-      await addSpaceRevision(handle.db, space.id, revisionId);
-      await updateSpace(handle.db, space.id, { revision_id: revisionId });
-    }
+      return { actor, organization, spaceIds };
+    };
+    await fill('Others', 'o@quire.test');
+    const { actor, organization, spaceIds } = await fill('Search', 's@quire.test');
 
     let started = process.hrtime.bigint();
     await reindexEverything(handle.db);
@@ -154,6 +164,7 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
 
     return {
       pages: SPACES * PAGES_PER_SPACE,
+      otherPages: SPACES * PAGES_PER_SPACE,
       markdownMb: markdownBytes / 1024 / 1024,
       indexSeconds,
       latency: summarize(latencies),

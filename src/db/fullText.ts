@@ -4,21 +4,75 @@
 // stemming; title weight A, heading B, body D) with a GIN index, ranked by ts_rank.
 // The organization (or the spaces) searched is part of the match on both (migration
 // 0018), so a word's cost follows the pages of the organization searched, not of every
-// organization in the database.
+// organization in the database. PostgreSQL: lexemes 'o:<organization>' and 's:<space>'
+// in each vector, which the GIN index intersects with the words. SQLite: each
+// organization's sections have ids in a range of their own, which FTS5 seeks to; a
+// token on every section instead cost ~10 ms a query at 100,000 pages, because bm25
+// counts the rows of every phrase of the match to weigh it, the scope's included.
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { SearchQuery } from '../content/search.ts';
 import { engineOf } from './dialect.ts';
-import type { Db, SectionHit } from './schema.ts';
+import type { Insertable } from 'kysely';
+import type { Database, Db, SectionHit } from './schema.ts';
+
+/** Section ids an organization's range holds on SQLite; ranges stay below 2^52, so ids are exact JavaScript numbers. */
+const RANGE_SIZE = 2 ** 30;
+const RANGES = 2 ** 22;
+
+/**
+ * The organization's range of section ids on SQLite, from a hash of its id. Two
+ * organizations may share one (about one pair in 8,000 among 1,000 organizations):
+ * they then search each other's ranges, and the join leaves out what is not theirs.
+ * The ids written depend on this rule: changing it needs a migration that moves them.
+ */
+export function sectionIdRange(organizationId: string): { first: number; last: number } {
+  const first = (createHash('sha256').update(organizationId).digest().readUInt32BE(0) % RANGES) * RANGE_SIZE;
+  return { first, last: first + RANGE_SIZE - 1 };
+}
+
+type SectionInsert = Omit<Insertable<Database['search_sections']>, 'id'>;
+
+/** Writes sections of one organization; on SQLite each takes the next id of the organization's range. */
+export async function insertSections(trx: Db, organizationId: string, rows: SectionInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (engineOf(trx) === 'postgres') {
+    await trx.insertInto('search_sections').values(rows).execute();
+    return;
+  }
+  const next = await nextSectionId(trx, organizationId);
+  await trx.insertInto('search_sections').values(rows.map((row, index) => ({ ...row, id: next + index }))).execute();
+}
+
+async function nextSectionId(trx: Db, organizationId: string): Promise<number> {
+  const { first, last } = sectionIdRange(organizationId);
+  const row = await trx.selectFrom('search_sections').select((eb) => eb.fn.max('id').as('top')).where('id', '>=', first).where('id', '<=', last).executeTakeFirst();
+  return row?.top === null || row?.top === undefined ? first : Number(row.top) + 1;
+}
+
+/** Moves spaces' sections to another organization: on SQLite into its range, one statement that keeps their order. */
+export async function moveSections(trx: Db, spaceIds: string[], organizationId: string): Promise<void> {
+  if (spaceIds.length === 0) return;
+  if (engineOf(trx) === 'postgres') {
+    await trx.updateTable('search_sections').set({ organization_id: organizationId }).where('space_id', 'in', spaceIds).execute();
+    return;
+  }
+  const next = await nextSectionId(trx, organizationId);
+  await sql`update search_sections set id = ${next} - 1 + moved.place, organization_id = ${organizationId}
+    from (select id as old_id, row_number() over (order by id) as place from search_sections where space_id in (${sql.join(spaceIds)})) as moved
+    where search_sections.id = moved.old_id`.execute(trx);
+}
 
 /** FTS5 syntax: every term quoted (so nothing typed is an operator), a prefix marked with *. */
 function fts5Query(query: SearchQuery): string {
   return query.terms.map((term) => `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`).join(' ');
 }
 
-/** The scope as FTS5 column filters: the organization, or the spaces when the search is narrower. */
-function fts5Scope(scope: Scope): string {
+/** FTS5 syntax: the words in the given columns, and in the spaces when the search is narrower than the organization. */
+function fts5Scoped(match: string, columns: string, scope: Scope): string {
   const quoted = (id: string) => `"${id.replaceAll('"', '""')}"`;
-  return scope.spaceIds ? `space_id : (${scope.spaceIds.map(quoted).join(' OR ')})` : `organization_id : ${quoted(scope.organizationId)}`;
+  const words = `{${columns}} : (${match})`;
+  return scope.spaceIds ? `space_id : (${scope.spaceIds.map(quoted).join(' OR ')}) AND ${words}` : words;
 }
 
 /** The scope as tsquery lexemes, as the index writes them: 'o:<organization>', or any of 's:<space>'. */
@@ -113,7 +167,7 @@ async function sqliteRanked(
   candidates?: number,
 ): Promise<SectionHit[]> {
   const matches = sql`
-    select ss.id as id, bm25(search_fts, 10.0, 4.0, 1.0, 0.0, 0.0) as score from search_fts
+    select ss.id as id, bm25(search_fts, 10.0, 4.0, 1.0, 0.0) as score from search_fts
       join search_sections ss on ss.id = search_fts.rowid
       join spaces s on s.id = ss.space_id
     where search_fts match ${match} and ${inScope}`;
@@ -129,12 +183,12 @@ async function sqliteRanked(
 }
 
 async function sqliteMatches(db: Db, match: string, fields: Fragment, scope: Scope, limit: number) {
-  // The match finds the scope's sections; the join checks the space is live and still the organization's.
-  const inScope = sql`s.organization_id = ${scope.organizationId} and s.deleted_at is null${
+  // The match seeks the organization's range (and the spaces' token); the join checks the space is live and still the organization's.
+  const { first, last } = sectionIdRange(scope.organizationId);
+  const inScope = sql`search_fts.rowid between ${first} and ${last} and s.organization_id = ${scope.organizationId} and s.deleted_at is null${
     scope.spaceIds ? sql` and ss.space_id in (${sql.join(scope.spaceIds)})` : sql``
   }`;
-  const scoped = (columns: string) => `${fts5Scope(scope)} AND {${columns}} : (${match})`;
-  const titles = await sqliteRanked(db, fields, scoped('page_title heading'), inScope, limit);
+  const titles = await sqliteRanked(db, fields, fts5Scoped(match, 'page_title heading', scope), inScope, limit);
   if (titles.length === limit) return [titles, []];
-  return [titles, await sqliteRanked(db, fields, scoped('page_title heading body'), inScope, limit, BODY_CANDIDATES)];
+  return [titles, await sqliteRanked(db, fields, fts5Scoped(match, 'page_title heading body', scope), inScope, limit, BODY_CANDIDATES)];
 }

@@ -1,5 +1,5 @@
 // Collections: nestable groups of spaces, ordered together with the spaces beside them.
-import { moveSearchIndex } from './search.ts';
+import { moveSections } from '../db/fullText.ts';
 import { BadRequest } from '../errors.ts';
 import { collectionsOfOrganization, collectionsQuery, deleteCollections, insertCollection, reassignCollections, updateCollection } from '../db/repos/collections.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
@@ -184,7 +184,8 @@ export async function transferCollection(ctx: ServiceContext, actor: Actor, coll
     await detachSpacesFromSites(trx, spaceIds);
     await moveGrants(trx, 'collection', subtree, organizationId);
     await moveGrants(trx, 'space', spaceIds, organizationId);
-    await moveSearchIndex(trx, spaceIds, organizationId);
+    // Their search sections go with them, in this transaction: searches there find them at once.
+    await moveSections(trx, spaceIds, organizationId);
     await reassignCollections(trx, subtree, organizationId);
     await updateSpaces(trx, spaceIds, { organization_id: organizationId });
     await updateCollection(trx, collectionId, {

@@ -8,7 +8,7 @@ import { excerpter, parseSearchQuery, type PageSection } from '../content/search
 import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { matchingSections } from '../db/fullText.ts';
+import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
@@ -139,7 +139,7 @@ function indexWrites(spaceId: string, pages: string[], rows: SectionRow[]): Inde
       // Read under the space's lock (writeInSteps): a transfer to another organization moves the rows it finds, and these follow it.
       const { organization_id } = await trx.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
       for (let at = 0; at < chunk.length; at += 200) {
-        await trx.insertInto('search_sections').values(chunk.slice(at, at + 200).map((row) => ({ ...row, organization_id }))).execute();
+        await insertSections(trx, organization_id, chunk.slice(at, at + 200).map((row) => ({ ...row, organization_id })));
       }
       for (const [pageId, { last }] of spans) {
         if (last === counts.get(pageId)! - 1) more = (await deleteSections(trx, spaceId, [pageId], last + 1)) || more;
@@ -304,12 +304,6 @@ function staleSpaces(db: Db) {
     .select('s.id')
     .where('s.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]));
-}
-
-/** Spaces moving to another organization take their sections along, in the move's transaction: searches there find them at once. */
-export async function moveSearchIndex(trx: Db, spaceIds: string[], organizationId: string): Promise<void> {
-  if (spaceIds.length === 0) return;
-  await trx.updateTable('search_sections').set({ organization_id: organizationId }).where('space_id', 'in', spaceIds).execute();
 }
 
 export const CATCH_UP_SEARCH_JOB = 'catch-up-search';

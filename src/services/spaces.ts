@@ -1,6 +1,6 @@
 // Spaces: creating, reading, changing, moving, transferring, duplicating, and the
 // delete → restore → purge life cycle.
-import { moveSearchIndex } from './search.ts';
+import { moveSections } from '../db/fullText.ts';
 import { BadRequest, NotFound } from '../errors.ts';
 import { findCollection } from '../db/repos/collections.ts';
 import { copyCustomFieldValues, deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
@@ -284,7 +284,8 @@ export async function transferSpace(
       await deleteCustomFieldValuesOfSpace(trx, spaceId);
       await detachSpacesFromSites(trx, [spaceId]);
       await moveGrants(trx, 'space', [spaceId], input.organization);
-      await moveSearchIndex(trx, [spaceId], input.organization);
+      // Its search sections go with it, in this transaction: searches there find them at once.
+      await moveSections(trx, [spaceId], input.organization);
     }
     await updateSpace(trx, spaceId, {
       organization_id: input.organization,
