@@ -205,7 +205,7 @@ export function engineOf(db: Kysely<Database> | { getExecutor(): { adapter: unkn
  */
 export async function lockRow(
   db: Kysely<Database>,
-  table: 'organizations' | 'spaces' | 'integration_installations',
+  table: 'organizations' | 'spaces' | 'integration_installations' | 'change_requests' | 'comments',
   id: string,
 ): Promise<void> {
   if (engineOf(db) !== 'postgres') return;

@@ -590,7 +590,7 @@ export interface Database {
   organization_invites: OrganizationInvitesTable;
   collections: CollectionsTable;
   revisions: RevisionsTable;
-  spaces: SpacesTable;
+  spaces: SpacesTable & StoredCounters<'change_requests_total' | 'change_requests_open' | 'change_requests_draft' | 'comments_open'>;
   content_grants: ContentGrantsTable;
   custom_fields: CustomFieldsTable;
   space_custom_field_values: SpaceCustomFieldValuesTable;
@@ -607,10 +607,10 @@ export interface Database {
   space_git_syncs: SpaceGitSyncsTable;
   revision_git: RevisionGitTable;
   content_objects: ContentObjectsTable;
-  change_requests: ChangeRequestsTable;
+  change_requests: ChangeRequestsTable & StoredCounters<'comments_open'>;
   space_revisions: SpaceRevisionsTable;
   settings: SettingsTable;
-  comments: CommentsTable;
+  comments: CommentsTable & StoredCounters<'reply_count'>;
   comment_reactions: CommentReactionsTable;
   search_sections: SearchSectionsTable;
   search_state: SearchStateTable;
@@ -682,7 +682,14 @@ export interface GitPaths {
   files: Record<string, GitBlob>;
 }
 
-/** Counts kept by other tables, read with the space (cast to integer: a bare COUNT arrives as a string from PostgreSQL). */
+/**
+ * Counts of other rows, stored with the row and kept by the store in the transactions
+ * that change what they count (repos/counters.ts). Written only there: inserts leave
+ * them to their default, 0.
+ */
+type StoredCounters<Name extends string> = { [Column in Name]: Generated<number> };
+
+/** A space's stored counters and its Git Sync connection, read with it for presenting. */
 export interface SpaceCounters {
   change_requests_total: number;
   change_requests_open: number;

@@ -1,4 +1,5 @@
 // Two Quire processes on one database, as a user scaling out would run them.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { callServer, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
@@ -73,7 +74,7 @@ describe('two processes on one database', () => {
     expect(pages.body.pages.map((p: any) => p.title).sort()).toEqual(writers.map((_, index) => `Page ${index}`).sort());
   });
 
-  it('keep every acknowledged change request, merge, comment and move under a mixed load through both', async () => {
+  it('keep every acknowledged change request, merge, comment and move, and every counter equal to a fresh count, under a mixed load through both', async () => {
     const boot = await runCli(['admin', 'bootstrap', '--org', 'Mixed', '--email', 'mixed@quire.test', '--name', 'M', '--json'], database.env);
     const { token, organization } = JSON.parse(boot.stdout);
     const orgPath = `/v1/orgs/${organization.id}`;
@@ -83,8 +84,8 @@ describe('two processes on one database', () => {
     for (const title of ['Left', 'Right']) collections.push((await callServer(servers[0], 'POST', `${orgPath}/collections`, token, { title })).body.id);
 
     // What the load was told 2xx for; each worker acts in sequence, so its own records are exact.
-    const changeRequests = new Map<string, { spaceId: string; number: number; pages: string[]; merged: boolean; comments: number }>();
-    const comments = new Map<string, { spaceId: string; resolved: boolean; replies: string[] }>();
+    const changeRequests = new Map<string, { spaceId: string; number: number; pages: string[]; merged: boolean; status: 'open' | 'draft'; comments: number }>();
+    const comments = new Map<string, { spaceId: string; resolved: boolean; replies: string[]; deleted: boolean }>();
     const lastParent = new Map<string, string | null>();
     const refused: string[] = [];
     let acknowledged = 0;
@@ -107,7 +108,7 @@ describe('two processes on one database', () => {
           const spaceId = pick(spaces);
           const created = await send('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: `w${workerIndex}` });
           if (created.status === 201) {
-            changeRequests.set(created.body.id, { spaceId, number: created.body.number, pages: [], merged: false, comments: 0 });
+            changeRequests.set(created.body.id, { spaceId, number: created.body.number, pages: [], merged: false, status: 'open', comments: 0 });
             mine.openChangeRequests.push(created.body.id);
           }
         } else if (roll < 0.45) {
@@ -119,7 +120,7 @@ describe('two processes on one database', () => {
           });
           if (edited.status === 200) record.pages.push(title);
         } else if (roll < 0.55) {
-          const id = mine.openChangeRequests.find((candidate) => changeRequests.get(candidate)!.pages.length > 0);
+          const id = mine.openChangeRequests.find((candidate) => changeRequests.get(candidate)!.pages.length > 0 && changeRequests.get(candidate)!.status === 'open');
           if (!id) continue;
           const record = changeRequests.get(id)!;
           const merged = await send('POST', `/v1/spaces/${record.spaceId}/change-requests/${id}/merge`);
@@ -128,26 +129,44 @@ describe('two processes on one database', () => {
             record.merged = true;
             mine.openChangeRequests.splice(mine.openChangeRequests.indexOf(id), 1);
           }
-        } else if (roll < 0.6) {
+        } else if (roll < 0.58) {
           const id = pick(mine.openChangeRequests);
           await send('POST', `/v1/spaces/${changeRequests.get(id)!.spaceId}/change-requests/${id}/update`);
-        } else if (roll < 0.75 || mine.comments.length === 0) {
+        } else if (roll < 0.61) {
+          const id = pick(mine.openChangeRequests);
+          const record = changeRequests.get(id)!;
+          const status = record.status === 'open' ? 'draft' : 'open';
+          const patched = await send('PATCH', `/v1/spaces/${record.spaceId}/change-requests/${id}`, { status });
+          if (patched.status === 200) record.status = status;
+        } else if (roll < 0.74 || mine.comments.length === 0) {
           const spaceId = pick(spaces);
           const posted = await send('POST', `/v1/spaces/${spaceId}/comments`, { body: { markdown: `From worker ${workerIndex}` } });
           if (posted.status === 200) {
-            comments.set(posted.body.id, { spaceId, resolved: false, replies: [] });
+            comments.set(posted.body.id, { spaceId, resolved: false, replies: [], deleted: false });
             mine.comments.push(posted.body.id);
           }
-        } else if (roll < 0.85) {
+        } else if (roll < 0.83) {
           const id = pick(mine.comments);
           const record = comments.get(id)!;
           const reply = await send('POST', `/v1/spaces/${record.spaceId}/comments/${id}/replies`, { body: { markdown: 'Agreed' } });
           if (reply.status === 200) record.replies.push(reply.body.id);
-        } else if (roll < 0.9) {
+        } else if (roll < 0.88) {
           const id = pick(mine.comments);
           const record = comments.get(id)!;
           const resolved = await send('PUT', `/v1/spaces/${record.spaceId}/comments/${id}`, { resolved: !record.resolved });
           if (resolved.status === 200) record.resolved = !record.resolved;
+        } else if (roll < 0.9) {
+          const id = pick(mine.comments);
+          const record = comments.get(id)!;
+          // A reply goes as often as a comment with its replies.
+          const reply = record.replies.length > 0 && Math.random() < 0.5 ? record.replies[0] : undefined;
+          const path = reply ? `/v1/spaces/${record.spaceId}/comments/${id}/replies/${reply}` : `/v1/spaces/${record.spaceId}/comments/${id}`;
+          const deleted = await send('DELETE', path);
+          if (deleted.status === 204 && reply) record.replies.shift();
+          if (deleted.status === 204 && !reply) {
+            record.deleted = true;
+            mine.comments.splice(mine.comments.indexOf(id), 1);
+          }
         } else if (roll < 0.97) {
           const id = pick(mine.openChangeRequests);
           const record = changeRequests.get(id)!;
@@ -184,6 +203,7 @@ describe('two processes on one database', () => {
       // The load leaves change requests open or merged; the list shows one status at a time.
       const listed = [
         ...(await walk(`/v1/spaces/${spaceId}/change-requests?status=open`)),
+        ...(await walk(`/v1/spaces/${spaceId}/change-requests?status=draft`)),
         ...(await walk(`/v1/spaces/${spaceId}/change-requests?status=merged`)),
       ];
       const numbers = listed.map((changeRequest) => changeRequest.number).sort((a, b) => a - b);
@@ -192,7 +212,7 @@ describe('two processes on one database', () => {
       for (const [id, record] of ours) {
         const found = listed.find((changeRequest) => changeRequest.id === id);
         expect(found?.number, `change request ${id}`).toBe(record.number);
-        expect(found?.status).toBe(record.merged ? 'merged' : 'open');
+        expect(found?.status).toBe(record.merged ? 'merged' : record.status);
         expect(found?.comments).toBe(record.comments);
       }
       const pages = (await callServer(servers[0], 'GET', `/v1/spaces/${spaceId}/content/pages`, token)).body.pages.map((page: any) => page.title);
@@ -203,16 +223,41 @@ describe('two processes on one database', () => {
       const openComments = await walk(`/v1/spaces/${spaceId}/comments?status=open`);
       expect(space.changeRequests).toBe(listed.length);
       expect(space.changeRequestsOpen).toBe(listed.filter((changeRequest) => changeRequest.status === 'open').length);
+      expect(space.changeRequestsDraft).toBe(listed.filter((changeRequest) => changeRequest.status === 'draft').length);
       expect(space.comments).toBe(openComments.length);
       if (lastParent.has(spaceId)) expect(space.parent ?? null).toBe(lastParent.get(spaceId));
     }
     for (const [id, record] of comments) {
       const comment = await callServer(servers[0], 'GET', `/v1/spaces/${record.spaceId}/comments/${id}`, token);
+      if (record.deleted) {
+        expect(comment.status, `deleted comment ${id}`).toBe(404);
+        continue;
+      }
       expect(comment.status, `comment ${id}`).toBe(200);
       expect(comment.body.status).toBe(record.resolved ? 'resolved' : 'open');
       expect(comment.body.replies).toBe(record.replies.length);
       const replies = await walk(`/v1/spaces/${record.spaceId}/comments/${id}/replies`);
       expect(replies.map((reply) => reply.id).sort()).toEqual([...record.replies].sort());
+    }
+
+    // Every stored counter of every row against a count of what it counts.
+    const handle = await database.open();
+    try {
+      const open = 'cm.parent_id is null and cm.resolved_at is null';
+      const drift = await sql<{ what: string; id: string }>`
+        select 'space' as what, s.id from spaces s where
+          s.change_requests_total <> (select count(*) from change_requests cr where cr.space_id = s.id) or
+          s.change_requests_open <> (select count(*) from change_requests cr where cr.space_id = s.id and cr.status = 'open') or
+          s.change_requests_draft <> (select count(*) from change_requests cr where cr.space_id = s.id and cr.status = 'draft') or
+          s.comments_open <> (select count(*) from comments cm where cm.space_id = s.id and cm.change_request_id is null and ${sql.raw(open)})
+        union all
+        select 'change request', cr.id from change_requests cr
+          where cr.comments_open <> (select count(*) from comments cm where cm.change_request_id = cr.id and ${sql.raw(open)})
+        union all
+        select 'comment', c.id from comments c where c.reply_count <> (select count(*) from comments r where r.parent_id = c.id)`.execute(handle.db);
+      expect(drift.rows).toEqual([]);
+    } finally {
+      await handle.close();
     }
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 // Change requests of a space: proposed edits, numbered per space.
 import { sql } from 'kysely';
+import { lockRow } from '../dialect.ts';
 import type { Db, ChangeRequestWithAuthor, ChangeRequestRow } from '../schema.ts';
-import { openCommentCount } from './comments.ts';
+import { countChangeRequestTransition } from './counters.ts';
 
 function withAuthors(db: Db) {
   return db
@@ -12,7 +13,6 @@ function withAuthors(db: Db) {
       'u.email as author_email',
       'u.display_name as author_display_name',
       'u.photo_url as author_photo_url',
-      openCommentCount('change_request').as('comments_open'),
     ]);
 }
 
@@ -41,6 +41,7 @@ export async function nextChangeRequestNumber(db: Db, spaceId: string): Promise<
 
 export async function insertChangeRequest(db: Db, changeRequest: ChangeRequestRow): Promise<void> {
   await db.insertInto('change_requests').values(changeRequest).execute();
+  await countChangeRequestTransition(db, changeRequest.space_id, null, changeRequest.status);
 }
 
 export async function updateChangeRequest(
@@ -48,6 +49,14 @@ export async function updateChangeRequest(
   changeRequestId: string,
   changes: Partial<Omit<ChangeRequestRow, 'id' | 'space_id' | 'number' | 'created_by' | 'created_at'>>,
 ): Promise<void> {
+  if (changes.status === undefined) {
+    await db.updateTable('change_requests').set(changes).where('id', '=', changeRequestId).execute();
+    return;
+  }
+  // The status it leaves, read under the row's lock: two transitions at once count one after the other.
+  await lockRow(db, 'change_requests', changeRequestId);
+  const before = await db.selectFrom('change_requests').select(['space_id', 'status']).where('id', '=', changeRequestId).executeTakeFirstOrThrow();
   await db.updateTable('change_requests').set(changes).where('id', '=', changeRequestId).execute();
+  if (before.status !== changes.status) await countChangeRequestTransition(db, before.space_id, before.status, changes.status);
 }
 

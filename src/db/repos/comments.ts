@@ -1,6 +1,7 @@
 // Comments, replies and reactions.
-import { sql } from 'kysely';
+import { lockRow } from '../dialect.ts';
 import type { Db, CommentRow } from '../schema.ts';
+import { countOpenComment, countReply } from './counters.ts';
 
 export interface CommentScope {
   spaceId: string;
@@ -20,7 +21,6 @@ function withPeople(db: Db) {
       'resolver.email as resolver_email',
       'resolver.display_name as resolver_display_name',
       'resolver.photo_url as resolver_photo_url',
-      sql<number>`cast((select count(*) from comments r where r.parent_id = c.id) as integer)`.as('reply_count'),
     ]);
 }
 
@@ -55,6 +55,18 @@ export function findComment(db: Db, scope: CommentScope, commentId: string, pare
 
 export async function insertComment(db: Db, comment: CommentRow): Promise<void> {
   await db.insertInto('comments').values(comment).execute();
+  if (comment.parent_id !== null) await countReply(db, comment.parent_id, 1);
+  else if (comment.resolved_at === null) await countOpenComment(db, comment, 1);
+}
+
+/** The comment as its counters see it, read under the row's lock: two changes at once count one after the other. */
+async function lockedForCounting(db: Db, commentId: string) {
+  await lockRow(db, 'comments', commentId);
+  return db
+    .selectFrom('comments')
+    .select(['space_id', 'change_request_id', 'parent_id', 'resolved_at'])
+    .where('id', '=', commentId)
+    .executeTakeFirst();
 }
 
 export async function updateComment(
@@ -62,15 +74,27 @@ export async function updateComment(
   commentId: string,
   changes: Partial<Pick<CommentRow, 'body' | 'mentions' | 'edited_at' | 'resolved_at' | 'resolved_by'>>,
 ): Promise<void> {
+  if (changes.resolved_at === undefined) {
+    await db.updateTable('comments').set(changes).where('id', '=', commentId).execute();
+    return;
+  }
+  const before = await lockedForCounting(db, commentId);
   await db.updateTable('comments').set(changes).where('id', '=', commentId).execute();
+  if (!before || before.parent_id !== null) return;
+  const wasOpen = before.resolved_at === null;
+  const isOpen = changes.resolved_at === null;
+  if (wasOpen !== isOpen) await countOpenComment(db, before, isOpen ? 1 : -1);
 }
 
 /** Deletes a comment with its replies and every reaction to them. */
 export async function deleteComment(db: Db, commentId: string): Promise<void> {
+  const before = await lockedForCounting(db, commentId);
   const ids = db.selectFrom('comments').select('id').where((eb) => eb.or([eb('id', '=', commentId), eb('parent_id', '=', commentId)]));
   await db.deleteFrom('comment_reactions').where('comment_id', 'in', ids).execute();
   await db.deleteFrom('comments').where('parent_id', '=', commentId).execute();
   await db.deleteFrom('comments').where('id', '=', commentId).execute();
+  if (before?.parent_id) await countReply(db, before.parent_id, -1);
+  else if (before && before.resolved_at === null) await countOpenComment(db, before, -1);
 }
 
 export async function addReaction(db: Db, commentId: string, userId: string, emoji: string, at: string): Promise<void> {
@@ -100,15 +124,4 @@ export function reactionsOf(db: Db, commentIds: string[]) {
     .orderBy('r.reacted_at')
     .orderBy('u.id')
     .execute();
-}
-
-/**
- * Open comments (not replies) of a space outside change requests, or of one change
- * request. Both name the space so the count seeks comments_scope; a change request
- * alone would let the planner walk every top-level comment of the database instead.
- */
-export function openCommentCount(scopeColumn: 'space' | 'change_request') {
-  return scopeColumn === 'space'
-    ? sql<number>`cast((select count(*) from comments cm where cm.space_id = s.id and cm.change_request_id is null and cm.parent_id is null and cm.resolved_at is null) as integer)`
-    : sql<number>`cast((select count(*) from comments cm where cm.space_id = cr.space_id and cm.change_request_id = cr.id and cm.parent_id is null and cm.resolved_at is null) as integer)`;
 }

@@ -1,28 +1,15 @@
 // Spaces: where documentation lives. Deleting one only sets deleted_at; the purge
 // job removes it for good after the retention window.
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
 import type { Database, Db, SpacesTable, SpaceWithCounters, SpaceRow } from '../schema.ts';
-import { openCommentCount } from './comments.ts';
-
-const changeRequestCount = (status?: string) =>
-  status
-    ? sql<number>`cast((select count(*) from change_requests cr where cr.space_id = s.id and cr.status = ${status}) as integer)`
-    : sql<number>`cast((select count(*) from change_requests cr where cr.space_id = s.id) as integer)`;
-
-/** Spaces with their counters, for presenting. */
+/** Spaces with their counters (stored in the row) and Git Sync connection, for presenting. */
 function spacesWithCounters(db: Db) {
   return db
     .selectFrom('spaces as s')
     .leftJoin('space_git_syncs as g', 'g.space_id', 's.id')
     .selectAll('s')
-    .select(['g.url as git_url', 'g.provider as git_provider', 'g.tree_url as git_tree_url', 'g.updated_at as git_updated_at'])
-    .select([
-      changeRequestCount().as('change_requests_total'),
-      changeRequestCount('open').as('change_requests_open'),
-      changeRequestCount('draft').as('change_requests_draft'),
-      openCommentCount('space').as('comments_open'),
-    ]);
+    .select(['g.url as git_url', 'g.provider as git_provider', 'g.tree_url as git_tree_url', 'g.updated_at as git_updated_at']);
 }
 
 export async function insertSpace(db: Db, space: SpaceRow): Promise<void> {
@@ -36,8 +23,7 @@ const spaceByIdQuery = preparedQuery<'spaceId', SpaceRow>(
 
 /**
  * A space, deleted or not; nearly every space-scoped request reads it to authorize.
- * Without counters: counting its change requests and comments is most of the cost
- * of the read, and only presenting the space needs them.
+ * Without the Git Sync join, which only presenting the space needs.
  */
 export async function findSpace(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
   return (await spaceByIdQuery(db, { spaceId }))[0];
@@ -48,7 +34,7 @@ const spaceWithCountersQuery = preparedQuery<'spaceId', SpaceWithCounters>(
   { remember: true },
 );
 
-/** A space with its counters, for presenting it. */
+/** A space with its counters and Git Sync connection, for presenting it. */
 export async function findSpaceWithCounters(db: Db, spaceId: string): Promise<SpaceWithCounters | undefined> {
   return (await spaceWithCountersQuery(db, { spaceId }))[0];
 }
