@@ -58,6 +58,26 @@ function pageFile(tree: FlatTree, pageId: string, parents: Set<string | null>): 
 /** Every link as a URL reference, as written: for documents resolved later, where they are shown. */
 export const linksAsWritten: LinkResolver = (url) => ({ kind: 'url', url });
 
+function isWrittenLink(value: unknown): value is { kind: 'url'; url: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const keys = Object.keys(value);
+  return keys.length === 2 && (value as { kind?: unknown }).kind === 'url' && typeof (value as { url?: unknown }).url === 'string';
+}
+
+/**
+ * A document made with links as written, with every link resolved as `resolve` would
+ * have resolved it while converting: the same document as converting the markdown with
+ * `resolve`, at the cost of a walk instead of a parse. Inline images' data URLs stay.
+ */
+export function resolveWrittenLinks<Node>(node: Node, resolve: LinkResolver): Node {
+  if (Array.isArray(node)) return node.map((item) => resolveWrittenLinks(item, resolve)) as Node;
+  if (typeof node !== 'object' || node === null) return node;
+  if (isWrittenLink(node)) return (/^data:image\//i.test(node.url) ? node : resolve(node.url)) as Node;
+  const resolved: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) resolved[key] = resolveWrittenLinks(value, resolve);
+  return resolved as Node;
+}
+
 /**
  * Resolves links as a page of a revision sees them: "#anchor", "/files/<id>",
  * "/pages/<id>", paths of pages relative to the page's own file ("../guide/README.md#install",

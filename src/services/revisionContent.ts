@@ -1,10 +1,10 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { namedFiles } from '../content/document.ts';
+import { linkResolverFor, namedFiles, resolveWrittenLinks } from '../content/document.ts';
+import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
 import { childrenByParent, findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
-import { runSized } from '../workers/pool.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -157,7 +157,9 @@ export async function presentPageWithContent(
   const markdown = await markdownOf(ctx.db, page);
   const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { ...(format === 'markdown' ? { markdown } : {}), git: gitPathsOf(view).pages });
   if (format !== 'document') return presented;
-  return { ...presented, document: await runSized('markdownToDocument', { markdown, tree: view.tree, pageId: page.id, files: namedFiles(view.files) }, markdown.length) };
+  // The document made once per content (as the reader shows it), its links resolved where this page sits.
+  const { document } = await pageDocument(ctx, page);
+  return { ...presented, document: resolveWrittenLinks(document, linkResolverFor(view.tree, page.id, namedFiles(view.files))) };
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

@@ -28,9 +28,6 @@ export const tasks = {
   mergeText: (input: { base: string; ours: string; theirs: string }) => mergeText(input.base, input.ours, input.theirs),
   parseOpenApiText: (input: { text: string }) => parseOpenApiText(input.text) as Record<string, unknown>,
   sectionsOf: (input: { pages: Array<{ markdown: string; title: string }> }) => input.pages.map((page) => sectionsOf(page.markdown, page.title)),
-  /** A page's document; its relative links are read from where the page sits. */
-  markdownToDocument: (input: { markdown: string; tree: FlatTree; pageId?: string; files?: NamedFile[] }) =>
-    markdownToDocument(input.markdown, linkResolverFor(input.tree, input.pageId, input.files)),
   /** A page's document for readers as JSON, its links as written, and deflated in base64 to store (services/pageDocuments.ts). */
   documentAsWritten: (input: { markdown: string }) => {
     const json = JSON.stringify(markdownToDocument(input.markdown, linksAsWritten));

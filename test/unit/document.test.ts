@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { linkResolverFor, linkWriterFor, markdownToDocument } from '../../src/content/document.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, resolveWrittenLinks } from '../../src/content/document.ts';
 import { applyChanges } from '../../src/content/changes.ts';
 
 const tree = applyChanges(new Map(), [
@@ -81,6 +82,24 @@ describe('markdown to JSON documents', () => {
     for (const ref of [{ kind: 'page', page: 'guide', anchor: 'top' }, { kind: 'file', file: 'f1' }, { kind: 'page', page: 'install' }] as const) {
       expect(fromInstall(write(ref))).toEqual(ref);
       expect(linkResolverFor(tree)(anywhere(ref))).toEqual(ref);
+    }
+  });
+
+  it('gives the same document from links resolved after the conversion as from links resolved while converting, for every block of the corpus', () => {
+    const corpus = new URL('../fixtures/gitbook/', import.meta.url);
+    const files = [{ id: 'f1', name: 'logo.png' }];
+    const extra = [
+      '[Install](../guide/install.md#steps) and [top](#top), ![logo](../.gitbook/assets/logo.png), [site](https://example.com), ![dot](data:image/png;base64,iVBORw0KGgo=)',
+      '{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}',
+      '{% embed url="https://example.com/video" %}',
+      '<figure><img src="../.gitbook/assets/logo.png" alt=""><figcaption></figcaption></figure>',
+    ];
+    const pages = [...readdirSync(corpus).map((name) => readFileSync(new URL(name, corpus), 'utf8')), ...extra];
+    for (const pageId of ['install', 'guide', undefined]) {
+      const resolveHere = linkResolverFor(tree, pageId, files);
+      for (const markdown of pages) {
+        expect(resolveWrittenLinks(markdownToDocument(markdown, linksAsWritten), resolveHere)).toEqual(markdownToDocument(markdown, resolveHere));
+      }
     }
   });
 });
