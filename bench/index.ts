@@ -17,8 +17,10 @@ import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
 import { benchStall } from './stall.ts';
 import { benchReader } from './reader.ts';
-import { benchOrganizationRead } from './org-read.ts';
-import { benchSpaceList } from './space-list.ts';
+import { benchHotReads } from './org-read.ts';
+import { benchReadProfile } from './read-profile.ts';
+import { benchStart } from './start.ts';
+import { benchBusySpaces, benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -65,12 +67,38 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'org-read',
-    title: `Authenticated GET /v1/orgs/{id} against a bare node:http server (${seconds} s each, 32 connections)`,
+    title: `The hot authenticated reads, each against a bare node:http server answering the same bytes (${seconds} s each, 32 connections), with each server's CPU per request`,
     run: async (database) => {
-      const result = await benchOrganizationRead(database, seconds);
+      const results = await benchHotReads(database, seconds, process.env.BENCH_READS?.split(','));
+      return results.map(
+        (result) =>
+          `${result.name.padEnd(22)} bare ${result.bare.toFixed(0)} req/s, quire ${result.quire.toFixed(0)} req/s, ratio ${(result.ratio * 100).toFixed(1)}%` +
+          `${result.name === 'organization' ? ` (target ≥ ${database.engine === 'sqlite' ? 50 : 25}%)` : ''}; ` +
+          `CPU per request bare ${result.bareCpuUs.toFixed(1)} µs, quire ${result.quireCpuUs.toFixed(1)} µs (bare / quire ${((result.bareCpuUs / result.quireCpuUs) * 100).toFixed(1)}%); ` +
+          `quire p99 ${result.p99} ms, errors ${result.errors}`,
+      );
+    },
+  },
+  {
+    name: 'read-profile',
+    title: `Where GET /v1/orgs/{id} spends its time: the server under the CPU profiler (${seconds} s, 32 connections), microseconds per request by part, beside the bare node:http server's`,
+    run: async (database) => {
+      const { quire, bare } = await benchReadProfile(database, seconds);
+      const total = (parts: Map<string, number>) => [...parts.values()].reduce((sum, value) => sum + value, 0);
       return [
-        `bare ${result.bare.toFixed(0)} req/s, quire ${result.quire.toFixed(0)} req/s, ` +
-          `ratio ${(result.ratio * 100).toFixed(1)}% (target ≥ 35% on sqlite), quire p99 ${result.p99} ms, errors ${result.errors}`,
+        `quire ${total(quire.parts).toFixed(1)} µs a request (${quire.requestsPerSecond.toFixed(0)} req/s profiled), bare ${total(bare.parts).toFixed(1)} µs (${bare.requestsPerSecond.toFixed(0)} req/s):`,
+        ...[...quire.parts].map(([part, microseconds]) => `  ${microseconds.toFixed(1).padStart(6)} µs  ${part}${bare.parts.has(part) ? ` (bare: ${bare.parts.get(part)!.toFixed(1)})` : ''}`),
+      ];
+    },
+  },
+  {
+    name: 'start',
+    title: '`quire serve` from its process starting to /readyz: first start on a fresh database, restarts of it empty and holding 100,000 pages',
+    run: async (database) => {
+      const result = await benchStart(database);
+      return [
+        `first start ${result.freshMs.toFixed(0)} ms (RSS ${result.freshRssMb.toFixed(0)} MB); restart empty ${result.emptyMs.toFixed(0)} ms; ` +
+          `restart with ${result.pages} pages ${result.fullMs.toFixed(0)} ms (RSS ${result.fullRssMb.toFixed(0)} MB) (target < 2,000 ms)`,
       ];
     },
   },
@@ -82,6 +110,17 @@ const benchmarks: Benchmark[] = [
       return [
         `page 1 ${result.firstPageMs.toFixed(2)} ms, page 50 ${result.middlePageMs.toFixed(2)} ms, ` +
           `page 100 ${result.lastPageMs.toFixed(2)} ms (last / first ${result.ratio.toFixed(2)})`,
+      ];
+    },
+  },
+  {
+    name: 'busy-spaces',
+    title: 'Listing 50 spaces of 20,000 change requests and 20,000 comments each, beside 50 empty spaces (median of 9)',
+    run: async (database) => {
+      const result = await benchBusySpaces(database);
+      return [
+        `50 busy spaces ${result.busyMs.toFixed(2)} ms, 50 empty spaces ${result.emptyMs.toFixed(2)} ms: ` +
+          `busy / empty ${(result.busyMs / result.emptyMs).toFixed(2)} (counted on every read before the counters were stored: 240 ms)`,
       ];
     },
   },
@@ -170,7 +209,9 @@ const benchmarks: Benchmark[] = [
       const latency = (summary: LoadMixResult['reads']) =>
         `${summary.count} (p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms)`;
       const lines = (label: string, result: LoadMixResult) => [
-        `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms on sqlite)`,
+        `${label}: ${result.requestsPerSecond.toFixed(0)} req/s${
+          result.bareRequestsPerSecond ? ` (bare node:http under the same generator ${result.bareRequestsPerSecond.toFixed(0)} req/s: ${((result.requestsPerSecond / result.bareRequestsPerSecond) * 100).toFixed(1)}%)` : ''
+        }, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms at 75% of capacity)`,
         `${label}: writes ${latency(result.writes)}`,
         `${label}: read p50 / p99 by kind: ` +
           [...result.readsByKind].map(([kind, summary]) => `${kind} ${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)} ms`).join(', '),

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { childPids, runCli, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { cpuMilliseconds, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -32,6 +32,12 @@ export interface LoadMixResult {
   serverCpuShare: number;
   /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
   sql?: SqlTiming;
+  /**
+   * For a closed-loop run: the same generator, connections and mix against a bare
+   * node:http server answering the organization's bytes to every request, in the same
+   * run: the capacity of this machine for any server, and the measure of Quire's.
+   */
+  bareRequestsPerSecond?: number;
 }
 
 export interface SqlTiming {
@@ -48,22 +54,6 @@ const SPACES = 20;
 const PAGES_PER_SPACE = 50;
 
 const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.url));
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** The server and every process under it (with QUIRE_WORKERS, its workers). */
-function serverProcesses(rootPid: number): number[] {
-  const tree = [rootPid];
-  for (let index = 0; index < tree.length; index++) tree.push(...childPids(tree[index]));
-  return tree;
-}
-
-/** User plus system CPU time of the server's processes so far, in milliseconds (stat fields 14 and 15). */
-function cpuMilliseconds(rootPid: number): number {
-  return serverProcesses(rootPid).reduce((sum, pid) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  }, 0);
-}
 
 type SqlTotals = Record<string, { count: number; milliseconds: number }>;
 
@@ -124,7 +114,8 @@ export async function benchLoadMix(
     ...(timeSql ? { NODE_OPTIONS: `--import ${SQL_TIMING_PRELOAD}`, BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
   });
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const [host, port] = server.baseUrl.replace('http://', '').split(':');
+  const [host, quirePort] = server.baseUrl.replace('http://', '').split(':');
+  let port = Number(quirePort);
 
   // The measured runs skip parsing answers: the generator shares the machine's two cores.
   const send = (method: string, path: string, body?: unknown, parse = true) =>
@@ -133,7 +124,7 @@ export async function benchLoadMix(
       const outgoing = httpRequest(
         {
           host,
-          port: Number(port),
+          port,
           method,
           path,
           agent,
@@ -255,7 +246,20 @@ export async function benchLoadMix(
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
     clearInterval(sampler);
     const rssEndMb = residentMegabytes(server.child.pid!);
+    let bareRequestsPerSecond: number | undefined;
+    if (!offeredRate && workers === 1) {
+      const bare = await startBareServer(JSON.stringify(await must('GET', `/v1/orgs/${organization.id}`)));
+      try {
+        port = Number(new URL(bare.url).port);
+        await run(5_000);
+        bareRequestsPerSecond = (await run(seconds * 1000)).requestsPerSecond;
+      } finally {
+        port = Number(quirePort);
+        await stop(bare.child);
+      }
+    }
     return {
+      bareRequestsPerSecond,
       engine: database.engine,
       requestsPerSecond: measured.requestsPerSecond,
       reads: summarize(measured.allReads),

@@ -86,46 +86,61 @@ const QUERIES = (words: string[]) => [
   'nothing matches this',
 ];
 
+/** A context for calling services directly, without a server. */
+export function benchContext(db: ServiceContext['db']): ServiceContext {
+  return {
+    db,
+    clock: systemClock,
+    config: { publicUrl: 'http://bench', allowPrivateUrls: false },
+    log: pino({ level: 'silent' }), linkKey: 'bench-key',
+    secretsKey: () => Buffer.alloc(32),
+    sandbox: noSandbox('no integrations here'),
+  } as ServiceContext;
+}
+
+/**
+ * Writes organizations of SPACES × PAGES_PER_SPACE generated pages straight into the
+ * revision store (one revision per space), as a database that grew over time holds
+ * them; the same text on every run.
+ */
+export function contentSeeder(db: ServiceContext['db']) {
+  const ctx = benchContext(db);
+  const random = seeded(42);
+  const words = vocabulary(random, 3_000);
+  const store = databaseObjectStore(db);
+  let markdownBytes = 0;
+  const fill = async (organizationTitle: string, email: string) => {
+    const { user, organization } = await bootstrap(db, systemClock, { organizationTitle, email, name: 'S' });
+    const actor: Actor = { user, tokenId: 'bench' };
+    const spaceIds: string[] = [];
+    for (let spaceIndex = 0; spaceIndex < SPACES; spaceIndex++) {
+      const space = await createSpace(ctx, actor, organization.id, { title: `Space ${spaceIndex}` });
+      spaceIds.push(space.id);
+      const changes: PageChange[] = [];
+      const texts = new Map<string, string>();
+      for (let pageIndex = 0; pageIndex < PAGES_PER_SPACE; pageIndex++) {
+        const title = `${drawWord(random, words)} ${drawWord(random, words)} ${pageIndex}`;
+        const text = pageMarkdown(random, words, title);
+        markdownBytes += Buffer.byteLength(text);
+        texts.set(hashOf(text), text);
+        changes.push({ kind: 'insert', id: `p${pageIndex}`, placement: { parentId: null }, meta: { title, slug: `page-${pageIndex}`, type: 'document' }, blob: hashOf(text) });
+      }
+      await store.put(texts);
+      const written = await writeTree(store, applyChanges(new Map(), changes));
+      const revisionId = newId();
+      await insertRevision(db, { id: revisionId, parents: '[]', root_hash: written.root, created_by: user.id, created_at: new Date().toISOString() });
+      await addSpaceRevision(db, space.id, revisionId);
+      await updateSpace(db, space.id, { revision_id: revisionId });
+    }
+    return { actor, organization, spaceIds };
+  };
+  return { ctx, random, words, fill, pagesPerOrganization: SPACES * PAGES_PER_SPACE, markdownBytes: () => markdownBytes };
+}
+
 export async function benchSearch(database: BenchDatabase): Promise<SearchBenchResult> {
   const handle = await database.open();
   try {
-    const ctx: ServiceContext = {
-      db: handle.db,
-      clock: systemClock,
-      config: { publicUrl: 'http://bench', allowPrivateUrls: false },
-      log: pino({ level: 'silent' }), linkKey: 'bench-key',
-      secretsKey: () => Buffer.alloc(32),
-      sandbox: noSandbox('no integrations here'),
-    } as ServiceContext;
-    const random = seeded(42);
-    const words = vocabulary(random, 3_000);
-    const store = databaseObjectStore(handle.db);
-    let markdownBytes = 0;
-    const fill = async (organizationTitle: string, email: string) => {
-      const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle, email, name: 'S' });
-      const actor: Actor = { user, tokenId: 'bench' };
-      const spaceIds: string[] = [];
-      for (let spaceIndex = 0; spaceIndex < SPACES; spaceIndex++) {
-        const space = await createSpace(ctx, actor, organization.id, { title: `Space ${spaceIndex}` });
-        spaceIds.push(space.id);
-        const changes: PageChange[] = [];
-        const texts = new Map<string, string>();
-        for (let pageIndex = 0; pageIndex < PAGES_PER_SPACE; pageIndex++) {
-          const title = `${drawWord(random, words)} ${drawWord(random, words)} ${pageIndex}`;
-          const text = pageMarkdown(random, words, title);
-          markdownBytes += Buffer.byteLength(text);
-          texts.set(hashOf(text), text);
-          changes.push({ kind: 'insert', id: `p${pageIndex}`, placement: { parentId: null }, meta: { title, slug: `page-${pageIndex}`, type: 'document' }, blob: hashOf(text) });
-        }
-        await store.put(texts);
-        const written = await writeTree(store, applyChanges(new Map(), changes));
-        const revisionId = newId();
-        await insertRevision(handle.db, { id: revisionId, parents: '[]', root_hash: written.root, created_by: user.id, created_at: new Date().toISOString() });
-        await addSpaceRevision(handle.db, space.id, revisionId);
-        await updateSpace(handle.db, space.id, { revision_id: revisionId });
-      }
-      return { actor, organization, spaceIds };
-    };
+    const { ctx, random, words, fill, markdownBytes } = contentSeeder(handle.db);
     await fill('Others', 'o@quire.test');
     const { actor, organization, spaceIds } = await fill('Search', 's@quire.test');
 
@@ -165,7 +180,7 @@ export async function benchSearch(database: BenchDatabase): Promise<SearchBenchR
     return {
       pages: SPACES * PAGES_PER_SPACE,
       otherPages: SPACES * PAGES_PER_SPACE,
-      markdownMb: markdownBytes / 1024 / 1024,
+      markdownMb: markdownBytes() / 1024 / 1024,
       indexSeconds,
       latency: summarize(latencies),
       mergeTenPagesMs,

@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: child processes, load generation, databases.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createTestDatabase, type Engine, type TestDatabase } from '../test/helpers/database.ts';
 import { callServer, childPids, freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
@@ -82,6 +83,23 @@ export async function postgresDatabase(): Promise<BenchDatabase | undefined> {
   } catch {
     return undefined;
   }
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The server and every process under it (with QUIRE_WORKERS, its workers). */
+export function serverProcesses(rootPid: number): number[] {
+  const tree = [rootPid];
+  for (let index = 0; index < tree.length; index++) tree.push(...childPids(tree[index]));
+  return tree;
+}
+
+/** User plus system CPU time of the server's processes so far, in milliseconds (stat fields 14 and 15). */
+export function cpuMilliseconds(rootPid: number): number {
+  return serverProcesses(rootPid).reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  }, 0);
 }
 
 export function stop(child: ChildProcess): Promise<void> {

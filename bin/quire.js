@@ -8,11 +8,12 @@
 // tsx's loader as before.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const entry = join(root, 'src', 'cli.ts');
+const cache = join(root, 'node_modules', '.cache', 'quire');
 
 /** Bundles the sources; each keeps its own import.meta.url, so files beside it (reader assets, the worker entry) are found. */
 async function bundle() {
@@ -35,24 +36,34 @@ async function bundle() {
     target: 'node20',
     packages: 'external',
     write: false,
+    // Written beside the bundle: stack traces name the sources' files and lines.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    absWorkingDir: root,
+    outdir: cache,
     logLevel: 'silent',
     plugins: [keepModuleUrl],
   });
-  return result.outputFiles[0].contents;
+  const file = (extension) => result.outputFiles.find((output) => output.path.endsWith(extension)).text;
+  return { code: file('.js'), map: file('.js.map') };
 }
 
-/** Writes the bundle under node_modules/.cache by its hash (atomically: several processes may start at once); old ones go after a day. */
-function store(code) {
-  const cache = join(root, 'node_modules', '.cache', 'quire');
+/** Writes the bundle and its map under node_modules/.cache by its hash (atomically: several processes may start at once); old ones go after a day. */
+function store({ code, map }) {
   mkdirSync(cache, { recursive: true });
-  const file = join(cache, `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  const file = join(cache, `cli-${createHash('sha256').update(code).update(map).digest('hex').slice(0, 16)}.mjs`);
+  const write = (path, text) => {
+    const partial = `${path}.${process.pid}.tmp`;
+    writeFileSync(partial, text);
+    renameSync(partial, path);
+  };
   try {
     statSync(file);
     return file;
   } catch {
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, code);
-    renameSync(partial, file);
+    // The map first: a bundle present means its map is too.
+    write(`${file}.map`, map);
+    write(file, code.replace(/\/\/# sourceMappingURL=.*\s*$/, `//# sourceMappingURL=${basename(file)}.map\n`));
   }
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);
@@ -68,6 +79,7 @@ try {
   bundled = undefined;
 }
 if (bundled) {
+  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(bundled).href);
 } else {
   const { register } = await import('tsx/esm/api');

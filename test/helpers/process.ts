@@ -46,10 +46,10 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `quire serve` and waits until /readyz answers. */
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+/** Starts `quire serve` (with options for Node itself, such as a profiler's) and waits until /readyz answers. */
+export async function startServerProcess(env: Record<string, string | undefined>, nodeOptions: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [QUIRE_BIN, 'serve'], {
+  const child = spawn(process.execPath, [...nodeOptions, QUIRE_BIN, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
