@@ -1,14 +1,25 @@
 // The revision store's objects in the database: the content library's ObjectStore.
 import type { Hash, ObjectStore } from '../../content/objects.ts';
+import { preparedQuery } from '../prepared.ts';
 import type { Db } from '../schema.ts';
 
 /** Statements stay within both engines' parameter limits. */
 const BATCH = 500;
 
+/** One object: what a page read asks for (its markdown, the revision's file list). */
+const objectQuery = preparedQuery<'hash', { data: string }>((db, param) =>
+  db.selectFrom('content_objects').select('data').where('hash', '=', param('hash')),
+);
+
 export function databaseObjectStore(db: Db): ObjectStore {
   return {
     async get(hashes) {
       const found = new Map<Hash, string>();
+      if (hashes.length === 1) {
+        const [row] = await objectQuery(db, { hash: hashes[0] });
+        if (row) found.set(hashes[0], row.data);
+        return found;
+      }
       for (let start = 0; start < hashes.length; start += BATCH) {
         const rows = await db
           .selectFrom('content_objects')

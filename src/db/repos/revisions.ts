@@ -1,12 +1,16 @@
 // Revisions: immutable versions of a space's content, each naming its page tree's root.
+import { preparedQuery } from '../prepared.ts';
 import type { Db, NewRevision, RevisionRow } from '../schema.ts';
 
 export async function insertRevision(db: Db, revision: NewRevision): Promise<void> {
   await db.insertInto('revisions').values(revision).execute();
 }
 
-export function findRevision(db: Db, revisionId: string): Promise<RevisionRow | undefined> {
-  return db.selectFrom('revisions').selectAll().where('id', '=', revisionId).executeTakeFirst();
+const revisionQuery = preparedQuery<'revisionId', RevisionRow>((db, param) => db.selectFrom('revisions').selectAll().where('id', '=', param('revisionId')));
+
+/** Every read of a revision's content starts here. */
+export async function findRevision(db: Db, revisionId: string): Promise<RevisionRow | undefined> {
+  return (await revisionQuery(db, { revisionId }))[0];
 }
 
 /** Records that a revision belongs to a space (its history or one of its change requests). */
