@@ -15,9 +15,12 @@ import { load, runCli, startServerProcess, stop, type BenchDatabase } from './su
 import { spawn } from 'node:child_process';
 import { freePort } from '../test/helpers/process.ts';
 
-/** Parts of a request, matched against a frame's source path (or function name), first match wins. */
+/** Parts of a request, matched against a frame's source path and function name ("<path> <name>"), first match wins. */
 const PARTS: Array<[part: string, test: RegExp]> = [
+  ['socket system calls (writev, read)', /^ (writev|writeBuffer|writeUtf8String|writeLatin1String|readStart|readStop)$|stream_base_commons/],
+  ['promise and next-tick scheduling', /task_queues|^ runMicrotasks$/],
   ['database driver (the one query: token, user, membership, organization)', /better-sqlite3|node_modules\/pg|pg-protocol|pg-pool|kysely/],
+  ["SQLite's data_version check for remembered results", /src\/db\/dialect\.ts/],
   ['authentication (token hash, the query built and read)', /src\/plugins\/auth\.ts|src\/db\/repos\/apiTokens\.ts|src\/lib\/ids\.ts|src\/db\/prepared\.ts/],
   ['rate limiter', /rate-limit|src\/plugins\/rateLimit\.ts|toad-cache/],
   ['site-hostname hook', /src\/reader\/routes\.ts/],
@@ -28,7 +31,7 @@ const PARTS: Array<[part: string, test: RegExp]> = [
   ['logging', /pino|abstract-logging/],
   ['Fastify (routing, hooks, reply)', /node_modules\/fastify|find-my-way|avvio|fast-querystring|@fastify\//],
   ['other Quire code', /\/src\//],
-  ["Node's HTTP server and sockets", /^node:/],
+  ["Node's HTTP server (parsing, headers, streams)", /^node:/],
 ];
 
 interface ProfileNode {
@@ -77,7 +80,7 @@ function breakdown(profile: Profile, window: { from: number; to: number }, reque
     if (name === '(garbage collector)') part = 'garbage collection';
     else if (name === '(idle)') part = 'idle';
     else {
-      const source = sourceOf(node.callFrame);
+      const source = `${sourceOf(node.callFrame)} ${name}`;
       part = PARTS.find(([, test]) => test.test(source))?.[0];
       if (!part) part = parent.has(id) ? partOf(parent.get(id)!) : name === '(program)' ? 'V8 and native code' : 'other';
     }
