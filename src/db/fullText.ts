@@ -10,10 +10,9 @@
 // token on every section instead cost ~10 ms a query at 100,000 pages, because bm25
 // counts the rows of every phrase of the match to weigh it, the scope's included.
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { SearchQuery } from '../content/search.ts';
 import { engineOf } from './dialect.ts';
-import type { Insertable } from 'kysely';
 import type { Database, Db, SectionHit } from './schema.ts';
 
 /** Section ids an organization's range holds on SQLite; ranges stay below 2^52, so ids are exact JavaScript numbers. */
@@ -22,8 +21,9 @@ const RANGES = 2 ** 22;
 
 /**
  * The organization's range of section ids on SQLite, from a hash of its id. Two
- * organizations may share one (about one pair in 8,000 among 1,000 organizations):
- * they then search each other's ranges, and the join leaves out what is not theirs.
+ * organizations may share one (among 1,000 organizations, one chance in eight that
+ * some pair does): they then search each other's range, and the join leaves out what
+ * is not theirs.
  * The ids written depend on this rule: changing it needs a migration that moves them.
  */
 export function sectionIdRange(organizationId: string): { first: number; last: number } {

@@ -310,9 +310,8 @@ export const CATCH_UP_SEARCH_JOB = 'catch-up-search';
 
 /**
  * At start, queues the catch-up of live spaces whose index is missing or behind their
- * revision: spaces that existed before search did (or before a migration that rebuilt
- * it), a database restored from elsewhere, or a change whose process stopped before
- * its index caught up. One query when nothing is behind; the indexing itself is a job,
+ * revision: spaces that existed before search did, a database restored from elsewhere,
+ * or a change whose process stopped before its index caught up. One query when nothing is behind; the indexing itself is a job,
  * so a start never waits on the size of the content.
  */
 export async function scheduleSearchCatchUp(ctx: ServiceContext): Promise<void> {
