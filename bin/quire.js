@@ -1,21 +1,22 @@
 #!/usr/bin/env node
 // Quire's command line. A checkout needs no build step: the TypeScript sources are
-// bundled into one ES module when Quire starts (esbuild, about 0.1 s; the dependencies
-// stay in node_modules) and the bundle is kept by its content hash. Running the
-// sources through a loader instead costs a round trip to the loader's thread for every
-// one of the ~600 modules: it doubled the start and held 100 MB more (README,
-// Performance). Where the bundle cannot be made or written, the sources run through
-// tsx's loader as before.
+// bundled into ES modules when Quire starts (esbuild, about 0.1 s; the dependencies
+// stay in node_modules): the command line, and what the worker threads of the CPU pool
+// run. The bundles are kept by their content hash. Running the sources through a loader
+// instead costs a round trip to the loader's thread for every one of the ~600 modules:
+// it doubled the start and held 100 MB more (README, Performance), and each worker
+// thread loaded the loader again. Where the bundles cannot be made or written, the
+// sources run through tsx's loader as before.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const entry = join(root, 'src', 'cli.ts');
 const cache = join(root, 'node_modules', '.cache', 'quire');
+const entryPoints = { cli: join(root, 'src', 'cli.ts'), worker: join(root, 'src', 'workers', 'run.ts') };
 
-/** Bundles the sources; each keeps its own import.meta.url, so files beside it (reader assets, the worker entry) are found. */
+/** Bundles the sources; each keeps its own import.meta.url, so files beside it (reader assets) are found. */
 async function bundle() {
   const { build } = await import('esbuild');
   const keepModuleUrl = {
@@ -29,47 +30,57 @@ async function bundle() {
     },
   };
   const result = await build({
-    entryPoints: [entry],
+    entryPoints,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     packages: 'external',
     write: false,
-    // Written beside the bundle: stack traces name the sources' files and lines.
+    // Written beside each bundle: stack traces name the sources' files and lines.
     sourcemap: 'linked',
     sourcesContent: false,
     absWorkingDir: root,
-    outdir: cache,
+    // A directory as deep as the one they are stored in, so the maps' relative paths hold.
+    outdir: join(cache, 'bundle'),
     logLevel: 'silent',
     plugins: [keepModuleUrl],
   });
-  const file = (extension) => result.outputFiles.find((output) => output.path.endsWith(extension)).text;
-  return { code: file('.js'), map: file('.js.map') };
+  return result.outputFiles.map((output) => ({ name: basename(output.path).replace(/\.js(\.map)?$/, '.mjs$1'), text: output.text }));
 }
 
-/** Writes the bundle and its map under node_modules/.cache by its hash (atomically: several processes may start at once); old ones go after a day. */
-function store({ code, map }) {
+/**
+ * Writes the bundles with their maps into node_modules/.cache/quire/<hash>/: written
+ * aside and renamed into place, since several processes may start at once. Bundles
+ * older than a day go.
+ */
+function store(files) {
   mkdirSync(cache, { recursive: true });
-  const file = join(cache, `cli-${createHash('sha256').update(code).update(map).digest('hex').slice(0, 16)}.mjs`);
-  const write = (path, text) => {
-    const partial = `${path}.${process.pid}.tmp`;
-    writeFileSync(partial, text);
-    renameSync(partial, path);
-  };
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file.name).update(file.text);
+  const directory = join(cache, hash.digest('hex').slice(0, 16));
   try {
-    statSync(file);
-    return file;
+    statSync(directory);
+    return directory;
   } catch {
-    // The map first: a bundle present means its map is too.
-    write(`${file}.map`, map);
-    write(file, code.replace(/\/\/# sourceMappingURL=.*\s*$/, `//# sourceMappingURL=${basename(file)}.map\n`));
+    const partial = `${directory}.${process.pid}.tmp`;
+    mkdirSync(partial, { recursive: true });
+    for (const { name, text } of files) {
+      const code = name.endsWith('.mjs') ? text.replace(/\/\/# sourceMappingURL=.*\s*$/, `//# sourceMappingURL=${name}.map\n`) : text;
+      writeFileSync(join(partial, name), code);
+    }
+    try {
+      renameSync(partial, directory);
+    } catch {
+      // Another process stored the same bundles first.
+      rmSync(partial, { recursive: true, force: true });
+    }
   }
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);
-    if (path !== file && Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { force: true });
+    if (path !== directory && Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
   }
-  return file;
+  return directory;
 }
 
 let bundled;
@@ -80,7 +91,9 @@ try {
 }
 if (bundled) {
   process.setSourceMapsEnabled(true);
-  await import(pathToFileURL(bundled).href);
+  // The CPU pool (src/workers/pool.ts) starts its threads on this bundle.
+  globalThis.quireWorkerModule = pathToFileURL(join(bundled, 'worker.mjs')).href;
+  await import(pathToFileURL(join(bundled, 'cli.mjs')).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -12,9 +12,12 @@ const INLINE_TEXT_LIMIT = 64 * 1024;
 
 let pool: Piscina | undefined;
 
+/** The bundle of run.ts that bin/quire.js made, when it did: threads then load no TypeScript loader. */
+const bundledWorker = (globalThis as { quireWorkerModule?: string }).quireWorkerModule;
+
 function thePool(): Piscina {
   pool ??= new Piscina({
-    filename: new URL('./entry.js', import.meta.url).href,
+    filename: bundledWorker ?? new URL('./entry.js', import.meta.url).href,
     minThreads: 0,
     // One core stays for the request thread; idle threads end, and give their memory back.
     maxThreads: Math.max(1, availableParallelism() - 1),
