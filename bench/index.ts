@@ -20,6 +20,7 @@ import { benchReader } from './reader.ts';
 import { benchHotReads } from './org-read.ts';
 import { benchReadProfile } from './read-profile.ts';
 import { benchStart } from './start.ts';
+import { benchMemory } from './memory.ts';
 import { benchBusySpaces, benchSpaceList } from './space-list.ts';
 import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
 
@@ -101,6 +102,15 @@ const benchmarks: Benchmark[] = [
           `restart with ${result.pages} pages ${result.fullMs.toFixed(0)} ms (RSS ${result.fullRssMb.toFixed(0)} MB) (target < 2,000 ms)`,
       ];
     },
+  },
+  {
+    name: 'memory',
+    title: `What holds the server's memory: at start, after seeding 1,000 pages, after ${loadSeconds} s of reads and writes (32 connections)`,
+    run: async (database) =>
+      (await benchMemory(database, loadSeconds)).map(
+        ([moment, report]) =>
+          `${moment.padEnd(15)} RSS ${report.rss} MB: V8 heap ${report.heapTotal} MB reserved (${report.heapUsed} MB used), outside the heap ${report.rss - report.heapTotal} MB`,
+      ),
   },
   {
     name: 'space-list',

@@ -19,9 +19,11 @@ function thePool(): Piscina {
   pool ??= new Piscina({
     filename: bundledWorker ?? new URL('./entry.js', import.meta.url).href,
     minThreads: 0,
-    // One core stays for the request thread; idle threads end, and give their memory back.
+    // One core stays for the request thread; idle threads end, and give their memory back:
+    // a thread that has converted pages holds about 65 MB (bench/memory.ts), a third of
+    // a small server's; after 5 s without work it goes, and the next large page starts one.
     maxThreads: Math.max(1, availableParallelism() - 1),
-    idleTimeout: 30_000,
+    idleTimeout: 5_000,
   });
   return pool;
 }
