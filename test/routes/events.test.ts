@@ -55,6 +55,7 @@ describe('what follows a change of content', () => {
     expect(calls[0].signature).toBe(createHmac('sha256', 'renderer-secret').update(calls[0].body).digest('hex'));
 
     // Retried after its backoff (2 s after the first attempt), it goes through.
+    await waitForRetryQueued('renderer-cache');
     status = 200;
     testApp.clock.advance(5_000);
     await runDueJobs(testApp.app.ctx, jobHandlers);
@@ -111,6 +112,17 @@ describe('the outbox over time', () => {
     status = 200;
   });
 });
+
+/** A failed delivery's job goes back to the queue just after the delivery records the failure: a run in between finds it still leased. */
+async function waitForRetryQueued(subscriber: string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const jobs = await testApp.database.db.selectFrom('jobs').selectAll().where('kind', '=', DELIVER_EVENT_JOB).execute();
+    const retry = jobs.find((job) => JSON.parse(job.payload).subscriber === subscriber && job.last_error !== null && job.locked_until === null);
+    if (retry) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the ${subscriber} delivery's retry was not queued`);
+}
 
 async function waitForDelivery(subscriber: string, ready: (row: Awaited<ReturnType<typeof deliveryOf>>) => boolean) {
   for (let attempt = 0; attempt < 200; attempt++) {
