@@ -154,9 +154,9 @@ export async function presentPageWithContent(
   page: FlatPage,
   format: PageFormat = 'markdown',
 ) {
-  const markdown = await markdownOf(ctx.db, page);
-  const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { ...(format === 'markdown' ? { markdown } : {}), git: gitPathsOf(view).pages });
-  if (format !== 'document') return presented;
+  const git = gitPathsOf(view).pages;
+  if (format === 'markdown') return presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git });
+  const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git });
   // The document made once per content (as the reader shows it), its links resolved where this page sits.
   const { document } = await pageDocument(ctx, page);
   return { ...presented, document: resolveWrittenLinks(document, linkResolverFor(view.tree, page.id, namedFiles(view.files))) };
