@@ -1,7 +1,7 @@
 // Enqueueing and running durable jobs. A job is a kind, a JSON payload and a time to
 // run; handlers must be idempotent, since a job whose process died mid-run runs again
 // once its lease expires.
-import { claimDueJob, claimJob, deleteJob, insertJob, renewJobLease, rescheduleJob } from '../db/repos/jobs.ts';
+import { claimDueJob, claimJob, deleteJob, findJobs, insertJob, renewJobLease, rescheduleJob } from '../db/repos/jobs.ts';
 import type { Db, JobRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { FetchRefused } from '../lib/safeFetch.ts';
@@ -35,6 +35,11 @@ export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: un
     created_at: now.toISOString(),
   });
   return id;
+}
+
+/** Queues a job of this kind unless one is queued already: the start's recurring and catch-up work, queued by every process that starts. */
+export async function enqueueJobOnce(ctx: ServiceContext, kind: string, payload: unknown): Promise<void> {
+  if ((await findJobs(ctx.db, kind)).length === 0) await enqueueJob(ctx.db, ctx.clock, kind, payload);
 }
 
 function leaseMs(ctx: ServiceContext): number {

@@ -15,7 +15,7 @@ import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
-import { claimAndRun, enqueueJob, MAX_JOB_ATTEMPTS, RetryLater, startJobSoon } from '../jobs/queue.ts';
+import { claimAndRun, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -257,5 +257,5 @@ export async function pruneEvents(ctx: ServiceContext): Promise<void> {
 
 /** Every start makes sure the pruning is queued. */
 export async function schedulePruning(ctx: ServiceContext): Promise<void> {
-  if ((await findJobs(ctx.db, PRUNE_EVENTS_JOB)).length === 0) await enqueueJob(ctx.db, ctx.clock, PRUNE_EVENTS_JOB, {});
+  await enqueueJobOnce(ctx, PRUNE_EVENTS_JOB, {});
 }

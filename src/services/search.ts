@@ -12,8 +12,7 @@ import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
-import { findJobs } from '../db/repos/jobs.ts';
-import { enqueueJob } from '../jobs/queue.ts';
+import { enqueueJobOnce } from '../jobs/queue.ts';
 import type { Kysely } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
 import type { Database, Db, SectionHit } from '../db/schema.ts';
@@ -316,7 +315,7 @@ export const CATCH_UP_SEARCH_JOB = 'catch-up-search';
  */
 export async function scheduleSearchCatchUp(ctx: ServiceContext): Promise<void> {
   if (!(await staleSpaces(ctx.db).limit(1).executeTakeFirst())) return;
-  if ((await findJobs(ctx.db, CATCH_UP_SEARCH_JOB)).length === 0) await enqueueJob(ctx.db, ctx.clock, CATCH_UP_SEARCH_JOB, {});
+  await enqueueJobOnce(ctx, CATCH_UP_SEARCH_JOB, {});
 }
 
 /** The catch-up job: each stale space in turn; run again after a stop, it finds only what is still behind. */
