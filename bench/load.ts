@@ -7,12 +7,12 @@
 // paced at a rate below capacity, it measures the latency users see at that load.
 // It also reports the server's CPU time per request and, with BENCH_SQL_TIMING=1 on
 // SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { cpuMilliseconds, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { cpuMilliseconds, reportFrom, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -58,14 +58,8 @@ const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.
 type SqlTotals = Record<string, { count: number; milliseconds: number }>;
 
 /** Asks the server's sqlTiming preload for its totals so far and waits for the file. */
-async function sqlTotals(pid: number, file: string): Promise<SqlTotals> {
-  rmSync(file, { force: true });
-  process.kill(pid, 'SIGUSR2');
-  for (let waited = 0; !existsSync(file); waited += 10) {
-    if (waited > 5_000) throw new Error('the server wrote no SQL timings');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return JSON.parse(readFileSync(file, 'utf8'));
+function sqlTotals(pid: number, file: string): Promise<SqlTotals> {
+  return reportFrom<SqlTotals>(pid, file, 'SQL timings');
 }
 
 function sqlTimingBetween(before: SqlTotals, after: SqlTotals, requests: number, runMs: number): SqlTiming {

@@ -5,11 +5,11 @@
 // how much of it is V8's heap (used and reserved) and how much is outside it (code,
 // native libraries, SQLite, buffers, allocator slack): read from the server itself by
 // a preload (memoryReport.mjs) on SIGUSR2.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiCaller, runCli, startServerProcess, stop, type BenchDatabase } from './support.ts';
+import { apiCaller, reportFrom, runCli, startServerProcess, stop, type BenchDatabase } from './support.ts';
 
 export interface MemoryReport {
   rss: number;
@@ -24,15 +24,7 @@ export async function benchMemory(database: BenchDatabase, seconds: number): Pro
   const boot = JSON.parse((await runCli(['admin', 'bootstrap', '--org', 'Memory', '--email', 'memory@quire.test', '--name', 'M', '--json'], database.env)).stdout);
   const file = join(tmpdir(), `quire-memory-${process.pid}.json`);
   const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '1000000000', BENCH_MEMORY_FILE: file, NODE_OPTIONS: `--import ${PRELOAD}` });
-  const report = async (): Promise<MemoryReport> => {
-    rmSync(file, { force: true });
-    process.kill(server.child.pid!, 'SIGUSR2');
-    for (let waited = 0; !existsSync(file); waited += 10) {
-      if (waited > 5_000) throw new Error('the server wrote no memory report');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return JSON.parse(readFileSync(file, 'utf8'));
-  };
+  const report = () => reportFrom<MemoryReport>(server.child.pid!, file, 'memory report');
   try {
     const reports: Array<[string, MemoryReport]> = [['started', await report()]];
     const call = apiCaller(server, boot.token);

@@ -11,9 +11,8 @@ import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, runCli, startServerProcess, stop, type BenchDatabase } from './support.ts';
-import { spawn } from 'node:child_process';
-import { freePort } from '../test/helpers/process.ts';
+import { load, runCli, startBareServer, startServerProcess, stop, type BenchDatabase } from './support.ts';
+import type { ChildProcess } from 'node:child_process';
 
 /** Parts of a request, matched against a frame's source path and function name ("<path> <name>"), first match wins. */
 const PARTS: Array<[part: string, test: RegExp]> = [
@@ -100,7 +99,7 @@ function breakdown(profile: Profile, window: { from: number; to: number }, reque
 }
 
 /** Loads `url` for `seconds` against a process that writes a CPU profile when it stops; answers the breakdown. */
-async function profiled(start: (nodeOptions: string[]) => Promise<{ child: ReturnType<typeof spawn>; url: string }>, headers: Record<string, string>, seconds: number) {
+async function profiled(start: (nodeOptions: string[]) => Promise<{ child: ChildProcess; url: string }>, headers: Record<string, string>, seconds: number) {
   const directory = mkdtempSync(join(tmpdir(), 'quire-profile-'));
   try {
     const server = await start(['--cpu-prof', `--cpu-prof-dir=${directory}`]);
@@ -130,18 +129,6 @@ export async function benchReadProfile(database: BenchDatabase, seconds: number)
     sample = await (await fetch(url, { headers })).text();
     return { child: server.child, url };
   }, headers, seconds);
-  const bare = await profiled(async (nodeOptions) => {
-    const port = await freePort();
-    const source = `
-      const body = Buffer.from(${JSON.stringify(sample)});
-      require('node:http').createServer((req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-        res.end(body);
-      }).listen(${port}, '127.0.0.1', () => console.log('ready'));
-      process.on('SIGTERM', () => process.exit(0));`;
-    const child = spawn(process.execPath, [...nodeOptions, '-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((ready) => child.stdout!.once('data', () => ready()));
-    return { child, url: `http://127.0.0.1:${port}` };
-  }, {}, seconds);
+  const bare = await profiled((nodeOptions) => startBareServer(sample, nodeOptions), {}, seconds);
   return { quire, bare };
 }

@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: child processes, load generation, databases.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createTestDatabase, type Engine, type TestDatabase } from '../test/helpers/database.ts';
 import { callServer, childPids, freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
@@ -51,8 +51,12 @@ export function summarize(latencies: number[]): LatencySummary {
   return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
-/** A bare node:http server answering one fixed JSON object: the ceiling for this machine. */
-export async function startBareServer(body: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * A bare node:http server answering one fixed JSON object: the ceiling for this machine.
+ * `nodeOptions` go to Node itself (a profiler's); SIGTERM ends it through exit, so they
+ * can write what they collected.
+ */
+export async function startBareServer(body: string, nodeOptions: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const source = `
     const http = require('node:http');
@@ -61,8 +65,9 @@ export async function startBareServer(body: string): Promise<{ url: string; chil
     http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
       res.end(body);
-    }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+    }).listen(${port}, '127.0.0.1', () => console.log('ready'));
+    process.on('SIGTERM', () => process.exit(0));`;
+  const child = spawn(process.execPath, [...nodeOptions, '-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}`, child };
 }
@@ -100,6 +105,17 @@ export function cpuMilliseconds(rootPid: number): number {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   }, 0);
+}
+
+/** Asks a server's benchmark preload for a report (SIGUSR2) and reads the JSON file it writes. */
+export async function reportFrom<Report>(pid: number, file: string, what: string): Promise<Report> {
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; !existsSync(file); waited += 10) {
+    if (waited > 5_000) throw new Error(`the server wrote no ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 export function stop(child: ChildProcess): Promise<void> {
