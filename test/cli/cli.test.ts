@@ -31,6 +31,17 @@ const apiAs = (token: string) => async (method: string, path: string, body?: unk
   return response.json();
 };
 
+/** A new organization with one space holding one merged page, through the running server. */
+async function spaceWithPage(organizationTitle: string, markdown: string) {
+  const boot = json((await runCli(['admin', 'bootstrap', '--org', organizationTitle, '--email', `${organizationTitle.toLowerCase()}@acme.test`, '--name', 'I', '--json'], database.env)).stdout);
+  const call = apiAs(boot.token);
+  const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: organizationTitle });
+  const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: markdown }] });
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+  return { organizationId: boot.organization.id as string, space, call };
+}
+
 describe('quire command line', () => {
   it('migrates, bootstraps, adds users and manages tokens against a running server', async () => {
     const migrated = await runCli(['migrate'], database.env);
@@ -99,17 +110,12 @@ describe('quire command line', () => {
   });
 
   it('rebuilds the search index with reindex, beside the running server', async () => {
-    const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Index', '--email', 'index@acme.test', '--name', 'I', '--json'], database.env)).stdout);
-    const call = apiAs(boot.token);
-    const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'Indexed' });
-    const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Lighthouse\n\nKeepers.' }] });
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const { organizationId, call } = await spaceWithPage('Index', '# Lighthouse\n\nKeepers.');
     const handle = await database.open();
     await handle.db.deleteFrom('search_sections').execute();
     await handle.db.deleteFrom('search_state').execute();
     await handle.close();
-    const search = () => call('GET', `/v1/orgs/${boot.organization.id}/search?query=lighthouse`);
+    const search = () => call('GET', `/v1/orgs/${organizationId}/search?query=lighthouse`);
     expect((await search()).count).toBe(0);
     const reindexed = await runCli(['reindex', '--json'], database.env);
     expect(reindexed.code, reindexed.stderr).toBe(0);
@@ -118,12 +124,7 @@ describe('quire command line', () => {
   });
 
   it('brings an index left behind up to date after a restart, in a job queued at the start', async () => {
-    const boot = json((await runCli(['admin', 'bootstrap', '--org', 'Behind', '--email', 'behind@acme.test', '--name', 'B', '--json'], database.env)).stdout);
-    const call = apiAs(boot.token);
-    const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'Behind' });
-    const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Semaphore\n\nFlags.' }] });
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const { space, call } = await spaceWithPage('Behind', '# Semaphore\n\nFlags.');
     server!.child.kill('SIGKILL');
     const handle = await database.open();
     await handle.db.deleteFrom('search_sections').where('space_id', '=', space.id).execute();
