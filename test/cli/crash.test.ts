@@ -61,7 +61,12 @@ describe('crash safety', () => {
           }
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 700)));
+      // The kill waits for a few acknowledgements of this round, so that a slow machine
+      // still puts writes at risk, then falls at a random moment among the next ones.
+      const roundStart = acknowledged.length;
+      const deadline = Date.now() + 30_000;
+      while (acknowledged.length - roundStart < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 500)));
       server.child.kill('SIGKILL');
       running = false;
       await Promise.all(writers);
