@@ -14,6 +14,8 @@ import { loadSecretsKey } from './lib/secretBox.ts';
 import { loggerOptions } from './lib/logging.ts';
 import { closeCpuPool } from './workers/pool.ts';
 import { requireBearerToken } from './plugins/auth.ts';
+import { publishedUrlRoutes } from './routes/urls/index.ts';
+import { tagPublishedReads } from './plugins/cacheTags.ts';
 import { limitRequestsPerToken } from './plugins/rateLimit.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { schemaController, useSplitValidation } from './plugins/validation.ts';
@@ -185,9 +187,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(samlServiceRoutes);
   await app.register(integrationAssetRoutes);
   await app.register(integrationFetchRoutes);
+  await app.register(publishedUrlRoutes, { prefix: '/v1' });
   await app.register(
     async (v1) => {
       requireBearerToken(v1);
+      tagPublishedReads(v1);
       await limitRequestsPerToken(v1, config.rateLimitPerMinute);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);

@@ -112,8 +112,9 @@ function describeValidation(error: FastifyError): string {
       return `${subject} is not a known field`;
     case 'enum':
       return `${subject} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'pattern': {
-      // A pattern is for machines; the field's description says it for people.
+    case 'pattern':
+    case 'format': {
+      // A pattern or a format is for machines; the field's description says it for people.
       const description = ((first as { parentSchema?: { description?: unknown } }).parentSchema)?.description;
       return typeof description === 'string' ? `${subject} is not of the expected form: ${description}` : `${subject} ${first.message ?? 'is invalid'}`;
     }

@@ -79,6 +79,29 @@ export function resolveWrittenLinks<Node>(node: Node, resolve: LinkResolver): No
 }
 
 /**
+ * The document with a key on every block and inline that has none, as GitBook's
+ * documents carry them (its renderer keys tabs, list items and React nodes by them).
+ * Keys are made from each node's place ("k0", "k0.2"), so that the same document
+ * always has the same keys.
+ */
+export function withKeys<Document extends { nodes: unknown[] }>(document: Document): Document {
+  const keyed = (nodes: unknown[], prefix: string): unknown[] =>
+    nodes.map((node, index) => {
+      if (typeof node !== 'object' || node === null) return node;
+      const { object, nodes: children, fragments } = node as { object?: string; nodes?: unknown[]; fragments?: unknown[] };
+      if (object !== 'block' && object !== 'inline' && object !== 'fragment') return node;
+      const key = `${prefix}${index}`;
+      return {
+        ...node,
+        ...((node as { key?: unknown }).key === undefined ? { key } : {}),
+        ...(Array.isArray(children) ? { nodes: keyed(children, `${key}.`) } : {}),
+        ...(Array.isArray(fragments) ? { fragments: keyed(fragments, `${key}f`) } : {}),
+      };
+    });
+  return { ...document, nodes: keyed(document.nodes, 'k') };
+}
+
+/**
  * Resolves links as a page of a revision sees them: "#anchor", "/files/<id>",
  * "/pages/<id>", paths of pages relative to the page's own file ("../guide/README.md#install",
  * "./install#steps"; from the space's root when no page is named or the path starts

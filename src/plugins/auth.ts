@@ -3,15 +3,26 @@
 // a revoked token loses access at once, in every process sharing the database.
 // Under /orgs/{organizationId} the same query also reads that organization and the
 // caller's membership, which nearly every such operation authorizes against.
+//
+// A site token (a JWT that POST /v1/urls/published mints for GitBook's renderer) is
+// accepted too, on the operations that read published content and nothing else: those
+// whose route says `config: { siteToken: true }`. Its reader is no one's member; what it
+// may read is decided where all published access is (services/contentAccess.ts and
+// services/siteAccess.ts), from the site it names.
 import type { FastifyInstance } from 'fastify';
 import { findTokenOwner, findTokenOwnerWithOrganization } from '../db/repos/apiTokens.ts';
-import { Unauthorized } from '../errors.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/ids.ts';
+import { looksLikeJwt, verifySiteToken } from '../lib/siteTokens.ts';
 import type { Actor } from '../services/context.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor;
+  }
+  interface FastifyContextConfig {
+    /** The operation reads published content, which a site token may. */
+    siteToken?: boolean;
   }
 }
 
@@ -24,6 +35,13 @@ export function requireBearerToken(app: FastifyInstance): void {
     const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token) throw new Unauthorized();
+    if (looksLikeJwt(token)) {
+      const scope = await verifySiteToken(token, app.ctx.linkKey, app.ctx.clock.now());
+      if (!scope) throw new Unauthorized('The site token is invalid or has expired; resolve the URL again (POST /v1/urls/published) for a fresh one');
+      if (!request.routeOptions.config.siteToken) throw new Forbidden("A site token reads its site's published content and nothing else");
+      request.actor = { tokenId: `site:${scope.site}`, user: siteReader(scope.site), site: scope };
+      return;
+    }
     const tokenHash = hashToken(token);
     const { organizationId } = request.params as { organizationId?: unknown };
     const found =
@@ -51,4 +69,9 @@ export function requireBearerToken(app: FastifyInstance): void {
       },
     };
   });
+}
+
+/** Who reads through a site token: a user no organization has as a member. */
+function siteReader(siteId: string): Actor['user'] {
+  return { id: `site-reader:${siteId}`, email: '', display_name: 'Site reader', photo_url: null, created_at: new Date(0).toISOString() };
 }

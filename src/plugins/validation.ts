@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import ajvFormats from 'ajv-formats';
+import { isEmoji } from '../lib/emoji.ts';
 
 // ajv-formats is CommonJS: under ESM its function arrives as the default's default.
 const addFormats = ajvFormats.default;
@@ -18,8 +19,10 @@ const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: 
 export function useSplitValidation(app: FastifyInstance): void {
   const textAjv = new Ajv({ ...shared, coerceTypes: 'array' });
   const bodyAjv = new Ajv({ ...shared, coerceTypes: false });
-  addFormats(textAjv);
-  addFormats(bodyAjv);
+  for (const ajv of [textAjv, bodyAjv]) {
+    addFormats(ajv);
+    ajv.addFormat('emoji', isEmoji);
+  }
   app.setValidatorCompiler(({ schema, httpPart }) => {
     let validate: ValidateFunction | undefined;
     // Fastify reads a failed validation's errors from the function it was given.

@@ -90,6 +90,25 @@ export function authorizeTeamAdmin(access: OrganizationAccess, teamRole: string 
  * What an organization keeps for all its members (OpenAPI specs, translation
  * settings): members with a role see them, administrators change them.
  */
+/**
+ * A site's `permissions` for a caller: members with the "create" role manage sites
+ * (structure, settings, publishing) in Quire; readers of a published site only view it.
+ */
+export function sitePermissions(access: OrganizationAccess | undefined) {
+  const member = access?.isMember === true;
+  const manage = member && organizationPermissions(access).createContent;
+  return {
+    view: true,
+    access: member,
+    edit: manage,
+    create: manage,
+    admin: manage,
+    installIntegration: member && organizationPermissions(access).installIntegration,
+    viewAdaptiveSchema: member,
+    editAdaptiveSchema: manage,
+  };
+}
+
 export function organizationResourcePermissions(access: OrganizationAccess) {
   return {
     view: access.isMember && access.role !== null,

@@ -1,8 +1,10 @@
 // Who may read a published site from outside its organization, and with which claims.
 // Public and unlisted sites are open; share-link sites open to the key of an active
 // share link; visitor-auth sites to a token signed (HS256) with the site's key, whose
-// claims then decide what adaptive content the reader sees. Members of the
-// organization are not asked here: they read every site of it.
+// claims then decide what adaptive content the reader sees. A site token (minted by
+// POST /v1/urls/published) carries what was checked when it was minted: its share key
+// is checked again, and a visitor-auth site opens to it only if a visitor token was
+// verified then. Members of the organization are not asked here: they read every site of it.
 import { jwtVerify } from 'jose';
 
 /** What the rule reads of a site. */
@@ -15,6 +17,8 @@ export interface PublishedSiteFacts {
 export interface ReadCredentials {
   shareKey?: string;
   visitorAuthToken?: string;
+  /** Claims of a visitor token verified earlier (a site token's), standing for the token itself. */
+  verifiedClaims?: Record<string, unknown>;
 }
 
 /** The one fact the rule needs from the store: whether the given share key is an active share link of the site. */
@@ -36,6 +40,7 @@ export async function publishedSiteClaims(
     case 'share-link':
       return credentials.shareKey && evidence.shareKeyActive ? {} : undefined;
     case 'visitor-auth':
+      if (credentials.verifiedClaims) return credentials.verifiedClaims;
       if (!credentials.visitorAuthToken) return undefined;
       try {
         const { payload } = await jwtVerify(credentials.visitorAuthToken, new TextEncoder().encode(site.visitorKey), { algorithms: ['HS256'] });

@@ -18,6 +18,7 @@ export function presentChangeRequest(publicUrl: string, space: SpaceRow, changeR
     }),
     createdAt: changeRequest.created_at,
     updatedAt: changeRequest.updated_at,
+    space: space.id,
     revision: changeRequest.revision_id,
     revisionInitial: changeRequest.revision_initial,
     ...(changeRequest.revision_merged_ancestor ? { revisionMergedAncestor: changeRequest.revision_merged_ancestor } : {}),

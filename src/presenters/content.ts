@@ -47,6 +47,8 @@ export function presentSpace(publicUrl: string, space: SpaceWithCounters, standi
     updatedAt: space.updated_at,
     ...(space.deleted_at ? { deletedAt: space.deleted_at } : {}),
     editMode: space.edit_mode,
+    // Quire's merge rules are the organization's, for every space.
+    mergeRules: { type: 'inherit' as const },
     urls: {
       location: `${publicUrl}/v1/spaces/${space.id}`,
       app: `${publicUrl}/s/${space.id}/`,

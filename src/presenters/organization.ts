@@ -18,6 +18,8 @@ export function presentOrganization(publicUrl: string, organization: Organizatio
     sso: organization.sso === 1,
     ai: organization.ai === 1,
     inviteLinks: organization.invite_links === 1,
+    // Quire asks for no review before a merge: whoever may merge, merges.
+    mergeRules: { type: 'none' as const },
     // Self-hosted: there is no billing, so every organization is on the internal plan.
     plan: 'internal',
     urls: {

@@ -1,4 +1,5 @@
 // Page objects of a revision, nested as in GitBook's content API.
+import { linkResolverFor } from '../content/document.ts';
 import { childrenByParent, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
 import type { GitBlob } from '../db/schema.ts';
 
@@ -13,7 +14,35 @@ export interface PresentedPage {
   [field: string]: unknown;
 }
 
-const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
+const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
+
+/** GitBook's kind of each page type: a document page is a "sheet". */
+const KINDS = { document: 'sheet', group: 'group', link: 'link' } as const;
+
+/** Every part of a page's layout shown, as GitBook lays out a page nobody has changed. */
+const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
+/** The page's layout: every option, the stored ones (Git Sync's front matter) over GitBook's defaults. */
+function layoutOf(stored: unknown) {
+  const layout: Record<string, unknown> = { ...DEFAULT_LAYOUT };
+  if (typeof stored !== 'object' || stored === null) return layout;
+  for (const [option, value] of Object.entries(stored)) if (option in layout && typeof value === typeof layout[option]) layout[option] = value;
+  return layout;
+}
 
 /** Where a page opens in the app. */
 export function pageAppUrl(publicUrl: string, spaceId: string, path: string): string {
@@ -31,15 +60,20 @@ export function presentPage(
   const byParent = options.children ?? childrenByParent(tree);
   const children = options.nested === false ? [] : (byParent.get(page.id) ?? []);
   const path = pagePath(tree, page.id);
+  const { type } = page.meta;
   const presented: PresentedPage = {
     id: page.id,
     title: page.meta.title,
-    type: page.meta.type,
+    kind: KINDS[type],
+    type,
     slug: page.meta.slug,
     path,
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     urls: { app: pageAppUrl(publicUrl, spaceId, path) },
     pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent, git: options.git })),
+    ...(type === 'document' ? { layout: layoutOf(page.meta.layout), tags: [], ...(page.blob ? { documentId: page.blob } : {}) } : {}),
+    // A link page's href, as GitBook's reference: a page of the space when the path names one, else the URL.
+    ...(type === 'link' && typeof page.meta.href === 'string' ? { target: linkResolverFor(tree, page.id)(page.meta.href) } : {}),
   };
   for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];
   const git = options.git?.[page.id];

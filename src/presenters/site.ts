@@ -1,5 +1,6 @@
 // Site objects and the parts of a site's structure.
 import type { SpaceStanding } from '../policies/content.ts';
+import { sitePermissions, type OrganizationAccess } from '../policies/organization.ts';
 import { presentSpace } from './content.ts';
 import type { SpaceWithCounters, SectionGroupRow, SectionRow, ShareLinkRow, SiteRow, SiteSpaceRow } from '../db/schema.ts';
 
@@ -9,16 +10,21 @@ export function publishedSiteUrl(publicUrl: string, site: SiteRow): string {
   return site.basename ? `${base}/${site.basename}` : base;
 }
 
-export function presentSite(publicUrl: string, site: SiteRow, siteSpaceCount: number) {
+export function presentSite(publicUrl: string, site: SiteRow, siteSpaceCount: number, access: OrganizationAccess | undefined) {
   return {
     object: 'site' as const,
     id: site.id,
     type: site.type,
+    // Every feature is on in a self-hosted Quire: the plan applied is the one chosen.
+    appliedType: site.type,
     title: site.title,
     ...(site.hostname ? { hostname: site.hostname } : {}),
     ...(site.basename ? { basename: site.basename } : {}),
     ...(site.proxy_origin ? { proxy: { origin: site.proxy_origin, target: publishedSiteUrl(publicUrl, { ...site, hostname: null }) } } : {}),
     visibility: site.visibility,
+    // Who in the organization reads a site is not set per site in Quire: as its organization says.
+    defaultLevel: 'inherit' as const,
+    permissions: sitePermissions(access),
     published: site.published === 1,
     siteSpaces: siteSpaceCount,
     createdAt: site.created_at,
@@ -28,6 +34,8 @@ export function presentSite(publicUrl: string, site: SiteRow, siteSpaceCount: nu
     urls: {
       location: `${publicUrl}/v1/orgs/${site.organization_id}/sites/${site.id}`,
       app: `${publicUrl}/o/${site.organization_id}/sites/${site.id}/`,
+      // Members read every site of their organization, published or not, at its own URL.
+      preview: `${publicUrl}/sites/${site.id}${site.basename ? `/${site.basename}` : ''}`,
       ...(site.published === 1 ? { published: publishedSiteUrl(publicUrl, site) } : {}),
     },
   };
@@ -44,7 +52,8 @@ export interface SiteSpaceView {
 
 export function presentSiteSpace(publicUrl: string, site: SiteRow, view: SiteSpaceView) {
   const base = publishedSiteUrl(publicUrl, site);
-  const path = [view.sectionPath, view.row.path].filter(Boolean).join('/');
+  // A section's default site space is read at the section's URL, the site's at its root.
+  const path = [view.sectionPath, view.isDefault ? undefined : view.row.path].filter(Boolean).join('/');
   return {
     object: 'site-space' as const,
     id: view.row.id,
@@ -54,7 +63,9 @@ export function presentSiteSpace(publicUrl: string, site: SiteRow, view: SiteSpa
     title: view.space.title,
     default: view.isDefault,
     ...(view.row.condition !== null ? { condition: view.row.condition } : {}),
-    urls: site.published === 1 ? { published: `${base}/${path}` } : {},
+    // Quire publishes what is merged; nothing on a site is a draft.
+    draft: false,
+    urls: site.published === 1 ? { published: path ? `${base}/${path}` : base } : {},
   };
 }
 
@@ -73,8 +84,9 @@ export function presentSection(
     path: section.path,
     ...(section.condition !== null ? { condition: section.condition } : {}),
     ...(section.group_id ? { sectionGroup: section.group_id } : {}),
+    draft: false,
     siteSpaces,
-    urls: site.published === 1 ? { published: `${publishedSiteUrl(publicUrl, site)}/${section.path}` } : {},
+    urls: site.published === 1 ? { published: site.default_section_id === section.id ? publishedSiteUrl(publicUrl, site) : `${publishedSiteUrl(publicUrl, site)}/${section.path}` } : {},
     ...(section.icon !== null ? { icon: section.icon } : {}),
   };
 }
@@ -84,7 +96,9 @@ export function presentSectionGroup(group: SectionGroupRow, sections: ReturnType
     object: 'site-section-group' as const,
     id: group.id,
     title: group.title,
+    draft: false,
     sections,
+    children: sections,
     ...(group.icon !== null ? { icon: group.icon } : {}),
   };
 }

@@ -6,7 +6,12 @@ export function presentSiteRedirect(row: SiteRedirectRow) {
     object: 'site-redirect' as const,
     id: row.id,
     source: row.source,
+    // Quire's redirects are live as made, match their source exactly, and answer 307 (they can be edited).
+    draft: false,
+    captureWildcard: false,
+    permanent: false,
     destination: JSON.parse(row.destination) as SiteRedirectDestination,
+    createdAt: row.created_at,
   };
 }
 

@@ -13,8 +13,8 @@ import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { publishedSiteClaims, type ReadCredentials } from '../services/siteAccess.ts';
-import { orderedSections, topLevelItems } from '../services/siteStructure.ts';
+import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
+import { defaultSectionOf, orderedSections, siteSpaceAtPath, topLevelItems, visibleTo } from '../services/siteStructure.ts';
 import { redirectedPath } from '../services/siteRedirects.ts';
 import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
 import { siteFrame } from './customization.ts';
@@ -27,7 +27,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { escapeHtml } from '../content/gitbook/toMarkdown.ts';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
-import type { PublishedSiteRows, SiteStructureRows, SiteRow, SiteSpaceRow } from '../db/schema.ts';
+import type { PublishedSiteRows, SiteRow } from '../db/schema.ts';
 
 export type ReaderAnswer =
   | {
@@ -80,11 +80,6 @@ const renderedPages = new RenderedPages(500, 30 * 60 * 1000);
 
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
-/** Whether a section or site space with this condition shows to a reader with these claims. */
-function visibleTo(claims: Record<string, unknown>): (condition: string | null) => boolean {
-  return (condition) => condition === null || conditionHolds(condition, claims);
-}
-
 /**
  * How a reader reached a site: under Quire's own URL by the site's id, or at the site's
  * custom hostname (a proxy pointing it at Quire), whose origin as the reader sees it
@@ -105,10 +100,6 @@ function siteBase(ctx: ServiceContext, site: SiteRow, origin?: string): string {
 /** The site served at a custom hostname, if any. */
 export function siteAtHostname(ctx: ServiceContext, hostname: string): Promise<SiteRow | undefined> {
   return findSiteByHostname(ctx.db, hostname);
-}
-
-function defaultSectionOf<T extends { id: string }>(site: SiteRow, sections: T[]): T | undefined {
-  return sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
 }
 
 /** The site's sections as tabs and the current section's site spaces as variants, each linked to its start. */
@@ -135,21 +126,6 @@ function siteNavigation({ site, structure, spaces }: PublishedSiteRows, claims: 
   return { tabs: sections.length < 2 ? [] : tabs, variants };
 }
 
-/** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
-function siteSpaceFor(site: SiteRow, structure: SiteStructureRows, segments: string[], claims: Record<string, unknown>) {
-  const visible = visibleTo(claims);
-  const sections = orderedSections(structure).filter((section) => visible(section.condition));
-  let section = sections.find((candidate) => candidate.path === segments[0]);
-  const rest = section ? segments.slice(1) : segments;
-  section ??= defaultSectionOf(site, sections);
-  const spaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (section?.id ?? null) && visible(siteSpace.condition));
-  const named = spaces.find((siteSpace) => siteSpace.path === rest[0]);
-  const defaultId = section ? section.default_site_space_id : site.default_site_space_id;
-  const siteSpace: SiteSpaceRow | undefined = named ?? spaces.find((candidate) => candidate.id === defaultId) ?? spaces[0];
-  const prefix = [...(section && section.id !== defaultSectionOf(site, sections)?.id ? [section.path] : []), ...(named ? [named.path] : [])];
-  return { siteSpace, section, rest: named ? rest.slice(1) : rest, prefix };
-}
-
 /** A description in an OpenAPI document, rendered as page content whose links lead only to URLs. */
 function describeMarkdown(markdown: string): ElementContent[] {
   const document = markdownToDocument(markdown, linksAsWritten);
@@ -168,7 +144,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const segments = path.split('/').filter(Boolean);
   if (site.basename && segments[0] === site.basename) segments.shift();
   if (query && segments.length === 0) return siteSearch(ctx, published, claims, base, query);
-  const { siteSpace, section, rest, prefix } = siteSpaceFor(site, structure, segments, claims);
+  const { siteSpace, section, rest, prefix } = siteSpaceAtPath(site, structure, segments, claims);
   const space = siteSpace && published.spaces.get(siteSpace.space_id);
   if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, published, claims, base, segments[0]);
   // Where no page answers, the site's redirects may.

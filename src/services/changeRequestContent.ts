@@ -5,7 +5,7 @@ import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
-import { pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
@@ -20,11 +20,12 @@ import { baseOf, type Db, type ChangeRequestWithAuthor, type SpaceRow } from '..
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { decodeBase64, imageFacts } from '../lib/uploads.ts';
+import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
-import { rememberTree, requireRevision, treeOf } from './revisionContent.ts';
+import { presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
 interface PageFields {
@@ -58,7 +59,22 @@ export type ContentChangeInput =
   | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number })
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string }
-  | { operation: 'insert_files'; files: Array<{ name: string; contentType?: string; base64: string; ref?: string }> };
+  | { operation: 'insert_files'; files: FileInput[] };
+
+/** A file to insert: its bytes inline (base64), or a URL Quire fetches them from. */
+export interface FileInput {
+  name: string;
+  contentType?: string;
+  base64?: string;
+  url?: string;
+  ref?: string;
+}
+
+/** What a batch did, page by page in the order each was first touched, and the files it inserted. */
+export interface BatchOutcome {
+  pages: Map<string, { object: 'created_page' | 'updated_page' | 'deleted_page'; ref?: string }>;
+  insertedFiles: FileEntry[];
+}
 
 /** Largest file accepted in one insert_files change, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -143,8 +159,9 @@ function freeSlug(tree: FlatTree, parentId: string | null, title: string, except
 }
 
 /** Checks and describes an uploaded file; its bytes are stored as a base64 blob. */
-function fileEntry(file: { name: string; contentType?: string; base64: string }, where: string, blobs: Map<Hash, string>): FileEntry {
-  const { base64, bytes } = decodeBase64(file.base64, `${where}.base64`);
+function fileEntry(file: FileInput, where: string, blobs: Map<Hash, string>, fetched: Map<FileInput, FetchedFile>): FileEntry {
+  const source = fetched.get(file);
+  const { base64, bytes } = source ?? decodeBase64(file.base64!, `${where}.base64`);
   if (bytes.length > MAX_FILE_BYTES) throw new BadRequest(`${where}: files are limited to 1 MB each`);
   const image = imageFacts(bytes);
   const dimensions = image?.dimensions;
@@ -152,11 +169,68 @@ function fileEntry(file: { name: string; contentType?: string; base64: string },
   return {
     id: newId(),
     name: file.name,
-    contentType: file.contentType ?? image?.contentType ?? 'application/octet-stream',
+    contentType: file.contentType ?? image?.contentType ?? source?.contentType ?? 'application/octet-stream',
     size: bytes.length,
     ...(dimensions ? { dimensions } : {}),
     blob: hashOf(base64),
   };
+}
+
+interface FetchedFile {
+  base64: string;
+  bytes: Buffer;
+  contentType?: string;
+}
+
+const FILE_FETCH_TIMEOUT_MS = 15_000;
+
+/**
+ * The bytes of the batch's files given by URL, fetched before any transaction through
+ * the URL-safety rules; each file gives exactly one source.
+ */
+async function fetchFileSources(ctx: ServiceContext, changes: ContentChangeInput[]): Promise<Map<FileInput, FetchedFile>> {
+  const fetched = new Map<FileInput, FetchedFile>();
+  for (const [index, change] of changes.entries()) {
+    if (change.operation !== 'insert_files') continue;
+    for (const [fileIndex, file] of change.files.entries()) {
+      const where = `changes[${index}].files[${fileIndex}]`;
+      if ((file.base64 === undefined) === (file.url === undefined)) throw new BadRequest(`${where}: give the bytes as base64 or a url to fetch them from, one of the two`);
+      if (file.url === undefined) continue;
+      let response;
+      try {
+        response = await createFetcher(ctx.config.allowPrivateUrls)(file.url, { timeoutMs: FILE_FETCH_TIMEOUT_MS, maxBytes: MAX_FILE_BYTES });
+      } catch (error) {
+        if (!(error instanceof FetchRefused)) throw error;
+        throw new BadRequest(error.code === 'TOO_LARGE' ? `${where}: files are limited to 1 MB each` : `${where}.url: ${error.message}`);
+      }
+      if (response.status >= 400) throw new BadRequest(`${where}.url: ${file.url} answered HTTP ${response.status}`);
+      const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      fetched.set(file, { base64: response.body.toString('base64'), bytes: response.body, ...(/^[\w.+-]+\/[\w.+-]+$/.test(contentType) ? { contentType } : {}) });
+    }
+  }
+  return fetched;
+}
+
+/** Escapes text to match it literally in a regular expression. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Where a link target ends: a closing bracket or quote, an anchor, a query or a space. */
+const TARGET_END = `(?=[)\\]"'>#?\\s]|$)`;
+
+/**
+ * A document's links to the batch's new pages and files by their refs, as their ids:
+ * GitBook's "./<ref>.md" (a page) and "./<ref>" (a file), and Quire's "/pages/<ref>" and
+ * "/files/<ref>".
+ */
+function resolveBatchRefs(body: string, pageRefs: Map<string, string>, fileRefs: Map<string, string>): string {
+  let resolved = body
+    .replace(/\/files\/([A-Za-z0-9_.-]+)/g, (whole, ref: string) => (fileRefs.has(ref) ? `/files/${fileRefs.get(ref)}` : whole))
+    .replace(/\/pages\/([A-Za-z0-9_.-]+)/g, (whole, ref: string) => (pageRefs.has(ref) ? `/pages/${pageRefs.get(ref)}` : whole));
+  for (const [ref, id] of pageRefs) resolved = resolved.replace(new RegExp(`(?<=[(\\["'<\\s=])\\./${literal(ref)}\\.md${TARGET_END}`, 'g'), `/pages/${id}`);
+  for (const [ref, id] of fileRefs) resolved = resolved.replace(new RegExp(`(?<=[(\\["'<\\s=])\\./${literal(ref)}${TARGET_END}`, 'g'), `/files/${id}`);
+  return resolved;
 }
 
 /** The change that puts a page back as it was in `target` (removing it if it was not there). */
@@ -173,29 +247,57 @@ function revertChange(tree: FlatTree, target: FlatTree, pageId: string, where: s
     : { kind: 'insert', id: pageId, placement, meta: then.meta, blob: then.blob };
 }
 
+/**
+ * The batch's refs, each a name unique in the batch and not the path of a page already
+ * there: pages' and files' ids by ref, known before any change applies, so that a
+ * document may link to a page or file inserted later in the batch.
+ */
+function batchRefs(base: FlatTree, changes: ContentChangeInput[]) {
+  const pageRefs = new Map<string, string>();
+  const fileRefs = new Map<string, string>();
+  const fileIds = new Map<FileInput, string>();
+  const claim = (ref: string, where: string) => {
+    if (pageRefs.has(ref) || fileRefs.has(ref)) throw new BadRequest(`${where}.ref: "${ref}" is used twice in this batch`);
+    if (findPageByPath(base, ref.replace(/\.md$/i, ''))) throw new BadRequest(`${where}.ref: "${ref}" is the path of a page already there; choose another name`);
+  };
+  changes.forEach((change, index) => {
+    if (change.operation === 'insert_page' && change.ref !== undefined) {
+      claim(change.ref, `changes[${index}]`);
+      pageRefs.set(change.ref, newId());
+    }
+    if (change.operation === 'insert_files') {
+      change.files.forEach((file, fileIndex) => {
+        const id = newId();
+        fileIds.set(file, id);
+        if (file.ref === undefined) return;
+        claim(file.ref, `changes[${index}].files[${fileIndex}]`);
+        fileRefs.set(file.ref, id);
+      });
+    }
+  });
+  return { pageRefs, fileRefs, fileIds };
+}
+
 /** Applies a batch to a tree, page change by page change; any invalid change rejects the whole batch. */
 function applyBatch(
   written: Map<object, string>,
+  fetched: Map<FileInput, FetchedFile>,
   base: FlatTree,
   changes: ContentChangeInput[],
   now: string,
   blobs: Map<Hash, string>,
   revertTargets: Map<string, FlatTree>,
   files: FileEntry[],
-): FlatTree {
-  const refs = new Map<string, string>();
-  const fileRefs = new Map<string, string>();
+): { tree: FlatTree; outcome: BatchOutcome } {
+  const { pageRefs: refs, fileRefs, fileIds } = batchRefs(base, changes);
+  const outcome: BatchOutcome = { pages: new Map(), insertedFiles: [] };
   /**
    * A document of this batch as markdown to store: a JSONDocument is written out, its
-   * pages linked by id; either may name the batch's new pages and files by their ref
-   * (/pages/<ref>, /files/<ref>).
+   * pages linked by id; either may name the batch's new pages and files by their ref.
    */
   const contentOf = (document: Document, where: string): ReadDocument => {
     const read = typeof document === 'object' && 'document' in document ? { front: {}, body: written.get(document)! } : readDocument(document, where);
-    const body = read.body
-      .replace(/\/files\/([A-Za-z0-9_.-]+)/g, (whole, ref: string) => (fileRefs.has(ref) ? `/files/${fileRefs.get(ref)}` : whole))
-      .replace(/\/pages\/([A-Za-z0-9_.-]+)/g, (whole, ref: string) => (refs.has(ref) ? `/pages/${refs.get(ref)}` : whole));
-    return { ...read, body };
+    return { ...read, body: resolveBatchRefs(read.body, refs, fileRefs) };
   };
   const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
   let tree = base;
@@ -204,9 +306,9 @@ function applyBatch(
     let pageChange: PageChange;
     if (change.operation === 'insert_files') {
       change.files.forEach((file, fileIndex) => {
-        const entry = fileEntry(file, `${where}.files[${fileIndex}]`, blobs);
-        if (file.ref) fileRefs.set(file.ref, entry.id);
+        const entry = { ...fileEntry(file, `${where}.files[${fileIndex}]`, blobs, fetched), id: fileIds.get(file)! };
         files.push(entry);
+        outcome.insertedFiles.push(entry);
       });
       return;
     }
@@ -222,11 +324,7 @@ function applyBatch(
       const parentId = resolve(change.into) ?? null;
       // As in Git Sync, the document's own front matter and heading win over the fields.
       const title = front.title ?? heading ?? change.title ?? 'Untitled';
-      const id = newId();
-      if (change.ref) {
-        if (refs.has(change.ref)) throw new BadRequest(`${where}.ref: "${change.ref}" is used twice in this batch`);
-        refs.set(change.ref, id);
-      }
+      const id = change.ref !== undefined ? refs.get(change.ref)! : newId();
       if (type === 'document') blobs.set(hashOf(body), body);
       pageChange = {
         kind: 'insert',
@@ -276,8 +374,19 @@ function applyBatch(
       if (error instanceof ContentError) throw new BadRequest(`${where}: ${error.message}`);
       throw error;
     }
+    record(outcome, pageChange, change.operation === 'insert_page' ? change.ref : undefined);
   });
-  return tree;
+  return { tree, outcome };
+}
+
+/** Notes what a change did to its page: a page made and removed in one batch was never there. */
+function record(outcome: BatchOutcome, change: PageChange, ref: string | undefined): void {
+  const earlier = outcome.pages.get(change.id);
+  if (change.kind === 'insert') outcome.pages.set(change.id, { object: 'created_page', ...(ref !== undefined ? { ref } : {}) });
+  else if (change.kind === 'delete') {
+    if (earlier?.object === 'created_page') outcome.pages.delete(change.id);
+    else outcome.pages.set(change.id, { object: 'deleted_page' });
+  } else if (!earlier) outcome.pages.set(change.id, { object: 'updated_page' });
 }
 
 /** The trees revert_page changes go back to: a revision of the space, or the change request's base (key ""). */
@@ -332,7 +441,8 @@ export async function editChangeRequestContent(
   alsoInTransaction?: (trx: Db, revisionId: string) => Promise<void>,
 ) {
   const written = await writeJsonDocuments(changes);
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const fetched = await fetchFileSources(ctx, changes);
+  const { id, outcome } = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
@@ -341,13 +451,27 @@ export async function editChangeRequestContent(
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
     const files = await readFiles(databaseObjectStore(trx), revision.files_hash);
-    const tree = applyBatch(written, base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
+    const { tree, outcome } = applyBatch(written, fetched, base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
-    return changeRequest.id;
+    return { id: changeRequest.id, outcome };
   });
-  return getChangeRequest(ctx, actor, spaceId, id);
+  const changeRequest = await getChangeRequest(ctx, actor, spaceId, id);
+  return { changeRequest, ...presentBatchOutcome(ctx, spaceId, changeRequest.id, outcome) };
+}
+
+/** GitBook's ChangeRequestContentUpdate, less the change request: each page touched, with where to read it, and the files inserted. */
+function presentBatchOutcome(ctx: ServiceContext, spaceId: string, changeRequestId: string, outcome: BatchOutcome) {
+  const location = (pageId: string) => `${ctx.config.publicUrl}/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`;
+  return {
+    changes: [...outcome.pages].map(([pageId, { object, ref }]) =>
+      object === 'deleted_page'
+        ? { object, page: pageId }
+        : { object, ...(ref !== undefined ? { ref } : {}), page: { object: 'page' as const, id: pageId, urls: { location: location(pageId) } } },
+    ),
+    insertedFiles: outcome.insertedFiles.map((file) => presentFile(ctx, file)),
+  };
 }
 
 /** Conflicts with the page each one is about, for the person who resolves them. */

@@ -21,6 +21,7 @@ import {
   type SpaceStanding,
 } from '../policies/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { siteTokenOpensSpace } from './publishedAccess.ts';
 import { accessFromRow, authorizeInOrganization } from './organizations.ts';
 
 /** The content standing of any user (the caller, or a member being listed) in one organization. */
@@ -74,7 +75,7 @@ export async function authorizeSpace(
   const caller = await loadContentCaller(db, space.organization_id, actor.user.id);
   const facts = spaceFacts(space);
   if (spaceStanding(caller, facts, options.shareKey) === null) {
-    facts.publishedOpenly = await isSpacePublishedOpenly(db, space.id, options.shareKey);
+    facts.publishedOpenly = actor.site ? await siteTokenOpensSpace(db, actor.site, space.id) : await isSpacePublishedOpenly(db, space.id, options.shareKey);
   }
   const standing = authorizeSpaceStanding(spaceStanding(caller, facts, options.shareKey), permission, spaceId, options.reach);
   return { space, standing, caller };

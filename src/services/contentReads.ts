@@ -8,6 +8,7 @@ import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { presentPageTree } from '../presenters/page.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
+  documentOf,
   gitPathsOf,
   loadRevision,
   pageAtPath,
@@ -39,14 +40,14 @@ async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, se
     return loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id);
   }
   const { space, standing } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
-  if ('current' in selector) return loadRevision(ctx, space.revision_id);
+  if ('current' in selector) return { ...(await loadRevision(ctx, space.revision_id)), published: standing === 'published' };
   // What is published is the current revision; other revisions of the space (its
   // history, its change requests') are for those with a role on it.
   const visible = standing === 'published' ? selector.revisionId === space.revision_id : await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId);
   if (!visible) {
     throw new NotFound(`No revision with id "${selector.revisionId}" in this space`);
   }
-  return loadRevision(ctx, selector.revisionId);
+  return { ...(await loadRevision(ctx, selector.revisionId)), published: standing === 'published' };
 }
 
 export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
@@ -70,17 +71,53 @@ export async function getPage(
   return presentPageWithContent(ctx, spaceId, view, requirePage(view.tree, pageId), format);
 }
 
-export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, path: string, format?: PageFormat, metadata = true) {
-  const view = await viewOf(ctx, actor, spaceId, { current: true, metadata });
+export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, path: string, format?: PageFormat) {
+  const view = await viewOf(ctx, actor, spaceId, selector);
   return presentPageWithContent(ctx, spaceId, view, pageAtPath(view.tree, path), format);
+}
+
+/** A page's JSON document alone, its links resolved where the page sits: what GitBook's renderer reads to render it. */
+export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, pageId: string) {
+  const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
+  const page = requirePage(view.tree, pageId);
+  if (page.meta.type !== 'document') throw new NotFound(`Page "${pageId}" is a ${page.meta.type}: only document pages have a document`);
+  return documentOf(ctx, view, page);
+}
+
+/**
+ * A document of the space's current content by its id, which is the hash of the content
+ * it was made from (pages' `documentId`): the same content has the same document.
+ */
+export async function getDocumentById(ctx: ServiceContext, actor: Actor, spaceId: string, documentId: string) {
+  const view = await viewOf(ctx, actor, spaceId, { current: true, metadata: false });
+  const page = [...view.tree.values()].find((candidate) => candidate.blob === documentId);
+  if (!page) throw new NotFound(`No document with id "${documentId}" in this space's content`);
+  return documentOf(ctx, view, page);
+}
+
+/**
+ * A page's canonical URL and alternate versions. Quire sets neither for a page (its
+ * translations are spaces of their own, not alternates of a page): the page is its own
+ * canonical, as GitBook answers for a page without them.
+ */
+export async function getPageMetaLinks(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, pageId: string) {
+  const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
+  requirePage(view.tree, pageId);
+  return { alternates: [] };
+}
+
+/** A reusable content's document. Quire's revisions hold none yet: every id is unknown. */
+export async function getReusableContentDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, reusableContentId: string): Promise<never> {
+  await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
+  throw new NotFound(`No reusable content with id "${reusableContentId}" in this revision`);
 }
 
 export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return paginateList(view.files.map((file) => presentFile(ctx, file, gitPathsOf(view).files[file.id])), page);
+  return paginateList(view.files.map((file) => presentFile(ctx, file, gitPathsOf(view).files[file.id], view.published)), page);
 }
 
 export async function getFile(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, fileId: string) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return presentFile(ctx, requireFile(view, fileId), gitPathsOf(view).files[fileId]);
+  return presentFile(ctx, requireFile(view, fileId), gitPathsOf(view).files[fileId], view.published);
 }

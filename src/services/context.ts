@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database, OrganizationWithAccessRow, UserRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
 
 export interface ServiceContext {
@@ -35,4 +36,6 @@ export interface Actor {
    * with the token in one round trip (undefined organization: it does not exist).
    */
   requestOrganization?: { organizationId: string; organization: OrganizationWithAccessRow | undefined };
+  /** Set for a site token: the published site it reads, and as whom (lib/siteTokens.ts). */
+  site?: SiteTokenScope;
 }

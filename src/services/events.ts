@@ -85,7 +85,18 @@ export interface TaskEvent {
   task: Record<string, unknown>;
 }
 
-export type QuireEvent = SpaceContentUpdated | SpaceVisibilityUpdated | SpaceGitSyncEvent | InstallationEvent | TaskEvent;
+/** Quire's own: a site's settings or structure changed (never delivered to integrations, whose GitBook has no such event). */
+export interface SiteUpdated {
+  type: 'site_updated';
+  organizationId: string;
+  spaceId: null;
+  siteId: string;
+}
+
+/** The events integrations receive: GitBook's. */
+export type IntegrationEvent = SpaceContentUpdated | SpaceVisibilityUpdated | SpaceGitSyncEvent | InstallationEvent | TaskEvent;
+
+export type QuireEvent = IntegrationEvent | SiteUpdated;
 
 interface Subscriber {
   /**
@@ -111,10 +122,16 @@ const SUBSCRIBERS: Record<string, Subscriber> = {
   'search-index': onContent((ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId)),
   'page-documents': onContent((ctx, event) => prepareSpaceDocuments(ctx, event.spaceId)),
   'link-checks': onContent((ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId)),
-  'renderer-cache': onContent((ctx, event) => revalidateRenderer(ctx, event), (ctx) => ctx.config.renderer !== undefined),
+  'renderer-cache': {
+    targets: (ctx, _trx, event) => (ctx.config.renderer !== undefined && (event.type === 'space_content_updated' || event.type === 'site_updated') ? ONE : []),
+    run: (ctx, event) => revalidateRenderer(ctx, event as SpaceContentUpdated | SiteUpdated),
+  },
   'git-export': onContent((ctx, event) => exportContentChange(ctx, event), (_ctx, trx, event) => exportsChanges(trx, event.spaceId)),
   // Without a runtime (QUIRE_INTEGRATIONS=false, or no workerd here) integrations receive nothing: the start says why.
-  integration: { targets: (ctx, trx, event) => (ctx.sandbox.unavailable ? [] : installationsReceiving(trx, event)), run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event, installationId) },
+  integration: {
+    targets: (ctx, trx, event) => (ctx.sandbox.unavailable || event.type === 'site_updated' ? [] : installationsReceiving(trx, event)),
+    run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event as IntegrationEvent, installationId),
+  },
 };
 
 /** A delivery's name: its subscriber, and its target after a colon (`integration:<installation id>`). */
@@ -156,6 +173,14 @@ export async function commitRevision(ctx: ServiceContext, trx: Db, actor: Actor,
     throw new Conflict('The space changed meanwhile; try again');
   }
   return recordContentUpdated(ctx, trx, { ...change, previousRevisionId: change.from, revisionId: change.to, updatedBy: [actor.user.id] });
+}
+
+/**
+ * After a change of a site's settings or structure has committed: the renderer's cache
+ * of the site is told (when one is configured). Written before the change is answered.
+ */
+export async function announceSiteUpdated(ctx: ServiceContext, organizationId: string, siteId: string): Promise<void> {
+  await afterCommit(ctx, await recordEvent(ctx, ctx.db, { type: 'site_updated', organizationId, spaceId: null, siteId }));
 }
 
 /** The event of a space that starts with content (a duplicate): nothing to swap. */
@@ -216,15 +241,15 @@ export async function deliverEvent(ctx: ServiceContext, payload: { eventId: stri
 const RENDERER_TIMEOUT_MS = 10_000;
 
 /**
- * Tells GitBook's renderer that a space's published content changed, with the cache
- * tags it reads the space and its sites under (`space:<id>`, `site:<id>`), signed as
- * it checks them: HMAC-SHA256 of the body with its GITBOOK_SECRET.
+ * Tells GitBook's renderer that a space's published content or a site changed, with
+ * the cache tags it read them under (`space:<id>`, `site:<id>`, as plugins/cacheTags.ts
+ * tags the answers), signed as it checks them: HMAC-SHA256 of the body with its GITBOOK_SECRET.
  */
-async function revalidateRenderer(ctx: ServiceContext, event: SpaceContentUpdated): Promise<void> {
+async function revalidateRenderer(ctx: ServiceContext, event: SpaceContentUpdated | SiteUpdated): Promise<void> {
   const renderer = ctx.config.renderer;
   if (!renderer) return;
-  const sites = await sitesShowingSpaces(ctx.db, [event.spaceId]);
-  const body = JSON.stringify({ tags: [`space:${event.spaceId}`, ...sites.map((site) => `site:${site}`)] });
+  const tags = event.type === 'site_updated' ? [`site:${event.siteId}`] : [`space:${event.spaceId}`, ...(await sitesShowingSpaces(ctx.db, [event.spaceId])).map((site) => `site:${site}`)];
+  const body = JSON.stringify({ tags });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (renderer.secret) headers['x-gitbook-signature'] = createHmac('sha256', renderer.secret).update(body).digest('hex');
   let response: Response;

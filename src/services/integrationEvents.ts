@@ -21,11 +21,11 @@ import { presentOrganization } from '../presenters/organization.ts';
 import { presentUser } from '../presenters/user.ts';
 import { SandboxRefused } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { afterCommit, deliveryName, deliveryTarget, eventOfRow, recordEvent, type QuireEvent } from './events.ts';
+import { afterCommit, deliveryName, deliveryTarget, eventOfRow, recordEvent, type IntegrationEvent } from './events.ts';
 import { grantInstallationSpace, installationToken } from './integrationIdentity.ts';
 
 /** The installations an event goes to, one delivery each: its own installation's, or every installation on its space. */
-export async function installationsReceiving(db: Db, event: QuireEvent): Promise<string[]> {
+export async function installationsReceiving(db: Db, event: IntegrationEvent): Promise<string[]> {
   if ('installationId' in event) return [event.installationId];
   return installationsOnSpace(db, event.organizationId, event.spaceId);
 }
@@ -81,7 +81,7 @@ async function environmentOf(
  * `withEmails: false` leaves out the e-mail addresses of the people named in it, for a
  * reader outside the organization where it happened.
  */
-async function gitbookEvent(ctx: ServiceContext, eventId: string, event: QuireEvent, installationId: string, withEmails = true) {
+async function gitbookEvent(ctx: ServiceContext, eventId: string, event: IntegrationEvent, installationId: string, withEmails = true) {
   const common = { eventId, type: event.type, installationId, ...(event.spaceId ? { spaceId: event.spaceId } : {}), ...('siteId' in event && event.siteId ? { siteId: event.siteId } : {}) };
   switch (event.type) {
     case 'space_content_updated': {
@@ -111,7 +111,7 @@ async function gitbookEvent(ctx: ServiceContext, eventId: string, event: QuireEv
  * answers it does not handle the event (406) has had it; any other failure is the
  * delivery's, retried.
  */
-export async function deliverToInstallation(ctx: ServiceContext, eventId: string, event: QuireEvent, installationId: string): Promise<void> {
+export async function deliverToInstallation(ctx: ServiceContext, eventId: string, event: IntegrationEvent, installationId: string): Promise<void> {
   const gone = 'gone' in event ? event.gone : undefined;
   const installation = gone ? undefined : await findInstallationById(ctx.db, installationId);
   const integration = await findIntegration(ctx.db, gone?.integration ?? installation?.integration_name ?? '');
@@ -172,8 +172,8 @@ export async function listIntegrationEvents(ctx: ServiceContext, actor: Actor, n
         integrationId: name,
         installationId,
         createdAt: row.created_at,
-        // The publisher reads other organizations' deliveries without their members' e-mail addresses.
-        payload: await gitbookEvent(ctx, row.event_id, eventOfRow(row), installationId, own.has(installationId)),
+        // The publisher reads other organizations' deliveries without their members' e-mail addresses. Integrations only ever have deliveries of their own events.
+        payload: await gitbookEvent(ctx, row.event_id, eventOfRow(row) as IntegrationEvent, installationId, own.has(installationId)),
         status: row.state === 'done' ? ('success' as const) : row.state === 'failed' ? ('failed' as const) : ('pending' as const),
         attempts: row.attempts,
         ...(row.last_error ? { error: row.last_error } : {}),

@@ -6,7 +6,7 @@ import { getAll } from '../content/objects.ts';
 import { hasScheme, namedFiles } from '../content/document.ts';
 import type { PageLink, PageLinks } from '../content/links.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
-import { pagePath, type FlatPage } from '../content/tree.ts';
+import type { FlatPage } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { linkChecksFor, markLinksQueued, recordLinkCheck } from '../db/repos/linkChecks.ts';
@@ -16,8 +16,16 @@ import { isoNow } from '../lib/clock.ts';
 import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeSpaceDrafts } from './contentAccess.ts';
-import { loadRevision, requireFile, requirePage, type RevisionView } from './revisionContent.ts';
+import { authorizeSpaceDrafts, loadContentCaller, spaceFacts, type AuthorizedSpace } from './contentAccess.ts';
+import { spaceStanding } from '../policies/content.ts';
+import { presentSpace } from '../presenters/content.ts';
+import { findSpacesByIds } from '../db/repos/spaces.ts';
+import { loadRevision, presentFile, presentRevision, requireFile, requirePage, type RevisionView } from './revisionContent.ts';
+import { getChangeRequest } from './changeRequests.ts';
+import { accessFromRow, organizationWithAccess } from './organizations.ts';
+import { presentAuthorized } from './spaces.ts';
+import { presentOrganization } from '../presenters/organization.ts';
+import { presentPage } from '../presenters/page.ts';
 
 export const CHECK_LINKS_JOB = 'check-links';
 const CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
@@ -27,10 +35,42 @@ const CHECKS_AT_ONCE = 4;
 
 type Status = 'ok' | 'broken' | 'in-app';
 
+/**
+ * Where links are read: a revision of a space, and the objects that name it in each
+ * location and target (GitBook's ContentLocation), presented once per answer.
+ */
 interface Location {
   spaceId: string;
   organizationId: string;
   view: RevisionView;
+  objects: {
+    organization: ReturnType<typeof presentOrganization>;
+    space: Awaited<ReturnType<typeof presentAuthorized>>;
+    versionContext: { type: 'revision'; revision: ReturnType<typeof presentRevision> } | { type: 'changeRequest'; changeRequest: Awaited<ReturnType<typeof getChangeRequest>> };
+  };
+}
+
+/** The location's objects for the caller, authorized on the space: its organization, the space, and the revision or change request read. */
+async function locate(ctx: ServiceContext, actor: Actor, authorized: AuthorizedSpace, changeRequestId?: string): Promise<Location> {
+  const { space } = authorized;
+  const [organization, presentedSpace, changeRequest] = await Promise.all([
+    organizationWithAccess(ctx, ctx.db, actor, space.organization_id),
+    presentAuthorized(ctx, authorized),
+    changeRequestId ? requireChangeRequest(ctx.db, space.id, changeRequestId) : undefined,
+  ]);
+  const view = await loadRevision(ctx, changeRequest ? changeRequest.revision_id : space.revision_id);
+  return {
+    spaceId: space.id,
+    organizationId: space.organization_id,
+    view,
+    objects: {
+      organization: presentOrganization(ctx.config.publicUrl, organization!, accessFromRow(organization)!),
+      space: presentedSpace,
+      versionContext: changeRequest
+        ? { type: 'changeRequest', changeRequest: await getChangeRequest(ctx, actor, space.id, changeRequest.id) }
+        : { type: 'revision', revision: presentRevision(ctx, space.id, view) },
+    },
+  };
 }
 
 /** Each revision's links, parsed once: revisions never change. */
@@ -95,31 +135,59 @@ function statusOf(ctx: ServiceContext, link: PageLink, fromPage: string, all: Ma
   }
 }
 
-function pageLocation(location: Location, pageId: string) {
-  const page = location.view.tree.get(pageId)!;
+/** A page of the location's revision, as GitBook's ContentLocation names it: by objects. */
+function pageLocation(ctx: ServiceContext, location: Location, pageId: string, anchor?: string) {
+  const { organization, space, versionContext } = location.objects;
   return {
     kind: 'page' as const,
-    organization: location.organizationId,
-    space: location.spaceId,
-    versionContext: { type: 'revision' as const, revision: location.view.revision.id },
-    page: { id: page.id, title: page.meta.title, path: pagePath(location.view.tree, page.id) },
+    organization,
+    space,
+    versionContext,
+    page: presentPage(ctx.config.publicUrl, location.spaceId, location.view.tree, location.view.tree.get(pageId)!, { nested: false }),
+    ...(anchor ? { internalLocation: { type: 'anchor' as const, anchor } } : {}),
   };
 }
 
-function targetReference(location: Location, link: PageLink, fromPage: string) {
+/**
+ * What a link points at, as GitBook's ContentLocation: a page or file of the revision,
+ * or a space of the organization the caller sees, by objects; anything else (a URL, or
+ * a page, file or space that is not there or not the caller's to see) by its address.
+ */
+function targetReference(ctx: ServiceContext, location: Location, link: PageLink, fromPage: string, spaces: Map<string, SpaceLocation>) {
   const target = link.target;
+  const { organization, space, versionContext } = location.objects;
   switch (target.kind) {
     case 'page':
-      return { kind: 'page' as const, space: location.spaceId, page: target.page, ...(target.anchor ? { anchor: target.anchor } : {}) };
+      return location.view.tree.has(target.page)
+        ? pageLocation(ctx, location, target.page, target.anchor)
+        : { kind: 'url' as const, url: `/pages/${target.page}${target.anchor ? `#${target.anchor}` : ''}` };
     case 'anchor':
-      return { kind: 'page' as const, space: location.spaceId, page: fromPage, anchor: target.anchor };
-    case 'file':
-      return { kind: 'file' as const, space: location.spaceId, file: target.file };
+      return pageLocation(ctx, location, fromPage, target.anchor);
+    case 'file': {
+      const file = location.view.files.find((candidate) => candidate.id === target.file);
+      return file ? { kind: 'file' as const, organization, space, versionContext, file: presentFile(ctx, file) } : { kind: 'url' as const, url: `/files/${target.file}` };
+    }
     case 'space':
-      return { kind: 'space' as const, organization: location.organizationId, space: target.space };
+      return spaces.get(target.space) ?? { kind: 'url' as const, url: `${ctx.config.publicUrl}/s/${target.space}/` };
     case 'url':
       return { kind: 'url' as const, url: target.url };
   }
+}
+
+type SpaceLocation = { kind: 'space'; organization: Location['objects']['organization']; space: ReturnType<typeof presentSpace> };
+
+/** The spaces links point at that are live, in the location's organization, and the caller's to see, as locations. */
+async function visibleSpaces(ctx: ServiceContext, actor: Actor, location: Location, links: PageLink[]): Promise<Map<string, SpaceLocation>> {
+  const ids = [...new Set(links.flatMap((link) => (link.target.kind === 'space' ? [link.target.space] : [])))];
+  if (ids.length === 0) return new Map();
+  const [spaces, caller] = await Promise.all([findSpacesByIds(ctx.db, ids), loadContentCaller(ctx.db, location.organizationId, actor.user.id)]);
+  const shown = new Map<string, SpaceLocation>();
+  for (const space of spaces) {
+    if (space.deleted_at !== null || space.organization_id !== location.organizationId) continue;
+    const standing = spaceStanding(caller, spaceFacts(space));
+    if (standing !== null) shown.set(space.id, { kind: 'space', organization: location.objects.organization, space: presentSpace(ctx.config.publicUrl, space, standing) });
+  }
+  return shown;
 }
 
 async function liveSpaces(db: Db, links: PageLink[]): Promise<Set<string>> {
@@ -146,12 +214,16 @@ async function queueChecks(ctx: ServiceContext, urls: string[], checks: Map<stri
 }
 
 /** The links of some pages of a revision, one item per target, with where each is found. */
-async function linkItems(ctx: ServiceContext, location: Location, pageIds?: string[]) {
+async function linkItems(ctx: ServiceContext, actor: Actor, location: Location, pageIds?: string[]) {
   const all = await linksOfRevision(ctx.db, location.view);
   const pages = pageIds ?? [...all.keys()];
   const links = pages.flatMap((pageId) => (all.get(pageId)?.links ?? []).map((link) => ({ link, pageId })));
   const urls = externalUrls(pages.flatMap((pageId) => all.get(pageId) ?? []));
-  const [checks, live] = await Promise.all([linkChecksFor(ctx.db, urls), liveSpaces(ctx.db, links.map(({ link }) => link))]);
+  const [checks, live, spaces] = await Promise.all([
+    linkChecksFor(ctx.db, urls),
+    liveSpaces(ctx.db, links.map(({ link }) => link)),
+    visibleSpaces(ctx, actor, location, links.map(({ link }) => link)),
+  ]);
   await queueChecks(ctx, urls, checks);
   const items = new Map<
     string,
@@ -159,28 +231,30 @@ async function linkItems(ctx: ServiceContext, location: Location, pageIds?: stri
       status: Status;
       relation: PageLink['relation'];
       targetReference: ReturnType<typeof targetReference>;
+      key: string;
       locationReferences: Array<ReturnType<typeof pageLocation>>;
       pageIds: Set<string>;
     }
   >();
   for (const { link, pageId } of links) {
-    const target = targetReference(location, link, pageId);
-    const key = JSON.stringify([target, link.relation]);
+    const target = targetReference(ctx, location, link, pageId, spaces);
+    // One item per target: named by what it points at, not by the objects around it.
+    const key = JSON.stringify([link.target.kind === 'anchor' ? { kind: 'page', page: pageId, anchor: link.target.anchor } : link.target, link.relation]);
     let item = items.get(key);
     if (!item) {
-      item = { status: statusOf(ctx, link, pageId, all, location.view, live, checks), relation: link.relation, targetReference: target, locationReferences: [], pageIds: new Set() };
+      item = { status: statusOf(ctx, link, pageId, all, location.view, live, checks), relation: link.relation, targetReference: target, key, locationReferences: [], pageIds: new Set() };
       items.set(key, item);
     }
     if (!item.pageIds.has(pageId)) {
       item.pageIds.add(pageId);
-      item.locationReferences.push(pageLocation(location, pageId));
+      item.locationReferences.push(pageLocation(ctx, location, pageId));
     }
   }
   return [...items.values()].map(({ pageIds: _pages, ...item }) => item);
 }
 
 function listWithStats(items: Awaited<ReturnType<typeof linkItems>>, status: Status | undefined, brokenInChangeRequests: number, page: PageRequest) {
-  const shown = status ? items.filter((item) => item.status === status) : items;
+  const shown = (status ? items.filter((item) => item.status === status) : items).map(({ key: _key, ...item }) => item);
   return {
     ...paginateList(shown, page),
     stats: { total: items.length, broken: { total: items.filter((item) => item.status === 'broken').length, changeRequest: brokenInChangeRequests } },
@@ -188,30 +262,27 @@ function listWithStats(items: Awaited<ReturnType<typeof linkItems>>, status: Sta
 }
 
 export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId: string, options: PageRequest & { status?: Status }) {
-  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
-  const location = { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, space.revision_id) };
-  const items = await linkItems(ctx, location);
+  const location = await locate(ctx, actor, await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view'));
+  const items = await linkItems(ctx, actor, location);
   const open = await ctx.db.selectFrom('change_requests').select('revision_id').where('space_id', '=', spaceId).where('status', '=', 'open').execute();
   const brokenInChangeRequests = new Set<string>();
   for (const changeRequest of open) {
     const view = await loadRevision(ctx, changeRequest.revision_id);
-    for (const item of await linkItems(ctx, { ...location, view })) {
-      if (item.status === 'broken') brokenInChangeRequests.add(JSON.stringify([item.targetReference, item.relation]));
+    for (const item of await linkItems(ctx, actor, { ...location, view })) {
+      if (item.status === 'broken') brokenInChangeRequests.add(item.key);
     }
   }
   return listWithStats(items, options.status, brokenInChangeRequests.size, options);
 }
 
 async function changeRequestLocation(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string): Promise<Location> {
-  const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
-  const changeRequest = await requireChangeRequest(ctx.db, spaceId, changeRequestId);
-  return { spaceId, organizationId: space.organization_id, view: await loadRevision(ctx, changeRequest.revision_id) };
+  return locate(ctx, actor, await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view'), changeRequestId);
 }
 
 export async function listChangeRequestPageLinks(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string, pageId: string, page: PageRequest) {
   const location = await changeRequestLocation(ctx, actor, spaceId, changeRequestId);
   requirePage(location.view.tree, pageId);
-  const items = await linkItems(ctx, location, [pageId]);
+  const items = await linkItems(ctx, actor, location, [pageId]);
   return listWithStats(items, undefined, items.filter((item) => item.status === 'broken').length, page);
 }
 
@@ -220,7 +291,7 @@ export async function listChangeRequestFileBacklinks(ctx: ServiceContext, actor:
   requireFile(location.view, fileId);
   const all = await linksOfRevision(ctx.db, location.view);
   const pages = [...all].filter(([, links]) => links.links.some((link) => link.target.kind === 'file' && link.target.file === fileId));
-  return paginateList(pages.map(([pageId]) => pageLocation(location, pageId)), page);
+  return paginateList(pages.map(([pageId]) => pageLocation(ctx, location, pageId)), page);
 }
 
 /** The link checker's job: HEAD (GET when HEAD is refused) each URL, a few at a time. */

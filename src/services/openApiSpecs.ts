@@ -16,6 +16,7 @@ import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import { presentOpenApiSpec, presentOpenApiSpecVersion, presentOpenApiSpecContent } from '../presenters/openApiSpec.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeResourceInOrganization } from './organizations.ts';
+import { siteTokenOpens } from './publishedAccess.ts';
 
 export const PROCESS_OPENAPI_SPEC_JOB = 'process-openapi-spec';
 
@@ -152,9 +153,19 @@ export async function listOpenApiSpecVersions(
   );
 }
 
-/** One version, by id or `latest`, for a caller who may read the organization's specs. */
+/**
+ * One version, by id or `latest`, for a caller who may read the organization's specs; or
+ * the latest for a site token of the organization, whose published pages show it (as
+ * the built-in reader shows it to their readers).
+ */
 async function readableVersion(ctx: ServiceContext, actor: Actor, organizationId: string, slug: string, versionId: string | 'latest') {
-  await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
+  if (actor.site) {
+    if (actor.site.organization !== organizationId || versionId !== 'latest' || !(await siteTokenOpens(ctx.db, actor.site))) {
+      throw new NotFound(`No OpenAPI spec "${slug}" in this organization`);
+    }
+  } else {
+    await authorizeResourceInOrganization(ctx, actor, organizationId, 'view');
+  }
   const spec = await requireSpec(ctx.db, organizationId, slug);
   const id = versionId === 'latest' ? spec.last_version_id : versionId;
   const version = id ? await findOpenApiSpecVersion(ctx.db, spec.id, id) : undefined;

@@ -1,6 +1,6 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { linkResolverFor, namedFiles, resolveWrittenLinks } from '../content/document.ts';
+import { linkResolverFor, namedFiles, resolveWrittenLinks, withKeys } from '../content/document.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
@@ -83,6 +83,8 @@ export interface RevisionView {
   revision: RevisionRow;
   tree: FlatTree;
   files: FileEntry[];
+  /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
+  published?: boolean;
   /** The commit the revision matches, for API reads (Git Sync). */
   git?: RevisionGitRow;
 }
@@ -99,10 +101,22 @@ export async function loadRevision(ctx: ServiceContext, revisionId: string): Pro
 }
 
 const DOWNLOAD_LINK_MS = 60 * 60 * 1000;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** A file with a signed download link, valid for an hour. */
-export function presentFile(ctx: ServiceContext, file: FileEntry, git?: GitBlob) {
-  const token = signLink({ blob: file.blob, name: file.name, type: file.contentType }, ctx.linkKey, new Date(ctx.clock.now().getTime() + DOWNLOAD_LINK_MS));
+/**
+ * When a download link ends. Members get links for an hour. Readers of published content
+ * (GitBook's renderer among them, which caches pages for days) get links that stay the
+ * same for a calendar week and last a week beyond it: the same file has the same URL in
+ * every answer of the week, and a cached page's images keep loading.
+ */
+function linkExpiry(now: Date, published: boolean): Date {
+  if (!published) return new Date(now.getTime() + DOWNLOAD_LINK_MS);
+  return new Date(Math.floor(now.getTime() / WEEK_MS) * WEEK_MS + 2 * WEEK_MS);
+}
+
+/** A file with a signed download link: for an hour, or for readers of published content, stable for a week (linkExpiry). */
+export function presentFile(ctx: ServiceContext, file: FileEntry, git?: GitBlob, published = false) {
+  const token = signLink({ blob: file.blob, name: file.name, type: file.contentType }, ctx.linkKey, linkExpiry(ctx.clock.now(), published));
   return {
     id: file.id,
     name: file.name,
@@ -135,8 +149,9 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
     pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, git.pages),
-    files: view.files.map((file) => presentFile(ctx, file, git.files[file.id])),
+    files: view.files.map((file) => presentFile(ctx, file, git.files[file.id], view.published)),
     reusableContents: [],
+    tags: [],
     createdAt: view.revision.created_at,
     type: 'edits' as const,
     ...(view.git ? { git: presentGitCommit(view.git) } : {}),
@@ -157,9 +172,13 @@ export async function presentPageWithContent(
   const git = gitPathsOf(view).pages;
   if (format === 'markdown') return presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git });
   const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git });
-  // The document made once per content (as the reader shows it), its links resolved where this page sits.
+  return { ...presented, document: await documentOf(ctx, view, page) };
+}
+
+/** A page's document, made once per content (as the reader shows it), its links resolved where this page sits. */
+export async function documentOf(ctx: ServiceContext, view: RevisionView, page: FlatPage) {
   const { document } = await pageDocument(ctx, page);
-  return { ...presented, document: resolveWrittenLinks(document, linkResolverFor(view.tree, page.id, namedFiles(view.files))) };
+  return withKeys(resolveWrittenLinks(document, linkResolverFor(view.tree, page.id, namedFiles(view.files))));
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

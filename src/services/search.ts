@@ -6,21 +6,25 @@
 import { getAll } from '../content/objects.ts';
 import { excerpter, parseSearchQuery, type PageSection } from '../content/search.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
-import { pagePath, type FlatTree } from '../content/tree.ts';
+import { inReadingOrder, pagePath, type FlatTree } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
-import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
+import { findSpacesByIds, spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import { enqueueJobOnce } from '../jobs/queue.ts';
 import type { Kysely } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
-import type { Database, Db, SectionHit } from '../db/schema.ts';
-import { presentSearchSpace } from '../presenters/search.ts';
+import type { Database, Db } from '../db/schema.ts';
+import { presentSearchSpace, type FoundPage } from '../presenters/search.ts';
 import { authorizeSpace, loadContentCaller, visibleContent } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
-import { requireRevision, treeOf } from './revisionContent.ts';
+import { authorizeSiteRead } from './siteAccess.ts';
+import { orderedSections, visibleTo } from './siteStructure.ts';
+import { readSiteStructure } from '../db/repos/siteStructure.ts';
+import { BadRequest } from '../errors.ts';
+import { loadRevision, requireRevision, treeOf } from './revisionContent.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
 const HITS_CONSIDERED = 50;
@@ -325,24 +329,31 @@ export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
   if (stale.length > 0) ctx.log.info({ spaces: stale.length }, 'search index caught up');
 }
 
-/** Groups ranked sections by space, then page, each in the order of its best section. */
-function groupHits(hits: SectionHit[]) {
-  const spaces = new Map<string, Map<string, SectionHit[]>>();
-  for (const hit of hits) {
-    let pages = spaces.get(hit.space_id);
-    if (!pages) spaces.set(hit.space_id, (pages = new Map()));
-    let sections = pages.get(hit.page_id);
-    if (!sections) pages.set(hit.page_id, (sections = []));
-    sections.push(hit);
-  }
-  return spaces;
-}
-
-async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2]) {
+/**
+ * The matches of a query among the given spaces, as GitBook answers a search: spaces,
+ * each with its pages best first. Ranked by the index (title matches first, then the
+ * body's by relevance); a page found in a space's current content only, and, for
+ * readers of a published site, never a hidden page or one under it.
+ */
+async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2], options: { leaveOutHidden?: boolean } = {}) {
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
+  const spaces = await findSpacesByIds(ctx.db, [...new Set(hits.map((hit) => hit.space_id))]);
+  const trees = new Map(await Promise.all(spaces.map(async (space) => [space.id, (await loadRevision(ctx, space.revision_id)).tree] as const)));
+  const shown = new Map([...trees].map(([spaceId, tree]) => [spaceId, new Set(inReadingOrder(tree, options).map((page) => page.id))]));
+  const found = new Map<string, Map<string, FoundPage>>();
+  let rank = 0;
+  hits.forEach((hit, index) => {
+    const page = trees.get(hit.space_id)?.get(hit.page_id);
+    if (!page || !shown.get(hit.space_id)!.has(page.id)) return;
+    let pages = found.get(hit.space_id);
+    if (!pages) found.set(hit.space_id, (pages = new Map()));
+    let entry = pages.get(page.id);
+    if (!entry) pages.set(page.id, (entry = { page, sections: [], rank: ++rank }));
+    entry.sections.push({ ...hit, score: hits.length - index });
+  });
   const excerpt = excerpter(query);
-  return [...groupHits(hits)].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, pages, excerpt));
+  return [...found].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, [...pages.values()][0].sections[0].space_title, trees.get(spaceId)!, [...pages.values()], excerpt));
 }
 
 export async function searchOrganization(ctx: ServiceContext, actor: Actor, organizationId: string, input: string, page: PageRequest) {
@@ -356,4 +367,52 @@ export async function searchSpace(ctx: ServiceContext, actor: Actor, spaceId: st
   const { space } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
   const [result] = await answer(ctx, input, { organizationId: space.organization_id, spaceIds: [spaceId] });
   return paginateList(result?.pages ?? [], page);
+}
+
+/** Which of a site's spaces a search covers, as GitBook's renderer says it (scope), or as its older clients did (mode). */
+export interface SiteSearchRequest {
+  query: string;
+  scope?: { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' } | { mode: 'specific'; siteSpaceIds: string[] } | { mode: 'all' };
+  mode?: 'specific' | 'current' | 'all';
+  siteSpaceIds?: string[];
+  siteSpaceId?: string;
+}
+
+/**
+ * POST /orgs/{organizationId}/sites/{siteId}/search: the site's published content as
+ * its reader sees it (sections and site spaces their claims show, no hidden pages). The
+ * default scope is each section's default content, with the reader's current site space.
+ */
+export async function searchSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, request: SiteSearchRequest, page: PageRequest) {
+  const { site, claims } = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
+  const structure = await readSiteStructure(ctx.db, site.id);
+  const visible = claims === undefined ? () => true : visibleTo(claims);
+  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  const shown = structure.siteSpaces.filter(
+    (siteSpace) => visible(siteSpace.condition) && (siteSpace.section_id === null || sections.some((section) => section.id === siteSpace.section_id)),
+  );
+  const requireShown = (id: string, field: string) => {
+    const found = shown.find((siteSpace) => siteSpace.id === id);
+    if (!found) throw new BadRequest(`${field}: no site space "${id}" in this site`);
+    return found;
+  };
+  const defaults = sections.length === 0
+    ? shown.filter((siteSpace) => siteSpace.id === site.default_site_space_id)
+    : sections.flatMap((section) => {
+        const inSection = shown.filter((siteSpace) => siteSpace.section_id === section.id);
+        return inSection.filter((siteSpace) => siteSpace.id === section.default_site_space_id).concat(inSection).slice(0, 1);
+      });
+  const scope = request.scope ?? (request.mode === 'specific' ? { mode: 'specific' as const, siteSpaceIds: request.siteSpaceIds ?? [] } : request.mode === 'current' ? { mode: 'default' as const, currentSiteSpace: request.siteSpaceId } : { mode: 'all' as const });
+  let searched: typeof shown;
+  if (scope.mode === 'all') searched = shown;
+  else if (scope.mode === 'specific') searched = scope.siteSpaceIds.map((id) => requireShown(id, 'scope.siteSpaceIds'));
+  else {
+    const current = scope.currentSiteSpace !== undefined ? requireShown(scope.currentSiteSpace, 'scope.currentSiteSpace') : undefined;
+    if (scope.restrictTo && !current) throw new BadRequest('scope.restrictTo needs scope.currentSiteSpace: the site space the search is made from');
+    if (scope.restrictTo === 'currentSiteSpace') searched = [current!];
+    else if (scope.restrictTo === 'otherSiteSpaces') searched = defaults.filter((siteSpace) => siteSpace.id !== current!.id);
+    else searched = current && !defaults.includes(current) ? [current, ...defaults] : defaults;
+  }
+  const spaceIds = [...new Set(searched.map((siteSpace) => siteSpace.space_id))];
+  return paginateList(await answer(ctx, request.query, { organizationId: site.organization_id, spaceIds }, { leaveOutHidden: true }), page);
 }

@@ -3,13 +3,13 @@
 // policies/publishedSite.ts allows, and its claims decide which conditional sections
 // and site spaces they see.
 import { Forbidden, NotFound } from '../errors.ts';
-import { findSite, hasActiveShareLink } from '../db/repos/sites.ts';
+import { findSite } from '../db/repos/sites.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { findSpacesByIds } from '../db/repos/spaces.ts';
 import type { Db, SiteRow } from '../db/schema.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { organizationPermissions } from '../policies/organization.ts';
-import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
+import { publishedSiteClaims, siteTokenCredentials, type ReadCredentials } from './publishedAccess.ts';
 import { spaceStanding } from '../policies/content.ts';
 import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -46,15 +46,6 @@ export interface SiteReader {
 
 export type { ReadCredentials };
 
-/**
- * An outsider's claims on a published site, by the one rule (policies/publishedSite.ts),
- * or undefined when they may not read it. Used by the API and the reader alike.
- */
-export async function publishedSiteClaims(db: Db, site: SiteRow, credentials: ReadCredentials): Promise<Record<string, unknown> | undefined> {
-  const shareKeyActive = site.visibility === 'share-link' && credentials.shareKey !== undefined && (await hasActiveShareLink(db, site.id, credentials.shareKey));
-  return claimsByRule({ published: site.published === 1, visibility: site.visibility, visitorKey: site.visitor_key }, credentials, { shareKeyActive });
-}
-
 export async function authorizeSiteRead(
   ctx: ServiceContext,
   actor: Actor,
@@ -66,7 +57,9 @@ export async function authorizeSiteRead(
   const site = organization && (await findSite(ctx.db, organizationId, siteId));
   if (!site) throw siteNotFound(siteId);
   if (accessFromRow(organization)?.isMember) return { site, claims: undefined };
-  const claims = await publishedSiteClaims(ctx.db, site, credentials);
+  // A site token reads the site it names, as the reader it was minted for.
+  if (actor.site && actor.site.site !== site.id) throw siteNotFound(siteId);
+  const claims = await publishedSiteClaims(ctx.db, site, actor.site ? siteTokenCredentials(actor.site) : credentials);
   if (!claims) throw siteNotFound(siteId);
   return { site, claims };
 }
@@ -93,7 +86,7 @@ export async function presentStructure(ctx: ServiceContext, actor: Actor, reader
         // Whoever reads the site as a visitor reads its spaces' published content.
         standing: spaceStanding(caller, { ...spaceFacts(space), publishedOpenly: claims !== undefined }),
         isDefault: defaults.has(row.id),
-        sectionPath: row.section_id ? sectionPath.get(row.section_id) : undefined,
+        sectionPath: row.section_id && row.section_id !== site.default_section_id ? sectionPath.get(row.section_id) : undefined,
       });
     });
   const sections = orderedSections(structure)

@@ -5,8 +5,8 @@ import { generateKeyBetween } from 'fractional-indexing';
 import { BadRequest } from '../errors.ts';
 import { readSiteStructure, sitesShowingSpaces, updateSection } from '../db/repos/siteStructure.ts';
 import { findSiteById, updateSite } from '../db/repos/sites.ts';
-import type { Db, SiteStructureRows, SectionGroupRow, SectionRow, SiteRow } from '../db/schema.ts';
-import { ConditionError, parseCondition } from '../lib/conditions.ts';
+import type { Db, SiteStructureRows, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow } from '../db/schema.ts';
+import { ConditionError, conditionHolds, parseCondition } from '../lib/conditions.ts';
 
 /** Re-establishes the defaults after any change to a site's structure. */
 export async function settleDefaults(db: Db, siteId: string): Promise<void> {
@@ -51,6 +51,31 @@ export function orderedSections(structure: SiteStructureRows): SectionRow[] {
   return topLevelItems(structure).flatMap((item) =>
     item.group ? structure.sections.filter((s) => s.group_id === item.group.id) : [item.section!],
   );
+}
+
+/** Whether a section or site space with this condition shows to a reader with these claims. */
+export function visibleTo(claims: Record<string, unknown>): (condition: string | null) => boolean {
+  return (condition) => condition === null || conditionHolds(condition, claims);
+}
+
+/** The site's default section, or its first one. */
+export function defaultSectionOf<T extends { id: string }>(site: SiteRow, sections: T[]): T | undefined {
+  return sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
+}
+
+/** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
+export function siteSpaceAtPath(site: SiteRow, structure: SiteStructureRows, segments: string[], claims: Record<string, unknown>) {
+  const visible = visibleTo(claims);
+  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  let section = sections.find((candidate) => candidate.path === segments[0]);
+  const rest = section ? segments.slice(1) : segments;
+  section ??= defaultSectionOf(site, sections);
+  const spaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (section?.id ?? null) && visible(siteSpace.condition));
+  const named = spaces.find((siteSpace) => siteSpace.path === rest[0]);
+  const defaultId = section ? section.default_site_space_id : site.default_site_space_id;
+  const siteSpace: SiteSpaceRow | undefined = named ?? spaces.find((candidate) => candidate.id === defaultId) ?? spaces[0];
+  const prefix = [...(section && section.id !== defaultSectionOf(site, sections)?.id ? [section.path] : []), ...(named ? [named.path] : [])];
+  return { siteSpace, section, rest: named ? rest.slice(1) : rest, prefix };
 }
 
 /** Removes deleted or departed spaces from every site showing them, keeping each site's defaults. */

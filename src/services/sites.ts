@@ -11,7 +11,7 @@ import { newId } from '../lib/ids.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
 import { presentShareLink, presentSite } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeInOrganization } from './organizations.ts';
+import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { positionAmong, settleDefaults, slugify, uniquePath } from './siteStructure.ts';
 import { createSpace } from './spaces.ts';
@@ -19,12 +19,13 @@ import { createSpace } from './spaces.ts';
 export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 
-async function present(ctx: ServiceContext, site: SiteRow) {
-  return presentSite(ctx.config.publicUrl, site, await countSiteSpaces(ctx.db, site.id));
+async function present(ctx: ServiceContext, actor: Actor, site: SiteRow) {
+  const [siteSpaces, organization] = await Promise.all([countSiteSpaces(ctx.db, site.id), organizationWithAccess(ctx, ctx.db, actor, site.organization_id)]);
+  return presentSite(ctx.config.publicUrl, site, siteSpaces, accessFromRow(organization));
 }
 
 async function reload(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
-  return present(ctx, await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId));
+  return present(ctx, actor, await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId));
 }
 
 export async function listSites(
@@ -44,7 +45,7 @@ export async function listSites(
     options,
     (row) => row,
   );
-  return { ...page, items: await Promise.all(page.items.map((site) => present(ctx, site))) };
+  return { ...page, items: await Promise.all(page.items.map((site) => present(ctx, actor, site))) };
 }
 
 /** A space to add to a new site: an existing space's id, or the title of a space to create for it. */
@@ -126,7 +127,7 @@ export async function createSite(
 
 export async function getSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
   const { site } = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
-  return present(ctx, site);
+  return present(ctx, actor, site);
 }
 
 export interface SiteChanges {
@@ -208,12 +209,16 @@ export async function getStructure(ctx: ServiceContext, actor: Actor, organizati
 
 export async function getPublished(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, credentials: ReadCredentials) {
   const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, credentials);
-  const { type, structure } = await presentStructure(ctx, actor, reader);
+  const { type, structure, siteSpaces } = await presentStructure(ctx, actor, reader);
+  const customization = presentCustomization(reader.site.title, reader.site.customization);
   return {
     object: 'published-content-site' as const,
-    site: await present(ctx, reader.site),
+    site: await present(ctx, actor, reader.site),
     structure: { type, structure },
-    customizations: { site: presentCustomization(reader.site.title, reader.site.customization) },
+    // Quire customizes a site as a whole: each site space reads the site's settings.
+    customizations: { site: customization, siteSpaces: Object.fromEntries(siteSpaces.map((siteSpace) => [siteSpace.id, customization])) },
+    // Integrations add no scripts to Quire's published pages.
+    scripts: [],
   };
 }
 

@@ -72,6 +72,23 @@ describe('what follows a change of content', () => {
     expect(await deliveryOf('renderer-cache')).toMatchObject({ state: 'done', attempts: 2 });
   });
 
+  it("tells GitBook's renderer to revalidate a site whose settings or structure changed, and nothing for a read or a refused write", async () => {
+    const { site, sites, call } = await publishSampleSite(testApp);
+    await eventsDelivered(testApp);
+    calls.length = 0;
+    expect((await call('PATCH', `${sites}/${site.id}`, { title: 'Acme Handbook' })).status).toBe(200);
+    await eventsDelivered(testApp);
+    expect(calls.map((made) => JSON.parse(made.body))).toEqual([{ tags: [`site:${site.id}`] }]);
+    await call('GET', `${sites}/${site.id}/published`);
+    expect((await call('PATCH', `${sites}/${site.id}`, { title: 'x' })).status).toBe(400);
+    await eventsDelivered(testApp);
+    expect(calls).toHaveLength(1);
+    // No integration hears of it: GitBook has no such event.
+    const event = await testApp.database.db.selectFrom('events').select('id').where('type', '=', 'site_updated').executeTakeFirstOrThrow();
+    const deliveries = await testApp.database.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', event.id).execute();
+    expect(deliveries.map((delivery) => delivery.subscriber)).toEqual(['renderer-cache']);
+  });
+
   it('indexes a duplicated space for search as its own content change', async () => {
     const { space, call, org } = await publishSampleSite(testApp);
     const copy = (await call('POST', `/v1/spaces/${space.id}/duplicate`)).body;

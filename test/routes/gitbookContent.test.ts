@@ -118,10 +118,10 @@ describe('GitBook content through the API', () => {
     const configuration = await pageId('Configuration');
     const start = await pageId('Getting started');
     const items = (await call('GET', '/links')).body.items;
-    const toConfiguration = items.filter((item: any) => item.targetReference.kind === 'page' && item.targetReference.page === configuration);
+    const toConfiguration = items.filter((item: any) => item.targetReference.kind === 'page' && item.targetReference.page.id === configuration);
     expect(toConfiguration.length).toBeGreaterThan(0);
     expect(toConfiguration.every((item: any) => item.locationReferences.every((location: any) => location.page.id === start))).toBe(true);
-    const toStart = items.find((item: any) => item.targetReference.kind === 'page' && item.targetReference.page === start);
+    const toStart = items.find((item: any) => item.targetReference.kind === 'page' && item.targetReference.page.id === start);
     expect(toStart?.status).toBe('ok');
   });
 

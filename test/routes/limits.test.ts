@@ -78,7 +78,7 @@ describe('rate limits and timeouts', () => {
       const as = { token: admin.token };
       const space = (await request(slow.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { ...as, body: { title: 'Big' } })).body;
       const changeRequest = (await request(slow.app, 'POST', `/v1/spaces/${space.id}/change-requests`, { ...as, body: {} })).body;
-      const paragraphs = Array.from({ length: 4_000 }, (_, index) => `Paragraph ${index} says something worth a reader's time.\n\n- a point\n- another`);
+      const paragraphs = Array.from({ length: 1_500 }, (_, index) => `Paragraph ${index} says something worth a reader's time.\n\n- a point\n- another`);
       await request(slow.app, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
         ...as,
         body: { changes: [{ operation: 'insert_page', document: `# Big\n\n${paragraphs.join('\n\n')}` }] },

@@ -4,6 +4,7 @@ import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
 import { eventsDelivered, request, useTestApp } from '../helpers/app.ts';
 import { buildOrganization } from '../helpers/factories.ts';
+import { expectGitBookAnswer } from '../helpers/gitbookContract.ts';
 
 const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
 let site: Server;
@@ -52,8 +53,16 @@ async function setup() {
   return { org, token, spaceId, otherSpace, base, open, merge };
 }
 
+/** A target's page, file or space: an object where the revision has it, an id where it lacks it. */
+const idOf = (value: any) => (typeof value === 'object' && value !== null ? value.id : value);
 const byTarget = (items: any[]) =>
-  Object.fromEntries(items.map((item) => [item.targetReference.url ?? `${item.targetReference.kind}:${item.targetReference.page ?? item.targetReference.file ?? item.targetReference.space}${item.targetReference.anchor ? `#${item.targetReference.anchor}` : ''}`, item.status]));
+  Object.fromEntries(
+    items.map((item) => {
+      const target = item.targetReference;
+      const anchor = target.anchor ?? target.internalLocation?.anchor;
+      return [target.url ?? `${target.kind}:${idOf(target.page ?? target.file ?? target.space)}${anchor ? `#${anchor}` : ''}`, item.status];
+    }),
+  );
 
 describe('links and backlinks', () => {
   it('reads every kind of link from the markdown and tells ok from broken, checking external URLs in the background', async () => {
@@ -99,9 +108,9 @@ describe('links and backlinks', () => {
       [`page:${alpha}#intro`]: 'ok',
       [`page:${alpha}#nowhere`]: 'broken',
       [`file:${fileId}`]: 'ok',
-      'file:doesNotExist': 'broken',
+      '/files/doesNotExist': 'broken',
       [`space:${otherSpace}`]: 'ok',
-      'space:noSuchSpace': 'broken',
+      'http://quire.test/s/noSuchSpace/': 'broken',
       [`${siteUrl}/ok`]: 'ok',
       [`${siteUrl}/gone`]: 'ok',
       [`${siteUrl}/slow`]: 'ok',
@@ -109,11 +118,17 @@ describe('links and backlinks', () => {
       [`http://quire.test/s/${spaceId}/beta`]: 'in-app',
       'mailto:a@b.test': 'ok',
     });
-    const image = before.body.items.find((item: any) => item.targetReference.file === fileId);
+    const image = before.body.items.find((item: any) => item.targetReference.file?.id === fileId);
+    // Named by objects, as GitBook's ContentLocation: the organization, the space, the revision read, the page, the file.
+    const revision = (await request(testApp.app, 'GET', `/v1/spaces/${spaceId}`, { token })).body.revision;
     expect(image).toMatchObject({
       relation: 'dependsOn',
-      locationReferences: [{ kind: 'page', space: spaceId, page: { id: alpha, title: 'Alpha', path: 'alpha' }, versionContext: { type: 'revision' } }],
+      targetReference: { kind: 'file', organization: { object: 'organization' }, space: { object: 'space', id: spaceId }, file: { id: fileId, name: 'dot.png' } },
+      locationReferences: [
+        { kind: 'page', organization: { object: 'organization' }, space: { id: spaceId }, page: { id: alpha, title: 'Alpha', path: 'alpha', kind: 'sheet' }, versionContext: { type: 'revision', revision: { object: 'revision', id: revision } } },
+      ],
     });
+    expectGitBookAnswer('listSpaceLinks', before.body, { version: '0.143.2' });
 
     // The checker runs as a durable job; a second listing does not queue the same URLs again.
     await request(testApp.app, 'GET', `/v1/spaces/${spaceId}/links`, { token });
@@ -146,10 +161,14 @@ describe('links and backlinks', () => {
     expect(links.status).toBe(200);
     expect(links.body.items.map((item: any) => item.status).sort()).toEqual(['broken', 'ok']);
     expect(links.body.stats).toEqual({ total: 2, broken: { total: 1, changeRequest: 1 } });
+    expectGitBookAnswer('listPageLinksInChangeRequest', links.body, { version: '0.143.2' });
+    // Inside a change request the version read is the change request.
+    expect(links.body.items[0].locationReferences[0].versionContext).toMatchObject({ type: 'changeRequest', changeRequest: { object: 'change-request', id: draft } });
 
     const backlinks = await request(testApp.app, 'GET', `${base}/${draft}/content/files/${fileId}/backlinks`, { token });
     expect(backlinks.status).toBe(200);
     expect(backlinks.body.items.map((item: any) => item.page.title).sort()).toEqual(['Also', 'Uses']);
+    expectGitBookAnswer('listChangeRequestFileBacklinks', backlinks.body, { version: '0.143.2' });
     expect((await request(testApp.app, 'GET', `${base}/${draft}/content/files/nope/backlinks`, { token })).status).toBe(404);
     expect((await request(testApp.app, 'GET', `${base}/${draft}/content/page/nope/links`, { token })).status).toBe(404);
   });

@@ -131,7 +131,7 @@ describe('organizations', () => {
     [{ hostname: 'Not a host!' }, /hostname must be 3 to 32/],
     [{ defaultRole: 'owner' }, /defaultRole must be one of/],
     [{ emailDomains: ['not a domain'] }, /emailDomains/],
-    [{ logo: 'not a url' }, /logo must match format "uri"/],
+    [{ logo: 'not a url' }, /body.logo is not of the expected form: Logo URL/],
     [{ sso: 'yes' }, /sso must be boolean/],
     [{ defaultContent: { type: 'site', site: 'missing' } }, /no site with id "missing"/],
   ])('refuses the invalid change %j with 400 naming the field', async (body, message) => {

@@ -123,7 +123,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
   const merged = await changeRequestWithContent(app, admin, space.id);
   await as(app, admin, 'POST', `/v1/spaces/${space.id}/change-requests/${merged}/merge`);
   const content = await as(app, admin, 'GET', `/v1/spaces/${space.id}/content`);
-  const pageId = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/content/pages`)).pages[0].id;
+  const { id: pageId, documentId } = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/content/pages`)).pages[0];
   const fileId = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/content/files`)).items[0].id;
   const changeRequestId = await changeRequestWithContent(app, admin, space.id);
   const changeRequestPageId = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/change-requests/${changeRequestId}/content/pages`)).pages
@@ -195,6 +195,8 @@ export async function buildWorld(app: TestApp): Promise<World> {
       changeRequestId,
       revisionId: content.id,
       pageId,
+      documentId,
+      reusableContentId: 'none',
       fileId,
       '*': 'guide',
       commentId: comment.id,
@@ -492,6 +494,23 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ fileId: 'crFileId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
   { operation: 'GET /v1/spaces/{spaceId}/content/path/{*}',          expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/path/{*}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{*}', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/content/page/{pageId}/document', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/document', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
+  { operation: 'GET /v1/spaces/{spaceId}/content/page/{pageId}/meta-links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
+  // Quire's revisions hold no reusable content yet: every id is unknown, to those who may read the revision and to others alike.
+  { operation: 'GET /v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}/document', expect: '401 401 404 404 404 404 404 404 404 404' },
+  { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document', expect: '401 401 404 404 404 404 404 404 404 404' },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}/document', expect: '401 401 404 404 404 404 404 404 404 404' },
+  { operation: 'GET /v1/spaces/{spaceId}/documents/{documentId}',    expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
+  // An embed of a closed local port: a link named by its address, quickly.
+  { operation: 'GET /v1/spaces/{spaceId}/embed',                     expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx', query: { url: 'http://127.0.0.1:9/' } },
+  // The published content at a URL is everyone's to resolve, once the site is published.
+  { operation: 'POST /v1/urls/published',                            expect: '404 404 404 404 404 404 404 404 404 404', published: '2xx', body: (world) => ({ url: `https://quire.test/sites/${world.params.siteId}/guide` }) },
 
   // website import (to a closed local port: it imports nothing, quickly)  anon bad out guest read comment edit review create admin
   { operation: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', fresh: fresh.changeRequest, body: () => ({ url: 'http://127.0.0.1:9/', source: 'website' }) },
@@ -508,6 +527,7 @@ export const MATRIX: Row[] = [
   // search: only what the caller can read                              anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/orgs/{organizationId}/search',               expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { query: 'guide' } },
   { operation: 'GET /v1/spaces/{spaceId}/search',                    expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx', query: { query: 'guide' } },
+  { operation: 'POST /v1/orgs/{organizationId}/sites/{siteId}/search', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx', body: () => ({ query: 'guide' }) },
 
   // comments on S: only authors change their words (fresh comments are the admin's)
   //                                                                    anon bad out guest read comment edit review create admin

@@ -39,14 +39,25 @@ describe('search', () => {
     expect(found.status).toBe(200);
     expect(found.body.count).toBe(1);
     const [space] = found.body.items;
-    expect(space).toMatchObject({ id: spaceId, title: 'Handbook', urls: { app: `http://quire.test/s/${spaceId}/` } });
+    expect(space).toMatchObject({ type: 'space', id: spaceId, title: 'Handbook', score: 1, urls: { app: `http://quire.test/s/${spaceId}/` } });
     const [page] = space.pages;
-    expect(page).toMatchObject({ title: 'Getting started', path: 'getting-started', urls: { app: `http://quire.test/s/${spaceId}/getting-started` } });
+    expect(page).toMatchObject({
+      title: 'Getting started',
+      description: '',
+      path: 'getting-started',
+      score: 1,
+      rank: 1,
+      resultType: 'section',
+      ancestors: [],
+      urls: { app: `http://quire.test/s/${spaceId}/getting-started` },
+    });
     expect(page.sections).toEqual([
       {
         id: 'install-the-tools',
         title: 'Install the tools',
         path: 'getting-started#install-the-tools',
+        score: 1,
+        resultType: 'section',
         body: 'Run the installer and wait for the kettle to boil.',
         urls: { app: `http://quire.test/s/${spaceId}/getting-started#install-the-tools` },
       },

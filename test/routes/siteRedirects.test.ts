@@ -23,7 +23,16 @@ describe('site redirects', () => {
     const { call, siteSpace, setup, redirects } = await siteWithPages();
     const created = await call('POST', redirects, { source: '/old/install', destination: { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: setup.id } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ object: 'site-redirect', id: expect.any(String), source: '/old/install', destination: { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: setup.id } });
+    expect(created.body).toEqual({
+      object: 'site-redirect',
+      id: expect.any(String),
+      source: '/old/install',
+      draft: false,
+      captureWildcard: false,
+      permanent: false,
+      destination: { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: setup.id },
+      createdAt: expect.any(String),
+    });
     const second = (await call('POST', redirects, { source: '/legacy', destination: { kind: 'site-space', siteSpaceId: siteSpace.id } })).body;
     const listed = await call('GET', `${redirects}?limit=1`);
     expect(listed.body.items.map((item: { id: string }) => item.id)).toEqual([second.id]);

@@ -274,7 +274,7 @@ describe('reading published sites', () => {
           pdf: { enabled: true },
           feedback: { enabled: false },
           aiSearch: { enabled: true },
-          announcement: { enabled: false },
+          ai: { mode: 'none' },
         },
       },
     });

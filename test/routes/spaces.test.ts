@@ -112,6 +112,20 @@ describe('spaces', () => {
     }
   });
 
+  it("takes an emoji as GitBook does, as characters or hex code points, and refuses words, digits and text around one", async () => {
+    const { organizationId, admin } = await buildOrganization(testApp);
+    const space = await createSpace(organizationId, admin.token);
+    const patch = (emoji: string) => request(testApp.app, 'PATCH', `/v1/spaces/${space.body.id}`, { token: admin.token, body: { emoji } });
+    for (const emoji of ['🚀', '👩‍💻', '🇫🇷', '👍🏽', '❤️', '#️⃣', '1f680', '1F469-200D-1F4BB']) expect((await patch(emoji)).body.emoji, emoji).toBe(emoji);
+    for (const emoji of ['rocket', '123', '0041', 'x🚀', '110000']) {
+      const refused = await patch(emoji);
+      expect(refused.status, emoji).toBe(400);
+      expect(refused.body.error.message).toBe('body.emoji is not of the expected form: An emoji ("🎉" or "1f389"), or null to remove it');
+    }
+    const created = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Docs', emoji: 'docs' } });
+    expect(created.body.error.message).toBe('body.emoji is not of the expected form: An emoji: its characters ("🎉") or code points in hex ("1f389")');
+  });
+
   it('deletes softly (204): hidden and 404, restorable within 7 days', async () => {
     const { organizationId, admin } = await buildOrganization(testApp);
     const space = await createSpace(organizationId, admin.token, { title: 'Gone for now' });

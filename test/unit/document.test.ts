@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, resolveWrittenLinks } from '../../src/content/document.ts';
+import { linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, resolveWrittenLinks, withKeys } from '../../src/content/document.ts';
 import { applyChanges } from '../../src/content/changes.ts';
 
 const tree = applyChanges(new Map(), [
@@ -101,5 +101,27 @@ describe('markdown to JSON documents', () => {
         expect(resolveWrittenLinks(markdownToDocument(markdown, linksAsWritten), resolveHere)).toEqual(markdownToDocument(markdown, resolveHere));
       }
     }
+  });
+});
+
+describe('keys on blocks', () => {
+  it('gives every block and inline a key made from its place, the same for the same document, keeping keys already there', () => {
+    const document = markdownToDocument('# Title\n\n{% tabs %}\n{% tab title="A" %}\nOne [link](https://a.test).\n{% endtab %}\n{% tab title="B" %}\nTwo\n{% endtab %}\n{% endtabs %}\n\n- item', linksAsWritten);
+    const keyed = withKeys(document);
+    const keys: string[] = [];
+    const walk = (nodes: any[]) => {
+      for (const node of nodes) {
+        if (node.object === 'block' || node.object === 'inline') keys.push(node.key);
+        if (Array.isArray(node.nodes)) walk(node.nodes);
+      }
+    };
+    walk(keyed.nodes as any[]);
+    expect(keys.every((key) => typeof key === 'string' && key.length > 0)).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
+    const tabs = (keyed.nodes as any[]).find((node) => node.type === 'tabs');
+    expect(tabs.key).toMatch(/^k\d+$/);
+    expect(tabs.nodes.map((tab: any) => tab.key)).toEqual([`${tabs.key}.0`, `${tabs.key}.1`]);
+    expect(withKeys(document)).toEqual(keyed);
+    expect(withKeys({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', key: 'mine', nodes: [] }] }).nodes).toEqual([{ object: 'block', type: 'paragraph', key: 'mine', nodes: [] }]);
   });
 });

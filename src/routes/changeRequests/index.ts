@@ -17,6 +17,7 @@ import {
 } from '../../services/changeRequestContent.ts';
 import { changeRequestPdfLink } from '../../services/pdf.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
+import { FileSchema } from '../content/index.ts';
 
 const SpaceParams = Type.Object({ spaceId: IdParam('The unique id of the space') });
 const ChangeRequestParams = Type.Object({
@@ -35,6 +36,7 @@ const ChangeRequestSchema = Type.Object({
   createdBy: UserSchema,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  space: Type.String({ description: 'The id of its space' }),
   revision: Type.String({ description: 'The revision holding its content' }),
   revisionInitial: Type.String({ description: 'The space revision it started from' }),
   revisionMergedAncestor: Type.Optional(Type.String({ description: 'The space revision it last took content from' })),
@@ -47,7 +49,7 @@ const ChangeRequestSchema = Type.Object({
 const PageFields = {
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', description: 'Letters, digits, _ and -, starting with a letter or digit' })),
-  emoji: Type.Optional(Type.String({ maxLength: 50 })),
+  emoji: Type.Optional(Type.String({ maxLength: 50, format: 'emoji', description: 'An emoji ("🎉" or "1f389")' })),
   icon: Type.Optional(Type.String({ maxLength: 50 })),
   description: Type.Optional(Type.String({ maxLength: 1000 })),
   hidden: Type.Optional(Type.Boolean()),
@@ -88,7 +90,7 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       document: Type.Optional(DocumentSchema),
       into: Type.Optional(IdParam('Parent page id or batch ref; omitted: the top level')),
       at: Type.Optional(Type.Integer({ minimum: 0 })),
-      ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      ref: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'A name unique in the batch: documents of the batch link to the page as ./<ref>.md, changes name it as into or page' })),
       ...PageFields,
     }),
     Type.Object({
@@ -106,8 +108,9 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
         Type.Object({
           name: Type.String({ minLength: 1, maxLength: 255 }),
           contentType: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$', description: 'A media type such as image/png' })),
-          base64: Type.String({ maxLength: 1_400_000, description: 'The bytes, base64 (at most 1 MB decoded)' }),
-          ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$', description: 'Name it /files/<ref> in this batch' })),
+          base64: Type.Optional(Type.String({ maxLength: 1_400_000, description: 'The bytes, base64 (at most 1 MB decoded); or give url' })),
+          url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Where Quire fetches the bytes (at most 1 MB), through its URL-safety rules; or give base64' })),
+          ref: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'A name unique in the batch, such as logo.png: documents of the batch link to the file as ./<ref>' })),
         }),
         { minItems: 1, maxItems: 20 },
       ),
@@ -118,6 +121,19 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       revision: Type.Optional(IdParam("A revision of the space; omitted: the change request's base")),
     }),
   ],
+});
+const PageReference = Type.Object({ object: Type.Literal('page'), id: Type.String(), urls: Type.Object({ location: Type.String({ description: "Where to read the page's content in the change request" }) }) });
+const ContentUpdateSchema = Type.Object({
+  changeRequest: ChangeRequestSchema,
+  changes: Type.Array(
+    Type.Union([
+      Type.Object({ object: Type.Literal('created_page'), ref: Type.Optional(Type.String({ description: 'The ref the batch gave it' })), page: PageReference }),
+      Type.Object({ object: Type.Literal('updated_page'), page: PageReference }),
+      Type.Object({ object: Type.Literal('deleted_page'), page: Type.String({ description: 'The id of the page removed' }) }),
+    ]),
+    { description: 'Each page the batch touched, once, in the order it was first touched' },
+  ),
+  insertedFiles: Type.Array(FileSchema, { description: 'The files the batch inserted, in order' }),
 });
 const LineRange = Type.Object({ start: Type.Integer(), count: Type.Integer() });
 const MergeAnswer = (result: string) =>
@@ -217,12 +233,17 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateChangeRequestContent',
         summary: 'Apply a batch of page changes: all or none, making one new revision',
         params: ChangeRequestParams,
+        querystring: Type.Object({
+          compat: Type.Optional(Type.Boolean({ default: true, description: 'true (default): the change request; false: the change request, each page the batch touched and the files it inserted' })),
+        }),
         body: Type.Object({ changes: Type.Array(ContentChange, { minItems: 1, maxItems: 50 }) }),
-        response: { 200: ChangeRequestSchema, ...errors(403, 404, 409) },
+        response: { 200: Type.Union([ChangeRequestSchema, ContentUpdateSchema]), ...errors(403, 404, 409) },
       },
     },
-    (request) =>
-      editChangeRequestContent(ctx, request.actor, request.params.spaceId, request.params.changeRequestId, request.body.changes),
+    async (request) => {
+      const update = await editChangeRequestContent(ctx, request.actor, request.params.spaceId, request.params.changeRequestId, request.body.changes);
+      return request.query.compat === false ? update : update.changeRequest;
+    },
   );
 
   app.post(

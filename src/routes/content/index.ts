@@ -2,8 +2,21 @@
 // change request's /content…. Pages come nested; one page comes with its markdown.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getFile, getPage, getPageByPath, getPages, getRevisionContent, listFiles, type RevisionSelector } from '../../services/contentReads.ts';
+import {
+  getDocumentById,
+  getFile,
+  getPage,
+  getPageByPath,
+  getPageDocument,
+  getPageMetaLinks,
+  getPages,
+  getReusableContentDocument,
+  getRevisionContent,
+  listFiles,
+  type RevisionSelector,
+} from '../../services/contentReads.ts';
 import { downloadFile } from '../../services/revisionContent.ts';
+import { getEmbed } from '../../services/embeds.ts';
 import { renderPdfLink } from '../../services/pdf.ts';
 import type { PageRequest } from '../../db/pagination.ts';
 import { NotFound } from '../../errors.ts';
@@ -35,13 +48,13 @@ export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
   { additionalProperties: true },
 ));
 
-const FileSchema = Type.Object({
+export const FileSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   contentType: Type.String(),
   size: Type.Number({ description: 'Bytes' }),
   dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() }, { description: 'Images only' })),
-  downloadURL: Type.String({ description: 'A signed link to the bytes, valid for an hour' }),
+  downloadURL: Type.String({ description: 'A signed link to the bytes: for an hour, or for readers of published content the same link all week, valid a week beyond' }),
   git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() }, { description: 'Where the file sits in the commit the revision matches (Git Sync)' })),
 });
 
@@ -52,6 +65,7 @@ const RevisionSchema = Type.Object({
   pages: Type.Array(PageSchema),
   files: Type.Array(FileSchema),
   reusableContents: Type.Array(Nested),
+  tags: Type.Array(Nested, { description: 'Tags of the revision: Quire has none' }),
   createdAt: Type.String({ format: 'date-time' }),
   type: Type.String(),
   git: Type.Optional(
@@ -77,6 +91,17 @@ const FormatQuery = {
   ),
 };
 
+/** GitBook's renderer asks for documents "evaluated" and "dereferenced": Quire's documents hold no expressions or references to expand. */
+const DocumentQuery = {
+  evaluated: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('deterministic-only')], { description: 'Accepted for compatibility: nothing in a Quire document is evaluated' })),
+  dereferenced: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('reusable-contents')], { description: 'Accepted for compatibility: nothing in a Quire document is a reference to expand' })),
+};
+
+const JsonDocument = Type.Object({ object: Type.Literal('document'), data: Type.Object({}, { additionalProperties: true }), nodes: Type.Array(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true });
+
+const ContentRefTarget = Type.Object({ kind: Type.String() }, { additionalProperties: true });
+const MetaLinks = Type.Object({ canonical: Type.Optional(ContentRefTarget), alternates: Type.Array(ContentRefTarget) });
+
 const metadataOf = (query: unknown) => ({ metadata: (query as { metadata?: boolean }).metadata !== false });
 
 const spaceId = IdParam('The unique id of the space');
@@ -94,6 +119,7 @@ function contentRoutes(
     app.get(
       prefix,
       {
+        config: { siteToken: true },
         schema: {
           tags: ['content'],
           operationId: `get${operationPrefix}`,
@@ -108,6 +134,7 @@ function contentRoutes(
     app.get(
       `${prefix}/pages`,
       {
+        config: { siteToken: true },
         schema: {
           tags: ['content'],
           operationId: `list${operationPrefix}Pages`,
@@ -122,6 +149,7 @@ function contentRoutes(
     app.get(
       `${prefix}/files`,
       {
+        config: { siteToken: true },
         schema: {
           tags: ['content'],
           operationId: `list${operationPrefix}Files`,
@@ -139,6 +167,7 @@ function contentRoutes(
     app.get(
       `${prefix}/files/:fileId`,
       {
+        config: { siteToken: true },
         schema: {
           tags: ['content'],
           operationId: `get${operationPrefix}FileById`,
@@ -156,6 +185,7 @@ function contentRoutes(
     app.get(
       `${prefix}/page/:pageId`,
       {
+        config: { siteToken: true },
         schema: {
           tags: ['content'],
           operationId: `get${operationPrefix}PageById`,
@@ -168,6 +198,77 @@ function contentRoutes(
       (request) => {
         const values = request.params as Record<string, string>;
         return getPage(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.pageId, (request.query as { format?: 'markdown' | 'document' }).format);
+      },
+    );
+    app.get(
+      `${prefix}/page/:pageId/document`,
+      {
+        config: { siteToken: true },
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}PageDocumentById`,
+          summary: "A page's JSON document alone, its links resolved where the page sits",
+          params: Type.Object({ ...params, pageId }),
+          querystring: Type.Object(DocumentQuery),
+          response: { 200: JsonDocument, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId);
+      },
+    );
+    app.get(
+      `${prefix}/page/:pageId/meta-links`,
+      {
+        config: { siteToken: true },
+        schema: {
+          tags: ['content'],
+          operationId: `list${operationPrefix}PageMetaLinks`,
+          summary: "A page's canonical URL and alternates",
+          params: Type.Object({ ...params, pageId }),
+          response: { 200: MetaLinks, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getPageMetaLinks(ctx, request.actor, values.spaceId, selector(values), values.pageId);
+      },
+    );
+    app.get(
+      `${prefix}/path/*`,
+      {
+        config: { siteToken: true },
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}PageByPath`,
+          summary: 'A page by its path',
+          params: Type.Object({ ...params, '*': Type.String({ minLength: 1, maxLength: 2048, description: 'The page path, such as guides/install' }) }),
+          querystring: Type.Object({ ...ContentQuery, ...FormatQuery, ...DocumentQuery }),
+          response: { 200: PageSchema, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getPageByPath(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values['*'], (request.query as { format?: 'markdown' | 'document' }).format);
+      },
+    );
+    app.get(
+      `${prefix}/reusable-contents/:reusableContentId/document`,
+      {
+        config: { siteToken: true },
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}ReusableContentDocumentById`,
+          summary: "A reusable content's JSON document",
+          params: Type.Object({ ...params, reusableContentId: IdParam('The unique id of the reusable content') }),
+          querystring: Type.Object(DocumentQuery),
+          response: { 200: JsonDocument, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getReusableContentDocument(ctx, request.actor, values.spaceId, selector(values), values.reusableContentId);
       },
     );
   };
@@ -191,18 +292,38 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/spaces/:spaceId/content/path/*',
+    '/spaces/:spaceId/embed',
     {
+      config: { siteToken: true },
       schema: {
         tags: ['content'],
-        operationId: 'getPageInSpaceByPath',
-        summary: "A page of the space's current content by its path",
-        params: Type.Object({ spaceId, '*': Type.String({ minLength: 1, maxLength: 2048, description: 'The page path, such as guides/install' }) }),
-        querystring: Type.Object({ ...ContentQuery, ...FormatQuery }),
-        response: { 200: PageSchema, ...errors(404) },
+        operationId: 'getEmbedByUrlInSpace',
+        summary: 'What a URL embedded in a page shows: its title, site and icon, fetched through the URL-safety rules',
+        params: Type.Object({ spaceId }),
+        querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, description: 'The URL to embed' }) }),
+        response: {
+          200: Type.Object({ type: Type.Literal('link'), title: Type.String(), site: Type.String(), icon: Type.Optional(Type.String()) }),
+          ...errors(404),
+        },
       },
     },
-    (request) => getPageByPath(ctx, request.actor, request.params.spaceId, request.params['*'], request.query.format, metadataOf(request.query).metadata),
+    (request) => getEmbed(ctx, request.actor, request.params.spaceId, request.query.url),
+  );
+
+  app.get(
+    '/spaces/:spaceId/documents/:documentId',
+    {
+      config: { siteToken: true },
+      schema: {
+        tags: ['content'],
+        operationId: 'getDocumentById',
+        summary: "A document of the space's current content by its id (a page's documentId)",
+        params: Type.Object({ spaceId, documentId: IdParam('The id of the document') }),
+        querystring: Type.Object(DocumentQuery),
+        response: { 200: JsonDocument, ...errors(404) },
+      },
+    },
+    (request) => getDocumentById(ctx, request.actor, request.params.spaceId, request.params.documentId),
   );
 };
 

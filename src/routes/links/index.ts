@@ -11,33 +11,30 @@ const Status = Type.Unsafe<'ok' | 'broken' | 'in-app'>({
   description: 'ok: the target exists or answered; broken: it does not, or did not answer; in-app: a URL into Quire itself',
 });
 
-const PageLocation = Type.Object(
+/**
+ * GitBook's ContentLocation: where a link is, or what it points at, named by objects as
+ * the caller sees them (organization, space, the revision or change request read as
+ * versionContext, the page or file); a URL; a page or file the revision lacks by its id.
+ */
+const ContentLocation = Type.Object(
   {
-    kind: Type.Literal('page'),
-    organization: Type.String({ description: 'The organization id' }),
-    space: Type.String({ description: 'The space id' }),
-    versionContext: Type.Object({ type: Type.Literal('revision'), revision: Type.String() }),
-    page: Type.Object({ id: Type.String(), title: Type.String(), path: Type.String() }),
+    kind: Type.Unsafe<'page' | 'file' | 'space' | 'url'>({ type: 'string', enum: ['page', 'file', 'space', 'url'] }),
+    organization: Type.Optional(Type.Unknown({ description: 'The organization' })),
+    space: Type.Optional(Type.Unknown({ description: 'The space' })),
+    versionContext: Type.Optional(Type.Unknown({ description: '{type: "revision", revision} or, in a change request, {type: "changeRequest", changeRequest}' })),
+    page: Type.Optional(Type.Unknown({ description: 'The page' })),
+    file: Type.Optional(Type.Unknown({ description: 'The file' })),
+    internalLocation: Type.Optional(Type.Object({ type: Type.Literal('anchor'), anchor: Type.String() })),
+    url: Type.Optional(Type.String({ description: 'A URL; or /pages/<id>, /files/<id> or a space URL that the revision or the caller lacks' })),
   },
-  { description: 'A page of a revision where the link is written' },
+  { additionalProperties: false },
 );
 
 const LinkItem = Type.Object({
   status: Status,
   relation: Type.Unsafe<'reference' | 'dependsOn'>({ type: 'string', enum: ['reference', 'dependsOn'], description: 'dependsOn for images and embedded files' }),
-  targetReference: Type.Object(
-    {
-      kind: Type.String({ description: 'page, file, space or url' }),
-      space: Type.Optional(Type.String()),
-      organization: Type.Optional(Type.String()),
-      page: Type.Optional(Type.String()),
-      anchor: Type.Optional(Type.String()),
-      file: Type.Optional(Type.String()),
-      url: Type.Optional(Type.String()),
-    },
-    { description: 'What the link points at' },
-  ),
-  locationReferences: Type.Array(PageLocation),
+  targetReference: ContentLocation,
+  locationReferences: Type.Array(ContentLocation, { description: 'The pages where the link is written' }),
 });
 
 const Stats = Type.Object({
@@ -94,7 +91,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The pages of a change request's content that link to or show a file",
         params: Type.Object({ spaceId, changeRequestId, fileId: IdParam('The unique id of the file') }),
         querystring: Type.Object(PageQuery),
-        response: { 200: listOf(PageLocation), ...errors(404) },
+        response: { 200: listOf(ContentLocation), ...errors(404) },
       },
     },
     (request) =>

@@ -171,6 +171,8 @@ export const openApiSpecRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/openapi/:specSlug/versions/latest/content',
     {
+      // GitBook's renderer reads the specs a published page's OpenAPI blocks show.
+      config: { siteToken: true },
       schema: {
         tags: ['openapi'],
         operationId: 'getLatestOpenAPISpecVersionContent',

@@ -31,6 +31,7 @@ export const OrganizationSchema = Type.Object({
     app: Type.String({ description: 'URL of the organization in the application' }),
     logo: Type.Optional(Type.String({ description: 'URL of the logo' })),
   }),
+  mergeRules: Type.Object({ type: Type.Literal('none') }, { description: 'none: change requests merge without a review' }),
   trial: Type.Object({ status: Type.String() }),
   internal_isOnNewTrial: Type.Boolean({ description: 'Deprecated; always true' }),
   permissions: Type.Object({

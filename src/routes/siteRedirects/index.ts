@@ -34,7 +34,11 @@ const SiteRedirectSchema = Type.Object({
   object: Type.Literal('site-redirect'),
   id: Type.String(),
   source: Type.String(),
+  draft: Type.Boolean({ description: 'Always false: a redirect is live as made' }),
+  captureWildcard: Type.Boolean({ description: 'Always false: the source matches exactly' }),
+  permanent: Type.Boolean({ description: 'Always false: readers are sent on with 307, as the redirect can change' }),
   destination: Destination,
+  createdAt: Type.String({ format: 'date-time' }),
 });
 
 export const siteRedirectRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -110,6 +114,7 @@ export const siteRedirectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId/redirect',
     {
+      config: { siteToken: true },
       schema: {
         tags: ['sites'],
         operationId: 'getSiteRedirectBySource',

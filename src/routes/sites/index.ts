@@ -192,6 +192,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId/published',
     {
+      config: { siteToken: true },
       schema: {
         tags: ['sites'],
         operationId: 'getPublishedContentSite',
@@ -203,7 +204,8 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
             object: Type.Literal('published-content-site'),
             site: SiteSchema,
             structure: StructureSchema,
-            customizations: Type.Object({ site: AnyObject }),
+            customizations: Type.Object({ site: AnyObject, siteSpaces: Type.Record(Type.String(), AnyObject, { description: 'By site-space id' }) }),
+            scripts: Type.Array(Type.Object({ script: Type.String(), contentSecurityPolicy: Type.Optional(Type.String()), cookies: Type.Boolean() })),
           }),
           ...errors(404),
         },

@@ -33,17 +33,37 @@ export const SiteSchema = Type.Object({
   object: Type.Literal('site'),
   id: Type.String(),
   type: Type.String(),
+  appliedType: Type.String({ description: 'The plan the site runs with: in Quire, its type' }),
   title: Type.String(),
   hostname: Type.Optional(Type.String()),
   basename: Type.Optional(Type.String()),
   proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
   visibility: Type.String(),
+  defaultLevel: Type.String({ description: 'inherit: who in the organization reads the site is as the organization says' }),
+  permissions: Type.Object(
+    {
+      view: Type.Boolean(),
+      access: Type.Boolean(),
+      edit: Type.Boolean(),
+      create: Type.Boolean(),
+      admin: Type.Boolean(),
+      installIntegration: Type.Boolean(),
+      viewAdaptiveSchema: Type.Boolean(),
+      editAdaptiveSchema: Type.Boolean(),
+    },
+    { description: 'What the caller may do with the site' },
+  ),
   published: Type.Boolean(),
   siteSpaces: Type.Number({ description: 'How many site spaces the site has' }),
   createdAt: Type.String({ format: 'date-time' }),
   adaptiveContent: Type.Object({ enabled: Type.Boolean() }),
   features: Type.Array(Type.Object({ id: Type.String(), plan: Type.String(), frozen: Type.Boolean() })),
-  urls: Type.Object({ location: Type.String(), app: Type.String(), published: Type.Optional(Type.String()) }),
+  urls: Type.Object({
+    location: Type.String(),
+    app: Type.String(),
+    preview: Type.String({ description: "Where the organization's members read the site, published or not" }),
+    published: Type.Optional(Type.String()),
+  }),
 });
 
 export const SiteSpaceSchema = Type.Object({
@@ -55,6 +75,7 @@ export const SiteSpaceSchema = Type.Object({
   title: Type.String(),
   default: Type.Boolean(),
   condition: Type.Optional(Type.String()),
+  draft: Type.Boolean({ description: 'Always false: Quire publishes what is merged' }),
   urls: Type.Object({ published: Type.Optional(Type.String()) }),
 });
 
@@ -67,6 +88,7 @@ export const SectionSchema = Type.Object({
   path: Type.String(),
   condition: Type.Optional(Type.String()),
   sectionGroup: Type.Optional(Type.String()),
+  draft: Type.Boolean(),
   siteSpaces: Type.Array(SiteSpaceSchema),
   urls: Type.Object({ published: Type.Optional(Type.String()) }),
   icon: Type.Optional(Type.String()),
@@ -76,7 +98,9 @@ export const SectionGroupSchema = Type.Object({
   object: Type.Literal('site-section-group'),
   id: Type.String(),
   title: Type.String(),
+  draft: Type.Boolean(),
   sections: Type.Array(SectionSchema),
+  children: Type.Array(SectionSchema, { description: 'What the group holds: its sections' }),
   icon: Type.Optional(Type.String()),
 });
 

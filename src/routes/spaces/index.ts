@@ -63,6 +63,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId',
     {
+      config: { siteToken: true },
       schema: {
         tags: ['spaces'],
         operationId: 'getSpaceById',
@@ -87,7 +88,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: SpaceParams,
         body: Type.Object({
           title: Type.Optional(SpaceTitle),
-          emoji: Type.Optional(Type.Unsafe<string | null>({ type: 'string', maxLength: 50, nullable: true, description: 'An emoji, or null to remove it' })),
+          emoji: Type.Optional(Type.Unsafe<string | null>({ type: 'string', maxLength: 50, format: 'emoji', nullable: true, description: 'An emoji ("🎉" or "1f389"), or null to remove it' })),
           editMode: Type.Optional(EditModeSchema),
           defaultLevel: Type.Optional(DefaultLevelSchema),
           visibility: Type.Optional(VisibilitySchema),

@@ -22,7 +22,7 @@ export const EditModeSchema = Type.Unsafe<'live' | 'locked'>({
 });
 
 export const SpaceTitle = Type.String({ maxLength: 50, description: 'Title of the space' });
-export const Emoji = Type.String({ maxLength: 50, description: 'An emoji character or code point' });
+export const Emoji = Type.String({ maxLength: 50, format: 'emoji', description: 'An emoji: its characters ("🎉") or code points in hex ("1f389")' });
 
 const Pointer = Type.Union([
   Type.Object({ type: Type.Literal('space'), space: Type.String({ minLength: 1, maxLength: 100 }) }),
@@ -53,6 +53,7 @@ export const SpaceSchema = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   deletedAt: Type.Optional(Type.String({ format: 'date-time' })),
   editMode: Type.String(),
+  mergeRules: Type.Object({ type: Type.Literal('inherit') }, { description: "The organization's merge rules apply" }),
   urls: Type.Object({ location: Type.String(), app: Type.String() }),
   organization: Type.String(),
   parent: Type.Optional(Type.String({ description: 'Parent collection id' })),

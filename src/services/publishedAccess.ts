@@ -1,0 +1,52 @@
+// Published access, as the store knows it: the rule of policies/publishedSite.ts given
+// its evidence (whether a share key is an active link of the site), and what a site
+// token opens. Members are not asked here; services/contentAccess.ts and
+// services/siteAccess.ts ask this only of outsiders.
+import { hasActiveShareLink } from '../db/repos/sites.ts';
+import { readPublishedSite } from '../db/repos/siteStructure.ts';
+import type { Db, SiteRow } from '../db/schema.ts';
+import type { SiteTokenScope } from '../lib/siteTokens.ts';
+import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
+import { visibleTo } from './siteStructure.ts';
+
+export type { ReadCredentials };
+
+/**
+ * An outsider's claims on a published site, by the one rule, or undefined when they may
+ * not read it. Used by the API, the reader and the URL resolution alike.
+ */
+export async function publishedSiteClaims(db: Db, site: SiteRow, credentials: ReadCredentials): Promise<Record<string, unknown> | undefined> {
+  const shareKeyActive = site.visibility === 'share-link' && credentials.shareKey !== undefined && (await hasActiveShareLink(db, site.id, credentials.shareKey));
+  return claimsByRule({ published: site.published === 1, visibility: site.visibility, visitorKey: site.visitor_key }, credentials, { shareKeyActive });
+}
+
+/** What a site token stands for: its share key, and the visitor's claims if a visitor token was verified when it was minted. */
+export function siteTokenCredentials(scope: SiteTokenScope): ReadCredentials {
+  return { ...(scope.shareKey ? { shareKey: scope.shareKey } : {}), ...(scope.authenticated ? { verifiedClaims: scope.claims } : {}) };
+}
+
+/** The token's site and the reader's claims on it while the site still opens to the reader it was minted for; else undefined. */
+export async function siteTokenOpens(db: Db, scope: SiteTokenScope) {
+  const published = await readPublishedSite(db, scope.site);
+  if (!published || published.site.organization_id !== scope.organization) return undefined;
+  const claims = await publishedSiteClaims(db, published.site, siteTokenCredentials(scope));
+  return claims && { published, claims };
+}
+
+/**
+ * Whether a site token reads this space's published content: its site is still
+ * published to the token's reader, and still shows the space to them.
+ */
+export async function siteTokenOpensSpace(db: Db, scope: SiteTokenScope, spaceId: string): Promise<boolean> {
+  const opened = await siteTokenOpens(db, scope);
+  if (!opened) return false;
+  const { published, claims } = opened;
+  const visible = visibleTo(claims);
+  const sections = new Map(published.structure.sections.map((section) => [section.id, section]));
+  return published.structure.siteSpaces.some(
+    (siteSpace) =>
+      siteSpace.space_id === spaceId &&
+      visible(siteSpace.condition) &&
+      (siteSpace.section_id === null || visible(sections.get(siteSpace.section_id)?.condition ?? null)),
+  );
+}
