@@ -82,18 +82,21 @@ export function resolveWrittenLinks<Node>(node: Node, resolve: LinkResolver): No
  * The document with a key on every block and inline that has none, as GitBook's
  * documents carry them (its renderer keys tabs, list items and React nodes by them).
  * Keys are made from each node's place ("k0", "k0.2"), so that the same document
- * always has the same keys.
+ * always has the same keys. Given `resolve`, its links written as-is are resolved in
+ * the same walk, as `resolveWrittenLinks` resolves them.
  */
-export function withKeys<Document extends { nodes: unknown[] }>(document: Document): Document {
+export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver): Document {
+  const resolved = <Value>(value: Value): Value => (resolve ? resolveWrittenLinks(value, resolve) : value);
   const keyed = (nodes: unknown[], prefix: string): unknown[] =>
     nodes.map((node, index) => {
       if (typeof node !== 'object' || node === null) return node;
-      const { object, nodes: children, fragments } = node as { object?: string; nodes?: unknown[]; fragments?: unknown[] };
-      if (object !== 'block' && object !== 'inline' && object !== 'fragment') return node;
+      const { object, nodes: children, fragments, ...fields } = node as { object?: string; nodes?: unknown[]; fragments?: unknown[]; key?: unknown };
+      if (object !== 'block' && object !== 'inline' && object !== 'fragment') return resolved(node);
       const key = `${prefix}${index}`;
       return {
-        ...node,
-        ...((node as { key?: unknown }).key === undefined ? { key } : {}),
+        object,
+        ...resolved(fields),
+        ...(fields.key === undefined ? { key } : {}),
         ...(Array.isArray(children) ? { nodes: keyed(children, `${key}.`) } : {}),
         ...(Array.isArray(fragments) ? { fragments: keyed(fragments, `${key}f`) } : {}),
       };

@@ -1,6 +1,6 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { linkResolverFor, namedFiles, resolveWrittenLinks, withKeys } from '../content/document.ts';
+import { linkResolverFor, namedFiles, withKeys } from '../content/document.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
@@ -178,7 +178,7 @@ export async function presentPageWithContent(
 /** A page's document, made once per content (as the reader shows it), its links resolved where this page sits. */
 export async function documentOf(ctx: ServiceContext, view: RevisionView, page: FlatPage) {
   const { document } = await pageDocument(ctx, page);
-  return withKeys(resolveWrittenLinks(document, linkResolverFor(view.tree, page.id, namedFiles(view.files))));
+  return withKeys(document, linkResolverFor(view.tree, page.id, namedFiles(view.files)));
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

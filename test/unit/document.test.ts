@@ -124,4 +124,12 @@ describe('keys on blocks', () => {
     expect(withKeys(document)).toEqual(keyed);
     expect(withKeys({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', key: 'mine', nodes: [] }] }).nodes).toEqual([{ object: 'block', type: 'paragraph', key: 'mine', nodes: [] }]);
   });
+
+  it('resolves written links in the same walk as it keys, to the document resolving first then keying gives', () => {
+    const markdown = 'See [install](guide/install.md) and [out](https://a.test).\n\n{% content-ref url="guide/install.md" %}\n[install](guide/install.md)\n{% endcontent-ref %}\n\n![logo](data:image/png;base64,AAAA)';
+    const document = markdownToDocument(markdown, linksAsWritten);
+    const once = withKeys(document, resolve);
+    expect(once).toEqual(withKeys(resolveWrittenLinks(document, resolve)));
+    expect(JSON.stringify(once)).toContain('"kind":"page","page":"install"');
+  });
 });
