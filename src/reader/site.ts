@@ -14,7 +14,7 @@ import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
-import { defaultSectionOf, orderedSections, siteSpaceAtPath, topLevelItems, visibleTo } from '../services/siteStructure.ts';
+import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
 import { redirectedPath } from '../services/siteRedirects.ts';
 import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
 import { siteFrame } from './customization.ts';
@@ -104,8 +104,8 @@ export function siteAtHostname(ctx: ServiceContext, hostname: string): Promise<S
 
 /** The site's sections as tabs and the current section's site spaces as variants, each linked to its start. */
 function siteNavigation({ site, structure, spaces }: PublishedSiteRows, claims: Record<string, unknown>, base: string, current: { sectionId?: string; siteSpaceId: string }) {
-  const visible = visibleTo(claims);
-  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  const shown = shownStructure(structure, claims);
+  const sections = shown.sections;
   const defaultSection = defaultSectionOf(site, sections);
   const sectionBase = (section: (typeof sections)[number]) => (section.id === defaultSection?.id ? base : `${base}/${section.path}`);
   const tab = (section: (typeof sections)[number]) => ({ title: section.title, href: sectionBase(section), current: section.id === current.sectionId });
@@ -115,7 +115,7 @@ function siteNavigation({ site, structure, spaces }: PublishedSiteRows, claims: 
     const grouped = sections.filter((section) => section.group_id === item.group!.id).map(tab);
     return grouped.length ? [{ title: item.group!.title, href: grouped[0].href, current: grouped.some((section) => section.current), links: grouped }] : [];
   });
-  const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (current.sectionId ?? null) && visible(siteSpace.condition));
+  const siteSpaces = shown.siteSpaces.filter((siteSpace) => siteSpace.section_id === (current.sectionId ?? null));
   const section = sections.find((candidate) => candidate.id === current.sectionId);
   const defaultSiteSpace = section ? section.default_site_space_id : site.default_site_space_id;
   const start = section ? sectionBase(section) : base;
@@ -249,13 +249,11 @@ function pageAsMarkdown(page: FlatPage, markdown: string): string {
 
 /** Every readable page of every site space the reader may see, for the files machines read. */
 async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }: PublishedSiteRows, claims: Record<string, unknown>, base: string) {
-  const visible = visibleTo(claims);
   const sections = new Map(orderedSections(structure).map((section) => [section.id, section]));
   const defaultSection = site.default_section_id ?? orderedSections(structure)[0]?.id ?? null;
   const spaces: Array<{ spaceId: string; title: string; pages: Array<{ page: FlatPage; url: string; markdown: () => Promise<string> }> }> = [];
-  for (const siteSpace of structure.siteSpaces.filter((candidate) => visible(candidate.condition))) {
+  for (const siteSpace of shownStructure(structure, claims).siteSpaces) {
     const section = siteSpace.section_id ? sections.get(siteSpace.section_id) : undefined;
-    if (section && !visible(section.condition)) continue;
     const space = shown.get(siteSpace.space_id);
     if (!space || space.deleted_at) continue;
     const isDefault = siteSpace.id === (section ? section.default_site_space_id : site.default_site_space_id);

@@ -7,7 +7,7 @@ import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import type { Db, SiteRow } from '../db/schema.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
-import { visibleTo } from './siteStructure.ts';
+import { shownStructure } from './siteStructure.ts';
 
 export type { ReadCredentials };
 
@@ -40,13 +40,5 @@ export async function siteTokenOpens(db: Db, scope: SiteTokenScope) {
 export async function siteTokenOpensSpace(db: Db, scope: SiteTokenScope, spaceId: string): Promise<boolean> {
   const opened = await siteTokenOpens(db, scope);
   if (!opened) return false;
-  const { published, claims } = opened;
-  const visible = visibleTo(claims);
-  const sections = new Map(published.structure.sections.map((section) => [section.id, section]));
-  return published.structure.siteSpaces.some(
-    (siteSpace) =>
-      siteSpace.space_id === spaceId &&
-      visible(siteSpace.condition) &&
-      (siteSpace.section_id === null || visible(sections.get(siteSpace.section_id)?.condition ?? null)),
-  );
+  return shownStructure(opened.published.structure, opened.claims).siteSpaces.some((siteSpace) => siteSpace.space_id === spaceId);
 }

@@ -15,7 +15,7 @@ import type { PublishedSiteRows } from '../db/schema.ts';
 import { mintSiteToken } from '../lib/siteTokens.ts';
 import type { ServiceContext } from './context.ts';
 import { publishedSiteClaims } from './publishedAccess.ts';
-import { defaultSectionOf, orderedSections, siteSpaceAtPath, visibleTo } from './siteStructure.ts';
+import { defaultSectionOf, shownStructure, siteSpaceAtPath } from './siteStructure.ts';
 
 export interface PublishedUrlRequest {
   url: string;
@@ -105,9 +105,9 @@ export async function resolvePublishedUrl(ctx: ServiceContext, request: Publishe
   if (!siteSpace || !space || space.deleted_at) throw noSiteAt(url);
   rest = pagePath;
 
-  const visible = visibleTo(claims);
-  const sections = orderedSections(structure).filter((candidate) => visible(candidate.condition));
-  const variants = structure.siteSpaces.filter((candidate) => candidate.section_id === (section?.id ?? null) && visible(candidate.condition));
+  const shown = shownStructure(structure, claims);
+  const sections = shown.sections;
+  const variants = shown.siteSpaces.filter((candidate) => candidate.section_id === (section?.id ?? null));
   // Complete when no further segment could name a section or a site space: the renderer may then reuse it for deeper URLs.
   const sectionNamed = sections.length < 2 || prefix[0] === section?.path || section?.id !== defaultSectionOf(site, sections)?.id;
   const variantNamed = variants.length < 2 || prefix[prefix.length - 1] === siteSpace.path;
@@ -120,7 +120,7 @@ export async function resolvePublishedUrl(ctx: ServiceContext, request: Publishe
     ...(section ? { siteSection: section.id } : {}),
     siteSpace: siteSpace.id,
     space: space.id,
-    spaces: [...new Set(structure.siteSpaces.filter((candidate) => visible(candidate.condition)).map((candidate) => candidate.space_id))],
+    spaces: [...new Set(shown.siteSpaces.map((candidate) => candidate.space_id))],
     ...(shareKey ? { shareKey } : {}),
     ...(site.visibility === 'visitor-auth' ? { claims, authenticated: true } : { claims: {} }),
   };

@@ -21,7 +21,7 @@ import { authorizeSpace, loadContentCaller, visibleContent } from './contentAcce
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { authorizeSiteRead } from './siteAccess.ts';
-import { orderedSections, visibleTo } from './siteStructure.ts';
+import { shownStructure } from './siteStructure.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
 import { loadRevision, requireRevision, treeOf } from './revisionContent.ts';
@@ -386,11 +386,7 @@ export interface SiteSearchRequest {
 export async function searchSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, request: SiteSearchRequest, page: PageRequest) {
   const { site, claims } = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
   const structure = await readSiteStructure(ctx.db, site.id);
-  const visible = claims === undefined ? () => true : visibleTo(claims);
-  const sections = orderedSections(structure).filter((section) => visible(section.condition));
-  const shown = structure.siteSpaces.filter(
-    (siteSpace) => visible(siteSpace.condition) && (siteSpace.section_id === null || sections.some((section) => section.id === siteSpace.section_id)),
-  );
+  const { sections, siteSpaces: shown } = shownStructure(structure, claims);
   const requireShown = (id: string, field: string) => {
     const found = shown.find((siteSpace) => siteSpace.id === id);
     if (!found) throw new BadRequest(`${field}: no site space "${id}" in this site`);

@@ -7,7 +7,6 @@ import { findSite } from '../db/repos/sites.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { findSpacesByIds } from '../db/repos/spaces.ts';
 import type { Db, SiteRow } from '../db/schema.ts';
-import { conditionHolds } from '../lib/conditions.ts';
 import { organizationPermissions } from '../policies/organization.ts';
 import { publishedSiteClaims, siteTokenCredentials, type ReadCredentials } from './publishedAccess.ts';
 import { spaceStanding } from '../policies/content.ts';
@@ -15,7 +14,7 @@ import { presentSection, presentSectionGroup, presentSiteSpace } from '../presen
 import type { Actor, ServiceContext } from './context.ts';
 import { loadContentCaller, spaceFacts } from './contentAccess.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
-import { orderedSections, topLevelItems } from './siteStructure.ts';
+import { shownStructure, topLevelItems } from './siteStructure.ts';
 
 function siteNotFound(siteId: string): NotFound {
   return new NotFound(`No site with id "${siteId}" in this organization`);
@@ -68,7 +67,7 @@ export async function authorizeSiteRead(
 export async function presentStructure(ctx: ServiceContext, actor: Actor, reader: SiteReader) {
   const { site, claims } = reader;
   const structure = await readSiteStructure(ctx.db, site.id);
-  const visible = (condition: string | null) => claims === undefined || condition === null || conditionHolds(condition, claims);
+  const shown = shownStructure(structure, claims);
   const [spaces, caller] = await Promise.all([
     findSpacesByIds(ctx.db, [...new Set(structure.siteSpaces.map((ss) => ss.space_id))]),
     loadContentCaller(ctx.db, site.organization_id, actor.user.id),
@@ -76,8 +75,8 @@ export async function presentStructure(ctx: ServiceContext, actor: Actor, reader
   const spaceById = new Map(spaces.map((space) => [space.id, space]));
   const sectionPath = new Map(structure.sections.map((section) => [section.id, section.path]));
   const defaults = new Set([site.default_site_space_id, ...structure.sections.map((s) => s.default_site_space_id)]);
-  const siteSpaces = structure.siteSpaces
-    .filter((ss) => visible(ss.condition) && spaceById.has(ss.space_id))
+  const siteSpaces = shown.siteSpaces
+    .filter((ss) => spaceById.has(ss.space_id))
     .map((row) => {
       const space = spaceById.get(row.space_id)!;
       return presentSiteSpace(ctx.config.publicUrl, site, {
@@ -89,9 +88,7 @@ export async function presentStructure(ctx: ServiceContext, actor: Actor, reader
         sectionPath: row.section_id && row.section_id !== site.default_section_id ? sectionPath.get(row.section_id) : undefined,
       });
     });
-  const sections = orderedSections(structure)
-    .filter((section) => visible(section.condition))
-    .map((section) =>
+  const sections = shown.sections.map((section) =>
       presentSection(ctx.config.publicUrl, site, section, siteSpaces.filter((ss) => ss.section === section.id)),
     );
   const groups = new Map(

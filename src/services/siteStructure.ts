@@ -53,9 +53,19 @@ export function orderedSections(structure: SiteStructureRows): SectionRow[] {
   );
 }
 
-/** Whether a section or site space with this condition shows to a reader with these claims. */
-export function visibleTo(claims: Record<string, unknown>): (condition: string | null) => boolean {
-  return (condition) => condition === null || conditionHolds(condition, claims);
+/**
+ * What a reader with these claims is shown of a site: the sections whose condition
+ * holds, in reading order, and the site spaces whose own condition holds and whose
+ * section is shown. Members, who read without claims, are shown everything.
+ */
+export function shownStructure(structure: SiteStructureRows, claims: Record<string, unknown> | undefined): { sections: SectionRow[]; siteSpaces: SiteSpaceRow[] } {
+  const visible = (condition: string | null) => claims === undefined || condition === null || conditionHolds(condition, claims);
+  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  const shownSections = new Set(sections.map((section) => section.id));
+  const siteSpaces = structure.siteSpaces.filter(
+    (siteSpace) => visible(siteSpace.condition) && (siteSpace.section_id === null || shownSections.has(siteSpace.section_id)),
+  );
+  return { sections, siteSpaces };
 }
 
 /** The site's default section, or its first one. */
@@ -65,12 +75,12 @@ export function defaultSectionOf<T extends { id: string }>(site: SiteRow, sectio
 
 /** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
 export function siteSpaceAtPath(site: SiteRow, structure: SiteStructureRows, segments: string[], claims: Record<string, unknown>) {
-  const visible = visibleTo(claims);
-  const sections = orderedSections(structure).filter((section) => visible(section.condition));
+  const shown = shownStructure(structure, claims);
+  const sections = shown.sections;
   let section = sections.find((candidate) => candidate.path === segments[0]);
   const rest = section ? segments.slice(1) : segments;
   section ??= defaultSectionOf(site, sections);
-  const spaces = structure.siteSpaces.filter((siteSpace) => siteSpace.section_id === (section?.id ?? null) && visible(siteSpace.condition));
+  const spaces = shown.siteSpaces.filter((siteSpace) => siteSpace.section_id === (section?.id ?? null));
   const named = spaces.find((siteSpace) => siteSpace.path === rest[0]);
   const defaultId = section ? section.default_site_space_id : site.default_site_space_id;
   const siteSpace: SiteSpaceRow | undefined = named ?? spaces.find((candidate) => candidate.id === defaultId) ?? spaces[0];

@@ -370,6 +370,10 @@ describe('reading published sites', () => {
     expect(plain.body.structure.map((s: any) => s.id)).toEqual([everyone.body.id]);
     const tester = await read(await sign({ beta: true }));
     expect(tester.body.structure.map((s: any) => s.id)).toEqual([everyone.body.id, beta.body.id]);
+    const siteSpacesFor = async (token: string) =>
+      (await request(testApp.app, 'GET', url('/site-spaces'), { token: stranger.admin.token, query: { visitorAuthToken: token } })).body.items.map((ss: any) => ss.section);
+    expect(await siteSpacesFor(await sign({}))).toEqual([everyone.body.id]);
+    expect(await siteSpacesFor(await sign({ beta: true }))).toEqual([everyone.body.id, beta.body.id]);
     const member = await request(testApp.app, 'GET', url('/structure'), { token: org.admin.token });
     expect(member.body.structure).toHaveLength(2);
     const reader = await buildMember(testApp, org.organizationId, 'read');
