@@ -67,6 +67,16 @@ export function inReadingOrder(tree: FlatTree, options: { from?: string; leaveOu
   return start ? [start, ...walk(start.id)] : [];
 }
 
+/** Whether readers see a page: it is in the tree, and neither it nor a page above it is hidden. As inReadingOrder decides, for one page. */
+export function shownToReaders(tree: FlatTree, pageId: string): boolean {
+  for (let page = tree.get(pageId), depth = 0; depth <= tree.size; page = page.parentId ? tree.get(page.parentId) : undefined, depth++) {
+    if (!page) return false;
+    if (page.meta.hidden === true) return false;
+    if (!page.parentId) return true;
+  }
+  return false;
+}
+
 export interface WrittenTree {
   root: Hash;
   /** Every object hash the tree consists of (nodes and lists). */

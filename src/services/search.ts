@@ -6,7 +6,7 @@
 import { getAll } from '../content/objects.ts';
 import { excerpter, parseSearchQuery, type PageSection } from '../content/search.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
-import { inReadingOrder, pagePath, type FlatTree } from '../content/tree.ts';
+import { pagePath, shownToReaders, type FlatTree } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
@@ -24,7 +24,7 @@ import { authorizeSiteRead } from './siteAccess.ts';
 import { shownStructure } from './siteStructure.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
-import { loadRevision, requireRevision, treeOf } from './revisionContent.ts';
+import { requireRevision, treeOf } from './revisionContent.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
 const HITS_CONSIDERED = 50;
@@ -339,13 +339,13 @@ async function answer(ctx: ServiceContext, input: string, scope: Parameters<type
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
   const spaces = await findSpacesByIds(ctx.db, [...new Set(hits.map((hit) => hit.space_id))]);
-  const trees = new Map(await Promise.all(spaces.map(async (space) => [space.id, (await loadRevision(ctx, space.revision_id)).tree] as const)));
-  const shown = new Map([...trees].map(([spaceId, tree]) => [spaceId, new Set(inReadingOrder(tree, options).map((page) => page.id))]));
+  const trees = new Map(await Promise.all(spaces.map(async (space) => [space.id, await treeOfRevision(ctx.db, space.revision_id)] as const)));
   const found = new Map<string, Map<string, FoundPage>>();
   let rank = 0;
   hits.forEach((hit, index) => {
-    const page = trees.get(hit.space_id)?.get(hit.page_id);
-    if (!page || !shown.get(hit.space_id)!.has(page.id)) return;
+    const tree = trees.get(hit.space_id);
+    const page = tree?.get(hit.page_id);
+    if (!page || (options.leaveOutHidden && !shownToReaders(tree!, page.id))) return;
     let pages = found.get(hit.space_id);
     if (!pages) found.set(hit.space_id, (pages = new Map()));
     let entry = pages.get(page.id);
