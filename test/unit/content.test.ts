@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
-import { pagePath, readTree, writeTree, type FlatTree } from '../../src/content/tree.ts';
+import { inReadingOrder, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
   return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
@@ -103,6 +103,28 @@ describe('page trees stored by hash', () => {
     expect(() => applyChanges(tree, [insert('x', 'missing')])).toThrow(/no parent/);
     const withoutA = applyChanges(tree, [{ kind: 'delete', id: 'a' }]);
     expect([...withoutA.keys()].sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe('pages readers see', () => {
+  it('decides for one page what reading order decides for all: a page under a hidden page is hidden too', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 40 }), (pages) => {
+        const tree: FlatTree = applyChanges(
+          new Map(),
+          pages.map(([parent, hidden], index): PageChange => ({
+            kind: 'insert',
+            id: `p${index}`,
+            placement: { parentId: index === 0 || parent % 3 === 0 ? null : `p${parent % index}` },
+            meta: { title: `P${index}`, slug: `p${index}`, type: 'document', ...(hidden ? { hidden: true } : {}) },
+            blob: null,
+          })),
+        );
+        const shown = new Set(inReadingOrder(tree, { leaveOutHidden: true }).map((page) => page.id));
+        for (const id of tree.keys()) expect(shownToReaders(tree, id), id).toBe(shown.has(id));
+        expect(shownToReaders(tree, 'absent')).toBe(false);
+      }),
+    );
   });
 });
 
