@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import type { MemoryReport } from './memory.ts';
+import { contentSeeder } from './search.ts';
 import { cpuMilliseconds, reportFrom, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
@@ -32,6 +34,10 @@ export interface LoadMixResult {
   serverCpuShare: number;
   /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
   sql?: SqlTiming;
+  /** With `memoryReports`: the server's own account of its memory at start, after the warm-up and at the end. */
+  memory?: Array<[moment: string, report: MemoryReport]>;
+  /** Pages of the organization under load. */
+  pages: number;
   /**
    * For a closed-loop run: the same generator, connections and mix against a bare
    * node:http server answering the organization's bytes to every request, in the same
@@ -54,6 +60,25 @@ const SPACES = 20;
 const PAGES_PER_SPACE = 50;
 
 const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.url));
+const MEMORY_PRELOAD = fileURLToPath(new URL('./memoryReport.mjs', import.meta.url));
+
+/**
+ * The organization of 100,000 pages of bench/search.ts, written straight into the
+ * store before the server starts, and a token of its administrator.
+ */
+async function seedLargeOrganization(database: BenchDatabase) {
+  const handle = await database.open();
+  try {
+    const seeder = contentSeeder(handle.db);
+    const { actor, organization, spaceIds } = await seeder.fill('Load', 'load@quire.test');
+    const { token } = JSON.parse((await runCli(['admin', 'create-token', '--user', actor.user.id, '--json'], database.env)).stdout);
+    // Indexed, as a database that grew through the API is: the server's catch-up would otherwise index it under the load.
+    await runCli(['reindex'], database.env);
+    return { token, organization, spaceIds, pages: seeder.pagesPerOrganization, queries: seeder.words.slice(0, 40) };
+  } finally {
+    await handle.close();
+  }
+}
 
 type SqlTotals = Record<string, { count: number; milliseconds: number }>;
 
@@ -92,21 +117,43 @@ function residentMegabytes(rootPid: number): number {
 export async function benchLoadMix(
   database: BenchDatabase,
   seconds: number,
-  { offeredRate, workers = 1 }: { offeredRate?: number; workers?: number } = {},
+  {
+    offeredRate,
+    workers = 1,
+    largeOrganization = false,
+    memoryReports = false,
+  }: {
+    offeredRate?: number;
+    workers?: number;
+    /** Load an organization of 100,000 pages (20 spaces of 5,000) instead of 20 spaces of 50 pages seeded through the API. */
+    largeOrganization?: boolean;
+    /** Ask the server for its own account of its memory (V8's heap and the rest) at each moment. */
+    memoryReports?: boolean;
+  } = {},
 ): Promise<LoadMixResult> {
-  const boot = await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env);
-  const { token, organization } = JSON.parse(boot.stdout);
-  // Timed in one process only: the signal that asks for the totals reaches the primary alone.
+  const large = largeOrganization ? await seedLargeOrganization(database) : undefined;
+  const { token, organization } =
+    large ?? JSON.parse((await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env)).stdout);
+  // Both reports come from one process only: the signal that asks for them reaches the primary alone.
   const timeSql = Boolean(process.env.BENCH_SQL_TIMING) && database.engine === 'sqlite' && workers === 1;
+  const reportMemory = memoryReports && workers === 1;
   const sqlTimingFile = join(tmpdir(), `quire-sql-timing-${process.pid}.json`);
+  const memoryFile = join(tmpdir(), `quire-memory-${process.pid}.json`);
+  const preloads = [...(timeSql ? [SQL_TIMING_PRELOAD] : []), ...(reportMemory ? [MEMORY_PRELOAD] : [])];
   const server = await startServerProcess({
     ...database.env,
     LOG_LEVEL: 'warn',
     // The limiter runs as in production but with room for the whole load on one token.
     QUIRE_RATE_LIMIT: '1000000000',
     QUIRE_WORKERS: String(workers),
-    ...(timeSql ? { NODE_OPTIONS: `--import ${SQL_TIMING_PRELOAD}`, BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
+    ...(preloads.length ? { NODE_OPTIONS: preloads.map((preload) => `--import ${preload}`).join(' ') } : {}),
+    ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
+    ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
   });
+  const memory: Array<[string, MemoryReport]> = [];
+  const reportMemoryAt = async (moment: string) => {
+    if (reportMemory) memory.push([moment, await reportFrom<MemoryReport>(server.child.pid!, memoryFile, 'memory report')]);
+  };
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const [host, quirePort] = server.baseUrl.replace('http://', '').split(':');
   let port = Number(quirePort);
@@ -144,8 +191,9 @@ export async function benchLoadMix(
   };
 
   try {
-    const spaces: Array<{ id: string; pages: string[]; changeRequests: string[]; comments: string[] }> = [];
-    for (let spaceIndex = 0; spaceIndex < SPACES; spaceIndex++) {
+    await reportMemoryAt('started');
+    const spaceIds: string[] = large?.spaceIds ?? [];
+    for (let spaceIndex = 0; !large && spaceIndex < SPACES; spaceIndex++) {
       const space = await must('POST', `/v1/orgs/${organization.id}/spaces`, { title: `Space ${spaceIndex}` });
       const seed = await must('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Seed' });
       await must('POST', `/v1/spaces/${space.id}/change-requests/${seed.id}/content`, {
@@ -155,11 +203,16 @@ export async function benchLoadMix(
         })),
       });
       await must('POST', `/v1/spaces/${space.id}/change-requests/${seed.id}/merge`);
-      const pages = (await must('GET', `/v1/spaces/${space.id}/content/pages`)).pages.map((page: { id: string }) => page.id);
-      const open = await must('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Open' });
-      const comment = await must('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'First' } });
-      spaces.push({ id: space.id, pages, changeRequests: [open.id], comments: [comment.id] });
+      spaceIds.push(space.id);
     }
+    const spaces: Array<{ id: string; pages: string[]; changeRequests: string[]; comments: string[] }> = [];
+    for (const id of spaceIds) {
+      const pages = (await must('GET', `/v1/spaces/${id}/content/pages`)).pages.map((page: { id: string }) => page.id);
+      const open = await must('POST', `/v1/spaces/${id}/change-requests`, { subject: 'Open' });
+      const comment = await must('POST', `/v1/spaces/${id}/comments`, { body: { markdown: 'First' } });
+      spaces.push({ id, pages, changeRequests: [open.id], comments: [comment.id] });
+    }
+    const queries = large?.queries ?? ['topic', 'words about', 'page', '"at hand"'];
 
     const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
     const reads: Array<[kind: string, () => string]> = [
@@ -176,7 +229,7 @@ export async function benchLoadMix(
       ['change requests', () => `/v1/spaces/${pick(spaces).id}/change-requests`],
       ['comments', () => `/v1/spaces/${pick(spaces).id}/comments`],
       ['organization', () => `/v1/orgs/${organization.id}`],
-      ['search', () => `/v1/orgs/${organization.id}/search?query=${encodeURIComponent(pick(['topic', 'words about', 'page', '"at hand"']))}`],
+      ['search', () => `/v1/orgs/${organization.id}/search?query=${encodeURIComponent(pick(queries))}`],
     ];
     let writeCounter = 0;
     const writes: Array<() => [string, string, unknown]> = [
@@ -228,6 +281,7 @@ export async function benchLoadMix(
 
     // Long enough for the caches and V8's heap to reach their working size.
     await run(WARMUP_SECONDS * 1000);
+    await reportMemoryAt('after the warm-up');
     const rssAfterWarmupMb = residentMegabytes(server.child.pid!);
     const rssSamples: number[] = [];
     const sampler = setInterval(() => rssSamples.push(Math.round(residentMegabytes(server.child.pid!))), 5_000);
@@ -240,6 +294,7 @@ export async function benchLoadMix(
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
     clearInterval(sampler);
     const rssEndMb = residentMegabytes(server.child.pid!);
+    await reportMemoryAt('at the end');
     let bareRequestsPerSecond: number | undefined;
     if (!offeredRate && workers === 1) {
       const bare = await startBareServer(JSON.stringify(await must('GET', `/v1/orgs/${organization.id}`)));
@@ -266,10 +321,13 @@ export async function benchLoadMix(
       serverCpuMsPerRequest: cpuUsed / measured.requests,
       serverCpuShare: cpuUsed / measured.elapsedMs,
       sql,
+      memory: reportMemory ? memory : undefined,
+      pages: large?.pages ?? SPACES * PAGES_PER_SPACE,
     };
   } finally {
     agent.destroy();
     await stop(server.child);
     rmSync(sqlTimingFile, { force: true });
+    rmSync(memoryFile, { force: true });
   }
 }
