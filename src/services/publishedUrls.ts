@@ -9,13 +9,13 @@
 // paths the renderer builds its links from, and a site token (lib/siteTokens.ts) that
 // reads that site's published content and nothing else.
 import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
-import { findSiteByHostname, hasActiveShareLink } from '../db/repos/sites.ts';
+import { findSiteByHostname } from '../db/repos/sites.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import type { PublishedSiteRows } from '../db/schema.ts';
 import { mintSiteToken } from '../lib/siteTokens.ts';
 import type { ServiceContext } from './context.ts';
 import { publishedSiteClaims } from './publishedAccess.ts';
-import { defaultSectionOf, shownStructure, siteSpaceAtPath } from './siteStructure.ts';
+import { defaultSectionOf, siteSpaceAtPath } from './siteStructure.ts';
 
 export interface PublishedUrlRequest {
   url: string;
@@ -86,26 +86,24 @@ export async function resolvePublishedUrl(ctx: ServiceContext, request: Publishe
     // At its own hostname a site lives under its basename: GitBook sends readers there.
     else if (root.length === 0) return { target: 'content', redirect: `${url.origin}/${[site.basename, ...rest].map(encodeURIComponent).join('/')}` };
   }
-  // A share link's key comes first after the site's root, as in GitBook's share links.
-  let shareKey: string | undefined;
-  if (site.visibility === 'share-link' && rest[0] && (await hasActiveShareLink(ctx.db, site.id, rest[0]))) {
-    shareKey = rest.shift()!;
-    siteBase.push(shareKey);
-  }
+  // A share link's key comes first after the site's root, as in GitBook's share links:
+  // the site opens to the reader only when it is an active key of the site.
+  const candidateKey = site.visibility === 'share-link' ? rest[0] : undefined;
   const visitorToken = request.visitor?.jwtToken;
-  const claims = await publishedSiteClaims(ctx.db, site, { shareKey, visitorAuthToken: visitorToken });
+  const claims = await publishedSiteClaims(ctx.db, site, { shareKey: candidateKey, visitorAuthToken: visitorToken });
+  const shareKey = claims && candidateKey;
+  if (shareKey !== undefined) siteBase.push(rest.shift()!);
   if (!claims) {
     if (site.published === 1 && site.visibility === 'visitor-auth') {
       throw new Unauthorized(visitorToken ? 'The visitor token is not signed with this site\'s key, or has expired' : 'This site is for authenticated visitors: give their token as visitor.jwtToken');
     }
     throw noSiteAt(url);
   }
-  const { siteSpace, section, rest: pagePath, prefix } = siteSpaceAtPath(site, structure, rest, claims);
+  const { siteSpace, section, rest: pagePath, prefix, shown } = siteSpaceAtPath(site, structure, rest, claims);
   const space = siteSpace && published.spaces.get(siteSpace.space_id);
   if (!siteSpace || !space || space.deleted_at) throw noSiteAt(url);
   rest = pagePath;
 
-  const shown = shownStructure(structure, claims);
   const sections = shown.sections;
   const variants = shown.siteSpaces.filter((candidate) => candidate.section_id === (section?.id ?? null));
   // Complete when no further segment could name a section or a site space: the renderer may then reuse it for deeper URLs.

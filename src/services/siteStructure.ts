@@ -73,7 +73,7 @@ export function defaultSectionOf<T extends { id: string }>(site: SiteRow, sectio
   return sections.find((candidate) => candidate.id === site.default_section_id) ?? sections[0];
 }
 
-/** The site space a path starts with (a section's path, then a variant's), and the rest of the path. */
+/** The site space a path starts with (a section's path, then a variant's), the rest of the path, and what the reader is shown of the site. */
 export function siteSpaceAtPath(site: SiteRow, structure: SiteStructureRows, segments: string[], claims: Record<string, unknown>) {
   const shown = shownStructure(structure, claims);
   const sections = shown.sections;
@@ -85,7 +85,7 @@ export function siteSpaceAtPath(site: SiteRow, structure: SiteStructureRows, seg
   const defaultId = section ? section.default_site_space_id : site.default_site_space_id;
   const siteSpace: SiteSpaceRow | undefined = named ?? spaces.find((candidate) => candidate.id === defaultId) ?? spaces[0];
   const prefix = [...(section && section.id !== defaultSectionOf(site, sections)?.id ? [section.path] : []), ...(named ? [named.path] : [])];
-  return { siteSpace, section, rest: named ? rest.slice(1) : rest, prefix };
+  return { siteSpace, section, rest: named ? rest.slice(1) : rest, prefix, shown };
 }
 
 /** Removes deleted or departed spaces from every site showing them, keeping each site's defaults. */
