@@ -67,8 +67,28 @@ export function inReadingOrder(tree: FlatTree, options: { from?: string; leaveOu
   return start ? [start, ...walk(start.id)] : [];
 }
 
+/** A page as search shows it: where it sits, and what of its metadata a result carries. */
+export interface OutlinePage {
+  id: string;
+  parentId: string | null;
+  meta: Pick<PageMeta, 'title'> & { description?: unknown; hidden?: unknown };
+}
+
+/** What search needs of a revision's pages; a fraction of the tree's memory, so every space searched stays cached. */
+export type TreeOutline = Map<string, OutlinePage>;
+
+export function outlineOf(tree: FlatTree): TreeOutline {
+  const outline: TreeOutline = new Map();
+  for (const page of tree.values()) {
+    const { title, description, hidden } = page.meta;
+    const meta = { title, ...(description !== undefined ? { description } : {}), ...(hidden !== undefined ? { hidden } : {}) };
+    outline.set(page.id, { id: page.id, parentId: page.parentId, meta });
+  }
+  return outline;
+}
+
 /** Whether readers see a page: it is in the tree, and neither it nor a page above it is hidden. As inReadingOrder decides, for one page. */
-export function shownToReaders(tree: FlatTree, pageId: string): boolean {
+export function shownToReaders(tree: FlatTree | TreeOutline, pageId: string): boolean {
   for (let page = tree.get(pageId), depth = 0; depth <= tree.size; page = page.parentId ? tree.get(page.parentId) : undefined, depth++) {
     if (!page) return false;
     if (page.meta.hidden === true) return false;

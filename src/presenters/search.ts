@@ -2,26 +2,26 @@
 // score, its rank among all pages found, its description and ancestors), and in each
 // page the matching sections with an excerpt around the match.
 import { pageAppUrl } from './page.ts';
-import type { FlatPage, FlatTree } from '../content/tree.ts';
+import type { OutlinePage, TreeOutline } from '../content/tree.ts';
 import type { SectionHit } from '../db/schema.ts';
 
 /** A matching section and its relevance: higher is better. */
 export type ScoredHit = SectionHit & { score: number };
 
 export interface FoundPage {
-  page: FlatPage;
+  page: OutlinePage;
   sections: ScoredHit[];
   /** One-based position among every page found, best first. */
   rank: number;
 }
 
-function ancestorsOf(tree: FlatTree, page: FlatPage): Array<{ title: string }> {
+function ancestorsOf(tree: TreeOutline, page: OutlinePage): Array<{ title: string }> {
   const ancestors: Array<{ title: string }> = [];
   for (let parent = page.parentId && tree.get(page.parentId); parent; parent = parent.parentId && tree.get(parent.parentId)) ancestors.unshift({ title: parent.meta.title });
   return ancestors;
 }
 
-export function presentSearchSpace(publicUrl: string, spaceId: string, spaceTitle: string, tree: FlatTree, pages: FoundPage[], excerpt: (text: string) => string) {
+export function presentSearchSpace(publicUrl: string, spaceId: string, spaceTitle: string, tree: TreeOutline, pages: FoundPage[], excerpt: (text: string) => string) {
   const best = (found: FoundPage) => Math.max(...found.sections.map((section) => section.score));
   return {
     type: 'space' as const,

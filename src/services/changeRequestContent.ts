@@ -413,11 +413,13 @@ export async function storeRevision(
   parents: string[],
   actor: Actor,
   spaceId: string,
+  /** The tree this revision replaces, where nothing reads that one any more (rememberTree). */
+  superseded?: Hash,
 ): Promise<string> {
   const store = databaseObjectStore(trx);
   if (blobs.size > 0) await store.put(blobs);
   const written = await writeTree(store, content.tree, known);
-  rememberTree(written.root, content.tree, written.objects);
+  rememberTree(written.root, content.tree, written.objects, superseded);
   const revisionId = newId();
   await insertRevision(trx, {
     id: revisionId,
@@ -452,7 +454,9 @@ export async function editChangeRequestContent(
     const blobs = new Map<Hash, string>();
     const files = await readFiles(databaseObjectStore(trx), revision.files_hash);
     const { tree, outcome } = applyBatch(written, fetched, base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
-    const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId);
+    // The change request's previous content is read no more, unless it is still its base (shared with the space).
+    const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
+    const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
     return { id: changeRequest.id, outcome };

@@ -4,7 +4,7 @@ import { linkResolverFor, namedFiles, withKeys } from '../content/document.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
-import { childrenByParent, findPageByPath, readTree, type FlatPage, type FlatTree, type ReadTree } from '../content/tree.ts';
+import { childrenByParent, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type ReadTree, type TreeOutline } from '../content/tree.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -14,30 +14,102 @@ import { presentPage, presentPageTree } from '../presenters/page.ts';
 import { presentGitCommit } from '../presenters/gitSync.ts';
 import type { ServiceContext } from './context.ts';
 
-/** How many pages the tree cache holds at most, across trees: memory stays bounded for large spaces. */
-const PAGES_KEPT = 50_000;
-const trees = new Map<Hash, ReadTree>();
-let pagesKept = 0;
+/** Least recently used entries go first once the pages they hold pass `pagesKept`. */
+class PageBoundedCache<Entry> {
+  private readonly entries = new Map<Hash, Entry>();
+  private pages = 0;
 
-/** A revision's tree; trees are immutable, so one read serves every later request (least recently used go first). */
+  constructor(
+    private readonly pagesKept: number,
+    private readonly pagesOf: (entry: Entry) => number,
+  ) {}
+
+  get(root: Hash): Entry | undefined {
+    const entry = this.entries.get(root);
+    if (entry !== undefined) {
+      this.entries.delete(root);
+      this.entries.set(root, entry);
+    }
+    return entry;
+  }
+
+  has(root: Hash): boolean {
+    return this.entries.has(root);
+  }
+
+  keep(root: Hash, entry: Entry): void {
+    if (this.entries.has(root)) return;
+    this.entries.set(root, entry);
+    this.pages += this.pagesOf(entry);
+    while (this.pages > this.pagesKept && this.entries.size > 1) {
+      const [oldest, evicted] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      this.pages -= this.pagesOf(evicted);
+    }
+  }
+
+  forget(root: Hash): void {
+    const entry = this.entries.get(root);
+    if (entry === undefined) return;
+    this.entries.delete(root);
+    this.pages -= this.pagesOf(entry);
+  }
+}
+
+/** Trees of revisions: a revision never changes, so one read serves every later request. At most 50,000 pages, so memory stays bounded for large spaces. */
+const trees = new PageBoundedCache<ReadTree>(50_000, (read) => read.tree.size);
+/**
+ * Outlines of revisions, for search, which shows pages of up to 50 spaces per query:
+ * holding their whole trees would push out the trees page reads need, and reading them
+ * again on every query cost most of a large organization's searches.
+ */
+const outlines = new PageBoundedCache<TreeOutline>(250_000, (outline) => outline.size);
+/** Trees being read: requests that miss the cache together read a tree once, not once each. */
+const reading = new Map<Hash, Promise<ReadTree>>();
+
+async function readOnce(db: Db, root: Hash): Promise<ReadTree> {
+  const shared = reading.get(root);
+  if (shared) {
+    // The read goes through another request's connection; if that one fails, this request reads on its own.
+    const read = await shared.catch(() => undefined);
+    if (read) return read;
+  }
+  const read = readTree(databaseObjectStore(db), root);
+  reading.set(root, read);
+  try {
+    return await read;
+  } finally {
+    if (reading.get(root) === read) reading.delete(root);
+  }
+}
+
+/** A revision's tree. */
 export async function treeOf(db: Db, root: Hash): Promise<ReadTree> {
   const cached = trees.get(root);
-  if (cached) {
-    trees.delete(root);
-    trees.set(root, cached);
-    return cached;
-  }
-  const read = await readTree(databaseObjectStore(db), root);
-  keep(root, read);
+  if (cached) return cached;
+  const read = await readOnce(db, root);
+  trees.keep(root, read);
   return read;
+}
+
+/** What search shows of a revision's pages; reading it does not push trees out of their cache. */
+export async function treeOutlineOf(db: Db, root: Hash): Promise<TreeOutline> {
+  const cached = outlines.get(root);
+  if (cached) return cached;
+  const outline = outlineOf((trees.get(root) ?? (await readOnce(db, root))).tree);
+  outlines.keep(root, outline);
+  return outline;
 }
 
 /**
  * Keeps a tree just written, so the requests that follow a merge or an edit (and the
  * search index in the same transaction) do not read it back. Positions are renumbered
- * as the store would give them back.
+ * as the store would give them back. `superseded` is the tree it replaces where nothing
+ * reads that one any more (a change request's previous content): every edit of a large
+ * space would otherwise push a whole tree of the same pages into the cache.
  */
-export function rememberTree(root: Hash, tree: FlatTree, objects: Set<Hash>): void {
+export function rememberTree(root: Hash, tree: FlatTree, objects: Set<Hash>, superseded?: Hash): void {
+  if (superseded !== undefined) trees.forget(superseded);
   if (trees.has(root)) return;
   const children = childrenByParent(tree);
   const normalized: FlatTree = new Map();
@@ -49,17 +121,7 @@ export function rememberTree(root: Hash, tree: FlatTree, objects: Set<Hash>): vo
       parents.push(page.id);
     });
   }
-  keep(root, { tree: normalized, objects });
-}
-
-function keep(root: Hash, read: ReadTree): void {
-  trees.set(root, read);
-  pagesKept += read.tree.size;
-  while (pagesKept > PAGES_KEPT && trees.size > 1) {
-    const [oldest, evicted] = trees.entries().next().value!;
-    trees.delete(oldest);
-    pagesKept -= evicted.tree.size;
-  }
+  trees.keep(root, { tree: normalized, objects });
 }
 
 export async function requireRevision(db: Db, revisionId: string): Promise<RevisionRow> {

@@ -6,7 +6,7 @@
 import { getAll } from '../content/objects.ts';
 import { excerpter, parseSearchQuery, type PageSection } from '../content/search.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
-import { pagePath, shownToReaders, type FlatTree } from '../content/tree.ts';
+import { pagePath, shownToReaders, type FlatTree, type TreeOutline } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
@@ -24,7 +24,7 @@ import { authorizeSiteRead } from './siteAccess.ts';
 import { shownStructure } from './siteStructure.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
-import { requireRevision, treeOf } from './revisionContent.ts';
+import { requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
 const HITS_CONSIDERED = 50;
@@ -48,6 +48,10 @@ async function treeOfRevision(db: Db, revisionId: string | undefined): Promise<F
   if (!revisionId) return new Map();
   const revision = await requireRevision(db, revisionId);
   return (await treeOf(db, revision.root_hash)).tree;
+}
+
+async function outlineOfRevision(db: Db, revisionId: string): Promise<TreeOutline> {
+  return treeOutlineOf(db, (await requireRevision(db, revisionId)).root_hash);
 }
 
 /** What moving a space's index from one revision to another writes: sections made before any transaction. */
@@ -339,13 +343,13 @@ async function answer(ctx: ServiceContext, input: string, scope: Parameters<type
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
   const spaces = await findSpacesByIds(ctx.db, [...new Set(hits.map((hit) => hit.space_id))]);
-  const trees = new Map(await Promise.all(spaces.map(async (space) => [space.id, await treeOfRevision(ctx.db, space.revision_id)] as const)));
+  const outlines = new Map(await Promise.all(spaces.map(async (space) => [space.id, await outlineOfRevision(ctx.db, space.revision_id)] as const)));
   const found = new Map<string, Map<string, FoundPage>>();
   let rank = 0;
   hits.forEach((hit, index) => {
-    const tree = trees.get(hit.space_id);
-    const page = tree?.get(hit.page_id);
-    if (!page || (options.leaveOutHidden && !shownToReaders(tree!, page.id))) return;
+    const outline = outlines.get(hit.space_id);
+    const page = outline?.get(hit.page_id);
+    if (!page || (options.leaveOutHidden && !shownToReaders(outline!, page.id))) return;
     let pages = found.get(hit.space_id);
     if (!pages) found.set(hit.space_id, (pages = new Map()));
     let entry = pages.get(page.id);
@@ -353,7 +357,7 @@ async function answer(ctx: ServiceContext, input: string, scope: Parameters<type
     entry.sections.push({ ...hit, score: hits.length - index });
   });
   const excerpt = excerpter(query);
-  return [...found].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, [...pages.values()][0].sections[0].space_title, trees.get(spaceId)!, [...pages.values()], excerpt));
+  return [...found].map(([spaceId, pages]) => presentSearchSpace(ctx.config.publicUrl, spaceId, [...pages.values()][0].sections[0].space_title, outlines.get(spaceId)!, [...pages.values()], excerpt));
 }
 
 export async function searchOrganization(ctx: ServiceContext, actor: Actor, organizationId: string, input: string, page: PageRequest) {

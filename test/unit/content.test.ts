@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
-import { inReadingOrder, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
+import { inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
   return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
@@ -107,7 +107,7 @@ describe('page trees stored by hash', () => {
 });
 
 describe('pages readers see', () => {
-  it('decides for one page what reading order decides for all: a page under a hidden page is hidden too', () => {
+  it('decides for one page, from the tree or its outline, what reading order decides for all: a page under a hidden page is hidden too', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 40 }), (pages) => {
         const tree: FlatTree = applyChanges(
@@ -121,7 +121,11 @@ describe('pages readers see', () => {
           })),
         );
         const shown = new Set(inReadingOrder(tree, { leaveOutHidden: true }).map((page) => page.id));
-        for (const id of tree.keys()) expect(shownToReaders(tree, id), id).toBe(shown.has(id));
+        const outline = outlineOf(tree);
+        for (const id of tree.keys()) {
+          expect(shownToReaders(tree, id), id).toBe(shown.has(id));
+          expect(shownToReaders(outline, id), id).toBe(shown.has(id));
+        }
         expect(shownToReaders(tree, 'absent')).toBe(false);
       }),
     );
