@@ -5,7 +5,7 @@ import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
-import { findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { findPageByPath, objectsOf, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
@@ -419,7 +419,7 @@ export async function storeRevision(
   const store = databaseObjectStore(trx);
   if (blobs.size > 0) await store.put(blobs);
   const written = await writeTree(store, content.tree, known);
-  rememberTree(written.root, content.tree, written.objects, superseded);
+  rememberTree(written.root, content.tree, superseded);
   const revisionId = newId();
   await insertRevision(trx, {
     id: revisionId,
@@ -456,7 +456,7 @@ export async function editChangeRequestContent(
     const { tree, outcome } = applyBatch(written, fetched, base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
-    const revisionId = await storeRevision(ctx, trx, { tree, files }, base.objects, blobs, [changeRequest.revision_id], actor, spaceId, superseded);
+    const revisionId = await storeRevision(ctx, trx, { tree, files }, objectsOf(base.tree), blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
     return { id: changeRequest.id, outcome };
@@ -513,7 +513,7 @@ async function mergeRevisions(db: Db, revisions: ThreeWay) {
   return {
     ...result,
     files: mergeFiles(ours.files, theirs.files),
-    known: new Set([...ours.objects, ...theirs.objects]),
+    known: new Set([...objectsOf(ours.tree), ...objectsOf(theirs.tree)]),
     trees: [ours.tree, theirs.tree, base.tree],
   };
 }

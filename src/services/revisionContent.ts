@@ -56,8 +56,8 @@ class PageBoundedCache<Entry> {
   }
 }
 
-/** Trees of revisions: a revision never changes, so one read serves every later request. At most 50,000 pages, so memory stays bounded for large spaces. */
-const trees = new PageBoundedCache<ReadTree>(50_000, (read) => read.tree.size);
+/** Trees of revisions: a revision never changes, so one read serves every later request. At most 150,000 pages (about 40 MB at ~270 B a page), so memory stays bounded for large spaces while the working set of an organization of 100,000 pages stays cached. */
+const trees = new PageBoundedCache<ReadTree>(150_000, (read) => read.tree.size);
 /**
  * Outlines of revisions, for search, which shows pages of up to 50 spaces per query:
  * holding their whole trees would push out the trees page reads need, and reading them
@@ -108,7 +108,7 @@ export async function treeOutlineOf(db: Db, root: Hash): Promise<TreeOutline> {
  * reads that one any more (a change request's previous content): every edit of a large
  * space would otherwise push a whole tree of the same pages into the cache.
  */
-export function rememberTree(root: Hash, tree: FlatTree, objects: Set<Hash>, superseded?: Hash): void {
+export function rememberTree(root: Hash, tree: FlatTree, superseded?: Hash): void {
   if (superseded !== undefined) trees.forget(superseded);
   if (trees.has(root)) return;
   const children = childrenByParent(tree);
@@ -121,7 +121,7 @@ export function rememberTree(root: Hash, tree: FlatTree, objects: Set<Hash>, sup
       parents.push(page.id);
     });
   }
-  trees.keep(root, { tree: normalized, objects });
+  trees.keep(root, { tree: normalized });
 }
 
 export async function requireRevision(db: Db, revisionId: string): Promise<RevisionRow> {

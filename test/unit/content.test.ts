@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
-import { inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
+import { inReadingOrder, objectsOf, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
   return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
@@ -72,7 +72,7 @@ describe('page trees stored by hash', () => {
         const written = await writeTree(store, tree);
         const read = await readTree(store, written.root);
         expect(sameTree(read.tree, tree)).toBe(true);
-        expect(read.objects).toEqual(written.objects);
+        expect(objectsOf(read.tree)).toEqual(written.objects);
       }),
       { numRuns: 100 },
     );
