@@ -2,7 +2,7 @@
 // is opened and tuned, and the few SQL spellings the engines disagree on.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,10 +132,12 @@ function makeDataDir(dataDir: string): void {
 }
 
 function openSqlite(dataDir: string): DatabaseHandle {
+  // Required here, so a server on PostgreSQL never loads SQLite's driver.
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
   let database: SqliteDatabase.Database;
   try {
     makeDataDir(dataDir);
-    database = new SqliteDatabase(join(dataDir, 'quire.db'));
+    database = new Sqlite(join(dataDir, 'quire.db'));
   } catch (error) {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new Error(`QUIRE_DATA_DIR "${dataDir}" is not a folder Quire can write its database in (${reason})`);

@@ -3,7 +3,7 @@
 // written onto it and pushed. Every request goes through the one URL fetcher, so the
 // address rule, a deadline and a size cap hold as for any fetch. Credentials in the URL
 // reach the server as basic auth and never appear in what this module reports.
-import git, { type HttpClient } from 'isomorphic-git';
+import type { HttpClient } from 'isomorphic-git';
 import * as fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,9 @@ export const GIT_LIMITS = {
 };
 
 export class GitRemoteError extends Error {}
+
+/** isomorphic-git, loaded by the first Git Sync rather than at every start (~14 MB). */
+type Git = typeof import('isomorphic-git').default;
 
 /** The URL without its credentials: what may be stored, logged and shown. */
 export function withoutCredentials(url: string): string {
@@ -91,17 +94,19 @@ export class GitWorkspace {
   private readonly cache = {};
 
   private constructor(
+    private readonly git: Git,
     readonly gitdir: string,
     private readonly url: string,
     private readonly http: HttpClient,
   ) {}
 
   static async open(url: string, fetcher: Fetcher): Promise<GitWorkspace> {
+    const git = (await import('isomorphic-git')).default;
     const gitdir = await mkdtemp(join(tmpdir(), 'quire-git-'));
     await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
     // The remote's URL is given to each call, so that its credentials are never written to disk.
     await git.setConfig({ fs, gitdir, path: 'remote.origin.fetch', value: '+refs/heads/*:refs/remotes/origin/*' });
-    return new GitWorkspace(gitdir, url, httpThrough(fetcher));
+    return new GitWorkspace(git, gitdir, url, httpThrough(fetcher));
   }
 
   async close(): Promise<void> {
@@ -118,7 +123,7 @@ export class GitWorkspace {
 
   /** The commit a ref points at on the server, or undefined if it has none. */
   async remoteHead(ref: string): Promise<string | undefined> {
-    const refs = await this.run(() => git.listServerRefs({ http: this.http, url: this.url, prefix: ref, symrefs: false, protocolVersion: 1 }));
+    const refs = await this.run(() => this.git.listServerRefs({ http: this.http, url: this.url, prefix: ref, symrefs: false, protocolVersion: 1 }));
     return refs.find((entry) => entry.ref === ref)?.oid;
   }
 
@@ -127,7 +132,7 @@ export class GitWorkspace {
     if (!(await this.remoteHead(ref))) return undefined;
     const branch = ref.replace(/^refs\/(heads|tags)\//, '');
     const fetched = await this.run(() =>
-      git.fetch({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
+      this.git.fetch({ fs, http: this.http, gitdir: this.gitdir, url: this.url, ref: branch, remoteRef: ref, singleBranch: true, depth: 1, tags: false }),
     );
     return fetched.fetchHead ?? undefined;
   }
@@ -136,30 +141,30 @@ export class GitWorkspace {
   async files(commit: string): Promise<Map<string, string>> {
     const files = new Map<string, string>();
     const walk = async (tree: string, prefix: string) => {
-      const { tree: entries } = await git.readTree({ fs, cache: this.cache, gitdir: this.gitdir, oid: tree });
+      const { tree: entries } = await this.git.readTree({ fs, cache: this.cache, gitdir: this.gitdir, oid: tree });
       for (const entry of entries) {
         if (entry.type === 'tree') await walk(entry.oid, `${prefix}${entry.path}/`);
         else if (entry.type === 'blob') files.set(`${prefix}${entry.path}`, entry.oid);
       }
     };
-    const { commit: read } = await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
+    const { commit: read } = await this.git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
     await walk(read.tree, '');
     return files;
   }
 
   async commitMessage(commit: string): Promise<string> {
-    return (await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.message.trim();
+    return (await this.git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.message.trim();
   }
 
   async read(oid: string): Promise<Buffer> {
-    return Buffer.from((await git.readBlob({ fs, cache: this.cache, gitdir: this.gitdir, oid })).blob);
+    return Buffer.from((await this.git.readBlob({ fs, cache: this.cache, gitdir: this.gitdir, oid })).blob);
   }
 
   /** Stores a blob and answers its oid; one among `present` (objects the repository has) is only hashed. */
   async writeBlob(bytes: Buffer, present: ReadonlySet<string> = new Set()): Promise<string> {
-    const { oid } = await git.hashBlob({ object: bytes });
+    const { oid } = await this.git.hashBlob({ object: bytes });
     // Compressing an unchanged image again is most of an export's time.
-    return present.has(oid) ? oid : git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
+    return present.has(oid) ? oid : this.git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
   }
 
   /** Writes a commit holding exactly `files` (path → blob oid) on top of `parent`. */
@@ -183,10 +188,10 @@ export class GitWorkspace {
         ...[...folder.blobs].map(([path, oid]) => ({ mode: '100644', path, oid, type: 'blob' as const })),
         ...(await Promise.all([...folder.folders].map(async ([path, inner]) => ({ mode: '040000', path, oid: await writeFolder(inner), type: 'tree' as const })))),
       ];
-      return git.writeTree({ fs, gitdir: this.gitdir, tree });
+      return this.git.writeTree({ fs, gitdir: this.gitdir, tree });
     };
     const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-    return git.writeCommit({
+    return this.git.writeCommit({
       fs,
       gitdir: this.gitdir,
       commit: { message, tree: await writeFolder(top), parent: parent ? [parent] : [], author: { ...author, ...when }, committer: { ...author, ...when } },
@@ -196,8 +201,8 @@ export class GitWorkspace {
   /** Pushes a commit to the ref; without force the server refuses it unless the ref is its parent. */
   async push(commit: string, ref: string, force: boolean): Promise<void> {
     const local = 'refs/heads/quire-export';
-    await git.writeRef({ fs, gitdir: this.gitdir, ref: local, value: commit, force: true });
-    const result = await this.run(() => git.push({ fs, cache: this.cache, http: this.http, gitdir: this.gitdir, url: this.url, ref: local, remoteRef: ref, force }));
+    await this.git.writeRef({ fs, gitdir: this.gitdir, ref: local, value: commit, force: true });
+    const result = await this.run(() => this.git.push({ fs, cache: this.cache, http: this.http, gitdir: this.gitdir, url: this.url, ref: local, remoteRef: ref, force }));
     if (!result.ok) throw new GitRemoteError(`${withoutCredentials(this.url)} refused the push to ${ref}: ${result.error ?? result.refs[ref]?.error ?? 'no reason given'}`);
   }
 }

@@ -6,14 +6,31 @@
 import type { Element, ElementContent, Properties, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
-import katex from 'katex';
-import { common, createLowlight } from 'lowlight';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
 import { plainText } from '../content/gitbook/model.ts';
 import type { OpenApiView } from './openapi.ts';
 
-const lowlight = createLowlight(common);
+/**
+ * The highlighter and the typesetter, loaded by the first page rendered rather than at
+ * every start: with highlight.js's common languages they hold ~30 MB that a server
+ * answering only the API never uses.
+ */
+let libraries: { lowlight: ReturnType<typeof import('lowlight').createLowlight>; katex: typeof import('katex').default } | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads what rendering needs; `documentToHast` may run once this has resolved. */
+export function loadRenderers(): Promise<void> {
+  loading ??= Promise.all([import('lowlight'), import('katex')]).then(([{ common, createLowlight }, katex]) => {
+    libraries = { lowlight: createLowlight(common), katex: katex.default };
+  });
+  return loading;
+}
+
+function renderers() {
+  if (!libraries) throw new Error('documentToHast ran before loadRenderers() resolved');
+  return libraries;
+}
 
 /**
  * A TeX formula typeset as MathML, which browsers draw without a script or stylesheet,
@@ -21,7 +38,7 @@ const lowlight = createLowlight(common);
  * bounds sizes and macro expansion; a formula it cannot read shows as its source.
  */
 function typeset(formula: string, display: boolean): Child[] {
-  const mathml = katex.renderToString(formula, { output: 'mathml', displayMode: display, throwOnError: false, trust: false, strict: 'ignore', maxSize: 50, maxExpand: 1000 });
+  const mathml = renderers().katex.renderToString(formula, { output: 'mathml', displayMode: display, throwOnError: false, trust: false, strict: 'ignore', maxSize: 50, maxExpand: 1000 });
   return fromHtml(mathml, { fragment: true }).children as Child[];
 }
 
@@ -175,6 +192,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
     const source = childBlocks(node).map((line) => plainText(line)).join('\n');
     const syntax = typeof node.data.syntax === 'string' ? node.data.syntax.toLowerCase() : '';
     if (syntax === 'mermaid') return h('pre', { className: ['mermaid'] }, [t(source)]);
+    const { lowlight } = renderers();
     const highlighted = syntax && lowlight.registered(syntax) ? (lowlight.highlight(syntax, source).children as Child[]) : [t(source)];
     const classes = ['code', ...(node.data.lineNumbers ? ['line-numbers'] : []), ...(node.data.overflow === 'wrap' ? ['wrap'] : [])];
     const title = typeof node.data.title === 'string' && node.data.title ? [h('figcaption', {}, [t(node.data.title)])] : [];

@@ -20,7 +20,7 @@ import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, 
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
-import { documentToHast, openApiSpecsOf, outlineOf } from './render.ts';
+import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf } from './render.ts';
 import { OpenApiView } from './openapi.ts';
 import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
 import { isDeepStrictEqual } from 'node:util';
@@ -194,7 +194,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     }
   };
   const slugs = openApiSpecsOf(document);
-  const specs = await Promise.all(slugs.map((slug) => publishedOpenApiDocument(ctx, site.organization_id, slug)));
+  const [specs] = await Promise.all([Promise.all(slugs.map((slug) => publishedOpenApiDocument(ctx, site.organization_id, slug))), loadRenderers()]);
   const content = documentToHast(document, {
     resolve: (ref) => (ref.kind === 'url' ? resolveLink(ref.url) : ref),
     openapi: (slug) => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../../src/content/gitbook/fromMarkdown.ts';
 import type { ContentRef } from '../../src/content/gitbook/model.ts';
-import { outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
+import { loadRenderers, outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
 import { READER_STYLESHEET } from '../../src/reader/layout.ts';
 import { contrastRatio } from '../../src/reader/customization.ts';
 
@@ -26,6 +26,8 @@ function render(markdown: string) {
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gitbook/${name}`, import.meta.url), 'utf8');
 
 describe('rendering documents for readers', () => {
+  beforeAll(loadRenderers);
+
   it('renders headings from <h2> with their anchors, and lists, tasks, quotes and hints', () => {
     const { document } = render('# Title\n\n## Steps <a href="#go" id="go"></a>\n\n3. three\n\n- [x] done\n\n> quoted\n\n{% hint style="danger" %}\nStop.\n{% endhint %}');
     expect(document.querySelector('h2#title')!.textContent).toBe('Title#');
