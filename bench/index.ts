@@ -6,7 +6,8 @@
 // once as fast as answers come, then paced at BENCH_LOAD_RATE requests/s (default: 50%
 // and 75% of the rate the first run reached), then as fast as answers come with
 // BENCH_LOAD_WORKERS server processes (default: one per core); BENCH_SQL_TIMING=1 adds
-// the single process's time inside SQLite.
+// the single process's time inside SQLite; BENCH_SERVER_NODE_OPTIONS gives the mixed
+// load's and the memory benchmark's server Node options (`--max-old-space-size=256`).
 import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';

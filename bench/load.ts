@@ -146,7 +146,7 @@ export async function benchLoadMix(
     // The limiter runs as in production but with room for the whole load on one token.
     QUIRE_RATE_LIMIT: '1000000000',
     QUIRE_WORKERS: String(workers),
-    ...(preloads.length ? { NODE_OPTIONS: preloads.map((preload) => `--import ${preload}`).join(' ') } : {}),
+    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), process.env.BENCH_SERVER_NODE_OPTIONS ?? ''].join(' ').trim(),
     ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
     ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
   });
