@@ -18,7 +18,7 @@ const entryPoints = { cli: join(root, 'src', 'cli.ts'), worker: join(root, 'src'
 
 /** Bundles the sources; each keeps its own import.meta.url, so files beside it (reader assets) are found. */
 async function bundle() {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   const keepModuleUrl = {
     name: 'keep-module-url',
     setup(builder) {
@@ -29,24 +29,30 @@ async function bundle() {
       });
     },
   };
-  const result = await build({
-    entryPoints,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    write: false,
-    // Written beside each bundle: stack traces name the sources' files and lines.
-    sourcemap: 'linked',
-    sourcesContent: false,
-    absWorkingDir: root,
-    // A directory as deep as the one they are stored in, so the maps' relative paths hold.
-    outdir: join(cache, 'bundle'),
-    logLevel: 'silent',
-    plugins: [keepModuleUrl],
-  });
-  return result.outputFiles.map((output) => ({ name: basename(output.path).replace(/\.js(\.map)?$/, '.mjs$1'), text: output.text }));
+  try {
+    const result = await build({
+      entryPoints,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      write: false,
+      // Written beside each bundle: stack traces name the sources' files and lines.
+      sourcemap: 'linked',
+      sourcesContent: false,
+      absWorkingDir: root,
+      // A directory as deep as the one they are stored in, so the maps' relative paths hold.
+      outdir: join(cache, 'bundle'),
+      logLevel: 'silent',
+      plugins: [keepModuleUrl],
+    });
+    return result.outputFiles.map((output) => ({ name: basename(output.path).replace(/\.js(\.map)?$/, '.mjs$1'), text: output.text }));
+  } finally {
+    // esbuild's service is a child process of ~60 MB that would otherwise idle beside
+    // every Quire process for its whole life.
+    await stop();
+  }
 }
 
 /**
