@@ -6,8 +6,7 @@
 // once as fast as answers come, then paced at BENCH_LOAD_RATE requests/s (default: 50%
 // and 75% of the rate the first run reached), then as fast as answers come with
 // BENCH_LOAD_WORKERS server processes (default: one per core); BENCH_SQL_TIMING=1 adds
-// the single process's time inside SQLite; BENCH_SERVER_NODE_OPTIONS gives the mixed
-// load's and the memory benchmark's server Node options (`--max-old-space-size=256`).
+// the single process's time inside SQLite.
 import { availableParallelism } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
@@ -108,15 +107,19 @@ const benchmarks: Benchmark[] = [
     name: 'memory',
     title: `What holds the server's memory serving an organization of 100,000 pages under the mixed load (64 connections, ${loadSeconds} s after a 15 s warm-up; target RSS < 200 MB, flat)`,
     run: async (database) => {
-      const result = await benchMemory(database, loadSeconds);
-      return [
-        ...result.memory!.map(
-          ([moment, report]) =>
-            `${moment.padEnd(17)} RSS ${report.rss} MB: V8 heap ${report.heapTotal} MB reserved (${report.heapUsed} MB used), outside the heap ${report.rss - report.heapTotal} MB`,
-        ),
-        `RSS every 5 s of the measured run: ${result.rssSamples.join(' ')} MB; ${result.requestsPerSecond.toFixed(0)} req/s over ${result.pages} pages, errors ${result.errors}`,
-        `read p50 / p99 by kind: ${[...result.readsByKind].map(([kind, summary]) => `${kind} ${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)} ms`).join(', ')}; writes ${result.writes.p50.toFixed(1)} / ${result.writes.p99.toFixed(1)} ms`,
-      ];
+      const lines: string[] = [];
+      for (const [run, result] of await benchMemory(database, loadSeconds)) {
+        lines.push(
+          `${run}:`,
+          ...result.memory!.map(
+            ([moment, report]) =>
+              `  ${moment.padEnd(17)} RSS ${report.rss} MB: V8 heap ${report.heapTotal} MB reserved (${report.heapUsed} MB used), outside the heap ${report.rss - report.heapTotal} MB`,
+          ),
+          `  RSS every 5 s of the measured run: ${result.rssSamples.join(' ')} MB; ${result.requestsPerSecond.toFixed(0)} req/s over ${result.pages} pages, errors ${result.errors}`,
+          `  read p50 / p99 by kind: ${[...result.readsByKind].map(([kind, summary]) => `${kind} ${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)} ms`).join(', ')}; writes ${result.writes.p50.toFixed(1)} / ${result.writes.p99.toFixed(1)} ms`,
+        );
+      }
+      return lines;
     },
   },
   {

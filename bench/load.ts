@@ -66,7 +66,7 @@ const MEMORY_PRELOAD = fileURLToPath(new URL('./memoryReport.mjs', import.meta.u
  * The organization of 100,000 pages of bench/search.ts, written straight into the
  * store before the server starts, and a token of its administrator.
  */
-async function seedLargeOrganization(database: BenchDatabase) {
+export async function seedLargeOrganization(database: BenchDatabase) {
   const handle = await database.open();
   try {
     const seeder = contentSeeder(handle.db);
@@ -79,6 +79,8 @@ async function seedLargeOrganization(database: BenchDatabase) {
     await handle.close();
   }
 }
+
+export type LargeOrganization = Awaited<ReturnType<typeof seedLargeOrganization>>;
 
 type SqlTotals = Record<string, { count: number; milliseconds: number }>;
 
@@ -120,18 +122,20 @@ export async function benchLoadMix(
   {
     offeredRate,
     workers = 1,
-    largeOrganization = false,
+    large,
     memoryReports = false,
+    nodeOptions = [],
   }: {
     offeredRate?: number;
     workers?: number;
-    /** Load an organization of 100,000 pages (20 spaces of 5,000) instead of 20 spaces of 50 pages seeded through the API. */
-    largeOrganization?: boolean;
+    /** Load this organization (seedLargeOrganization's 100,000 pages) instead of 20 spaces of 50 pages seeded through the API. */
+    large?: LargeOrganization;
     /** Ask the server for its own account of its memory (V8's heap and the rest) at each moment. */
     memoryReports?: boolean;
+    /** Node options of the server (`--max-old-space-size=256`). */
+    nodeOptions?: string[];
   } = {},
 ): Promise<LoadMixResult> {
-  const large = largeOrganization ? await seedLargeOrganization(database) : undefined;
   const { token, organization } =
     large ?? JSON.parse((await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env)).stdout);
   // Both reports come from one process only: the signal that asks for them reaches the primary alone.
@@ -146,7 +150,7 @@ export async function benchLoadMix(
     // The limiter runs as in production but with room for the whole load on one token.
     QUIRE_RATE_LIMIT: '1000000000',
     QUIRE_WORKERS: String(workers),
-    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), process.env.BENCH_SERVER_NODE_OPTIONS ?? ''].join(' ').trim(),
+    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), ...nodeOptions].join(' '),
     ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
     ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
   });
