@@ -64,10 +64,16 @@ const trees = new PageBoundedCache<ReadTree>(150_000, (read) => read.tree.size);
  * again on every query cost most of a large organization's searches.
  */
 const outlines = new PageBoundedCache<TreeOutline>(250_000, (outline) => outline.size);
-/** Trees being read: requests that miss the cache together read a tree once, not once each. */
+/**
+ * Trees being read outside transactions: requests that miss the cache together read a
+ * tree once, not once each. A request inside a transaction reads on its own: on SQLite
+ * its transaction holds the one connection, so waiting on a read through another
+ * request's queries would wait for itself.
+ */
 const reading = new Map<Hash, Promise<ReadTree>>();
 
 async function readOnce(db: Db, root: Hash): Promise<ReadTree> {
+  if (db.isTransaction) return readTree(databaseObjectStore(db), root);
   const shared = reading.get(root);
   if (shared) {
     // The read goes through another request's connection; if that one fails, this request reads on its own.

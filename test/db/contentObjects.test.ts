@@ -5,6 +5,7 @@ import { hashOf } from '../../src/content/objects.ts';
 import { readTree, writeTree } from '../../src/content/tree.ts';
 import { sameTree } from '../../src/content/merge.ts';
 import { databaseObjectStore } from '../../src/db/repos/contentObjects.ts';
+import { treeOf } from '../../src/services/revisionContent.ts';
 import type { DatabaseHandle } from '../../src/db/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -46,5 +47,25 @@ describe('the database object store', () => {
     const rewritten = await writeTree(store, edited, written.objects);
     expect(await count()).toBe(stored + 4);
     expect((await readTree(store, rewritten.root)).tree.get('page45')!.meta.title).toBe('Edited');
+  });
+
+  it('lets a transaction read a tree that a request outside it is reading already, rather than wait for itself', { timeout: 10_000 }, async () => {
+    const store = databaseObjectStore(handle.db);
+    const changes: PageChange[] = Array.from({ length: 2000 }, (_, i) => ({
+      kind: 'insert' as const,
+      id: `shared${i}`,
+      placement: { parentId: i < 50 ? null : `shared${Math.floor(i / 50) - 1}` },
+      meta: { title: `Shared ${i}`, slug: `shared-${i}`, type: 'document' as const },
+      blob: hashOf(`# Shared ${i}`),
+    }));
+    const written = await writeTree(store, applyChanges(new Map(), changes));
+    // On SQLite the transaction holds the one connection: the read outside cannot go on until it ends.
+    const outside = treeOf(handle.db, written.root);
+    const inside = await handle.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('content_objects').select('hash').limit(1).execute();
+      return treeOf(trx, written.root);
+    });
+    expect(inside.tree.size).toBe(2000);
+    expect((await outside).tree.size).toBe(2000);
   });
 });
