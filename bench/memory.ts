@@ -17,7 +17,7 @@ export interface MemoryReport {
   external: number;
 }
 
-export const HEAP_CAP = '--max-old-space-size=256';
+const HEAP_CAP = '--max-old-space-size=256';
 
 export async function benchMemory(database: BenchDatabase, seconds: number): Promise<Array<[run: string, LoadMixResult]>> {
   const large = await seedLargeOrganization(database);

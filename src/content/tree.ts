@@ -123,13 +123,13 @@ function encodeTree(tree: FlatTree, record: (hash: Hash, text: string) => void):
 }
 
 /**
- * The objects a tree consists of, as writing it stores them: worked out when a tree is
- * written from (about 15 ms for 5,000 pages), not kept with every cached tree, where two
- * hashes a page cost a third of the tree's memory.
+ * The objects the trees consist of, as writing them stores them: worked out when a tree
+ * is written from (about 15 ms for 5,000 pages), not kept with every cached tree, where
+ * two hashes a page cost a third of the tree's memory.
  */
-export function objectsOf(tree: FlatTree): Set<Hash> {
+export function objectsOf(...trees: FlatTree[]): Set<Hash> {
   const objects = new Set<Hash>();
-  encodeTree(tree, (hash) => objects.add(hash));
+  for (const tree of trees) encodeTree(tree, (hash) => objects.add(hash));
   return objects;
 }
 
@@ -148,12 +148,8 @@ export async function writeTree(store: ObjectStore, tree: FlatTree, known: Set<H
   return { root, objects };
 }
 
-export interface ReadTree {
-  tree: FlatTree;
-}
-
 /** Reads a tree back from its root, one batch of objects per level. */
-export async function readTree(store: ObjectStore, root: Hash): Promise<ReadTree> {
+export async function readTree(store: ObjectStore, root: Hash): Promise<FlatTree> {
   const tree: FlatTree = new Map();
   let lists: Array<{ parentId: string | null; hash: Hash }> = [{ parentId: null, hash: root }];
   while (lists.length > 0) {
@@ -169,7 +165,7 @@ export async function readTree(store: ObjectStore, root: Hash): Promise<ReadTree
       lists.push({ parentId: node.id, hash: node.children });
     }
   }
-  return { tree };
+  return tree;
 }
 
 /** The path of a page from the slugs of its ancestors and its own: "guides/install". */

@@ -398,7 +398,7 @@ async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: Change
     if (change.revision && !(await isRevisionOfSpace(trx, spaceId, change.revision))) {
       throw new BadRequest(`changes[${index}].revision: no revision "${change.revision}" in this space`);
     }
-    targets.set(change.revision ?? '', (await treeOf(trx, (await requireRevision(trx, revisionId)).root_hash)).tree);
+    targets.set(change.revision ?? '', await treeOf(trx, (await requireRevision(trx, revisionId)).root_hash));
   }
   return targets;
 }
@@ -449,14 +449,14 @@ export async function editChangeRequestContent(
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const revision = await requireRevision(trx, changeRequest.revision_id);
-    const base = await treeOf(trx, revision.root_hash);
+    const baseTree = await treeOf(trx, revision.root_hash);
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
     const files = await readFiles(databaseObjectStore(trx), revision.files_hash);
-    const { tree, outcome } = applyBatch(written, fetched, base.tree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
+    const { tree, outcome } = applyBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
-    const revisionId = await storeRevision(ctx, trx, { tree, files }, objectsOf(base.tree), blobs, [changeRequest.revision_id], actor, spaceId, superseded);
+    const revisionId = await storeRevision(ctx, trx, { tree, files }, objectsOf(baseTree), blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
     return { id: changeRequest.id, outcome };
@@ -504,7 +504,7 @@ async function mergeRevisions(db: Db, revisions: ThreeWay) {
   const [base, ours, theirs] = await Promise.all(
     [revisions.base, revisions.ours, revisions.theirs].map(async (id) => {
       const revision = await requireRevision(db, id);
-      return { ...(await treeOf(db, revision.root_hash)), files: await readFiles(store, revision.files_hash) };
+      return { tree: await treeOf(db, revision.root_hash), files: await readFiles(store, revision.files_hash) };
     }),
   );
   const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), (b, o, t) =>
@@ -513,7 +513,7 @@ async function mergeRevisions(db: Db, revisions: ThreeWay) {
   return {
     ...result,
     files: mergeFiles(ours.files, theirs.files),
-    known: new Set([...objectsOf(ours.tree), ...objectsOf(theirs.tree)]),
+    known: objectsOf(ours.tree, theirs.tree),
     trees: [ours.tree, theirs.tree, base.tree],
   };
 }

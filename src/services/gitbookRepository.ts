@@ -39,7 +39,7 @@ interface Baseline {
 
 async function loadBaseline(db: Db, revisionId: string, root: string): Promise<Baseline> {
   const revision = await requireRevision(db, revisionId);
-  const { tree } = await treeOf(db, revision.root_hash);
+  const tree = await treeOf(db, revision.root_hash);
   const files = await readFiles(databaseObjectStore(db), revision.files_hash);
   const synced = await findRevisionGit(db, revisionId);
   const pageByPath = new Map<string, string>();
@@ -422,7 +422,7 @@ export async function revisionAsRepository(
   write: (path: string, bytes: Buffer) => Promise<void>,
 ): Promise<RepositoryLayout> {
   const revision = await requireRevision(db, revisionId);
-  const { tree } = await treeOf(db, revision.root_hash);
+  const tree = await treeOf(db, revision.root_hash);
   const store = databaseObjectStore(db);
   const files = await readFiles(store, revision.files_hash);
   const pagePaths = defaultPagePaths(tree, config.readme, keptPaths);

@@ -4,7 +4,7 @@ import { linkResolverFor, namedFiles, withKeys } from '../content/document.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
-import { childrenByParent, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type ReadTree, type TreeOutline } from '../content/tree.ts';
+import { childrenByParent, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
 import { readFiles, type FileEntry } from '../content/files.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -57,7 +57,7 @@ class PageBoundedCache<Entry> {
 }
 
 /** Trees of revisions: a revision never changes, so one read serves every later request. At most 150,000 pages (about 40 MB at ~270 B a page), so memory stays bounded for large spaces while the working set of an organization of 100,000 pages stays cached. */
-const trees = new PageBoundedCache<ReadTree>(150_000, (read) => read.tree.size);
+const trees = new PageBoundedCache<FlatTree>(150_000, (tree) => tree.size);
 /**
  * Outlines of revisions, for search, which shows pages of up to 50 spaces per query:
  * holding their whole trees would push out the trees page reads need, and reading them
@@ -70,9 +70,9 @@ const outlines = new PageBoundedCache<TreeOutline>(250_000, (outline) => outline
  * its transaction holds the one connection, so waiting on a read through another
  * request's queries would wait for itself.
  */
-const reading = new Map<Hash, Promise<ReadTree>>();
+const reading = new Map<Hash, Promise<FlatTree>>();
 
-async function readOnce(db: Db, root: Hash): Promise<ReadTree> {
+async function readOnce(db: Db, root: Hash): Promise<FlatTree> {
   if (db.isTransaction) return readTree(databaseObjectStore(db), root);
   const shared = reading.get(root);
   if (shared) {
@@ -90,19 +90,19 @@ async function readOnce(db: Db, root: Hash): Promise<ReadTree> {
 }
 
 /** A revision's tree. */
-export async function treeOf(db: Db, root: Hash): Promise<ReadTree> {
+export async function treeOf(db: Db, root: Hash): Promise<FlatTree> {
   const cached = trees.get(root);
   if (cached) return cached;
-  const read = await readOnce(db, root);
-  trees.keep(root, read);
-  return read;
+  const tree = await readOnce(db, root);
+  trees.keep(root, tree);
+  return tree;
 }
 
 /** What search shows of a revision's pages; reading it does not push trees out of their cache. */
 export async function treeOutlineOf(db: Db, root: Hash): Promise<TreeOutline> {
   const cached = outlines.get(root);
   if (cached) return cached;
-  const outline = outlineOf((trees.get(root) ?? (await readOnce(db, root))).tree);
+  const outline = outlineOf(trees.get(root) ?? (await readOnce(db, root)));
   outlines.keep(root, outline);
   return outline;
 }
@@ -127,7 +127,7 @@ export function rememberTree(root: Hash, tree: FlatTree, superseded?: Hash): voi
       parents.push(page.id);
     });
   }
-  trees.keep(root, { tree: normalized });
+  trees.keep(root, normalized);
 }
 
 export async function requireRevision(db: Db, revisionId: string): Promise<RevisionRow> {
@@ -164,8 +164,8 @@ export function gitPathsOf(view: RevisionView): GitPaths {
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
   const revision = await requireRevision(ctx.db, revisionId);
-  const [read, files] = await Promise.all([treeOf(ctx.db, revision.root_hash), readFiles(databaseObjectStore(ctx.db), revision.files_hash)]);
-  return { revision, tree: read.tree, files };
+  const [tree, files] = await Promise.all([treeOf(ctx.db, revision.root_hash), readFiles(databaseObjectStore(ctx.db), revision.files_hash)]);
+  return { revision, tree, files };
 }
 
 const DOWNLOAD_LINK_MS = 60 * 60 * 1000;

@@ -47,7 +47,7 @@ function indexedPages(tree: FlatTree): Map<string, IndexedPage> {
 async function treeOfRevision(db: Db, revisionId: string | undefined): Promise<FlatTree> {
   if (!revisionId) return new Map();
   const revision = await requireRevision(db, revisionId);
-  return (await treeOf(db, revision.root_hash)).tree;
+  return treeOf(db, revision.root_hash);
 }
 
 async function outlineOfRevision(db: Db, revisionId: string): Promise<TreeOutline> {

@@ -40,13 +40,13 @@ describe('the database object store', () => {
     const count = async () =>
       Number((await handle.db.selectFrom('content_objects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const stored = await count();
-    expect(sameTree((await readTree(store, written.root)).tree, tree)).toBe(true);
+    expect(sameTree(await readTree(store, written.root), tree)).toBe(true);
     await writeTree(store, tree);
     expect(await count()).toBe(stored);
     const edited = applyChanges(tree, [{ kind: 'update', id: 'page45', meta: { title: 'Edited' } }]);
     const rewritten = await writeTree(store, edited, written.objects);
     expect(await count()).toBe(stored + 4);
-    expect((await readTree(store, rewritten.root)).tree.get('page45')!.meta.title).toBe('Edited');
+    expect((await readTree(store, rewritten.root)).get('page45')!.meta.title).toBe('Edited');
   });
 
   it('lets a transaction read a tree that a request outside it is reading already, rather than wait for itself', { timeout: 10_000 }, async () => {
@@ -65,7 +65,7 @@ describe('the database object store', () => {
       await trx.selectFrom('content_objects').select('hash').limit(1).execute();
       return treeOf(trx, written.root);
     });
-    expect(inside.tree.size).toBe(2000);
-    expect((await outside).tree.size).toBe(2000);
+    expect(inside.size).toBe(2000);
+    expect((await outside).size).toBe(2000);
   });
 });
