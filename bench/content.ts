@@ -56,9 +56,9 @@ export async function benchContent(database: BenchDatabase, pageCount: number, e
     const tree = applyChanges(new Map(), changes);
     const store = databaseObjectStore(handle.db);
     await store.put(texts);
-    const written = await writeTree(store, tree);
+    const seededRoot = await writeTree(store, tree);
     const revisionId = newId();
-    await insertRevision(handle.db, { id: revisionId, parents: '[]', root_hash: written.root, created_by: user.id, created_at: new Date().toISOString() });
+    await insertRevision(handle.db, { id: revisionId, parents: '[]', root_hash: seededRoot, created_by: user.id, created_at: new Date().toISOString() });
     await addSpaceRevision(handle.db, space.id, revisionId);
     await updateSpace(handle.db, space.id, { revision_id: revisionId });
 

@@ -126,9 +126,9 @@ export function contentSeeder(db: ServiceContext['db']) {
         changes.push({ kind: 'insert', id: `p${pageIndex}`, placement: { parentId: null }, meta: { title, slug: `page-${pageIndex}`, type: 'document' }, blob: hashOf(text) });
       }
       await store.put(texts);
-      const written = await writeTree(store, applyChanges(new Map(), changes));
+      const root = await writeTree(store, applyChanges(new Map(), changes));
       const revisionId = newId();
-      await insertRevision(db, { id: revisionId, parents: '[]', root_hash: written.root, created_by: user.id, created_at: new Date().toISOString() });
+      await insertRevision(db, { id: revisionId, parents: '[]', root_hash: root, created_by: user.id, created_at: new Date().toISOString() });
       await addSpaceRevision(db, space.id, revisionId);
       await updateSpace(db, space.id, { revision_id: revisionId });
     }

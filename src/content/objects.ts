@@ -1,7 +1,7 @@
 // Content-addressed objects: every piece of content is stored once, under the SHA-256
 // of its text, so identical pages, lists and files are never stored twice and an
 // object never changes once written.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export type Hash = string;
 
@@ -13,8 +13,9 @@ export interface ObjectStore {
   put(objects: Map<Hash, string>): Promise<void>;
 }
 
+/** One-shot hashing: twice as fast as a Hash object for the small texts of page nodes and lists, which an edit hashes by the thousand. */
 export function hashOf(text: string): Hash {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export class ContentError extends Error {}

@@ -5,7 +5,7 @@ import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict } from '../content/merge.ts';
 import { ContentError, hashOf, type Hash } from '../content/objects.ts';
-import { findPageByPath, objectsOf, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
@@ -408,7 +408,8 @@ export async function storeRevision(
   ctx: ServiceContext,
   trx: Db,
   content: { tree: FlatTree; files: FileEntry[] },
-  known: Set<Hash>,
+  /** The trees it was made from: what it shares with them is stored already. */
+  bases: FlatTree[],
   blobs: Map<Hash, string>,
   parents: string[],
   actor: Actor,
@@ -418,13 +419,13 @@ export async function storeRevision(
 ): Promise<string> {
   const store = databaseObjectStore(trx);
   if (blobs.size > 0) await store.put(blobs);
-  const written = await writeTree(store, content.tree, known);
-  rememberTree(written.root, content.tree, superseded);
+  const root = await writeTree(store, content.tree, bases);
+  rememberTree(root, content.tree, superseded);
   const revisionId = newId();
   await insertRevision(trx, {
     id: revisionId,
     parents: JSON.stringify(parents),
-    root_hash: written.root,
+    root_hash: root,
     files_hash: await writeFiles(store, content.files),
     created_by: actor.user.id,
     created_at: isoNow(ctx.clock),
@@ -456,7 +457,7 @@ export async function editChangeRequestContent(
     const { tree, outcome } = applyBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
-    const revisionId = await storeRevision(ctx, trx, { tree, files }, objectsOf(baseTree), blobs, [changeRequest.revision_id], actor, spaceId, superseded);
+    const revisionId = await storeRevision(ctx, trx, { tree, files }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
     return { id: changeRequest.id, outcome };
@@ -513,7 +514,7 @@ async function mergeRevisions(db: Db, revisions: ThreeWay) {
   return {
     ...result,
     files: mergeFiles(ours.files, theirs.files),
-    known: objectsOf(ours.tree, theirs.tree),
+    bases: [ours.tree, theirs.tree],
     trees: [ours.tree, theirs.tree, base.tree],
   };
 }
@@ -552,7 +553,7 @@ function isPlanned(planned: PlannedMerge | undefined, revisions: ThreeWay): plan
 async function storeMerge(ctx: ServiceContext, trx: Db, actor: Actor, spaceId: string, planned: PlannedMerge, parents: string[]) {
   const result = planned.merged;
   if (result.conflicts.length > 0) return { conflicts: presentConflicts(result.conflicts, result.trees) };
-  return { revision: await storeRevision(ctx, trx, result, result.known, result.blobs, parents, actor, spaceId) };
+  return { revision: await storeRevision(ctx, trx, result, result.bases, result.blobs, parents, actor, spaceId) };
 }
 
 /** Publishes a change request into its space: a fast-forward when the space did not move, else a three-way merge. */

@@ -351,7 +351,7 @@ export async function storeImportedRevision(
   const content = await importedContent(ctx, repository, readDocsFile, (path) => input.oidOf?.(prefix + path), baseline, input.onPage);
   await databaseObjectStore(ctx.db).put(content.blobs);
   const revision = await ctx.db.transaction().execute(async (trx) => {
-    const revisionId = await storeRevision(ctx, trx, content, new Set(), new Map(), [input.base], actor, spaceId);
+    const revisionId = await storeRevision(ctx, trx, content, [], new Map(), [input.base], actor, spaceId);
     await input.alsoInTransaction?.(trx, revisionId, content);
     return revisionId;
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
-import { inReadingOrder, objectsOf, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
+import { inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
   return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
@@ -69,10 +69,27 @@ describe('page trees stored by hash', () => {
         const texts = new Map<string, string>();
         const tree = randomEdits(baseTree(texts), seeds, 'p', texts);
         const store = new MemoryObjectStore();
-        const written = await writeTree(store, tree);
-        const read = await readTree(store, written.root);
-        expect(sameTree(read, tree)).toBe(true);
-        expect(objectsOf(read)).toEqual(written.objects);
+        expect(sameTree(await readTree(store, await writeTree(store, tree)), tree)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('writes a tree edited from others as writing it whole would: the same root, and the same objects stored', async () => {
+    await fc.assert(
+      fc.asyncProperty(editSeeds, editSeeds, async (firstSeeds, secondSeeds) => {
+        const texts = new Map<string, string>();
+        const base = baseTree(texts);
+        const ours = randomEdits(base, firstSeeds, 'o', texts);
+        const theirs = randomEdits(base, secondSeeds, 't', texts);
+        const merged = randomEdits(ours, secondSeeds, 'm', texts);
+        const fromBases = new MemoryObjectStore();
+        const whole = new MemoryObjectStore();
+        for (const store of [fromBases, whole]) for (const tree of [ours, theirs]) await writeTree(store, tree);
+        const root = await writeTree(fromBases, merged, [ours, theirs]);
+        expect(root).toBe(await writeTree(whole, merged));
+        expect([...fromBases.objects.keys()].sort()).toEqual([...whole.objects.keys()].sort());
+        expect(sameTree(await readTree(fromBases, root), merged)).toBe(true);
       }),
       { numRuns: 100 },
     );
@@ -83,15 +100,25 @@ describe('page trees stored by hash', () => {
     const store = new MemoryObjectStore();
     let tree = baseTree(texts);
     for (let i = 0; i < 200; i++) tree = applyChanges(tree, [insert(`page${i}`, i % 2 ? 'a' : 'b')]);
-    const first = await writeTree(store, tree);
+    await writeTree(store, tree);
     const objects = store.objects.size;
-    await writeTree(store, tree, first.objects);
+    await writeTree(store, tree, [tree]);
     await writeTree(store, tree);
     expect(store.objects.size).toBe(objects);
     const edited = applyChanges(tree, [{ kind: 'update', id: 'page7', blob: hashOf('changed') }]);
-    await writeTree(store, edited, first.objects);
+    await writeTree(store, edited, [tree]);
     // The page node, its parent's node, and the two lists above them.
     expect(store.objects.size - objects).toBe(4);
+  });
+
+  it('gives a tree the root hash earlier versions of Quire stored for it, so stored content stays addressable', async () => {
+    const tree = applyChanges(new Map(), [
+      { kind: 'insert', id: 'intro', placement: { parentId: null }, meta: { type: 'document', title: 'Intro', slug: 'intro', emoji: '1f44b', layout: { width: 'wide', cover: false } }, blob: hashOf('# intro') },
+      { kind: 'insert', id: 'guides', placement: { parentId: null }, meta: { title: 'Guides — “all” of them', slug: 'guides', type: 'group', hidden: true, description: undefined }, blob: null },
+      insert('install', 'guides', '# Install\n\nRun it.'),
+    ]);
+    const root = await writeTree(new MemoryObjectStore(), tree);
+    expect(root).toBe('f60445b1512df425d6e2fc62efe92d38f4b518c4e9c985ff5561c52fde522fd9');
   });
 
   it('computes paths from slugs and refuses slugs that clash among siblings', () => {
