@@ -19,8 +19,8 @@ const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'n
 /** GitBook's kind of each page type: a document page is a "sheet". */
 const KINDS = { document: 'sheet', group: 'group', link: 'link' } as const;
 
-/** Every part of a page's layout shown, as GitBook lays out a page nobody has changed. */
-const DEFAULT_LAYOUT = {
+/** Every part of a page's layout shown, as GitBook lays out a page nobody has changed: one object for all such pages of a page list. */
+const DEFAULT_LAYOUT = Object.freeze({
   width: 'default',
   cover: true,
   coverSize: 'hero',
@@ -34,12 +34,12 @@ const DEFAULT_LAYOUT = {
   tags: true,
   actions: true,
   anchors: true,
-};
+});
 
 /** The page's layout: every option, the stored ones (Git Sync's front matter) over GitBook's defaults. */
 function layoutOf(stored: unknown) {
+  if (typeof stored !== 'object' || stored === null) return DEFAULT_LAYOUT;
   const layout: Record<string, unknown> = { ...DEFAULT_LAYOUT };
-  if (typeof stored !== 'object' || stored === null) return layout;
   for (const [option, value] of Object.entries(stored)) if (option in layout && typeof value === typeof layout[option]) layout[option] = value;
   return layout;
 }

@@ -22,6 +22,7 @@ import type { PageRequest } from '../../db/pagination.ts';
 import { NotFound } from '../../errors.ts';
 import type { PresentedPage } from '../../presenters/page.ts';
 import { IdParam, PageQuery, errors, listOf } from '../schemas.ts';
+import { serializePageTrees } from '../../plugins/validation.ts';
 
 const Nested = Type.Object({}, { additionalProperties: true, description: 'A page, with its own sub-pages' });
 
@@ -128,6 +129,7 @@ function contentRoutes(
           querystring: Type.Object(ContentQuery),
           response: { 200: RevisionSchema, ...errors(404) },
         },
+        ...serializePageTrees,
       },
       (request) => getRevisionContent(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) }),
     );
@@ -143,6 +145,7 @@ function contentRoutes(
           querystring: Type.Object(ContentQuery),
           response: { 200: Type.Object({ pages: Type.Array(PageSchema) }), ...errors(404) },
         },
+        ...serializePageTrees,
       },
       (request) => getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) }),
     );
