@@ -38,10 +38,10 @@ interface PageNode {
 const sortedKeysJson = configure({ deterministic: true, circularValue: TypeError, bigint: false });
 
 /**
- * Serializes with sorted keys, so equal content always has an equal hash. Every edit
- * encodes its whole tree: this runs for each page of a space, 3× faster than a
- * JSON.stringify replacer that rebuilds each object with sorted keys, and with the
- * same text, so stored hashes stay valid.
+ * Serializes with sorted keys, so equal content always has an equal hash. A write
+ * encodes the trees it was made from whole (writeTree), so this runs for every page of
+ * a space: 3× faster than a JSON.stringify replacer that rebuilds each object with
+ * sorted keys, and with the same text, so stored hashes stay valid.
  */
 export function canonicalJson(value: unknown): string {
   return sortedKeysJson(value) as string;
