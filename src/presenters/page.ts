@@ -1,6 +1,6 @@
 // Page objects of a revision, nested as in GitBook's content API.
 import { linkResolverFor } from '../content/document.ts';
-import { childrenByParent, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
+import { childrenByParent, childrenWithin, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
 import type { GitBlob } from '../db/schema.ts';
 
 export interface PresentedPage {
@@ -56,8 +56,8 @@ export function presentPage(
   page: FlatPage,
   options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]>; git?: Record<string, GitBlob> } = {},
 ): PresentedPage {
-  // Computed once per tree and handed down: recomputing it per page would be quadratic.
-  const byParent = options.children ?? childrenByParent(tree);
+  // Computed once and handed down to the sub-pages: recomputing it per page would be quadratic.
+  const byParent = options.children ?? childrenWithin(tree, page.id);
   const children = options.nested === false ? [] : (byParent.get(page.id) ?? []);
   const path = pagePath(tree, page.id);
   const { type } = page.meta;
