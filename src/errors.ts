@@ -50,6 +50,17 @@ export class TooManyRequests extends AppError {
   }
 }
 
+/** A refusal for now, not for good (a queue full): `Retry-After` tells the client when to send it again. */
+export class TryAgainLater extends AppError {
+  constructor(
+    statusCode: 429 | 503,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(statusCode, message);
+  }
+}
+
 export interface ErrorBody {
   error: { code: number; message: string };
 }
@@ -160,6 +171,7 @@ export function toErrorBody(error: unknown, bodyLimit?: number): ErrorBody['erro
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { code, message, unexpected } = toErrorBody(error, request.routeOptions?.bodyLimit);
   if (unexpected) request.log.error({ err: error }, 'unexpected error');
+  if (error instanceof TryAgainLater) void reply.header('retry-after', String(error.retryAfterSeconds));
   void reply.code(code).type('application/json; charset=utf-8').send(errorBody(code, message));
 }
 

@@ -9,7 +9,7 @@ import { newId } from '../lib/ids.ts';
 import { deliveriesOf } from '../db/repos/events.ts';
 import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSiteInstallation, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
-import { Forbidden, NotFound } from '../errors.ts';
+import { Forbidden, NotFound, TryAgainLater } from '../errors.ts';
 import { isAdministrator } from './organizations.ts';
 import { visibleIntegration } from './integrations.ts';
 import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
@@ -215,11 +215,49 @@ export async function fetchIntoIntegration(
   const integration = !installationId || installation?.integration_name === name ? await findIntegration(ctx.db, name) : undefined;
   const notFound = new NotFound(installationId ? `No installation "${installationId}" of the integration "${name}"` : `No integration "${name}"`);
   if (!integration || (installationId && !installation)) throw notFound;
-  const event = { eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), request: { url: request.url, method: request.method, headers: request.headers } };
-  const environment = installation ? await environmentOf(ctx, integration, installation) : { ...(await baseEnvironment(ctx, integration)), apiTokens: {} };
-  const answer = await runScript(ctx, integration, event, environment, request.body);
-  if (!answer) throw notFound;
-  return answer;
+  const release = admitPublicFetch(installation ? `${name}/${installation.id}` : name);
+  try {
+    const event = { eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), request: { url: request.url, method: request.method, headers: request.headers } };
+    const environment = installation ? await environmentOf(ctx, integration, installation) : { ...(await baseEnvironment(ctx, integration)), apiTokens: {} };
+    const answer = await runScript(ctx, integration, event, environment, request.body);
+    if (!answer) throw notFound;
+    return answer;
+  } finally {
+    release();
+  }
+}
+
+/** Requests one public endpoint may have running or waiting for its script, in this process. */
+export const PUBLIC_FETCHES_PER_ENDPOINT = 8;
+/** Requests all public endpoints together may have running or waiting, in this process. */
+export const PUBLIC_FETCHES_IN_ALL = 32;
+const PUBLIC_FETCH_RETRY_SECONDS = 5;
+const publicFetchesAdmitted = new Map<string, number>();
+let publicFetchesInAll = 0;
+
+/**
+ * Public endpoints take anyone's requests, and scripts run one event at a time: unbounded,
+ * a flood at one endpoint would queue without end, each request holding its body, and
+ * every integration's events and webhooks would wait behind it. Past either bound a
+ * request is refused at once, to be sent again later; one busy endpoint leaves room
+ * for the others. Answers the release of the request's place.
+ */
+function admitPublicFetch(endpoint: string): () => void {
+  const admitted = publicFetchesAdmitted.get(endpoint) ?? 0;
+  if (admitted >= PUBLIC_FETCHES_PER_ENDPOINT) {
+    throw new TryAgainLater(429, `This endpoint already has ${admitted} requests waiting for the integration's script, the most it takes at once; send the request again in a few seconds`, PUBLIC_FETCH_RETRY_SECONDS);
+  }
+  if (publicFetchesInAll >= PUBLIC_FETCHES_IN_ALL) {
+    throw new TryAgainLater(503, `Integration scripts already have ${publicFetchesInAll} requests from their public endpoints waiting, the most Quire takes at once; send the request again in a few seconds`, PUBLIC_FETCH_RETRY_SECONDS);
+  }
+  publicFetchesAdmitted.set(endpoint, admitted + 1);
+  publicFetchesInAll++;
+  return () => {
+    const left = publicFetchesAdmitted.get(endpoint)! - 1;
+    if (left === 0) publicFetchesAdmitted.delete(endpoint);
+    else publicFetchesAdmitted.set(endpoint, left);
+    publicFetchesInAll--;
+  };
 }
 
 /**

@@ -303,4 +303,52 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     const stranger = await buildOrganization(testApp, 'Stranger');
     expect((await request(testApp.app, 'GET', '/v1/integrations/shared-notifier/events', { token: stranger.admin.token })).status).toBe(403);
   }, 30_000);
+
+  it('takes at most 8 requests at once at one public endpoint and 32 at all of them, refusing the rest at once with Retry-After, so that a flood at one endpoint leaves room for the others', async () => {
+    // The script answers which endpoint it was called at, after holding the runtime as long as the caller asks.
+    const holding = `export default {
+      async fetch(request) {
+        const event = JSON.parse((await request.formData()).get('event'));
+        if (event.type !== 'fetch') return new Response('OK');
+        const hold = Number(event.request.headers['x-hold'] ?? 0);
+        if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+        return new Response(event.installationId ?? 'integration');
+      },
+    };`;
+    const publisher = await buildOrganization(testApp, 'Hooks');
+    const published = await request(testApp.app, 'POST', '/v1/integrations/hooks', { token: publisher.admin.token, body: { title: 'Hooks', description: 'Takes webhooks', scopes: [], organization: publisher.organizationId, visibility: 'public', script: holding } });
+    expect(published.status, JSON.stringify(published.body)).toBeLessThan(300);
+    const endpoints = ['/v1/integrations/hooks/fetch'];
+    for (const name of ['One', 'Two', 'Three', 'Four']) {
+      const installer = await buildOrganization(testApp, name);
+      const installation = await request(testApp.app, 'POST', '/v1/integrations/hooks/installations', { token: installer.admin.token, body: { organization: installer.organizationId } });
+      endpoints.push(`/v1/integrations/hooks/installations/${installation.body.id}/fetch`);
+    }
+    await eventsDelivered(testApp);
+    const send = (endpoint: string, hold = 0) => testApp.app.inject({ method: 'POST', url: `${endpoint}/hook`, headers: { 'x-hold': String(hold) }, payload: '{}' });
+    const statuses = (answers: Array<{ statusCode: number }>) => answers.map((answer) => answer.statusCode).sort();
+    expect((await send(endpoints[0])).body).toBe('integration');
+
+    // One endpoint flooded while its script is busy: 8 are taken, the rest refused at once; another endpoint is still taken.
+    let holder = send(endpoints[0], 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const flood = Promise.all(Array.from({ length: 11 }, () => send(endpoints[0])));
+    const other = send(endpoints[1]);
+    const refused = (await flood).filter((answer) => answer.statusCode !== 200);
+    expect(statuses(refused)).toEqual([429, 429, 429, 429]);
+    expect(refused[0].headers['retry-after']).toBe('5');
+    expect(refused[0].json()).toEqual({ error: { code: 429, message: "This endpoint already has 8 requests waiting for the integration's script, the most it takes at once; send the request again in a few seconds" } });
+    expect((await other).body).toBe(endpoints[1].split('/')[5]);
+    expect((await holder).statusCode).toBe(200);
+
+    // Every endpoint flooded at once: 32 in all are taken.
+    holder = send(endpoints[0], 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const all = await Promise.all(endpoints.slice(1).flatMap((endpoint) => Array.from({ length: 8 }, () => send(endpoint))));
+    expect(statuses(all.filter((answer) => answer.statusCode !== 200))).toEqual([503]);
+    expect(all.find((answer) => answer.statusCode === 503)!.json().error.message).toBe('Integration scripts already have 32 requests from their public endpoints waiting, the most Quire takes at once; send the request again in a few seconds');
+    expect((await holder).statusCode).toBe(200);
+    // Answered or refused, every request gave its place back.
+    expect(statuses(await Promise.all(Array.from({ length: 8 }, () => send(endpoints[0]))))).toEqual(Array(8).fill(200));
+  }, 30_000);
 });
