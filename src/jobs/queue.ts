@@ -1,7 +1,7 @@
 // Enqueueing and running durable jobs. A job is a kind, a JSON payload and a time to
 // run; handlers must be idempotent, since a job whose process died mid-run runs again
 // once its lease expires.
-import { claimDueJob, claimJob, deleteJob, findJobs, insertJob, renewJobLease, rescheduleJob } from '../db/repos/jobs.ts';
+import { claimDueJob, claimJob, deleteJob, findJobs, insertJob, reclaimJob, renewJobLease, rescheduleJob } from '../db/repos/jobs.ts';
 import type { Db, JobRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { FetchRefused } from '../lib/safeFetch.ts';
@@ -21,7 +21,7 @@ export const MAX_JOB_ATTEMPTS = 10;
 /** Where a job that kept failing waits for a person to look at its last_error. */
 const NEVER = '9999-12-31T00:00:00.000Z';
 
-export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: unknown, runAt?: Date): Promise<string> {
+export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: unknown, runAt?: Date, heldUntil?: string): Promise<string> {
   const now = clock.now();
   const id = newId();
   await insertJob(db, {
@@ -29,12 +29,38 @@ export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: un
     kind,
     payload: JSON.stringify(payload),
     run_at: (runAt ?? now).toISOString(),
-    attempts: 0,
-    locked_until: null,
+    // A held job is taken as it is queued: its first run is this one.
+    attempts: heldUntil ? 1 : 0,
+    locked_until: heldUntil ?? null,
     last_error: null,
     created_at: now.toISOString(),
   });
   return id;
+}
+
+/** A job queued already leased to this process, which runs it with runHeldJob. */
+export interface HeldJob {
+  id: string;
+  heldUntil: string;
+}
+
+/**
+ * Queues a job for this process to run as soon as the transaction it is queued in has
+ * committed, for work a request waits for. Queued free, another process's worker could
+ * take it between the commit and this process's claim, and the request would answer
+ * before the work was done; held, it is this process's until its lease runs out, which
+ * is also how it goes back to the workers should this process stop first.
+ */
+export async function enqueueHeldJob(ctx: ServiceContext, db: Db, kind: string, payload: unknown): Promise<HeldJob> {
+  const heldUntil = leaseEnd(ctx, ctx.clock.now());
+  return { id: await enqueueJob(db, ctx.clock, kind, payload, undefined, heldUntil), heldUntil };
+}
+
+/** Runs a held job here, unless its lease ran out meanwhile and another process took it. */
+export async function runHeldJob(ctx: ServiceContext, held: HeldJob, handler: JobHandler): Promise<void> {
+  const now = ctx.clock.now();
+  const job = await reclaimJob(ctx.db, held.id, held.heldUntil, leaseEnd(ctx, now));
+  if (job) await runClaimed(ctx, job, handler, now);
 }
 
 /** Queues a job of this kind unless one is queued already: the start's recurring and catch-up work, queued by every process that starts. */
@@ -91,7 +117,7 @@ export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, J
  * again once the lease runs out; if it fails, it is retried like any other.
  */
 export async function runJobNow(ctx: ServiceContext, kind: string, payload: unknown, handler: JobHandler): Promise<void> {
-  await claimAndRun(ctx, await enqueueJob(ctx.db, ctx.clock, kind, payload), handler);
+  await runHeldJob(ctx, await enqueueHeldJob(ctx, ctx.db, kind, payload), handler);
 }
 
 /** Takes the lease of one queued job and runs it here, unless another process holds it. */

@@ -15,7 +15,7 @@ import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
-import { claimAndRun, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, startJobSoon } from '../jobs/queue.ts';
+import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, runHeldJob, startJobSoon, type HeldJob } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -153,7 +153,10 @@ const BEFORE_ANSWER = new Set(['search-index']);
 
 /** An event written with its change; `afterCommit` starts its deliveries once the transaction has committed. */
 export interface CommittedEvent {
-  deliveries: Array<{ subscriber: string; jobId: string }>;
+  /** Deliveries the change waits for before it answers, held for this process (enqueueHeldJob). */
+  held: HeldJob[];
+  /** The others' jobs, started here soon. */
+  queued: string[];
 }
 
 export interface ContentChange {
@@ -200,14 +203,19 @@ export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEven
   const subscribers: string[] = [];
   for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
   // An event nobody acts on (a visibility change where no integration is installed) is not kept.
-  if (subscribers.length === 0) return { deliveries: [] };
+  if (subscribers.length === 0) return { held: [], queued: [] };
   const { type, organizationId, spaceId, ...payload } = event;
   const eventId = newId();
   await insertEvent(trx, { id: eventId, type, organization_id: organizationId, space_id: spaceId, payload: JSON.stringify(payload), created_at: isoNow(ctx.clock) }, subscribers);
-  const deliveries = [];
-  for (const subscriber of subscribers) deliveries.push({ subscriber, jobId: await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, { eventId, subscriber }, deliverAt) });
-  // Deliveries for later wait for the worker.
-  return { deliveries: deliverAt ? [] : deliveries };
+  const committed: CommittedEvent = { held: [], queued: [] };
+  for (const subscriber of subscribers) {
+    const payload = { eventId, subscriber };
+    // Deliveries for later wait for the worker.
+    if (deliverAt) await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload, deliverAt);
+    else if (BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
+    else committed.queued.push(await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload));
+  }
+  return committed;
 }
 
 /**
@@ -217,8 +225,8 @@ export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEven
  */
 export async function afterCommit(ctx: ServiceContext, committed: CommittedEvent | undefined): Promise<void> {
   if (!committed) return;
-  for (const { subscriber, jobId } of committed.deliveries) if (BEFORE_ANSWER.has(subscriber)) await claimAndRun(ctx, jobId, deliverEvent);
-  for (const { subscriber, jobId } of committed.deliveries) if (!BEFORE_ANSWER.has(subscriber)) startJobSoon(ctx, jobId, deliverEvent);
+  for (const held of committed.held) await runHeldJob(ctx, held, deliverEvent);
+  for (const jobId of committed.queued) startJobSoon(ctx, jobId, deliverEvent);
 }
 
 /** The job: one subscriber's work on one event, once; a failure is recorded and retried by the queue. */

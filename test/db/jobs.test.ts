@@ -3,7 +3,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/index.ts';
-import { enqueueJob, runDueJobs, startJobWorker, type JobHandler } from '../../src/jobs/queue.ts';
+import { enqueueHeldJob, enqueueJob, runDueJobs, runHeldJob, startJobWorker, type JobHandler } from '../../src/jobs/queue.ts';
 import { findJobs } from '../../src/db/repos/jobs.ts';
 import { BadRequest } from '../../src/errors.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
@@ -122,6 +122,26 @@ describe('durable jobs', () => {
     clock.advance(6 * 60_000);
     expect(await runDueJobs(contextOf(second), handlers)).toBe(1);
     expect(ran).toBe(1);
+  });
+
+  it("are not taken by another process's worker when held for the request that queued them, which runs them once its transaction commits; should it never run them, a worker does once the lease runs out", async () => {
+    const ranBy: string[] = [];
+    const handlers = (who: string): Record<string, JobHandler> => ({ held: async (_ctx, payload) => void ranBy.push(`${payload.n} by ${who}`) });
+    const committed = await first.db.transaction().execute((trx) => enqueueHeldJob(contextOf(first), trx, 'held', { n: 1 }));
+    // Between the commit and the run, the other process's worker polls.
+    expect(await runDueJobs(contextOf(second), handlers('the worker'))).toBe(0);
+    await runHeldJob(contextOf(first), committed, handlers('the request').held);
+    expect(ranBy).toEqual(['1 by the request']);
+    expect(await findJobs(first.db, 'held')).toEqual([]);
+
+    // Queued, but the process stopped before it ran it.
+    const abandoned = await enqueueHeldJob(contextOf(first), first.db, 'held', { n: 2 });
+    expect(await runDueJobs(contextOf(second), handlers('the worker'))).toBe(0);
+    clock.advance(61_000);
+    expect(await runDueJobs(contextOf(second), handlers('the worker'))).toBe(1);
+    // The request's process, back too late, does not run it a second time.
+    await runHeldJob(contextOf(first), abandoned, handlers('the request').held);
+    expect(ranBy).toEqual(['1 by the request', '2 by the worker']);
   });
 
   it('are picked up by the background worker without being asked', async () => {

@@ -42,6 +42,11 @@ export async function claimJob(db: Db, jobId: string, now: string, leaseUntil: s
     .executeTakeFirst();
 }
 
+/** Takes back a job queued under this process's lease: it still holds it unless the lease ran out and another process took it. */
+export async function reclaimJob(db: Db, jobId: string, heldUntil: string, leaseUntil: string): Promise<JobRow | undefined> {
+  return db.updateTable('jobs').set({ locked_until: leaseUntil }).where('id', '=', jobId).where('locked_until', '=', heldUntil).returningAll().executeTakeFirst();
+}
+
 export async function renewJobLease(db: Db, jobId: string, leaseUntil: string): Promise<void> {
   await db.updateTable('jobs').set({ locked_until: leaseUntil }).where('id', '=', jobId).execute();
 }
