@@ -79,6 +79,40 @@ export function resolveWrittenLinks<Node>(node: Node, resolve: LinkResolver): No
 }
 
 /**
+ * The document with each reusable content's reference renamed: GitBook's repositories
+ * name an included content by its file's path relative to the including file, Quire's
+ * markdown by the content's id.
+ */
+export function withReusableContents<Node>(node: Node, rename: (target: string) => string): Node {
+  if (Array.isArray(node)) return node.map((item) => withReusableContents(item, rename)) as Node;
+  if (typeof node !== 'object' || node === null) return node;
+  const fields = node as Record<string, unknown>;
+  if (fields.kind === 'reusable-content' && typeof fields.reusableContent === 'string') return { ...fields, reusableContent: rename(fields.reusableContent) } as Node;
+  const renamed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) renamed[key] = withReusableContents(value, rename);
+  return renamed as Node;
+}
+
+/**
+ * The document with the blocks of each reusable content it includes in place of the
+ * include, for readers and PDFs. An include within included blocks is left out (GitBook
+ * nests none), so no content includes itself; an include `blocksOf` does not know shows nothing.
+ */
+export function withIncludedBlocks<Document extends { nodes: unknown[] }>(document: Document, blocksOf: (reusableContentId: string) => unknown[] | undefined): Document {
+  const expand = (nodes: unknown[], included: boolean): unknown[] =>
+    nodes.flatMap((node) => {
+      if (typeof node !== 'object' || node === null) return [node];
+      const fields = node as { type?: unknown; data?: { ref?: { reusableContent?: unknown } }; nodes?: unknown[]; fragments?: unknown[] };
+      if (fields.type === 'reusable-content') {
+        const id = fields.data?.ref?.reusableContent;
+        return included || typeof id !== 'string' ? [] : expand(blocksOf(id) ?? [], true);
+      }
+      return [{ ...fields, ...(Array.isArray(fields.nodes) ? { nodes: expand(fields.nodes, included) } : {}), ...(Array.isArray(fields.fragments) ? { fragments: expand(fields.fragments, included) } : {}) }];
+    });
+  return { ...document, nodes: expand(document.nodes, false) };
+}
+
+/**
  * The document with a key on every block and inline that has none, as GitBook's
  * documents carry them (its renderer keys tabs, list items and React nodes by them).
  * Keys are made from each node's place ("k0", "k0.2"), so that the same document

@@ -1,6 +1,6 @@
 // The files of a revision: one list object in the content store, each entry naming
 // its bytes' blob (stored as base64 text, once per distinct content).
-import { getAll, hashOf, type Hash, type ObjectStore } from './objects.ts';
+import { hashOf, type Hash, type ObjectStore } from './objects.ts';
 import { canonicalJson } from './tree.ts';
 
 export interface FileEntry {
@@ -11,10 +11,6 @@ export interface FileEntry {
   dimensions?: { width: number; height: number };
   /** Hash of the base64 text of the bytes. */
   blob: Hash;
-}
-
-export async function readFiles(store: ObjectStore, hash: Hash): Promise<FileEntry[]> {
-  return JSON.parse((await getAll(store, [hash])).get(hash)!) as FileEntry[];
 }
 
 export async function writeFiles(store: ObjectStore, files: FileEntry[]): Promise<Hash> {

@@ -104,6 +104,8 @@ export interface RevisionsTable {
   root_hash: Generated<string>;
   /** Hash of the revision's files list in content_objects. */
   files_hash: Generated<string>;
+  /** Hash of the revision's reusable contents list in content_objects. */
+  reusables_hash: Generated<string>;
   created_by: string | null;
   created_at: string;
 }
@@ -680,6 +682,8 @@ export type GitBlob = [path: string, oid: string];
 export interface GitPaths {
   pages: Record<string, GitBlob>;
   files: Record<string, GitBlob>;
+  /** Absent in what was recorded before reusable contents were kept. */
+  reusables?: Record<string, GitBlob>;
 }
 
 /**

@@ -52,8 +52,6 @@ export interface RenderContext {
   pageTitle?(pageId: string): string | undefined;
   /** Whether an adaptive-content condition holds for this reader. */
   condition?(expression: string): boolean;
-  /** The blocks of a reusable content, when the site can read it. */
-  reusable?(id: string): Block[] | undefined;
   /** The organization's OpenAPI spec of this slug, loaded for the page (openApiSpecsOf). */
   openapi?(spec: string): OpenApiView | undefined;
 }
@@ -297,10 +295,9 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
         const title = (ref?.kind === 'page' && ref.page && context.pageTitle?.(ref.page)) || url;
         return url ? [h('p', { className: ['content-ref'] }, [h('a', { href: url }, [t(title ?? url)])])] : [];
       }
-      case 'reusable-content': {
-        const id = (data.ref as { reusableContent?: string } | undefined)?.reusableContent;
-        return id ? blocks(context.reusable?.(id) ?? []) : [];
-      }
+      // Included blocks are put in place before rendering (withIncludedBlocks); an include left is one nobody can read.
+      case 'reusable-content':
+        return [];
       case 'table':
         return [table(node)];
       case 'tabs':
@@ -369,19 +366,30 @@ export function renderDocument(document: Pick<JSONDocument, 'nodes'>, context: R
 }
 
 /** The slugs of the organization's OpenAPI specs a document's blocks show. */
-export function openApiSpecsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
-  const slugs = new Set<string>();
+/** The kind of every block and inline of a document that holds a reference, with the reference. */
+function referencesOf(document: Pick<JSONDocument, 'nodes'>): Array<{ type: string; ref: ContentRef }> {
+  const found: Array<{ type: string; ref: ContentRef }> = [];
   const visit = (nodes: Array<Block | Inline | TextNode>) => {
     for (const node of nodes) {
       if (node.object === 'text') continue;
       const ref = node.data?.ref as ContentRef | undefined;
-      if (node.type.startsWith('openapi') && ref?.kind === 'openapi' && ref.spec) slugs.add(ref.spec);
+      if (ref) found.push({ type: node.type, ref });
       visit((node.nodes ?? []) as Array<Block | Inline | TextNode>);
       for (const fragment of (node as Block).fragments ?? []) visit(fragment.nodes as Array<Block | Inline | TextNode>);
     }
   };
   visit(document.nodes);
-  return [...slugs];
+  return found;
+}
+
+/** The OpenAPI specs a document's blocks show, by slug. */
+export function openApiSpecsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
+  return [...new Set(referencesOf(document).flatMap(({ type, ref }) => (type.startsWith('openapi') && ref.kind === 'openapi' && ref.spec ? [ref.spec] : [])))];
+}
+
+/** The reusable contents a document includes, by id. */
+export function reusableContentsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
+  return [...new Set(referencesOf(document).flatMap(({ type, ref }) => (type === 'reusable-content' && ref.kind === 'reusable-content' ? [ref.reusableContent] : [])))];
 }
 
 /** The outline of a page: its headings, for the "on this page" list. */

@@ -3,9 +3,9 @@
 // a path names, the page at the rest of the path in that space's current revision (or
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
-import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles } from '../content/document.ts';
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
-import type { ContentRef } from '../content/gitbook/model.ts';
+import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenByParent, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
 import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
@@ -20,7 +20,7 @@ import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, 
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
-import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf } from './render.ts';
+import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf, reusableContentsOf } from './render.ts';
 import { OpenApiView } from './openapi.ts';
 import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
 import { isDeepStrictEqual } from 'node:util';
@@ -172,7 +172,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return notFound();
   if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownOf(ctx.db, page)), contentType: 'text/markdown; charset=utf-8' };
-  const { document, ready } = await pageDocument(ctx, page);
+  const { document: written, ready } = await pageDocument(ctx, page);
   // The document keeps links as written; what they lead to depends on where the page sits.
   const resolveLink = linkResolverFor(view.tree, page.id, namedFiles(view.files));
   const href = (ref: ContentRef): string | undefined => {
@@ -193,6 +193,13 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
         return undefined;
     }
   };
+  // What the page includes shows where it is included.
+  const included = new Map<string, Block[]>();
+  for (const id of reusableContentsOf(written)) {
+    const reusable = view.reusables.find((candidate) => candidate.id === id);
+    if (reusable) included.set(id, (await pageDocument(ctx, reusable)).document.nodes);
+  }
+  const document = withIncludedBlocks(written, (id) => included.get(id));
   const slugs = openApiSpecsOf(document);
   const [specs] = await Promise.all([Promise.all(slugs.map((slug) => publishedOpenApiDocument(ctx, site.organization_id, slug))), loadRenderers()]);
   const content = documentToHast(document, {

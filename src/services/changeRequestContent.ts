@@ -3,14 +3,15 @@
 // revision; merges are three-way (src/content/merge.ts) and a conflict changes nothing.
 import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
-import { mergeTrees, type MergeConflict } from '../content/merge.ts';
-import { ContentError, hashOf, type Hash } from '../content/objects.ts';
+import { mergeTrees, type MergeConflict, type TextMerger } from '../content/merge.ts';
+import { mergeReusables, writeReusables, type ReusableConflict, type ReusableEntry } from '../content/reusables.ts';
+import { ContentError, getAll, hashOf, type Hash } from '../content/objects.ts';
 import { findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
 import { runSized } from '../workers/pool.ts';
-import { mergeFiles, readFiles, writeFiles, type FileEntry } from '../content/files.ts';
+import { mergeFiles, writeFiles, type FileEntry } from '../content/files.ts';
 import { RepositoryFormatError, splitFrontMatter, splitTitle } from '../content/gitbook/repository.ts';
 import { updateChangeRequest } from '../db/repos/changeRequests.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -25,7 +26,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
-import { presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
+import { listsOf, presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
 interface PageFields {
@@ -407,7 +408,7 @@ async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: Change
 export async function storeRevision(
   ctx: ServiceContext,
   trx: Db,
-  content: { tree: FlatTree; files: FileEntry[] },
+  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[] },
   /** The trees it was made from: what it shares with them is stored already. */
   bases: FlatTree[],
   blobs: Map<Hash, string>,
@@ -427,6 +428,7 @@ export async function storeRevision(
     parents: JSON.stringify(parents),
     root_hash: root,
     files_hash: await writeFiles(store, content.files),
+    reusables_hash: await writeReusables(store, content.reusables),
     created_by: actor.user.id,
     created_at: isoNow(ctx.clock),
   });
@@ -453,11 +455,11 @@ export async function editChangeRequestContent(
     const baseTree = await treeOf(trx, revision.root_hash);
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
-    const files = await readFiles(databaseObjectStore(trx), revision.files_hash);
+    const { files, reusables } = await listsOf(trx, revision);
     const { tree, outcome } = applyBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
-    const revisionId = await storeRevision(ctx, trx, { tree, files }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
+    const revisionId = await storeRevision(ctx, trx, { tree, files, reusables }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
     return { id: changeRequest.id, outcome };
@@ -480,8 +482,12 @@ function presentBatchOutcome(ctx: ServiceContext, spaceId: string, changeRequest
 }
 
 /** Conflicts with the page each one is about, for the person who resolves them. */
-function presentConflicts(conflicts: MergeConflict[], trees: FlatTree[]) {
+function presentConflicts(conflicts: Array<MergeConflict | ReusableConflict>, trees: FlatTree[], reusables: ReusableEntry[][]) {
   return conflicts.map((conflict) => {
+    if ('reusableContentId' in conflict) {
+      const entry = reusables.flat().find((candidate) => candidate.id === conflict.reusableContentId)!;
+      return { reusableContent: { id: entry.id, title: entry.title }, kind: conflict.kind, ...(conflict.regions ? { regions: conflict.regions } : {}) };
+    }
     const tree = trees.find((candidate) => candidate.has(conflict.pageId))!;
     const page = tree.get(conflict.pageId)!;
     return {
@@ -505,17 +511,21 @@ async function mergeRevisions(db: Db, revisions: ThreeWay) {
   const [base, ours, theirs] = await Promise.all(
     [revisions.base, revisions.ours, revisions.theirs].map(async (id) => {
       const revision = await requireRevision(db, id);
-      return { tree: await treeOf(db, revision.root_hash), files: await readFiles(store, revision.files_hash) };
+      return { tree: await treeOf(db, revision.root_hash), ...(await listsOf(db, revision)) };
     }),
   );
-  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), (b, o, t) =>
-    runSized('mergeText', { base: b, ours: o, theirs: t }, b.length + o.length + t.length),
-  );
+  const mergeTextElsewhere: TextMerger = (b, o, t) => runSized('mergeText', { base: b, ours: o, theirs: t }, b.length + o.length + t.length);
+  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), mergeTextElsewhere);
+  const reusables = await mergeReusables(base.reusables, ours.reusables, theirs.reusables, (hashes) => getAll(store, hashes), mergeTextElsewhere);
   return {
     ...result,
+    blobs: new Map([...result.blobs, ...reusables.blobs]),
+    conflicts: [...result.conflicts, ...reusables.conflicts],
     files: mergeFiles(ours.files, theirs.files),
+    reusables: reusables.reusables,
     bases: [ours.tree, theirs.tree],
     trees: [ours.tree, theirs.tree, base.tree],
+    reusableLists: [ours.reusables, theirs.reusables, base.reusables],
   };
 }
 
@@ -552,7 +562,7 @@ function isPlanned(planned: PlannedMerge | undefined, revisions: ThreeWay): plan
  */
 async function storeMerge(ctx: ServiceContext, trx: Db, actor: Actor, spaceId: string, planned: PlannedMerge, parents: string[]) {
   const result = planned.merged;
-  if (result.conflicts.length > 0) return { conflicts: presentConflicts(result.conflicts, result.trees) };
+  if (result.conflicts.length > 0) return { conflicts: presentConflicts(result.conflicts, result.trees, result.reusableLists) };
   return { revision: await storeRevision(ctx, trx, result, result.bases, result.blobs, parents, actor, spaceId) };
 }
 

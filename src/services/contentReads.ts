@@ -10,11 +10,14 @@ import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
   documentOf,
   gitPathsOf,
+  reusableDocument,
   loadRevision,
   pageAtPath,
   presentFile,
   presentPageWithContent,
+  presentReusableContent,
   requireFile,
+  requireReusableContent,
   type PageFormat,
   presentRevision,
   requirePage,
@@ -91,8 +94,10 @@ export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId
 export async function getDocumentById(ctx: ServiceContext, actor: Actor, spaceId: string, documentId: string) {
   const view = await viewOf(ctx, actor, spaceId, { current: true, metadata: false });
   const page = [...view.tree.values()].find((candidate) => candidate.blob === documentId);
-  if (!page) throw new NotFound(`No document with id "${documentId}" in this space's content`);
-  return documentOf(ctx, view, page);
+  if (page) return documentOf(ctx, view, page);
+  const reusable = view.reusables.find((candidate) => candidate.blob === documentId);
+  if (!reusable) throw new NotFound(`No document with id "${documentId}" in this space's content`);
+  return reusableDocument(ctx, view, reusable);
 }
 
 /**
@@ -106,10 +111,15 @@ export async function getPageMetaLinks(ctx: ServiceContext, actor: Actor, spaceI
   return { alternates: [] };
 }
 
-/** A reusable content's document. Quire's revisions hold none yet: every id is unknown. */
-export async function getReusableContentDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, reusableContentId: string): Promise<never> {
-  await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
-  throw new NotFound(`No reusable content with id "${reusableContentId}" in this revision`);
+export async function getReusableContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, reusableContentId: string) {
+  const view = await viewOf(ctx, actor, spaceId, selector);
+  return presentReusableContent(requireReusableContent(view, reusableContentId), gitPathsOf(view).reusables?.[reusableContentId]);
+}
+
+/** A reusable content's JSON document, its links resolved as from the space's top. */
+export async function getReusableContentDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, reusableContentId: string) {
+  const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
+  return reusableDocument(ctx, view, requireReusableContent(view, reusableContentId));
 }
 
 export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {

@@ -15,7 +15,7 @@ import { deleteSpaceGitSync, endGitSyncOperation, findRevisionGit, findSpaceGitS
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db, GitPaths, SpaceGitSyncRow } from '../db/schema.ts';
+import type { Db, GitBlob, GitPaths, SpaceGitSyncRow } from '../db/schema.ts';
 import { AppError, BadRequest, NotFound } from '../errors.ts';
 import { enqueueJob, RetryLater, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -323,6 +323,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
       const paths: GitPaths = {
         pages: Object.fromEntries(Object.entries(read.pagePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
         files: Object.fromEntries(Object.entries(read.filePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
+        reusables: Object.fromEntries(Object.entries(read.reusablePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
       };
       await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit, message, url: commitUrl(row, commit), ref: payload.ref, created_by_quire: 0, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
     },
@@ -339,7 +340,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   return mergeRevisionIntoSpace(ctx, actor, payload.spaceId, { base, revision: imported, summary: subject }, async (trx, outcome) => {
     if ('conflicts' in outcome) {
       const changeRequest = await openChangeRequest(ctx, trx, actor, payload.spaceId, { subject, base, revision: imported });
-      const pages = [...new Set(outcome.conflicts.map((conflict) => `"${conflict.page.title}"`))].join(', ');
+      const pages = [...new Set(outcome.conflicts.map((conflict) => `"${'page' in conflict ? conflict.page.title : conflict.reusableContent.title}"`))].join(', ');
       await finish(ctx, trx, payload, {
         operation_state: 'failure',
         operation_error: `The repository and the space both changed ${pages} since the last sync. The import waits in change request #${changeRequest.number}: resolve it there, or import with force to take the repository's version`,
@@ -384,10 +385,11 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const strip = (path: string) => (prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path);
   // What the last sync wrote goes; what Quire never wrote stays.
   const written = new Map(existing);
-  for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files)]) written.delete(path);
+  for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files), ...Object.values(previousPaths.reusables ?? {})]) written.delete(path);
   const oids = new Map<string, string>();
   const present = new Set(existing.values());
-  const kept = new Map(Object.entries(previousPaths.pages).map(([id, [path]]) => [id, strip(path)]));
+  const keptOf = (paths: Record<string, GitBlob>) => new Map(Object.entries(paths).map(([id, [path]]) => [id, strip(path)]));
+  const kept = { pages: keptOf(previousPaths.pages), reusables: keptOf(previousPaths.reusables ?? {}) };
   const layout = await revisionAsRepository(ctx.db, revisionId, config, kept, async (path, bytes) => {
     const oid = await workspace.writeBlob(bytes, present);
     oids.set(path, oid);
@@ -396,6 +398,7 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const paths: GitPaths = {
     pages: Object.fromEntries([...layout.pagePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
     files: Object.fromEntries([...layout.filePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
+    reusables: Object.fromEntries([...layout.reusablePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
   };
   const sameAsHead = head && written.size === existing.size && [...written].every(([path, oid]) => existing.get(path) === oid);
   let commit = head;

@@ -4,9 +4,10 @@
 // where their files keep their paths), and a revision becomes the files of a repository.
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, posix, relative as relativePath, sep } from 'node:path';
-import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, type ContentRef } from '../content/document.ts';
-import { readFiles, type FileEntry } from '../content/files.ts';
-import { ASSETS_DIRECTORY, decodePath, readConfig, readRepository, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
+import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, withReusableContents, type ContentRef } from '../content/document.ts';
+import type { FileEntry } from '../content/files.ts';
+import type { ReusableEntry } from '../content/reusables.ts';
+import { ASSETS_DIRECTORY, decodePath, INCLUDES_DIRECTORY, readConfig, readRepository, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -21,7 +22,7 @@ import { newId } from '../lib/ids.ts';
 import { imageFacts } from '../lib/uploads.ts';
 import { mergeRevisionIntoSpace, storeRevision } from './changeRequestContent.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { requireRevision, treeOf } from './revisionContent.ts';
+import { listsOf, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
 /** The largest file an import brings in; a larger one stays where it is and is reported. */
@@ -35,18 +36,22 @@ interface Baseline {
   /** Page and file ids by their path (relative to the docs' root). */
   pageByPath: Map<string, string>;
   fileByName: Map<string, string>;
+  reusableByPath: Map<string, string>;
 }
 
 async function loadBaseline(db: Db, revisionId: string, root: string): Promise<Baseline> {
   const revision = await requireRevision(db, revisionId);
   const tree = await treeOf(db, revision.root_hash);
-  const files = await readFiles(databaseObjectStore(db), revision.files_hash);
+  const { files, reusables } = await listsOf(db, revision);
   const synced = await findRevisionGit(db, revisionId);
+  const paths = synced ? (JSON.parse(synced.paths) as GitPaths) : undefined;
   const pageByPath = new Map<string, string>();
   const strip = (path: string) => (root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
-  if (synced) for (const [id, [path]] of Object.entries((JSON.parse(synced.paths) as GitPaths).pages)) pageByPath.set(strip(path), id);
+  if (paths) for (const [id, [path]] of Object.entries(paths.pages)) pageByPath.set(strip(path), id);
   else for (const [id, path] of defaultPagePaths(tree, 'README.md')) pageByPath.set(path, id);
-  return { revisionId, tree, files, pageByPath, fileByName: new Map(files.map((file) => [file.name, file.id])) };
+  const keptReusables = new Map(Object.entries(paths?.reusables ?? {}).map(([id, [path]]) => [id, strip(path)]));
+  const reusableByPath = new Map([...defaultReusablePaths(reusables, keptReusables)].map(([id, path]) => [path, id]));
+  return { revisionId, tree, files, pageByPath, fileByName: new Map(files.map((file) => [file.name, file.id])), reusableByPath };
 }
 
 const LAYOUT_PARTS = ['title', 'description', 'tableOfContents', 'outline', 'pagination'] as const;
@@ -153,6 +158,8 @@ export interface ImportedContent {
   /** Paths relative to the docs' root. */
   pagePaths: Record<string, [string, string]>;
   filePaths: Record<string, [string, string]>;
+  reusables: ReusableEntry[];
+  reusablePaths: Record<string, [string, string]>;
   redirects: Array<{ path: string; pageId: string }>;
   warnings: string[];
 }
@@ -201,6 +208,9 @@ async function importedContent(
     }
   };
   assign(repository.pages, true);
+  // Reusable contents keep their ids where their files keep their paths.
+  const reusableAtPath = new Map(repository.includes.map((include) => [include.path, baseline.reusableByPath.get(include.path) ?? newId()]));
+  const reusableIds = new Set(reusableAtPath.values());
 
   // Files: everything in .gitbook/assets, and any other file a page links to.
   const files: FileEntry[] = [];
@@ -230,8 +240,8 @@ async function importedContent(
   };
   for (const asset of repository.assets) await addFile(asset);
 
-  /** Where a link of a page's file leads in the repository, relative to the docs' root. */
-  const pathFrom = (page: RepositoryPage, url: string) => {
+  /** Where a link of a page's (or reusable content's) file leads in the repository, relative to the docs' root. */
+  const pathFrom = (page: { path?: string }, url: string) => {
     if (url.startsWith('#') || hasScheme(url) || url.startsWith('//')) return undefined;
     const path = decodePath(url);
     const joined = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(page.path ?? '.'), path));
@@ -242,7 +252,7 @@ async function importedContent(
    * /pages/<id> and /files/<id>, which survive moves. The converter reads the links (as
    * written); files they name come in before the writing, which resolves each.
    */
-  const storedMarkdown = async (page: RepositoryPage): Promise<string> => {
+  const storedMarkdown = async (page: { path?: string; body: string }): Promise<string> => {
     const written: string[] = [];
     const document = markdownToDocument(page.body, (url) => (written.push(url), linksAsWritten(url)));
     const files = new Map<string, string>();
@@ -261,9 +271,18 @@ async function importedContent(
       if (pageId) return { kind: 'page', page: pageId, ...(anchor ? { anchor } : {}) };
       return files.has(path) ? { kind: 'file', file: files.get(path)! } : { kind: 'url', url };
     };
+    /** An include names its file relative to the including one; Quire's markdown names the reusable content's id, and keeps what it cannot find as written. */
+    const included = (target: string): string => {
+      if (reusableIds.has(target)) return target;
+      const path = pathFrom(page, target);
+      const id = path === undefined ? undefined : reusableAtPath.get(path);
+      if (id) return id;
+      warnings.push(`${page.path}: includes ${target}, which is not a file of ${INCLUDES_DIRECTORY}; the include shows nothing`);
+      return target;
+    };
     // Without a page to be relative to, the writer writes /pages/<id> and /files/<id>.
     const write = linkWriterFor(new Map());
-    return documentToMarkdown(document, { link: (ref) => write(ref.kind === 'url' ? resolve(ref.url) : ref) });
+    return documentToMarkdown(withReusableContents(document, included), { link: (ref) => write(ref.kind === 'url' ? resolve(ref.url) : ref) });
   };
 
   const build = async (pages: RepositoryPage[], parentId: string | null) => {
@@ -314,6 +333,16 @@ async function importedContent(
   };
   await covers(repository.pages);
   await build(repository.pages, null);
+  const reusables: ReusableEntry[] = [];
+  const reusablePaths: ImportedContent['reusablePaths'] = {};
+  for (const include of repository.includes) {
+    const id = reusableAtPath.get(include.path)!;
+    const markdown = await storedMarkdown(include);
+    const blob = hashOf(markdown);
+    blobs.set(blob, markdown);
+    reusables.push({ id, title: include.title, blob });
+    reusablePaths[id] = [include.path, oidOf(include.path) ?? ''];
+  }
 
   const redirects: ImportedContent['redirects'] = [];
   for (const redirect of repository.config.redirects) {
@@ -321,7 +350,7 @@ async function importedContent(
     if (pageId) redirects.push({ path: redirect.source.replace(/\.md$/i, '').replace(/\/README$/i, ''), pageId });
     else warnings.push(`.gitbook.yaml: the redirect from ${redirect.source} leads to ${redirect.destination}, which is not a page; it is left out`);
   }
-  return { tree, files, blobs, pagePaths, filePaths, redirects, warnings };
+  return { tree, files, reusables, blobs, pagePaths, filePaths, reusablePaths, redirects, warnings };
 }
 
 /**
@@ -402,11 +431,32 @@ export function defaultPagePaths(tree: FlatTree, readme: string, kept: Map<strin
   return paths;
 }
 
+/** Each reusable content's file: where it was at the last sync, else .gitbook/includes/<its title's slug>.md. */
+function defaultReusablePaths(reusables: ReusableEntry[], kept: Map<string, string> = new Map()): Map<string, string> {
+  const paths = new Map<string, string>();
+  const used = new Set<string>();
+  for (const { id } of reusables) {
+    const path = kept.get(id);
+    if (path === undefined || used.has(path.toLowerCase())) continue;
+    paths.set(id, path);
+    used.add(path.toLowerCase());
+  }
+  for (const { id, title } of reusables) {
+    if (paths.has(id)) continue;
+    const wanted = `${INCLUDES_DIRECTORY}/${slugify(title, 'include')}`;
+    let path = `${wanted}.md`;
+    for (let copy = 2; used.has(path.toLowerCase()); copy++) path = `${wanted}-${copy}.md`;
+    paths.set(id, path);
+    used.add(path.toLowerCase());
+  }
+  return paths;
+}
 
-/** Where a revision's pages and files went, paths relative to the docs' root. */
+/** Where a revision's pages, files and reusable contents went, paths relative to the docs' root. */
 export interface RepositoryLayout {
   pagePaths: Map<string, string>;
   filePaths: Map<string, string>;
+  reusablePaths: Map<string, string>;
 }
 
 /**
@@ -417,15 +467,16 @@ export async function revisionAsRepository(
   db: Db,
   revisionId: string,
   config: RepositoryConfig,
-  keptPaths: Map<string, string>,
+  kept: { pages: Map<string, string>; reusables: Map<string, string> },
   /** Called once per file, one at a time: memory holds one file's bytes, not the space's. */
   write: (path: string, bytes: Buffer) => Promise<void>,
 ): Promise<RepositoryLayout> {
   const revision = await requireRevision(db, revisionId);
   const tree = await treeOf(db, revision.root_hash);
   const store = databaseObjectStore(db);
-  const files = await readFiles(store, revision.files_hash);
-  const pagePaths = defaultPagePaths(tree, config.readme, keptPaths);
+  const { files, reusables } = await listsOf(db, revision);
+  const pagePaths = defaultPagePaths(tree, config.readme, kept.pages);
+  const reusablePaths = defaultReusablePaths(reusables, kept.reusables);
   const filePaths = new Map<string, string>();
   const usedNames = new Set<string>();
   for (const file of files) {
@@ -439,16 +490,17 @@ export async function revisionAsRepository(
     const base64 = (await store.get([file.blob])).get(file.blob) ?? '';
     await write(filePaths.get(file.id)!, Buffer.from(base64, 'base64'));
   }
-  const markdown = await store.get([...tree.values()].flatMap((page) => (page.blob ? [page.blob] : [])));
+  const markdown = await store.get([...[...tree.values()].flatMap((page) => (page.blob ? [page.blob] : [])), ...reusables.map((reusable) => reusable.blob)]);
   const resolverFiles = namedFiles(files);
   const fallback = linkWriterFor(tree);
-  for (const page of tree.values()) {
-    if (page.meta.type !== 'document') continue;
-    const path = pagePaths.get(page.id)!;
+  /** A file's markdown as written at `path`: links to pages, files and reusable contents relative to it. */
+  const written = (text: string, path: string, fromPageId?: string) => {
     const directory = posix.dirname(path);
     const relative = (target: string) => posix.relative(directory, target) || posix.basename(target);
-    const document = markdownToDocument(page.blob ? (markdown.get(page.blob) ?? '') : '', linkResolverFor(tree, page.id, resolverFiles));
-    const body = documentToMarkdown(document, {
+    const document = markdownToDocument(text, linkResolverFor(tree, fromPageId, resolverFiles));
+    // An include whose file the import did not find stays as it was written.
+    const included = (id: string) => (reusablePaths.has(id) ? relative(reusablePaths.get(id)!) : id);
+    const body = documentToMarkdown(withReusableContents(document, included), {
       link: (ref) => {
         const target = ref.kind === 'page' || ref.kind === 'anchor' ? ref.page : undefined;
         if (target && pagePaths.has(target)) return `${relative(pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
@@ -456,8 +508,18 @@ export async function revisionAsRepository(
         return fallback(ref);
       },
     });
+    return { body, relative };
+  };
+  for (const page of tree.values()) {
+    if (page.meta.type !== 'document') continue;
+    const path = pagePaths.get(page.id)!;
+    const { body, relative } = written(page.blob ? (markdown.get(page.blob) ?? '') : '', path, page.id);
     const front = frontFromMeta(page.meta, (fileId) => (filePaths.has(fileId) ? relative(filePaths.get(fileId)!) : undefined));
     await write(path, Buffer.from(writePageFile(front, page.meta.title, body)));
+  }
+  for (const reusable of reusables) {
+    const path = reusablePaths.get(reusable.id)!;
+    await write(path, Buffer.from(writeIncludeFile(reusable.title, written(markdown.get(reusable.blob) ?? '', path).body)));
   }
   const children = childrenByParent(tree);
   const outline = (parentId: string | null): ExportedPage[] =>
@@ -475,7 +537,7 @@ export async function revisionAsRepository(
       };
     });
   await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary)));
-  return { pagePaths, filePaths };
+  return { pagePaths, filePaths, reusablePaths };
 }
 
 /** The files of a folder, as a repository to read; .git and node_modules left out. */
@@ -524,7 +586,7 @@ export async function exportSpaceToFolder(ctx: ServiceContext, spaceId: string, 
     // No configuration: GitBook's defaults.
   }
   const config = readConfig(configText, '');
-  const layout = await revisionAsRepository(ctx.db, space.revision_id, config, new Map(), async (path, bytes) => {
+  const layout = await revisionAsRepository(ctx.db, space.revision_id, config, { pages: new Map(), reusables: new Map() }, async (path, bytes) => {
     const target = join(folder, ...config.root.split('/').filter(Boolean), ...path.split('/'));
     await mkdir(join(target, '..'), { recursive: true });
     await writeFile(target, bytes);

@@ -55,7 +55,7 @@ const cache = new DocumentCache();
 /** Inflating on libuv's threads: a large document would hold the event loop for milliseconds. */
 const inflated = promisify(inflate);
 
-async function convert(ctx: ServiceContext, page: FlatPage & { blob: string }): Promise<string> {
+async function convert(ctx: ServiceContext, page: { blob: string }): Promise<string> {
   const markdown = await markdownOf(ctx.db, page);
   const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length);
   await insertPageDocument(ctx.db, { hash: page.blob, document: stored, created_at: isoNow(ctx.clock) });
@@ -73,10 +73,10 @@ async function storedDocument(ctx: ServiceContext, hash: string): Promise<string
 }
 
 /**
- * A page's document, its links as written (resolve them with linkResolverFor where the
- * page sits), and whether it was ready or converted now.
+ * A page's (or reusable content's) document, its links as written (resolve them with
+ * linkResolverFor where the page sits), and whether it was ready or converted now.
  */
-export async function pageDocument(ctx: ServiceContext, page: FlatPage): Promise<{ document: JSONDocument; ready: boolean }> {
+export async function pageDocument(ctx: ServiceContext, page: Pick<FlatPage, 'blob'>): Promise<{ document: JSONDocument; ready: boolean }> {
   if (page.blob === null) return { document: { object: 'document', data: {}, nodes: [] }, ready: true };
   const ready = cache.get(page.blob) ?? (await storedDocument(ctx, page.blob));
   return { document: JSON.parse(ready ?? (await convert(ctx, { ...page, blob: page.blob }))) as JSONDocument, ready: ready !== undefined };

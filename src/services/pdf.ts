@@ -73,7 +73,7 @@ export async function renderPdfLink(ctx: ServiceContext, token: string): Promise
   const pages = pagesOf(view.tree, link);
   await assertPdfFits(ctx, pages);
   const store = databaseObjectStore(ctx.db);
-  const markdown = await getAll(store, [...new Set(pages.flatMap((page) => (page.blob ? [page.blob] : [])))]);
+  const markdown = await getAll(store, [...new Set([...pages.flatMap((page) => (page.blob ? [page.blob] : [])), ...view.reusables.map((reusable) => reusable.blob)])]);
   const imageFiles = view.files.filter((file) => file.contentType.startsWith('image/'));
   const imageBlobs = await store.get(imageFiles.map((file) => file.blob));
   const images = new Map(imageFiles.flatMap((file) => {
@@ -90,7 +90,14 @@ export async function renderPdfLink(ctx: ServiceContext, token: string): Promise
   });
   runOffThread(
     'pdf',
-    { pages: pages.map((page) => ({ id: page.id, title: page.meta.title, markdown: page.blob ? markdown.get(page.blob)! : '' })), tree: view.tree, files: namedFiles(view.files), images, port: port2 },
+    {
+      pages: pages.map((page) => ({ id: page.id, title: page.meta.title, markdown: page.blob ? markdown.get(page.blob)! : '' })),
+      reusables: new Map(view.reusables.map((reusable) => [reusable.id, markdown.get(reusable.blob)!])),
+      tree: view.tree,
+      files: namedFiles(view.files),
+      images,
+      port: port2,
+    },
     [port2],
   ).catch((error: unknown) => {
     port1.close();

@@ -5,7 +5,8 @@ import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
 import { childrenByParent, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
-import { readFiles, type FileEntry } from '../content/files.ts';
+import type { FileEntry } from '../content/files.ts';
+import type { ReusableEntry } from '../content/reusables.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevision } from '../db/repos/revisions.ts';
@@ -136,7 +137,7 @@ export async function requireRevision(db: Db, revisionId: string): Promise<Revis
   return revision;
 }
 
-export async function markdownOf(db: Db, page: FlatPage): Promise<string> {
+export async function markdownOf(db: Db, page: Pick<FlatPage, 'blob'>): Promise<string> {
   if (page.blob === null) return '';
   return (await getAll(databaseObjectStore(db), [page.blob])).get(page.blob)!;
 }
@@ -151,6 +152,7 @@ export interface RevisionView {
   revision: RevisionRow;
   tree: FlatTree;
   files: FileEntry[];
+  reusables: ReusableEntry[];
   /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
   published?: boolean;
   /** The commit the revision matches, for API reads (Git Sync). */
@@ -162,10 +164,16 @@ export function gitPathsOf(view: RevisionView): GitPaths {
   return view.git ? (JSON.parse(view.git.paths) as GitPaths) : { pages: {}, files: {} };
 }
 
+/** A revision's files and reusable contents, two lists read in one query. */
+export async function listsOf(db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> {
+  const lists = await getAll(databaseObjectStore(db), [revision.files_hash, revision.reusables_hash]);
+  return { files: JSON.parse(lists.get(revision.files_hash)!) as FileEntry[], reusables: JSON.parse(lists.get(revision.reusables_hash)!) as ReusableEntry[] };
+}
+
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
   const revision = await requireRevision(ctx.db, revisionId);
-  const [tree, files] = await Promise.all([treeOf(ctx.db, revision.root_hash), readFiles(databaseObjectStore(ctx.db), revision.files_hash)]);
-  return { revision, tree, files };
+  const [tree, lists] = await Promise.all([treeOf(ctx.db, revision.root_hash), listsOf(ctx.db, revision)]);
+  return { revision, tree, ...lists };
 }
 
 const DOWNLOAD_LINK_MS = 60 * 60 * 1000;
@@ -210,6 +218,17 @@ export async function downloadFile(ctx: ServiceContext, token: string) {
   return base64 === undefined ? undefined : { bytes: Buffer.from(base64, 'base64'), name: link.name, contentType: link.type };
 }
 
+/** GitBook's RevisionReusableContent: its document's id is the hash of its markdown, as a page's is. */
+export function presentReusableContent(reusable: ReusableEntry, git?: GitBlob) {
+  return { id: reusable.id, title: reusable.title, document: reusable.blob, ...(git ? { git: { oid: git[1], path: git[0] } } : {}) };
+}
+
+export function requireReusableContent(view: RevisionView, reusableContentId: string): ReusableEntry {
+  const reusable = view.reusables.find((candidate) => candidate.id === reusableContentId);
+  if (!reusable) throw new NotFound(`No reusable content with id "${reusableContentId}" in this revision`);
+  return reusable;
+}
+
 export function presentRevision(ctx: ServiceContext, spaceId: string, view: RevisionView) {
   const git = gitPathsOf(view);
   return {
@@ -218,7 +237,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     parents: JSON.parse(view.revision.parents) as string[],
     pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, git.pages),
     files: view.files.map((file) => presentFile(ctx, file, git.files[file.id], view.published)),
-    reusableContents: [],
+    reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
     tags: [],
     createdAt: view.revision.created_at,
     type: 'edits' as const,
@@ -247,6 +266,12 @@ export async function presentPageWithContent(
 export async function documentOf(ctx: ServiceContext, view: RevisionView, page: FlatPage) {
   const { document } = await pageDocument(ctx, page);
   return withKeys(document, linkResolverFor(view.tree, page.id, namedFiles(view.files)));
+}
+
+/** A reusable content's document, made once per content as a page's is; its links resolved as from the space's top. */
+export async function reusableDocument(ctx: ServiceContext, view: RevisionView, reusable: ReusableEntry) {
+  const { document } = await pageDocument(ctx, reusable);
+  return withKeys(document, linkResolverFor(view.tree, undefined, namedFiles(view.files)));
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

@@ -2,7 +2,7 @@
 // and answers plain data (structured-clonable), and knows neither HTTP nor SQL.
 import type { MessagePort } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
-import { documentToMarkdown, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, type JSONDocument, type NamedFile } from '../content/document.ts';
+import { documentToMarkdown, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, withIncludedBlocks, type JSONDocument, type NamedFile } from '../content/document.ts';
 import { linksOf } from '../content/links.ts';
 import { mergeText } from '../content/merge.ts';
 import { parseOpenApiText } from '../content/openapi.ts';
@@ -15,6 +15,8 @@ const PDF_MESSAGE_BYTES = 64 * 1024;
 
 export interface PdfTask {
   pages: Array<{ id: string; title: string; markdown: string }>;
+  /** The markdown of the reusable contents the pages include, by id. */
+  reusables: Map<string, string>;
   /** The revision's tree and files, for the links between its pages and to its images. */
   tree: FlatTree;
   files: NamedFile[];
@@ -38,7 +40,11 @@ export const tasks = {
   linksOf: (input: { pages: Array<{ id: string; markdown: string }>; tree: FlatTree; files: NamedFile[] }) =>
     input.pages.map((page) => linksOf(page.markdown, linkResolverFor(input.tree, page.id, input.files))),
   async pdf(input: PdfTask): Promise<void> {
-    const documents = input.pages.map((page) => ({ title: page.title, document: markdownToDocument(page.markdown, linkResolverFor(input.tree, page.id, input.files)) }));
+    const included = new Map([...input.reusables].map(([id, markdown]) => [id, markdownToDocument(markdown, linkResolverFor(input.tree, undefined, input.files)).nodes]));
+    const documents = input.pages.map((page) => ({
+      title: page.title,
+      document: withIncludedBlocks(markdownToDocument(page.markdown, linkResolverFor(input.tree, page.id, input.files)), (id) => included.get(id)),
+    }));
     const image = (fileId: string) => {
       const bytes = input.images.get(fileId);
       return bytes ? Buffer.from(bytes) : undefined;

@@ -7,6 +7,7 @@ import { eventsDelivered, request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { GIT_TOKEN, startGitServer, type GitServer } from '../helpers/gitServer.ts';
 import { publishSampleSite } from '../helpers/publishedSite.ts';
+import { pdfText } from '../helpers/pdf.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
 import { seal } from '../../src/lib/secretBox.ts';
@@ -42,6 +43,12 @@ const DOCS: Record<string, string | Buffer> = {
 };
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, token = org.admin.token) => request(testApp.app, method, url, { token, body });
+
+/** The app's address, listening from the first test that calls it through the official client. */
+async function listening(): Promise<string> {
+  const address = testApp.app.server.address();
+  return address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : testApp.app.listen({ port: 0, host: '127.0.0.1' });
+}
 
 async function newSpace(title = 'Docs') {
   return (await call('POST', `/v1/orgs/${org.organizationId}/spaces`, { title })).body as { id: string; revision: string };
@@ -386,6 +393,88 @@ describe("Git Sync export of a space's changes", () => {
   });
 });
 
+describe('Git Sync of reusable content', () => {
+  /** GitBook's way: each reusable content a file of .gitbook/includes, included by its path relative to the page. */
+  const INCLUDES: Record<string, string> = {
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Setup](guide/setup.md)\n',
+    'README.md': '# Home\n\nWelcome.\n\n{% include ".gitbook/includes/support.md" %}\n',
+    'guide/setup.md': '# Setup\n\nFirst this.\n\n{% include "../.gitbook/includes/support.md" %}\n',
+    '.gitbook/includes/support.md': '---\ntitle: Support\n---\n\n{% hint style="warning" %}\nStuck? Read [the setup](../../guide/setup.md) again.\n{% endhint %}\n',
+  };
+
+  it('keeps the files of .gitbook/includes as reusable contents that the API, the official client and the reader show where pages include them, and exports them back byte for byte', async () => {
+    server.commit(INCLUDES, 'Includes');
+    const space = await newSpace('Reusable');
+    const imported = await importInto(space.id);
+    expect(imported.operation, JSON.stringify(imported.operation)).toMatchObject({ state: 'success', warnings: [] });
+    const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
+    expect(revision.reusableContents).toEqual([{ id: expect.any(String), title: 'Support', document: expect.any(String), git: { oid: expect.any(String), path: '.gitbook/includes/support.md' } }]);
+    const [support] = revision.reusableContents;
+    expect((await call('GET', `/v1/spaces/${space.id}/content/reusable-contents/${support.id}`)).body).toEqual(support);
+
+    // Its document, as GitBook's renderer reads it, with its link resolved to the page.
+    const setup = await byTitle(space.id, 'Setup');
+    const client = new GitBookAPI({ authToken: org.admin.token, endpoint: await listening() });
+    const document = (await client.spaces.getReusableContentDocumentInRevisionById(space.id, revision.id, support.id)).data;
+    expect(document.nodes[0]).toMatchObject({ type: 'hint', data: { style: 'warning' } });
+    expect(JSON.stringify(document)).toContain(JSON.stringify({ kind: 'page', page: setup.id }));
+    expect((await call('GET', `/v1/spaces/${space.id}/documents/${support.document}`)).body).toEqual(document);
+    // Pages name it by its id.
+    const home = (await call('GET', `/v1/spaces/${space.id}/content/page/${(await byTitle(space.id, 'Home')).id}?format=document`)).body;
+    expect(home.document.nodes).toContainEqual(expect.objectContaining({ type: 'reusable-content', data: { ref: { kind: 'reusable-content', reusableContent: support.id } } }));
+    expect((await call('GET', `/v1/spaces/${space.id}/content/reusable-contents/nope`)).status).toBe(404);
+    // Nobody outside the space reads it.
+    const outsider = await buildOrganization(testApp, 'Outside');
+    for (const path of [`content/reusable-contents/${support.id}`, `revisions/${revision.id}/reusable-contents/${support.id}/document`, `documents/${support.document}`]) {
+      expect((await call('GET', `/v1/spaces/${space.id}/${path}`, undefined, outsider.admin.token)).status, path).toBe(404);
+    }
+
+    // A reader of the published site sees it where it is included.
+    const sites = `/v1/orgs/${org.organizationId}/sites`;
+    const site = (await call('POST', sites, { title: 'Reusable docs' })).body;
+    expect((await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id })).status).toBe(201);
+    await call('PATCH', `${sites}/${site.id}`, { visibility: 'public' });
+    const published = (await call('POST', `${sites}/${site.id}/publish`)).body;
+    const page = await testApp.app.inject({ method: 'GET', url: `${new URL(published.urls.published).pathname}/setup` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('First this.');
+    expect(page.body).toMatch(/Stuck\? Read <a href="[^"]*\/setup">the setup<\/a> again\./);
+
+    // A change request carries it through its edits and its merge.
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Later\n\nMore.' }] });
+    // Its PDF shows the included content on both pages that include it.
+    const link = await call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/pdf`);
+    const pdf = pdfText((await testApp.app.inject({ method: 'GET', url: new URL(link.body.url).pathname })).rawPayload);
+    expect(pdf.split('Stuck?').length - 1).toBe(2);
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+    // (The merged revision matches no commit: it has no git metadata.)
+    const { git: _git, ...inRevision } = support;
+    expect((await call('GET', `/v1/spaces/${space.id}/content`)).body.reusableContents).toEqual([inRevision]);
+
+    // Exported, it is the file it came from, and pages include it by their own relative paths.
+    expect((await exportFrom(space.id)).operation.state).toBe('success');
+    const written = server.read().files;
+    expect(Object.keys(written).sort()).toEqual([...Object.keys(INCLUDES), 'later.md'].sort());
+    for (const path of Object.keys(INCLUDES).filter((path) => path !== 'SUMMARY.md')) expect(written[path], path).toBe(INCLUDES[path]);
+
+    // Imported again after it changed in git, it keeps its id.
+    server.commit({ ...INCLUDES, '.gitbook/includes/support.md': '---\ntitle: Getting help\n---\n\nWrite to us.\n' }, 'Reworded');
+    await importInto(space.id, { force: true });
+    const reimported = (await call('GET', `/v1/spaces/${space.id}/content`)).body.reusableContents;
+    expect(reimported).toEqual([expect.objectContaining({ id: support.id, title: 'Getting help' })]);
+  });
+
+  it('says which include names no file of .gitbook/includes, and keeps it as written', async () => {
+    server.commit({ 'README.md': '# Home\n\n{% include ".gitbook/includes/gone.md" %}\n' }, 'Missing include');
+    const space = await newSpace('Missing include');
+    const info = await importInto(space.id);
+    expect(info.operation.warnings).toEqual(['README.md: includes .gitbook/includes/gone.md, which is not a file of .gitbook/includes; the include shows nothing']);
+    expect((await exportFrom(space.id, { ref: 'refs/heads/missing-include-out' })).operation.state).toBe('success');
+    expect(server.read('missing-include-out').files['README.md']).toBe('# Home\n\n{% include ".gitbook/includes/gone.md" %}\n');
+  });
+});
+
 describe('Git Sync safety', () => {
   it('never stores or shows the credentials of the URL, and says when the server refuses them', async () => {
     server.commit(DOCS);
@@ -465,8 +554,7 @@ describe('Git Sync safety', () => {
   it('is driven by the official client: import, info and export', async () => {
     server.commit(DOCS);
     const space = await newSpace();
-    const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    const client = new GitBookAPI({ authToken: org.admin.token, endpoint: address });
+    const client = new GitBookAPI({ authToken: org.admin.token, endpoint: await listening() });
     await client.spaces.importGitRepository(space.id, { url: server.url, ref: 'refs/heads/main' });
     const info = await settled(space.id);
     expect((await client.spaces.getSpaceGitInfo(space.id)).data).toMatchObject({ repoName: 'docs', url: server.bareUrl, operation: { state: info.operation.state } });

@@ -502,7 +502,10 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/spaces/{spaceId}/content/page/{pageId}/meta-links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },
-  // Quire's revisions hold no reusable content yet: every id is unknown, to those who may read the revision and to others alike.
+  // S's content holds no reusable content (they come from Git Sync: gitSync.test.ts reads them): an unknown id is 404 to those who may read the revision and to others alike.
+  { operation: 'GET /v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}', expect: '401 401 404 404 404 404 404 404 404 404' },
+  { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}', expect: '401 401 404 404 404 404 404 404 404 404' },
+  { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}', expect: '401 401 404 404 404 404 404 404 404 404' },
   { operation: 'GET /v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}/document', expect: '401 401 404 404 404 404 404 404 404 404' },
   { operation: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document', expect: '401 401 404 404 404 404 404 404 404 404' },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}/document', expect: '401 401 404 404 404 404 404 404 404 404' },

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
+import { mergeReusables } from '../../src/content/reusables.ts';
 import { childrenByParent, childrenWithin, inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
@@ -308,5 +309,26 @@ describe('three-way merge', () => {
     const bUnderC = applyChanges(base, [{ kind: 'update', id: 'b', placement: { parentId: 'c' } }]);
     const cUnderB = applyChanges(base, [{ kind: 'update', id: 'c', placement: { parentId: 'b' } }]);
     expect((await mergeTrees(base, bUnderC, cUnderB, blobStore(texts))).conflicts.map((c) => c.kind)).toContain('move-cycle');
+  });
+
+  it('merges reusable contents as pages merge: one side\'s edits are taken, both sides\' edits to separate lines combine, and clashes are conflicts', async () => {
+    const texts = new Map<string, string>();
+    const entry = (id: string, title: string, text: string) => (texts.set(hashOf(text), text), { id, title, blob: hashOf(text) });
+    const base = [entry('a', 'Support', 'one\ntwo\nthree'), entry('b', 'Legal', 'terms'), entry('c', 'Gone', 'old')];
+    const ours = [entry('a', 'Support', 'ONE\ntwo\nthree'), entry('b', 'Legal notice', 'terms'), entry('n', 'New', 'new')];
+    const theirs = [entry('a', 'Support', 'one\ntwo\nTHREE'), entry('b', 'Legal', 'terms, revised'), entry('c', 'Gone', 'old')];
+    const merged = await mergeReusables(base, ours, theirs, blobStore(texts));
+    expect(merged.conflicts).toEqual([]);
+    const byId = new Map(merged.reusables.map((reusable) => [reusable.id, reusable]));
+    expect([...byId.keys()].sort()).toEqual(['a', 'b', 'n']);
+    expect(merged.blobs.get(byId.get('a')!.blob)).toBe('ONE\ntwo\nTHREE');
+    expect(byId.get('b')).toEqual({ id: 'b', title: 'Legal notice', blob: hashOf('terms, revised') });
+
+    // Ours rewords a's first line and deletes b; theirs rewords the same line, renames a and edits b.
+    const clashing = await mergeReusables(base, [entry('a', 'Support', 'uno\ntwo\nthree')], [entry('a', 'Help', 'eins\ntwo\nthree'), entry('b', 'Legal', 'changed')], blobStore(texts));
+    expect(clashing.conflicts).toEqual([
+      { reusableContentId: 'a', kind: 'content', regions: [{ ours: { start: 1, count: 1 }, base: { start: 1, count: 1 }, theirs: { start: 1, count: 1 } }] },
+      { reusableContentId: 'b', kind: 'edited-and-deleted' },
+    ]);
   });
 });

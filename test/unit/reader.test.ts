@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../../src/content/gitbook/fromMarkdown.ts';
+import { withIncludedBlocks } from '../../src/content/document.ts';
 import type { ContentRef } from '../../src/content/gitbook/model.ts';
 import { loadRenderers, outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
 import { READER_STYLESHEET } from '../../src/reader/layout.ts';
@@ -14,12 +15,15 @@ const context: RenderContext = {
   href: (ref) => (ref.kind === 'url' ? ref.url : ref.kind === 'page' ? `/docs/${ref.page}` : ref.kind === 'file' ? `/files/${ref.file}` : ref.kind === 'anchor' ? `#${ref.anchor}` : undefined),
   pageTitle: (pageId) => (pageId === 'p1' ? 'The guide' : undefined),
   condition: (expression) => expression === 'visitor.claims.pro',
-  reusable: (id) => (id === 'rc1' ? markdownToDocument('Shared **words**.', resolve).nodes : undefined),
 };
 
-/** The page's markdown rendered, as a DOM to query. */
+/** The reusable contents pages include: rc1 includes itself, which shows once. */
+const reusables: Record<string, string> = { rc1: 'Shared **words**.\n\n{% include "/reusable-content/rc1" %}' };
+
+/** The page's markdown rendered with what it includes in place, as a DOM to query. */
 function render(markdown: string) {
-  const html = renderDocument(markdownToDocument(markdown, resolve), context);
+  const included = (id: string) => (reusables[id] === undefined ? undefined : markdownToDocument(reusables[id], resolve).nodes);
+  const html = renderDocument(withIncludedBlocks(markdownToDocument(markdown, resolve), included), context);
   return { html, document: parseHTML(`<!doctype html><html><body>${html}</body></html>`).document };
 }
 
@@ -78,6 +82,7 @@ describe('rendering documents for readers', () => {
     const { document } = render('{% if visitor.claims.pro %}\nFor pros.\n{% endif %}\n\n{% if visitor.claims.free %}\nFor free users.\n{% endif %}\n\n{% include "/reusable-content/rc1" %}');
     expect(document.body.textContent).toContain('For pros.');
     expect(document.body.textContent).not.toContain('For free users.');
+    expect(document.querySelectorAll('strong').length).toBe(1);
     expect(document.querySelector('strong')!.textContent).toBe('words');
   });
 

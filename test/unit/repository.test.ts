@@ -2,12 +2,23 @@
 // configuration, SUMMARY.md both ways, the folder layout, front matter and titles.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readConfig, readRepository, splitFrontMatter, splitTitle, writePageFile, writeSummary, type ExportedPage, type RepositoryPage } from '../../src/content/gitbook/repository.ts';
+import { readConfig, readRepository, splitFrontMatter, splitTitle, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryPage } from '../../src/content/gitbook/repository.ts';
 
 const source = (files: Record<string, string>) => ({ paths: Object.keys(files), read: async (path: string) => Buffer.from(files[path]) });
 const shape = (pages: RepositoryPage[]): unknown[] => pages.map((page) => [page.kind, page.title, page.path ?? page.href ?? null, shape(page.children)]);
 
 describe("GitBook's repository format", () => {
+  it('reads the reusable contents of .gitbook/includes, titled by their front matter or else their file, and writes them back as GitBook does', async () => {
+    const support = writeIncludeFile('Support', '\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n');
+    expect(support).toBe('---\ntitle: Support\n---\n\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n');
+    const read = await readRepository(source({ '.gitbook.yaml': 'root: docs\n', 'docs/README.md': '# Home\n', 'docs/.gitbook/includes/support.md': support, 'docs/.gitbook/includes/release-notes.md': 'Every Monday.\n', '.gitbook/includes/outside.md': 'Not in the docs.' }));
+    expect(read.includes).toEqual([
+      { path: '.gitbook/includes/release-notes.md', title: 'release-notes', body: 'Every Monday.\n' },
+      { path: '.gitbook/includes/support.md', title: 'Support', body: '\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n' },
+    ]);
+    expect(read.warnings).toEqual([]);
+  });
+
   it("reads .gitbook.yaml's root, structure and redirects relative to the project directory, with GitBook's defaults", () => {
     expect(readConfig(undefined, '')).toEqual({ root: '', readme: 'README.md', summary: 'SUMMARY.md', redirects: [] });
     expect(readConfig('root: ./docs/\nstructure:\n  readme: intro.md\n  summary: ./toc/SUMMARY.md\nredirects:\n  /old/page: new/page.md\n', 'site')).toEqual({

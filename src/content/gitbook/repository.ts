@@ -2,7 +2,9 @@
 // structure.readme, structure.summary, redirects), SUMMARY.md as the table of contents
 // (`##` headings are page groups, nested lists nested pages, http links link pages),
 // the folder layout when there is no SUMMARY.md, each page a markdown file with YAML
-// front matter and its title as the leading `# heading`, and files in .gitbook/assets.
+// front matter and its title as the leading `# heading`, files in .gitbook/assets, and
+// reusable contents in .gitbook/includes (front matter `title`, then the body), which
+// pages show with `{% include "../.gitbook/includes/<name>.md" %}`.
 // Pure: the caller lists and reads the repository (a git tree, a folder) and stores
 // what this answers.
 import type { List, ListItem, Root } from 'mdast';
@@ -39,9 +41,19 @@ export interface RepositoryPage {
   children: RepositoryPage[];
 }
 
+/** A reusable content's file. */
+export interface RepositoryInclude {
+  /** Relative to the docs' root. */
+  path: string;
+  title: string;
+  body: string;
+}
+
 export interface RepositoryContent {
   config: RepositoryConfig;
   pages: RepositoryPage[];
+  /** The reusable contents, from .gitbook/includes. */
+  includes: RepositoryInclude[];
   /** Files under .gitbook/assets, relative to the docs' root. */
   assets: string[];
   /** What a person should know about the import: files listed twice, pages left out, unreadable front matter. */
@@ -55,6 +67,7 @@ export interface RepositorySource {
 }
 
 export const ASSETS_DIRECTORY = '.gitbook/assets';
+export const INCLUDES_DIRECTORY = '.gitbook/includes';
 const CONFIG_FILE = '.gitbook.yaml';
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -280,7 +293,13 @@ export async function readRepository(source: RepositorySource, projectDirectory 
   const unlisted = markdownPaths.filter((path) => !seen.has(path) && path !== config.readme);
   if (unlisted.length > 0) warnings.push(`not in ${config.summary}, so not imported: ${unlisted.join(', ')}`);
   const assets = docs.filter((path) => path.startsWith(`${ASSETS_DIRECTORY}/`) && !path.slice(ASSETS_DIRECTORY.length + 1).includes('/'));
-  return { config, pages, assets, warnings };
+  const includes: RepositoryInclude[] = [];
+  for (const path of docs.filter((candidate) => candidate.startsWith(`${INCLUDES_DIRECTORY}/`) && isMarkdown(candidate)).sort()) {
+    const { front, body } = splitFrontMatter(await read(path), path);
+    const title = typeof front.title === 'string' && front.title.trim() ? front.title : posix.basename(path).replace(/\.md$/i, '');
+    includes.push({ path, title, body });
+  }
+  return { config, pages, includes, assets, warnings };
 }
 
 /** A page as exported: its file, and where its sub-pages go. */
@@ -326,6 +345,11 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string): string
     list(group.children, 0);
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+}
+
+/** A reusable content's file, as GitBook writes it: its title in the front matter, then the body. */
+export function writeIncludeFile(title: string, body: string): string {
+  return `---\n${stringifyYaml({ title }).trimEnd()}\n---\n${body.trim() ? `\n${body.trim()}\n` : ''}`;
 }
 
 /** A page's file: its front matter (when it has any), the title as a heading, the body. */

@@ -20,6 +20,7 @@ import * as installationIdentity from './20261125_0016_installation_identity.ts'
 import * as siteInstallations from './20261125_0017_site_installations.ts';
 import * as searchScope from './20261126_0018_search_scope.ts';
 import * as storedCounters from './20261126_0019_stored_counters.ts';
+import * as reusableContents from './20261126_0020_reusable_contents.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '20261125_0017_site_installations': siteInstallations,
   '20261126_0018_search_scope': searchScope,
   '20261126_0019_stored_counters': storedCounters,
+  '20261126_0020_reusable_contents': reusableContents,
 };
 
 export const migrationProvider: MigrationProvider = {

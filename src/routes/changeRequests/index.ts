@@ -143,8 +143,9 @@ const MergeAnswer = (result: string) =>
     conflicts: Type.Optional(
       Type.Array(
         Type.Object({
-          page: Type.Object({ id: Type.String(), path: Type.String(), title: Type.String() }),
-          kind: Type.String({ description: 'content, metadata, edited-and-deleted, moved-to-two-places, added-twice, parent-deleted, move-cycle or slug' }),
+          page: Type.Optional(Type.Object({ id: Type.String(), path: Type.String(), title: Type.String() }, { description: 'The page in conflict' })),
+          reusableContent: Type.Optional(Type.Object({ id: Type.String(), title: Type.String() }, { description: 'Or the reusable content in conflict' })),
+          kind: Type.String({ description: 'content, metadata, edited-and-deleted, moved-to-two-places, added-twice, parent-deleted, move-cycle or slug; for a reusable content, content, title or edited-and-deleted' }),
           field: Type.Optional(Type.String()),
           regions: Type.Optional(Type.Array(Type.Object({ ours: LineRange, base: LineRange, theirs: LineRange }))),
         }),

@@ -10,6 +10,7 @@ import {
   getPageDocument,
   getPageMetaLinks,
   getPages,
+  getReusableContent,
   getReusableContentDocument,
   getRevisionContent,
   listFiles,
@@ -59,13 +60,20 @@ export const FileSchema = Type.Object({
   git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() }, { description: 'Where the file sits in the commit the revision matches (Git Sync)' })),
 });
 
+const ReusableContentSchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  document: Type.String({ description: 'The id of its document: the hash of its markdown, as a page\'s documentId is' }),
+  git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() }, { description: 'Where its file sits in the commit the revision matches (Git Sync)' })),
+});
+
 const RevisionSchema = Type.Object({
   object: Type.Literal('revision'),
   id: Type.String(),
   parents: Type.Array(Type.String()),
   pages: Type.Array(PageSchema),
   files: Type.Array(FileSchema),
-  reusableContents: Type.Array(Nested),
+  reusableContents: Type.Array(ReusableContentSchema),
   tags: Type.Array(Nested, { description: 'Tags of the revision: Quire has none' }),
   createdAt: Type.String({ format: 'date-time' }),
   type: Type.String(),
@@ -254,6 +262,24 @@ function contentRoutes(
       (request) => {
         const values = request.params as Record<string, string>;
         return getPageByPath(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values['*'], (request.query as { format?: 'markdown' | 'document' }).format);
+      },
+    );
+    app.get(
+      `${prefix}/reusable-contents/:reusableContentId`,
+      {
+        config: { siteToken: true },
+        schema: {
+          tags: ['content'],
+          operationId: `get${operationPrefix}ReusableContentById`,
+          summary: 'A reusable content: its title, the id of its document, and where it sits in git',
+          params: Type.Object({ ...params, reusableContentId: IdParam('The unique id of the reusable content') }),
+          querystring: Type.Object(ContentQuery),
+          response: { 200: ReusableContentSchema, ...errors(404) },
+        },
+      },
+      (request) => {
+        const values = request.params as Record<string, string>;
+        return getReusableContent(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.reusableContentId);
       },
     );
     app.get(
