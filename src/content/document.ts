@@ -112,6 +112,18 @@ export function withIncludedBlocks<Document extends { nodes: unknown[] }>(docume
   return { ...document, nodes: expand(document.nodes, false) };
 }
 
+const INCLUDE_TAG = /\{% include "([^"\\]+)" %\}/g;
+
+/**
+ * Stored markdown with the markdown of each reusable content it includes in place of
+ * the include, for readers of markdown (a page's `.md`, llms-full.txt). One level, as
+ * withIncludedBlocks: the includes of included markdown are left out; an include
+ * `markdownOf` does not know stays as written.
+ */
+export function withIncludedMarkdown(markdown: string, markdownOf: (reusableContentId: string) => string | undefined): string {
+  return markdown.replace(INCLUDE_TAG, (tag, id: string) => markdownOf(id)?.replace(INCLUDE_TAG, '').trim() ?? tag);
+}
+
 /**
  * The document with a key on every block and inline that has none, as GitBook's
  * documents carry them (its renderer keys tabs, list items and React nodes by them).

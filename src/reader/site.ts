@@ -3,7 +3,7 @@
 // a path names, the page at the rest of the path in that space's current revision (or
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
-import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks } from '../content/document.ts';
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks, withIncludedMarkdown } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenByParent, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
@@ -11,7 +11,7 @@ import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
-import { presentFile, loadRevision, markdownOf } from '../services/revisionContent.ts';
+import { presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
 import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
@@ -171,7 +171,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return notFound();
-  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownOf(ctx.db, page)), contentType: 'text/markdown; charset=utf-8' };
+  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownWithIncludes(ctx, view, page)), contentType: 'text/markdown; charset=utf-8' };
   const { document: written, ready } = await pageDocument(ctx, page);
   // The document keeps links as written; what they lead to depends on where the page sits.
   const resolveLink = linkResolverFor(view.tree, page.id, namedFiles(view.files));
@@ -249,6 +249,14 @@ function linkHref(page: FlatPage): string | undefined {
   return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
 }
 
+/** A page's markdown as readers of markdown get it: what it includes in place (withIncludedMarkdown). */
+async function markdownWithIncludes(ctx: ServiceContext, view: RevisionView, page: FlatPage): Promise<string> {
+  const markdown = await markdownOf(ctx.db, page);
+  const included = view.reusables.filter((reusable) => markdown.includes(reusable.id));
+  const texts = new Map(await Promise.all(included.map(async (reusable) => [reusable.id, await markdownOf(ctx.db, reusable)] as const)));
+  return withIncludedMarkdown(markdown, (id) => texts.get(id));
+}
+
 function pageAsMarkdown(page: FlatPage, markdown: string): string {
   const description = typeof page.meta.description === 'string' && page.meta.description ? `${page.meta.description}\n\n` : '';
   return `# ${page.meta.title}\n\n${description}${markdown}`;
@@ -268,7 +276,7 @@ async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }
     const view = await loadRevision(ctx, space.revision_id);
     const pages = inReadingOrder(view.tree, { leaveOutHidden: true })
       .filter((page) => page.meta.type === 'document')
-      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownOf(ctx.db, page) }));
+      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownWithIncludes(ctx, view, page) }));
     spaces.push({ spaceId: space.id, title: space.title, pages });
   }
   return spaces;

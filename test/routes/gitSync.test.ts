@@ -439,6 +439,12 @@ describe('Git Sync of reusable content', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('First this.');
     expect(page.body).toMatch(/Stuck\? Read <a href="[^"]*\/setup">the setup<\/a> again\./);
+    // Readers of markdown (a page's .md, llms-full.txt) get its markdown in place of the include.
+    const sitePath = new URL(published.urls.published).pathname;
+    const asMarkdown = (await testApp.app.inject({ method: 'GET', url: `${sitePath}/setup.md` })).body;
+    expect(asMarkdown).toContain('First this.\n\n{% hint style="warning" %}\nStuck? Read');
+    expect(asMarkdown).not.toContain('{% include');
+    expect((await testApp.app.inject({ method: 'GET', url: `${sitePath}/llms-full.txt` })).body.split('Stuck? Read').length - 1).toBe(2);
 
     // A change request carries it through its edits and its merge.
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
