@@ -1,6 +1,7 @@
 // Search: keeping the index in step with each space's current revision, and answering
 // queries grouped space → pages → sections. Indexing compares the indexed revision's
-// tree with the new one and rewrites only the pages whose text, title or path changed.
+// tree with the new one and rewrites only the pages whose text, title or path changed
+// (a page's text holds what it includes: a changed reusable content rewrites its pages).
 // The sections are made outside any transaction (large pages on worker threads) and
 // written in short ones that check the space has not moved, so no write waits on parsing.
 import { getAll } from '../content/objects.ts';
@@ -24,7 +25,8 @@ import { authorizeSiteRead } from './siteAccess.ts';
 import { shownStructure } from './siteStructure.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
-import { requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
+import { listsOf, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
+import { withIncludedMarkdown } from '../content/document.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
 const HITS_CONSIDERED = 50;
@@ -66,18 +68,44 @@ interface IndexPlan {
 }
 
 /** Compares the indexed revision's pages with the new ones: pages added, removed, edited, renamed or moved are rewritten. */
+/** A revision's reusable contents, by id: the blob of each one's markdown. */
+async function reusablesOfRevision(db: Db, revisionId: string | undefined): Promise<Map<string, string>> {
+  if (!revisionId) return new Map();
+  const { reusables } = await listsOf(db, await requireRevision(db, revisionId));
+  return new Map(reusables.map((reusable) => [reusable.id, reusable.blob]));
+}
+
+/** Pages' markdown as search indexes it: with what they include in place, as readers see them. */
+async function indexedTexts(db: Db, pages: IndexedPage[], reusables: Map<string, string>): Promise<Array<{ markdown: string; title: string }>> {
+  const blobs = await getAll(databaseObjectStore(db), [...new Set([...pages.flatMap((page) => (page.blob ? [page.blob] : [])), ...reusables.values()])]);
+  const included = (id: string) => (reusables.has(id) ? blobs.get(reusables.get(id)!) : undefined);
+  return pages.map((page) => ({ markdown: page.blob ? withIncludedMarkdown(blobs.get(page.blob)!, included) : '', title: page.title }));
+}
+
 async function planIndex(db: Db, spaceId: string, from: string | null, to: string): Promise<IndexPlan> {
-  const [before, after] = await Promise.all([treeOfRevision(db, from ?? undefined), treeOfRevision(db, to)]);
+  const [before, after, oldReusables, newReusables] = await Promise.all([
+    treeOfRevision(db, from ?? undefined),
+    treeOfRevision(db, to),
+    reusablesOfRevision(db, from ?? undefined),
+    reusablesOfRevision(db, to),
+  ]);
   const oldPages = indexedPages(before);
   const newPages = indexedPages(after);
   const unchanged = (id: string, page: IndexedPage) => {
     const old = oldPages.get(id);
     return old !== undefined && old.blob === page.blob && old.title === page.title && old.path === page.path;
   };
-  const stale = [...oldPages.keys()].filter((id) => !newPages.has(id) || !unchanged(id, newPages.get(id)!));
   const fresh = [...newPages].filter(([id, page]) => !unchanged(id, page));
-  const blobs = await getAll(databaseObjectStore(db), fresh.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
-  const texts = fresh.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
+  // A reusable content that changed changes the text of every page that includes it (rare: read every other page only then).
+  const changedReusables = [...new Set([...oldReusables.keys(), ...newReusables.keys()])].filter((id) => oldReusables.get(id) !== newReusables.get(id));
+  if (changedReusables.length > 0) {
+    const kept = [...newPages].filter(([id, page]) => page.blob !== null && unchanged(id, page));
+    const texts = await getAll(databaseObjectStore(db), [...new Set(kept.map(([, page]) => page.blob!))]);
+    fresh.push(...kept.filter(([, page]) => changedReusables.some((id) => texts.get(page.blob!)!.includes(id))));
+  }
+  const freshIds = new Set(fresh.map(([id]) => id));
+  const stale = [...oldPages.keys()].filter((id) => !newPages.has(id) || freshIds.has(id));
+  const texts = await indexedTexts(db, fresh.map(([, page]) => page), newReusables);
   const sections = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('sectionsOf', { pages: batch }, size));
   const rows = fresh.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
   return { from, to, stale, fresh: fresh.map(([pageId]) => pageId), rows };
@@ -269,7 +297,8 @@ export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promi
   for (;;) {
     const space = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
     if (!space) return 0;
-    const pages = [...indexedPages(await treeOfRevision(db, space.revision_id))];
+    const [tree, reusables] = await Promise.all([treeOfRevision(db, space.revision_id), reusablesOfRevision(db, space.revision_id)]);
+    const pages = [...indexedPages(tree)];
     const before = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
     const stillCurrent = async (trx: Db) => {
       const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
@@ -278,8 +307,7 @@ export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promi
     let current = await writeInSteps(db, spaceId, [(trx) => forgetIndexed(trx, spaceId)], stillCurrent);
     for (let start = 0; start < pages.length && current; start += PAGES_PER_BATCH) {
       const batch = pages.slice(start, start + PAGES_PER_BATCH);
-      const blobs = await getAll(databaseObjectStore(db), batch.flatMap(([, page]) => (page.blob ? [page.blob] : [])));
-      const texts = batch.map(([, page]) => ({ markdown: page.blob ? blobs.get(page.blob)! : '', title: page.title }));
+      const texts = await indexedTexts(db, batch.map(([, page]) => page), reusables);
       const sections = await runInTextBatches(texts, (text) => text.markdown.length, (part, size) => runSized('sectionsOf', { pages: part }, size));
       const rows = batch.flatMap(([pageId, page], index) => sectionRows(spaceId, pageId, page, sections[index]));
       current = await writeInSteps(db, spaceId, indexWrites(spaceId, batch.map(([pageId]) => pageId), rows), stillCurrent);

@@ -410,6 +410,10 @@ describe('Git Sync of reusable content', () => {
     const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
     expect(revision.reusableContents).toEqual([{ id: expect.any(String), title: 'Support', document: expect.any(String), git: { oid: expect.any(String), path: '.gitbook/includes/support.md' } }]);
     const [support] = revision.reusableContents;
+    // Search finds its words on the pages that include it.
+    const found = async (word: string) =>
+      (await call('GET', `/v1/spaces/${space.id}/search?query=${word}`)).body.items.map((page: { title: string }) => page.title).sort();
+    expect(await found('Stuck')).toEqual(['Home', 'Setup']);
     expect((await call('GET', `/v1/spaces/${space.id}/content/reusable-contents/${support.id}`)).body).toEqual(support);
 
     // Its document, as GitBook's renderer reads it, with its link resolved to the page.
@@ -469,6 +473,10 @@ describe('Git Sync of reusable content', () => {
     await importInto(space.id, { force: true });
     const reimported = (await call('GET', `/v1/spaces/${space.id}/content`)).body.reusableContents;
     expect(reimported).toEqual([expect.objectContaining({ id: support.id, title: 'Getting help' })]);
+    // The pages that include it are indexed again, though their own markdown did not change.
+    await eventsDelivered(testApp);
+    expect(await found('Stuck')).toEqual([]);
+    expect(await found('Write')).toEqual(['Home', 'Setup']);
   });
 
   it('says which include names no file of .gitbook/includes, and keeps it as written', async () => {
