@@ -8,6 +8,7 @@ import { buildMember, buildOrganization, type Organization } from '../helpers/fa
 import { GIT_TOKEN, startGitServer, type GitServer } from '../helpers/gitServer.ts';
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { pdfText } from '../helpers/pdf.ts';
+import { expectGitBookAnswer } from '../helpers/gitbookContract.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
 import { seal } from '../../src/lib/secretBox.ts';
@@ -442,6 +443,16 @@ describe('Git Sync of reusable content', () => {
     const page = await testApp.app.inject({ method: 'GET', url: `${new URL(published.urls.published).pathname}/setup` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('First this.');
+    // GitBook's renderer reads it with the site's token, in GitBook's shapes.
+    const resolved = await call('POST', '/v1/urls/published', { url: `${published.urls.published}/setup`, redirectOnError: false });
+    const asSite = (path: string) => request(testApp.app, 'GET', path, { token: resolved.body.apiToken });
+    const revisionAsSite = await asSite(`/v1/spaces/${space.id}/revisions/${revision.id}`);
+    expectGitBookAnswer('getRevisionById', revisionAsSite.body);
+    expect(revisionAsSite.body.reusableContents).toEqual([support]);
+    const documentAsSite = await asSite(`/v1/spaces/${space.id}/revisions/${revision.id}/reusable-contents/${support.id}/document?evaluated=deterministic-only&dereferenced=reusable-contents`);
+    expectGitBookAnswer('getReusableContentDocumentInRevisionById', documentAsSite.body);
+    expect(documentAsSite.body).toEqual(document);
+    expectGitBookAnswer('getReusableContentInRevisionById', (await asSite(`/v1/spaces/${space.id}/revisions/${revision.id}/reusable-contents/${support.id}`)).body);
     expect(page.body).toMatch(/Stuck\? Read <a href="[^"]*\/setup">the setup<\/a> again\./);
     // Readers of markdown (a page's .md, llms-full.txt) get its markdown in place of the include.
     const sitePath = new URL(published.urls.published).pathname;
