@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
@@ -146,8 +146,10 @@ describe('quire command line', () => {
     const files: Record<string, string> = {
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n',
       'README.md': '# Home\n\nRead the [guide](guide.md).\n',
-      'guide.md': '# Guide\n\nSteps.\n',
+      'guide.md': '# Guide\n\nSteps.\n\n{% include ".gitbook/includes/note.md" %}\n',
+      '.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nMind the gap.\n',
     };
+    mkdirSync(join(folder, '.gitbook', 'includes'), { recursive: true });
     for (const [path, text] of Object.entries(files)) writeFileSync(join(folder, path), text);
 
     const imported = await runCli(['import', folder, '--space', space.id, '--json'], database.env);
@@ -155,6 +157,7 @@ describe('quire command line', () => {
     expect(json(imported.stdout)).toEqual({ pages: 2, files: 0, warnings: [] });
     const pages = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
     expect(pages.map((page: { title: string }) => page.title)).toEqual(['Home', 'Guide']);
+    expect((await call('GET', `/v1/spaces/${space.id}/content`)).reusableContents).toEqual([expect.objectContaining({ title: 'Note' })]);
 
     const out = mkdtempSync(join(tmpdir(), 'quire-export-'));
     const exported = await runCli(['export', '--space', space.id, out], database.env);
