@@ -8,6 +8,7 @@
 // past its wall time gets the runtime restarted, which stops a script that never yields.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,12 +40,57 @@ function freePort(): Promise<number> {
 
 const capnpText = (text: string) => JSON.stringify(text);
 
+/**
+ * One event to the runtime, on a connection of its own. workerd closes idle connections
+ * at moments a client cannot see coming, and a kept-alive one it had closed failed the
+ * next event (EPIPE: about one event in three, spaced 100 ms apart), which then
+ * restarted the runtime.
+ */
+async function postEvent(port: number, slot: number, form: FormData, signal: AbortSignal): Promise<ScriptAnswer> {
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const headers = { 'content-type': encoded.headers.get('content-type')!, 'content-length': body.length, 'x-quire-script': String(slot) };
+    const request = httpRequest({ host: '127.0.0.1', port, path: '/v1', method: 'POST', agent: false, headers, signal }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const contentType = response.headers['content-type'];
+        resolve({ status: response.statusCode!, contentType: contentType ?? null, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * The runtime's process, run so that it ends with this one however this one ends. A
+ * runtime left behind (Quire killed, crashed or out of memory) would hold its ~130 MB
+ * and port for good, one more at each restart. workerd has no parent-death option, so a
+ * shell starts it and holds this process's end of a pipe: when the pipe closes (this
+ * process ended, or `release` asked), it kills the runtime, then ends itself.
+ */
+function spawnTiedToThisProcess(binary: string, args: string[]): { child: ChildProcess; release(): void } {
+  if (process.platform === 'win32') {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    return { child, release: () => void child.kill('SIGKILL') };
+  }
+  const tied = 'exec 3<&0; "$0" "$@" </dev/null 3<&- & runtime=$!; { cat <&3 >/dev/null 2>&1; kill -9 $runtime 2>/dev/null; } >/dev/null 2>&1 & exec 3<&-; wait $runtime';
+  const child = spawn('/bin/sh', ['-c', tied, binary, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Its pipe must not keep this process alive, nor fail it when the shell is gone.
+  child.stdin!.on('error', () => undefined);
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  return { child, release: () => void child.stdin!.end() };
+}
+
 export class WorkerdSandbox implements IntegrationSandbox {
   readonly unavailable = undefined;
   /** Scripts by key, in order of last use. */
   private readonly scripts = new Map<string, { slot: number; source: string }>();
   private nextSlot = 0;
-  private runtime: { child: ChildProcess; port: number; dir: string; exited: Promise<void> } | undefined;
+  private runtime: { child: ChildProcess; release(): void; port: number; dir: string; exited: Promise<void> } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -76,17 +122,12 @@ export class WorkerdSandbox implements IntegrationSandbox {
     const runtime = this.runtime ?? (await this.start());
     const { wallMs, requests } = this.options.limits;
     this.options.egress.beginEvent(requests);
+    const deadline = AbortSignal.timeout(wallMs);
     try {
-      const response = await fetch(`http://127.0.0.1:${runtime.port}/v1`, {
-        method: 'POST',
-        headers: { 'x-quire-script': String(this.scripts.get(script.key)!.slot) },
-        body: form,
-        signal: AbortSignal.timeout(wallMs),
-      });
-      return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
+      return await postEvent(runtime.port, this.scripts.get(script.key)!.slot, form, deadline);
     } catch (error) {
       await this.stop();
-      if ((error as Error).name === 'TimeoutError') throw new SandboxRefused(`the script did not answer within its ${wallMs} ms (QUIRE_INTEGRATION_TIMEOUT); the runtime was restarted to stop it`);
+      if (deadline.aborted) throw new SandboxRefused(`the script did not answer within its ${wallMs} ms (QUIRE_INTEGRATION_TIMEOUT); the runtime was restarted to stop it`);
       throw new SandboxRefused(`the runtime stopped while it ran the script (over its ${this.options.limits.memoryMb} MB, or it crashed): ${(error as Error).message}`);
     }
   }
@@ -118,15 +159,16 @@ const config :Workerd.Config = (
 );
 `,
     );
-    const child = spawn(this.options.binary, ['serve', join(dir, 'quire.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, release } = spawnTiedToThisProcess(this.options.binary, ['serve', join(dir, 'quire.capnp')]);
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => {
       output = (output + chunk).slice(-10_000);
       this.options.log.info({ runtime: 'workerd' }, String(chunk).trim());
     });
-    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const runtime = { child, port, dir, exited };
+    // Once the runtime is gone, so is the shell's watch on the pipe.
+    const exited = new Promise<void>((resolve) => child.once('close', () => (release(), resolve())));
+    const runtime = { child, release, port, dir, exited };
     const deadline = Date.now() + READY_WITHIN_MS;
     for (;;) {
       if (child.exitCode !== null) {
@@ -138,7 +180,7 @@ const config :Workerd.Config = (
         break;
       } catch {
         if (Date.now() > deadline) {
-          child.kill('SIGKILL');
+          release();
           throw new SandboxRefused(`the integration runtime (workerd) did not listen within ${READY_WITHIN_MS} ms`);
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -155,7 +197,7 @@ const config :Workerd.Config = (
     const runtime = this.runtime;
     if (!runtime) return;
     this.runtime = undefined;
-    runtime.child.kill('SIGKILL');
+    runtime.release();
     await runtime.exited;
     await rm(runtime.dir, { recursive: true, force: true });
   }

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SqliteDatabase from 'better-sqlite3';
 import { join } from 'node:path';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
-import { runCli, startServerProcess } from '../helpers/process.ts';
+import { callServer, childPids, runCli, startServerProcess } from '../helpers/process.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { findWorkerd } from '../../src/sandbox/sandbox.ts';
 
 let database: TestDatabase;
 let token: string;
@@ -100,4 +102,32 @@ describe('crash safety', () => {
       server.child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it.skipIf('missing' in findWorkerd())('answers webhooks a moment apart from one integration runtime, and takes it down with it when killed rather than leaving it running', async () => {
+    const server = await startServerProcess({ ...database.env, QUIRE_ALLOW_PRIVATE_URLS: 'true' });
+    try {
+      const published = await callServer(server, 'POST', '/v1/integrations/echo', token, { title: 'Echo', description: 'Answers', scopes: [], organization: organizationId, script: 'export default { async fetch() { return new Response("here"); } };' });
+      expect(published.status, JSON.stringify(published.body)).toBeLessThan(300);
+      // Webhooks a moment apart are each answered by the one runtime (a kept-alive connection workerd had closed used to fail one in three).
+      for (let call = 0; call < 5; call++) {
+        expect(await (await fetch(`${server.baseUrl}/v1/integrations/echo/fetch`)).text()).toBe('here');
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      const runtimes = () => descendants(server.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd'));
+      const running = runtimes();
+      expect(running.length).toBeGreaterThan(0);
+      server.child.kill('SIGKILL');
+      await server.exited;
+      const alive = () => running.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
+      for (let waited = 0; alive().length > 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(alive()).toEqual([]);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 60_000);
 });
+
+/** Every process under `pid`, at any depth. */
+function descendants(pid: number): number[] {
+  return childPids(pid).flatMap((child) => [child, ...descendants(child)]);
+}
