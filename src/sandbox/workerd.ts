@@ -68,17 +68,20 @@ async function postEvent(port: number, slot: number, form: FormData, signal: Abo
 /**
  * The runtime's process, run so that it ends with this one however this one ends. A
  * runtime left behind (Quire killed, crashed or out of memory) would hold its ~130 MB
- * and port for good, one more at each restart. workerd has no parent-death option, so a
- * shell starts it and holds this process's end of a pipe: when the pipe closes (this
- * process ended, or `release` asked), it kills the runtime, then ends itself.
+ * and port for good, one more at each restart, and its folder of scripts. workerd has no
+ * parent-death option, so a shell starts it and holds this process's end of a pipe: when
+ * the pipe closes (this process ended, or `release` asked), it kills the runtime,
+ * removes `folder`, then ends itself.
  */
-function spawnTiedToThisProcess(binary: string, args: string[]): { child: ChildProcess; release(): void } {
+function spawnTiedToThisProcess(binary: string, args: string[], folder: string): { child: ChildProcess; release(): void } {
   if (process.platform === 'win32') {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     return { child, release: () => void child.kill('SIGKILL') };
   }
-  const tied = 'exec 3<&0; "$0" "$@" </dev/null 3<&- & runtime=$!; { cat <&3 >/dev/null 2>&1; kill -9 $runtime 2>/dev/null; } >/dev/null 2>&1 & exec 3<&-; wait $runtime';
-  const child = spawn('/bin/sh', ['-c', tied, binary, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const tied =
+    'folder=$1; shift; exec 3<&0; "$0" "$@" </dev/null 3<&- & runtime=$!; ' +
+    '{ cat <&3 >/dev/null 2>&1; kill -9 $runtime 2>/dev/null; rm -rf "$folder"; } >/dev/null 2>&1 & exec 3<&-; wait $runtime';
+  const child = spawn('/bin/sh', ['-c', tied, binary, folder, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   // Its pipe must not keep this process alive, nor fail it when the shell is gone.
   child.stdin!.on('error', () => undefined);
   (child.stdin as unknown as { unref?: () => void }).unref?.();
@@ -159,7 +162,7 @@ const config :Workerd.Config = (
 );
 `,
     );
-    const { child, release } = spawnTiedToThisProcess(this.options.binary, ['serve', join(dir, 'quire.capnp')]);
+    const { child, release } = spawnTiedToThisProcess(this.options.binary, ['serve', join(dir, 'quire.capnp')], dir);
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => {

@@ -3,7 +3,7 @@
 // write that was answered 2xx is there, whole, and SQLite passes its integrity check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SqliteDatabase from 'better-sqlite3';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
 import { callServer, childPids, runCli, startServerProcess } from '../helpers/process.ts';
 import { existsSync, readFileSync } from 'node:fs';
@@ -103,7 +103,7 @@ describe('crash safety', () => {
     }
   }, 120_000);
 
-  it.skipIf('missing' in findWorkerd())('answers webhooks a moment apart from one integration runtime, and takes it down with it when killed rather than leaving it running', async () => {
+  it.skipIf('missing' in findWorkerd())('answers webhooks a moment apart from one integration runtime, and takes it down with it when killed rather than leaving it and its scripts behind', async () => {
     const server = await startServerProcess({ ...database.env, QUIRE_ALLOW_PRIVATE_URLS: 'true' });
     try {
       const published = await callServer(server, 'POST', '/v1/integrations/echo', token, { title: 'Echo', description: 'Answers', scopes: [], organization: organizationId, script: 'export default { async fetch() { return new Response("here"); } };' });
@@ -116,11 +116,16 @@ describe('crash safety', () => {
       const runtimes = () => descendants(server.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd'));
       const running = runtimes();
       expect(running.length).toBeGreaterThan(0);
+      const folder = dirname(/\/\S*quire-workerd-[^/\0]+\/quire\.capnp/.exec(readFileSync(`/proc/${running[0]}/cmdline`, 'utf8').replaceAll('\0', ' '))![0]);
+      expect(existsSync(folder)).toBe(true);
       server.child.kill('SIGKILL');
       await server.exited;
       const alive = () => running.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
       for (let waited = 0; alive().length > 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(alive()).toEqual([]);
+      // And its folder of scripts with it.
+      for (let waited = 0; existsSync(folder) && waited < 2_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(existsSync(folder)).toBe(false);
     } finally {
       server.child.kill('SIGKILL');
     }

@@ -411,7 +411,8 @@ describe('Git Sync of reusable content', () => {
     const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
     expect(revision.reusableContents).toEqual([{ id: expect.any(String), title: 'Support', document: expect.any(String), git: { oid: expect.any(String), path: '.gitbook/includes/support.md' } }]);
     const [support] = revision.reusableContents;
-    // Search finds its words on the pages that include it.
+    // Search finds its words on the pages that include it (once the import's deliveries are done: the operation ends as the import commits).
+    await eventsDelivered(testApp);
     const found = async (word: string) =>
       (await call('GET', `/v1/spaces/${space.id}/search?query=${word}`)).body.items.map((page: { title: string }) => page.title).sort();
     expect(await found('Stuck')).toEqual(['Home', 'Setup']);
