@@ -67,7 +67,6 @@ interface IndexPlan {
   rows: SectionRow[];
 }
 
-/** Compares the indexed revision's pages with the new ones: pages added, removed, edited, renamed or moved are rewritten. */
 /** A revision's reusable contents, by id: the blob of each one's markdown. */
 async function reusablesOfRevision(db: Db, revisionId: string | undefined): Promise<Map<string, string>> {
   if (!revisionId) return new Map();
@@ -82,6 +81,7 @@ async function indexedTexts(db: Db, pages: IndexedPage[], reusables: Map<string,
   return pages.map((page) => ({ markdown: page.blob ? withIncludedMarkdown(blobs.get(page.blob)!, included) : '', title: page.title }));
 }
 
+/** Compares the indexed revision's pages with the new ones: pages added, removed, edited, renamed or moved are rewritten, and those that include a reusable content that changed. */
 async function planIndex(db: Db, spaceId: string, from: string | null, to: string): Promise<IndexPlan> {
   const [before, after, oldReusables, newReusables] = await Promise.all([
     treeOfRevision(db, from ?? undefined),
