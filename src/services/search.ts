@@ -46,10 +46,12 @@ function indexedPages(tree: FlatTree): Map<string, IndexedPage> {
   return pages;
 }
 
-async function treeOfRevision(db: Db, revisionId: string | undefined): Promise<FlatTree> {
-  if (!revisionId) return new Map();
+/** What search indexes of a revision: its tree, and its reusable contents by id (the blob of each one's markdown). */
+async function indexedContentOf(db: Db, revisionId: string | undefined): Promise<{ tree: FlatTree; reusables: Map<string, string> }> {
+  if (!revisionId) return { tree: new Map(), reusables: new Map() };
   const revision = await requireRevision(db, revisionId);
-  return treeOf(db, revision.root_hash);
+  const [tree, { reusables }] = await Promise.all([treeOf(db, revision.root_hash), listsOf(db, revision)]);
+  return { tree, reusables: new Map(reusables.map((reusable) => [reusable.id, reusable.blob])) };
 }
 
 async function outlineOfRevision(db: Db, revisionId: string): Promise<TreeOutline> {
@@ -67,13 +69,6 @@ interface IndexPlan {
   rows: SectionRow[];
 }
 
-/** A revision's reusable contents, by id: the blob of each one's markdown. */
-async function reusablesOfRevision(db: Db, revisionId: string | undefined): Promise<Map<string, string>> {
-  if (!revisionId) return new Map();
-  const { reusables } = await listsOf(db, await requireRevision(db, revisionId));
-  return new Map(reusables.map((reusable) => [reusable.id, reusable.blob]));
-}
-
 /** Pages' markdown as search indexes it: with what they include in place, as readers see them. */
 async function indexedTexts(db: Db, pages: IndexedPage[], reusables: Map<string, string>): Promise<Array<{ markdown: string; title: string }>> {
   const blobs = await getAll(databaseObjectStore(db), [...new Set([...pages.flatMap((page) => (page.blob ? [page.blob] : [])), ...reusables.values()])]);
@@ -83,12 +78,7 @@ async function indexedTexts(db: Db, pages: IndexedPage[], reusables: Map<string,
 
 /** Compares the indexed revision's pages with the new ones: pages added, removed, edited, renamed or moved are rewritten, and those that include a reusable content that changed. */
 async function planIndex(db: Db, spaceId: string, from: string | null, to: string): Promise<IndexPlan> {
-  const [before, after, oldReusables, newReusables] = await Promise.all([
-    treeOfRevision(db, from ?? undefined),
-    treeOfRevision(db, to),
-    reusablesOfRevision(db, from ?? undefined),
-    reusablesOfRevision(db, to),
-  ]);
+  const [{ tree: before, reusables: oldReusables }, { tree: after, reusables: newReusables }] = await Promise.all([indexedContentOf(db, from ?? undefined), indexedContentOf(db, to)]);
   const oldPages = indexedPages(before);
   const newPages = indexedPages(after);
   const unchanged = (id: string, page: IndexedPage) => {
@@ -297,7 +287,7 @@ export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promi
   for (;;) {
     const space = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
     if (!space) return 0;
-    const [tree, reusables] = await Promise.all([treeOfRevision(db, space.revision_id), reusablesOfRevision(db, space.revision_id)]);
+    const { tree, reusables } = await indexedContentOf(db, space.revision_id);
     const pages = [...indexedPages(tree)];
     const before = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
     const stillCurrent = async (trx: Db) => {
