@@ -11,7 +11,7 @@
 // and never stored or logged in clear.
 import { posix } from 'node:path';
 import { readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
-import { deleteSpaceGitSync, endGitSyncOperation, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync } from '../db/repos/gitSync.ts';
+import { deleteSpaceGitSync, endGitSyncOperation, findLastRevisionGitOfSpace, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync } from '../db/repos/gitSync.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
@@ -383,13 +383,17 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const previous = current.last_revision ? await findRevisionGit(ctx.db, current.last_revision) : undefined;
   const previousPaths: GitPaths = previous ? JSON.parse(previous.paths) : { pages: {}, files: {} };
   const strip = (path: string) => (prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path);
-  // What the last sync wrote goes; what Quire never wrote stays.
+  // What the last sync with this branch wrote goes; what Quire never wrote stays.
   const written = new Map(existing);
   for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files), ...Object.values(previousPaths.reusables ?? {})]) written.delete(path);
   const oids = new Map<string, string>();
   const present = new Set(existing.values());
+  // Pages keep their files' paths on any branch: a space first exported to a new branch
+  // keeps the layout of the repository it was last synced with.
+  const lastLayout = previous ?? (await findLastRevisionGitOfSpace(ctx.db, payload.spaceId));
+  const keptPaths: GitPaths = lastLayout ? JSON.parse(lastLayout.paths) : { pages: {}, files: {} };
   const keptOf = (paths: Record<string, GitBlob>) => new Map(Object.entries(paths).map(([id, [path]]) => [id, strip(path)]));
-  const kept = { pages: keptOf(previousPaths.pages), reusables: keptOf(previousPaths.reusables ?? {}) };
+  const kept = { pages: keptOf(keptPaths.pages), reusables: keptOf(keptPaths.reusables ?? {}) };
   const layout = await revisionAsRepository(ctx.db, revisionId, config, kept, async (path, bytes) => {
     const oid = await workspace.writeBlob(bytes, present);
     oids.set(path, oid);

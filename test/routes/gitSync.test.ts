@@ -491,6 +491,19 @@ describe('Git Sync of reusable content', () => {
     expect(await found('Write')).toEqual(['Home', 'Setup']);
   });
 
+  it('keeps pages and includes at the paths of the last sync when the space is exported to a new branch after edits', async () => {
+    server.commit(INCLUDES, 'Includes');
+    const space = await newSpace('New branch');
+    await importInto(space.id);
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Later\n\nMore.' }] });
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+    expect((await exportFrom(space.id, { ref: 'refs/heads/new-branch-out' })).operation.state).toBe('success');
+    const written = server.read('new-branch-out').files;
+    expect(Object.keys(written).sort()).toEqual([...Object.keys(INCLUDES), 'later.md'].sort());
+    for (const path of Object.keys(INCLUDES).filter((path) => path !== 'SUMMARY.md')) expect(written[path], path).toBe(INCLUDES[path]);
+  });
+
   it('says which include names no file of .gitbook/includes, and keeps it as written', async () => {
     server.commit({ 'README.md': '# Home\n\n{% include ".gitbook/includes/gone.md" %}\n' }, 'Missing include');
     const space = await newSpace('Missing include');

@@ -35,6 +35,18 @@ export async function findRevisionGit(db: Db, revisionId: string): Promise<Revis
   return (await revisionGitQuery(db, { revisionId }))[0];
 }
 
+/** The last commit any revision of the space was synced with, on whatever branch: where its pages' files were last. */
+export function findLastRevisionGitOfSpace(db: Db, spaceId: string): Promise<RevisionGitRow | undefined> {
+  return db
+    .selectFrom('revision_git')
+    .innerJoin('space_revisions', 'space_revisions.revision_id', 'revision_git.revision_id')
+    .selectAll('revision_git')
+    .where('space_revisions.space_id', '=', spaceId)
+    .orderBy('revision_git.created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function upsertRevisionGit(db: Db, row: RevisionGitRow): Promise<void> {
   const { revision_id: _key, ...changes } = row;
   await db.insertInto('revision_git').values(row).onConflict((conflict) => conflict.column('revision_id').doUpdateSet(changes)).execute();
