@@ -69,23 +69,23 @@ async function postEvent(port: number, slot: number, form: FormData, signal: Abo
  * The runtime's process, run so that it ends with this one however this one ends. A
  * runtime left behind (Quire killed, crashed or out of memory) would hold its ~130 MB
  * and port for good, one more at each restart, and its folder of scripts. workerd has no
- * parent-death option, so a shell starts it and holds this process's end of a pipe: when
- * the pipe closes (this process ended, or `release` asked), it kills the runtime,
- * removes `folder`, then ends itself.
+ * parent-death option, so a shell holds this process's end of a pipe from before the
+ * scripts are written: it starts the runtime on `begin`, and when the pipe closes (this
+ * process ended, or `release` asked) it kills the runtime, removes `folder`, then ends.
  */
-function spawnTiedToThisProcess(binary: string, args: string[], folder: string): { child: ChildProcess; release(): void } {
+export function spawnTiedToThisProcess(binary: string, args: string[], folder: string): { child: ChildProcess; begin(): void; release(): void } {
   if (process.platform === 'win32') {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    return { child, release: () => void child.kill('SIGKILL') };
+    return { child, begin: () => undefined, release: () => void child.kill('SIGKILL') };
   }
   const tied =
-    'folder=$1; shift; exec 3<&0; "$0" "$@" </dev/null 3<&- & runtime=$!; ' +
+    'folder=$1; shift; exec 3<&0; read begin <&3 || { rm -rf "$folder"; exit 1; }; "$0" "$@" </dev/null 3<&- & runtime=$!; ' +
     '{ cat <&3 >/dev/null 2>&1; kill -9 $runtime 2>/dev/null; rm -rf "$folder"; } >/dev/null 2>&1 & exec 3<&-; wait $runtime';
   const child = spawn('/bin/sh', ['-c', tied, binary, folder, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   // Its pipe must not keep this process alive, nor fail it when the shell is gone.
   child.stdin!.on('error', () => undefined);
   (child.stdin as unknown as { unref?: () => void }).unref?.();
-  return { child, release: () => void child.stdin!.end() };
+  return { child, begin: () => void child.stdin!.write('\n'), release: () => void child.stdin!.end() };
 }
 
 export class WorkerdSandbox implements IntegrationSandbox {
@@ -138,31 +138,14 @@ export class WorkerdSandbox implements IntegrationSandbox {
   private async start() {
     const [port, egressPort] = await Promise.all([freePort(), this.options.egress.start()]);
     const dir = await mkdtemp(join(tmpdir(), 'quire-workerd-'));
-    const services: string[] = [];
-    const bindings: string[] = [];
-    for (const [, { slot, source }] of this.scripts) {
-      await writeFile(join(dir, `script-${slot}.js`), source);
-      services.push(
-        `(name = "script-${slot}", worker = (modules = [(name = "index.js", esModule = embed ${capnpText(`script-${slot}.js`)})], compatibilityDate = ${capnpText(this.options.compatibilityDate)}, compatibilityFlags = ["nodejs_compat"], globalOutbound = "egress"))`,
-      );
-      bindings.push(`(name = "s${slot}", service = "script-${slot}")`);
+    const { child, begin, release } = spawnTiedToThisProcess(this.options.binary, ['serve', join(dir, 'quire.capnp')], dir);
+    try {
+      await this.writeConfiguration(dir, port, egressPort);
+    } catch (error) {
+      release();
+      throw error;
     }
-    await writeFile(join(dir, 'router.js'), ROUTER);
-    await writeFile(
-      join(dir, 'quire.capnp'),
-      `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [
-    (name = "router", worker = (modules = [(name = "router.js", esModule = embed "router.js")], compatibilityDate = ${capnpText(this.options.compatibilityDate)}, bindings = [${bindings.join(', ')}])),
-    (name = "egress", external = (address = "127.0.0.1:${egressPort}", http = (style = proxy))),
-    ${services.join(',\n    ')}
-  ],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "router")],
-  v8Flags = ["--max-old-space-size=${this.options.limits.memoryMb}"],
-);
-`,
-    );
-    const { child, release } = spawnTiedToThisProcess(this.options.binary, ['serve', join(dir, 'quire.capnp')], dir);
+    begin();
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => {
@@ -194,6 +177,34 @@ const config :Workerd.Config = (
       if (this.runtime === runtime) this.runtime = undefined;
     });
     return runtime;
+  }
+
+  /** The scripts, the router and workerd's configuration, written into the runtime's folder. */
+  private async writeConfiguration(dir: string, port: number, egressPort: number): Promise<void> {
+    const services: string[] = [];
+    const bindings: string[] = [];
+    for (const [, { slot, source }] of this.scripts) {
+      await writeFile(join(dir, `script-${slot}.js`), source);
+      services.push(
+        `(name = "script-${slot}", worker = (modules = [(name = "index.js", esModule = embed ${capnpText(`script-${slot}.js`)})], compatibilityDate = ${capnpText(this.options.compatibilityDate)}, compatibilityFlags = ["nodejs_compat"], globalOutbound = "egress"))`,
+      );
+      bindings.push(`(name = "s${slot}", service = "script-${slot}")`);
+    }
+    await writeFile(join(dir, 'router.js'), ROUTER);
+    await writeFile(
+      join(dir, 'quire.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "router", worker = (modules = [(name = "router.js", esModule = embed "router.js")], compatibilityDate = ${capnpText(this.options.compatibilityDate)}, bindings = [${bindings.join(', ')}])),
+    (name = "egress", external = (address = "127.0.0.1:${egressPort}", http = (style = proxy))),
+    ${services.join(',\n    ')}
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "router")],
+  v8Flags = ["--max-old-space-size=${this.options.limits.memoryMb}"],
+);
+`,
+    );
   }
 
   private async stop(): Promise<void> {
