@@ -105,10 +105,10 @@ export interface OutlinePage {
 }
 
 /** What search needs of a revision's pages; a fraction of the tree's memory, so every space searched stays cached. */
-export type TreeOutline = Map<string, OutlinePage>;
+export type TreeOutline = ReadonlyMap<string, OutlinePage>;
 
 export function outlineOf(tree: FlatTree): TreeOutline {
-  const outline: TreeOutline = new Map();
+  const outline = new Map<string, OutlinePage>();
   for (const page of tree.values()) {
     const { title, description, hidden } = page.meta;
     const meta = { title, ...(description !== undefined ? { description } : {}), ...(hidden !== undefined ? { hidden } : {}) };
