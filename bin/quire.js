@@ -29,6 +29,16 @@ async function bundle() {
       });
     },
   };
+  // The dependencies stay in node_modules, but for the math syntax: micromark-extension-math's
+  // index also exports its HTML renderer, which loads KaTeX (2.6 MB of heap) into every
+  // process that parses markdown; bundled, the renderer is left out. The reader loads
+  // KaTeX when it first renders a page.
+  const dependenciesExternal = {
+    name: 'dependencies-external',
+    setup(builder) {
+      builder.onResolve({ filter: /^[^./]/ }, (args) => (/^(remark-math|micromark-extension-math)(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }));
+    },
+  };
   try {
     const result = await build({
       entryPoints,
@@ -36,7 +46,6 @@ async function bundle() {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      packages: 'external',
       write: false,
       // Written beside each bundle: stack traces name the sources' files and lines.
       sourcemap: 'linked',
@@ -45,7 +54,7 @@ async function bundle() {
       // A directory as deep as the one they are stored in, so the maps' relative paths hold.
       outdir: join(cache, 'bundle'),
       logLevel: 'silent',
-      plugins: [keepModuleUrl],
+      plugins: [keepModuleUrl, dependenciesExternal],
     });
     return result.outputFiles.map((output) => ({ name: basename(output.path).replace(/\.js(\.map)?$/, '.mjs$1'), text: output.text }));
   } finally {
