@@ -3,10 +3,17 @@
 // x-gitbook-cache-tag header. The renderer files each answer under them, and the
 // revalidation Quire sends when published content changes (services/events.ts) names
 // the same tags, so exactly what changed is read again. A site's own changes (every
-// successful write under /orgs/{id}/sites/{siteId}) are announced before they are
-// answered; a space's content changes announce themselves with their revision.
+// write under /orgs/{id}/sites/{siteId}) are announced by an event written before the
+// change is made and delivered once it has succeeded; a space's content changes
+// announce themselves with their revision.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { announceSiteUpdated } from '../services/events.ts';
+import { holdSiteUpdated, releaseSiteUpdated, type HeldSiteAnnouncement } from '../services/events.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    siteAnnouncement?: HeldSiteAnnouncement;
+  }
+}
 
 export const CACHE_TAG_HEADER = 'x-gitbook-cache-tag';
 
@@ -20,10 +27,20 @@ function tagsOf(request: FastifyRequest): string[] {
 }
 
 export function tagPublishedReads(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.decorateRequest('siteAnnouncement', undefined);
+  app.addHook('preHandler', async (request) => {
     const { organizationId, siteId } = request.params as { organizationId?: string; siteId?: string };
-    if (request.method !== 'GET' && organizationId && siteId && reply.statusCode < 300 && app.ctx.config.renderer) {
-      await announceSiteUpdated(app.ctx, organizationId, siteId);
+    // What a site token may call is a read, though some are POSTs (a site search).
+    const write = request.method !== 'GET' && !request.routeOptions.config.siteToken;
+    if (write && organizationId && siteId && app.ctx.config.renderer) {
+      request.siteAnnouncement = await holdSiteUpdated(app.ctx, organizationId, siteId);
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.siteAnnouncement) {
+      const announcement = request.siteAnnouncement;
+      request.siteAnnouncement = undefined;
+      await releaseSiteUpdated(app.ctx, announcement, reply.statusCode < 300);
     }
     if (!request.routeOptions.config.siteToken || reply.statusCode !== 200) return payload;
     const tags = tagsOf(request);

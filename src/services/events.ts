@@ -9,8 +9,8 @@
 // them, since any process's worker runs the jobs. A delivery is marked done once; a
 // job run again after a crash finds it done and does nothing.
 import { createHmac } from 'node:crypto';
-import { countDeliveryAttempt, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
-import { findJobs } from '../db/repos/jobs.ts';
+import { countDeliveryAttempt, deleteEvent, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
+import { deleteJob, findJobs } from '../db/repos/jobs.ts';
 import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
@@ -178,12 +178,40 @@ export async function commitRevision(ctx: ServiceContext, trx: Db, actor: Actor,
   return recordContentUpdated(ctx, trx, { ...change, previousRevisionId: change.from, revisionId: change.to, updatedBy: [actor.user.id] });
 }
 
+/** A site change's announcement to the renderer, written before the change is made. */
+export interface HeldSiteAnnouncement {
+  eventId: string;
+  committed: CommittedEvent;
+}
+
 /**
- * After a change of a site's settings or structure has committed: the renderer's cache
- * of the site is told (when one is configured). Written before the change is answered.
+ * Before a change of a site's settings or structure: its `site_updated` event, every
+ * delivery held by this process. Written first, so that no change that commits goes
+ * unannounced: should this process end before `releaseSiteUpdated`, a worker delivers
+ * it once the lease runs out, after the change. Undefined when nobody is told (no
+ * renderer configured).
  */
-export async function announceSiteUpdated(ctx: ServiceContext, organizationId: string, siteId: string): Promise<void> {
-  await afterCommit(ctx, await recordEvent(ctx, ctx.db, { type: 'site_updated', organizationId, spaceId: null, siteId }));
+export async function holdSiteUpdated(ctx: ServiceContext, organizationId: string, siteId: string): Promise<HeldSiteAnnouncement | undefined> {
+  const eventId = newId();
+  const committed = await ctx.db.transaction().execute((trx) => recordEvent(ctx, trx, { type: 'site_updated', organizationId, spaceId: null, siteId }, { eventId, held: true }));
+  return committed.held.length > 0 ? { eventId, committed } : undefined;
+}
+
+/**
+ * Once the change has answered: the renderer is told if it succeeded, beside the answer
+ * rather than before it, so a slow renderer does not slow the change; a change that
+ * failed is not announced.
+ */
+export async function releaseSiteUpdated(ctx: ServiceContext, announcement: HeldSiteAnnouncement, succeeded: boolean): Promise<void> {
+  if (succeeded) {
+    // Should this fail, the job stays queued for a worker once its lease runs out.
+    for (const held of announcement.committed.held) setImmediate(() => void runHeldJob(ctx, held, deliverEvent).catch(() => undefined));
+    return;
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const held of announcement.committed.held) await deleteJob(trx, held.id);
+    await deleteEvent(trx, announcement.eventId);
+  });
 }
 
 /** The event of a space that starts with content (a duplicate): nothing to swap. */
@@ -197,22 +225,28 @@ function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceCo
 
 /**
  * Writes an event and its deliveries in the caller's transaction; `afterCommit` starts
- * them once it has committed, or a worker does at `deliverAt`.
+ * them once it has committed, or a worker does at `deliverAt`. `held`: every delivery
+ * is held by this process, not only those a reader expects at once.
  */
-export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEvent, deliverAt?: Date): Promise<CommittedEvent> {
+export async function recordEvent(
+  ctx: ServiceContext,
+  trx: Db,
+  event: QuireEvent,
+  options: { deliverAt?: Date; held?: boolean; eventId?: string } = {},
+): Promise<CommittedEvent> {
+  const { deliverAt, held = false, eventId = newId() } = options;
   const subscribers: string[] = [];
   for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
   // An event nobody acts on (a visibility change where no integration is installed) is not kept.
   if (subscribers.length === 0) return { held: [], queued: [] };
   const { type, organizationId, spaceId, ...payload } = event;
-  const eventId = newId();
   await insertEvent(trx, { id: eventId, type, organization_id: organizationId, space_id: spaceId, payload: JSON.stringify(payload), created_at: isoNow(ctx.clock) }, subscribers);
   const committed: CommittedEvent = { held: [], queued: [] };
   for (const subscriber of subscribers) {
     const payload = { eventId, subscriber };
     // Deliveries for later wait for the worker.
     if (deliverAt) await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload, deliverAt);
-    else if (BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
+    else if (held || BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
     else committed.queued.push(await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload));
   }
   return committed;

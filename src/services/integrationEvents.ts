@@ -194,7 +194,7 @@ export async function queueIntegrationTask(ctx: ServiceContext, actor: Actor, na
     const installation = await findInstallationActingAs(trx, name, actor.user.id);
     if (!installation) throw new NotFound(`No installation of the integration "${name}" acts with this token: tasks are queued by its scripts, with environment.apiTokens.integration`);
     const deliverAt = input.schedule ? new Date(ctx.clock.now().getTime() + Math.round(input.schedule * 1000)) : undefined;
-    return recordEvent(ctx, trx, { type: 'task', organizationId: installation.organization_id, spaceId: null, installationId: installation.id, task: input.task }, deliverAt);
+    return recordEvent(ctx, trx, { type: 'task', organizationId: installation.organization_id, spaceId: null, installationId: installation.id, task: input.task }, { deliverAt });
   });
   await afterCommit(ctx, committed);
 }

@@ -9,7 +9,8 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
-import { DELIVER_EVENT_JOB, schedulePruning } from '../../src/services/events.ts';
+import { DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
+import { buildOrganization } from '../helpers/factories.ts';
 
 let renderer: Server;
 let status = 200;
@@ -72,21 +73,44 @@ describe('what follows a change of content', () => {
     expect(await deliveryOf('renderer-cache')).toMatchObject({ state: 'done', attempts: 2 });
   });
 
-  it("tells GitBook's renderer to revalidate a site whose settings or structure changed, and nothing for a read or a refused write", async () => {
-    const { site, sites, call } = await publishSampleSite(testApp);
+  it("tells GitBook's renderer to revalidate a site whose settings or structure changed, and nothing for a read, a site search or a refused write", async () => {
+    const { site, sites, call, org } = await publishSampleSite(testApp);
     await eventsDelivered(testApp);
     calls.length = 0;
+    const siteEvents = () => testApp.database.db.selectFrom('events').select('id').where('type', '=', 'site_updated').execute();
+    const eventsBefore = (await siteEvents()).length;
     expect((await call('PATCH', `${sites}/${site.id}`, { title: 'Acme Handbook' })).status).toBe(200);
     await eventsDelivered(testApp);
     expect(calls.map((made) => JSON.parse(made.body))).toEqual([{ tags: [`site:${site.id}`] }]);
     await call('GET', `${sites}/${site.id}/published`);
+    // A search is a POST the renderer makes for every reader who searches: revalidating on it would empty its cache each time.
+    expect((await call('POST', `${sites}/${site.id}/search`, { query: 'welcome' })).status).toBe(200);
     expect((await call('PATCH', `${sites}/${site.id}`, { title: 'x' })).status).toBe(400);
+    const outsider = await buildOrganization(testApp, 'Outsiders');
+    const refused = await request(testApp.app, 'PATCH', `/v1/orgs/${org.organizationId}/sites/${site.id}`, { token: outsider.admin.token, body: { title: 'Taken over' } });
+    expect(refused.status).toBe(404);
     await eventsDelivered(testApp);
     expect(calls).toHaveLength(1);
+    // The refused write's announcement, written before it was refused, is gone with it.
+    expect(await siteEvents()).toHaveLength(eventsBefore + 1);
     // No integration hears of it: GitBook has no such event.
     const event = await testApp.database.db.selectFrom('events').select('id').where('type', '=', 'site_updated').executeTakeFirstOrThrow();
     const deliveries = await testApp.database.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', event.id).execute();
     expect(deliveries.map((delivery) => delivery.subscriber)).toEqual(['renderer-cache']);
+  });
+
+  it("announces a site's change even when the process ends between the change and its announcement: the announcement is written first, and a worker delivers it once its lease runs out", async () => {
+    const { site, org } = await publishSampleSite(testApp);
+    await eventsDelivered(testApp);
+    calls.length = 0;
+    // What the hook holds before a change; this process then ends without releasing it.
+    const held = await holdSiteUpdated(testApp.app.ctx, org.organizationId, site.id);
+    expect(held).toBeDefined();
+    await runDueJobs(testApp.app.ctx, jobHandlers);
+    expect(calls).toHaveLength(0);
+    testApp.clock.advance(61_000);
+    await runDueJobs(testApp.app.ctx, jobHandlers);
+    expect(calls.map((made) => JSON.parse(made.body))).toEqual([{ tags: [`site:${site.id}`] }]);
   });
 
   it('indexes a duplicated space for search as its own content change', async () => {

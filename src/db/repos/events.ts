@@ -22,6 +22,11 @@ export async function deleteSettledEvents(db: Db, before: string, limit: number)
   return Number(result.numDeletedRows);
 }
 
+/** An event and its deliveries (cascade). */
+export async function deleteEvent(db: Db, eventId: string): Promise<void> {
+  await db.deleteFrom('events').where('id', '=', eventId).execute();
+}
+
 export function findEvent(db: Db, eventId: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
 }
