@@ -684,6 +684,8 @@ export interface GitPaths {
   files: Record<string, GitBlob>;
   /** Absent in what was recorded before reusable contents were kept. */
   reusables?: Record<string, GitBlob>;
+  /** The docs' folder the paths start with ("docs/", or "" at the top); absent in what was recorded before it was kept. */
+  root?: string;
 }
 
 /**

@@ -324,6 +324,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
         pages: Object.fromEntries(Object.entries(read.pagePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
         files: Object.fromEntries(Object.entries(read.filePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
         reusables: Object.fromEntries(Object.entries(read.reusablePaths).map(([id, [path, oid]]) => [id, [prefix + path, oid]])),
+        root: prefix,
       };
       await upsertRevisionGit(trx, { revision_id: revisionId, commit_oid: commit, message, url: commitUrl(row, commit), ref: payload.ref, created_by_quire: 0, paths: JSON.stringify(paths), created_at: isoNow(ctx.clock) });
     },
@@ -382,16 +383,17 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const prefix = config.root ? `${config.root}/` : '';
   const previous = current.last_revision ? await findRevisionGit(ctx.db, current.last_revision) : undefined;
   const previousPaths: GitPaths = previous ? JSON.parse(previous.paths) : { pages: {}, files: {} };
-  const strip = (path: string) => (prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path);
   // What the last sync with this branch wrote goes; what Quire never wrote stays.
   const written = new Map(existing);
   for (const [path] of [...Object.values(previousPaths.pages), ...Object.values(previousPaths.files), ...Object.values(previousPaths.reusables ?? {})]) written.delete(path);
   const oids = new Map<string, string>();
   const present = new Set(existing.values());
   // Pages keep their files' paths on any branch: a space first exported to a new branch
-  // keeps the layout of the repository it was last synced with.
+  // keeps the layout of the repository it was last synced with, within this export's root.
   const lastLayout = previous ?? (await findLastRevisionGitOfSpace(ctx.db, payload.spaceId));
   const keptPaths: GitPaths = lastLayout ? JSON.parse(lastLayout.paths) : { pages: {}, files: {} };
+  const keptRoot = keptPaths.root ?? prefix;
+  const strip = (path: string) => (keptRoot && path.startsWith(keptRoot) ? path.slice(keptRoot.length) : path);
   const keptOf = (paths: Record<string, GitBlob>) => new Map(Object.entries(paths).map(([id, [path]]) => [id, strip(path)]));
   const kept = { pages: keptOf(keptPaths.pages), reusables: keptOf(keptPaths.reusables ?? {}) };
   const layout = await revisionAsRepository(ctx.db, revisionId, config, kept, async (path, bytes) => {
@@ -403,6 +405,7 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
     pages: Object.fromEntries([...layout.pagePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
     files: Object.fromEntries([...layout.filePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
     reusables: Object.fromEntries([...layout.reusablePaths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]])),
+    root: prefix,
   };
   const sameAsHead = head && written.size === existing.size && [...written].every(([path, oid]) => existing.get(path) === oid);
   let commit = head;

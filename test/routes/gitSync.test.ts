@@ -504,6 +504,16 @@ describe('Git Sync of reusable content', () => {
     for (const path of Object.keys(INCLUDES).filter((path) => path !== 'SUMMARY.md')) expect(written[path], path).toBe(INCLUDES[path]);
   });
 
+  it("keeps the docs' layout within a new branch's own root: a space synced from docs/ exported to an empty branch has it at the top", async () => {
+    server.commit(DOCS);
+    const space = await newSpace('Rooted');
+    await importInto(space.id);
+    expect((await exportFrom(space.id, { ref: 'refs/heads/rooted-out' })).operation.state).toBe('success');
+    const written = server.read('rooted-out').files;
+    for (const path of ['README.md', 'guide/README.md', 'guide/install.md', 'reference/api.md']) expect(written[path], path).toBe(DOCS[`docs/${path}`]);
+    expect(Object.keys(written).filter((path) => path.startsWith('docs/'))).toEqual([]);
+  });
+
   it('says which include names no file of .gitbook/includes, and keeps it as written', async () => {
     server.commit({ 'README.md': '# Home\n\n{% include ".gitbook/includes/gone.md" %}\n' }, 'Missing include');
     const space = await newSpace('Missing include');
