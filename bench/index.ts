@@ -113,7 +113,7 @@ const benchmarks: Benchmark[] = [
           `${run}:`,
           ...result.memory!.map(
             ([moment, report]) =>
-              `  ${moment.padEnd(17)} RSS ${report.rss} MB: V8 heap ${report.heapTotal} MB reserved (${report.heapUsed} MB used), outside the heap ${report.rss - report.heapTotal} MB`,
+              `  ${moment.padEnd(17)} RSS ${report.rss} MB: V8 heap ${report.heapTotal} MB reserved (${report.heapUsed} MB used${report.live === undefined ? '' : `, ${report.live} MB live`}), outside the heap ${report.rss - report.heapTotal} MB`,
           ),
           `  RSS every 5 s of the measured run: ${result.rssSamples.join(' ')} MB; ${result.requestsPerSecond.toFixed(0)} req/s over ${result.pages} pages, errors ${result.errors}`,
           `  read p50 / p99 by kind: ${[...result.readsByKind].map(([kind, summary]) => `${kind} ${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)} ms`).join(', ')}; writes ${result.writes.p50.toFixed(1)} / ${result.writes.p99.toFixed(1)} ms`,

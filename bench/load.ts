@@ -7,7 +7,7 @@
 // paced at a rate below capacity, it measures the latency users see at that load.
 // It also reports the server's CPU time per request and, with BENCH_SQL_TIMING=1 on
 // SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
@@ -150,13 +150,16 @@ export async function benchLoadMix(
     // The limiter runs as in production but with room for the whole load on one token.
     QUIRE_RATE_LIMIT: '1000000000',
     QUIRE_WORKERS: String(workers),
-    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), ...nodeOptions].join(' '),
+    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), ...(reportMemory ? ['--expose-gc'] : []), ...nodeOptions].join(' '),
     ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
     ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
   });
   const memory: Array<[string, MemoryReport]> = [];
-  const reportMemoryAt = async (moment: string) => {
-    if (reportMemory) memory.push([moment, await reportFrom<MemoryReport>(server.child.pid!, memoryFile, 'memory report')]);
+  /** `live`: the server collects everything first and says what is live (only at the end: a collection changes what follows). */
+  const reportMemoryAt = async (moment: string, live = false) => {
+    if (!reportMemory) return;
+    if (live) writeFileSync(`${memoryFile}.live`, '');
+    memory.push([moment, await reportFrom<MemoryReport>(server.child.pid!, memoryFile, 'memory report')]);
   };
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const [host, quirePort] = server.baseUrl.replace('http://', '').split(':');
@@ -298,7 +301,7 @@ export async function benchLoadMix(
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
     clearInterval(sampler);
     const rssEndMb = residentMegabytes(server.child.pid!);
-    await reportMemoryAt('at the end');
+    await reportMemoryAt('at the end', true);
     let bareRequestsPerSecond: number | undefined;
     if (!offeredRate && workers === 1) {
       const bare = await startBareServer(JSON.stringify(await must('GET', `/v1/orgs/${organization.id}`)));
@@ -333,5 +336,6 @@ export async function benchLoadMix(
     await stop(server.child);
     rmSync(sqlTimingFile, { force: true });
     rmSync(memoryFile, { force: true });
+    rmSync(`${memoryFile}.live`, { force: true });
   }
 }

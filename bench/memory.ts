@@ -15,6 +15,8 @@ export interface MemoryReport {
   heapTotal: number;
   heapUsed: number;
   external: number;
+  /** What is live after a full collection, when the benchmark asked (the end of the run). */
+  live?: number;
 }
 
 const HEAP_CAP = '--max-old-space-size=256';
