@@ -139,13 +139,6 @@ export class WorkerdSandbox implements IntegrationSandbox {
     const [port, egressPort] = await Promise.all([freePort(), this.options.egress.start()]);
     const dir = await mkdtemp(join(tmpdir(), 'quire-workerd-'));
     const { child, begin, release } = spawnTiedToThisProcess(this.options.binary, ['serve', join(dir, 'quire.capnp')], dir);
-    try {
-      await this.writeConfiguration(dir, port, egressPort);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    begin();
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => {
@@ -154,6 +147,13 @@ export class WorkerdSandbox implements IntegrationSandbox {
     });
     // Once the runtime is gone, so is the shell's watch on the pipe.
     const exited = new Promise<void>((resolve) => child.once('close', () => (release(), resolve())));
+    try {
+      await this.writeConfiguration(dir, port, egressPort);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    begin();
     const runtime = { child, release, port, dir, exited };
     const deadline = Date.now() + READY_WITHIN_MS;
     for (;;) {
