@@ -16,6 +16,7 @@ import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 import { softDeleteSpaces, type DefaultLevelInput } from './spaces.ts';
+import { afterCommit } from './events.ts';
 import type { CollectionRow } from '../db/schema.ts';
 
 /** A collection and every collection nested in it, from the organization's whole set. */
@@ -137,13 +138,15 @@ export async function patchCollection(
  * (they come back at the top level).
  */
 export async function deleteCollection(ctx: ServiceContext, actor: Actor, collectionId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
     const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
     const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
     const spaces = await spacesInCollections(trx, subtree);
-    await softDeleteSpaces(ctx, trx, spaces.map((space) => space.id));
+    const sites = await softDeleteSpaces(ctx, trx, collection.organization_id, spaces.map((space) => space.id));
     await deleteCollections(trx, subtree);
+    return sites;
   });
+  await afterCommit(ctx, committed);
 }
 
 export async function moveCollection(
@@ -173,15 +176,15 @@ export async function moveCollection(
 
 /** Moves a collection, its nested collections and their spaces to another organization. */
 export async function transferCollection(ctx: ServiceContext, actor: Actor, collectionId: string, organizationId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
     const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
     await authorizeInOrganization(ctx, trx, actor, collection.organization_id, 'admin');
     await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
-    if (organizationId === collection.organization_id) return;
+    if (organizationId === collection.organization_id) return undefined;
     const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
     const spaceIds = (await spacesInCollections(trx, subtree)).map((space) => space.id);
     for (const spaceId of spaceIds) await deleteCustomFieldValuesOfSpace(trx, spaceId);
-    await detachSpacesFromSites(trx, spaceIds);
+    const sites = await detachSpacesFromSites(ctx, trx, collection.organization_id, spaceIds);
     await moveGrants(trx, 'collection', subtree, organizationId);
     await moveGrants(trx, 'space', spaceIds, organizationId);
     // Their search sections go with them, in this transaction: searches there find them at once.
@@ -193,6 +196,8 @@ export async function transferCollection(ctx: ServiceContext, actor: Actor, coll
       position: await positionFor(trx, organizationId, null, collectionId, undefined),
       updated_at: isoNow(ctx.clock),
     });
+    return sites;
   });
+  await afterCommit(ctx, committed);
   return presentFor(ctx, actor, collectionId);
 }

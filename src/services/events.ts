@@ -214,6 +214,21 @@ export async function releaseSiteUpdated(ctx: ServiceContext, announcement: Held
   });
 }
 
+/**
+ * The sites showing these spaces, each told its structure changed, in the caller's
+ * transaction: a site names its spaces with their titles, and a space taken off it (deleted,
+ * moved to another organization) must stop being served from the renderer's cache.
+ */
+export async function recordSitesOfSpacesUpdated(ctx: ServiceContext, trx: Db, organizationId: string, spaceIds: string[]): Promise<CommittedEvent> {
+  const committed: CommittedEvent = { held: [], queued: [] };
+  for (const siteId of await sitesShowingSpaces(trx, spaceIds)) {
+    const site = await recordEvent(ctx, trx, { type: 'site_updated', organizationId, spaceId: null, siteId });
+    committed.held.push(...site.held);
+    committed.queued.push(...site.queued);
+  }
+  return committed;
+}
+
 /** The event of a space that starts with content (a duplicate): nothing to swap. */
 export function recordNewSpaceContent(ctx: ServiceContext, trx: Db, actor: Actor, space: { organizationId: string; spaceId: string; revisionId: string; summary: string }): Promise<CommittedEvent> {
   return recordContentUpdated(ctx, trx, { ...space, previousRevisionId: null, updatedBy: [actor.user.id] });

@@ -7,6 +7,8 @@ import { readSiteStructure, sitesShowingSpaces, updateSection } from '../db/repo
 import { findSiteById, updateSite } from '../db/repos/sites.ts';
 import type { Db, SiteStructureRows, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow } from '../db/schema.ts';
 import { ConditionError, conditionHolds, parseCondition } from '../lib/conditions.ts';
+import type { ServiceContext } from './context.ts';
+import { recordSitesOfSpacesUpdated, type CommittedEvent } from './events.ts';
 
 /** Re-establishes the defaults after any change to a site's structure. */
 export async function settleDefaults(db: Db, siteId: string): Promise<void> {
@@ -89,11 +91,13 @@ export function siteSpaceAtPath(site: SiteRow, structure: SiteStructureRows, seg
 }
 
 /** Removes deleted or departed spaces from every site showing them, keeping each site's defaults. */
-export async function detachSpacesFromSites(db: Db, spaceIds: string[]): Promise<void> {
-  const siteIds = await sitesShowingSpaces(db, spaceIds);
-  if (siteIds.length === 0) return;
-  await db.deleteFrom('site_spaces').where('space_id', 'in', spaceIds).execute();
-  for (const siteId of siteIds) await settleDefaults(db, siteId);
+export async function detachSpacesFromSites(ctx: ServiceContext, trx: Db, organizationId: string, spaceIds: string[]): Promise<CommittedEvent> {
+  const siteIds = await sitesShowingSpaces(trx, spaceIds);
+  if (siteIds.length === 0) return { held: [], queued: [] };
+  const announced = await recordSitesOfSpacesUpdated(ctx, trx, organizationId, spaceIds);
+  await trx.deleteFrom('site_spaces').where('space_id', 'in', spaceIds).execute();
+  for (const siteId of siteIds) await settleDefaults(trx, siteId);
+  return announced;
 }
 
 export interface Positioned {

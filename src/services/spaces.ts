@@ -19,7 +19,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
-import { afterCommit, recordEvent, recordNewSpaceContent } from './events.ts';
+import { afterCommit, recordEvent, recordNewSpaceContent, recordSitesOfSpacesUpdated, type CommittedEvent } from './events.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 
 export const RETENTION_DAYS = 7;
@@ -157,29 +157,33 @@ export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: str
       update.visibility = changes.visibility;
     }
     await updateSpace(trx, spaceId, update);
-    if (changes.visibility === undefined || changes.visibility === space.visibility) return undefined;
-    return recordEvent(ctx, trx, { type: 'space_visibility_updated', organizationId: space.organization_id, spaceId, visibility: changes.visibility, previousVisibility: space.visibility });
+    const shownOnSites = (changes.title !== undefined && changes.title !== space.title) || (changes.emoji !== undefined && (changes.emoji ?? '') !== space.emoji);
+    const sites = shownOnSites ? await recordSitesOfSpacesUpdated(ctx, trx, space.organization_id, [spaceId]) : undefined;
+    if (changes.visibility === undefined || changes.visibility === space.visibility) return [sites];
+    return [sites, await recordEvent(ctx, trx, { type: 'space_visibility_updated', organizationId: space.organization_id, spaceId, visibility: changes.visibility, previousVisibility: space.visibility })];
   });
-  await afterCommit(ctx, committed);
+  for (const events of committed) await afterCommit(ctx, events);
   return presentFor(ctx, actor, spaceId);
 }
 
 /** Soft delete: hidden at once, restorable for RETENTION_DAYS, then purged by a durable job. */
 export async function deleteSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpace(trx, actor, spaceId, 'admin');
-    await softDeleteSpaces(ctx, trx, [spaceId]);
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
+    return softDeleteSpaces(ctx, trx, space.organization_id, [spaceId]);
   });
+  await afterCommit(ctx, committed);
 }
 
-/** Marks spaces deleted now and schedules their purge. */
-export async function softDeleteSpaces(ctx: ServiceContext, trx: Db, spaceIds: string[]): Promise<void> {
+/** Marks spaces deleted now and schedules their purge; the sites that showed them are told (afterCommit). */
+export async function softDeleteSpaces(ctx: ServiceContext, trx: Db, organizationId: string, spaceIds: string[]): Promise<CommittedEvent> {
   const now = ctx.clock.now();
-  await detachSpacesFromSites(trx, spaceIds);
+  const sites = await detachSpacesFromSites(ctx, trx, organizationId, spaceIds);
   for (const spaceId of spaceIds) {
     await updateSpace(trx, spaceId, { deleted_at: now.toISOString() });
     await enqueueJob(trx, ctx.clock, PURGE_SPACE_JOB, { spaceId }, new Date(now.getTime() + RETENTION_MS));
   }
+  return sites;
 }
 
 function withinRetention(ctx: ServiceContext, space: SpaceRow): boolean {
@@ -269,7 +273,7 @@ export async function transferSpace(
   spaceId: string,
   input: { organization: string; collection?: string },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
     await authorizeInOrganization(ctx, trx, actor, space.organization_id, 'admin');
     await authorizeInOrganization(ctx, trx, actor, input.organization, 'admin');
@@ -280,10 +284,11 @@ export async function transferSpace(
         throw new BadRequest(`collection: no collection with id "${parentId}" in the target organization`);
       }
     }
+    let sites: CommittedEvent | undefined;
     if (input.organization !== space.organization_id) {
       // Custom fields and sites belong to an organization: values and site spaces do not travel.
       await deleteCustomFieldValuesOfSpace(trx, spaceId);
-      await detachSpacesFromSites(trx, [spaceId]);
+      sites = await detachSpacesFromSites(ctx, trx, space.organization_id, [spaceId]);
       await moveGrants(trx, 'space', [spaceId], input.organization);
       // Its search sections go with it, in this transaction: searches there find them at once.
       await moveSections(trx, [spaceId], input.organization);
@@ -295,6 +300,8 @@ export async function transferSpace(
       position: await positionFor(trx, input.organization, parentId, spaceId, undefined),
       updated_at: isoNow(ctx.clock),
     });
+    return sites;
   });
+  await afterCommit(ctx, committed);
   return presentFor(ctx, actor, spaceId);
 }

@@ -99,6 +99,24 @@ describe('what follows a change of content', () => {
     expect(deliveries.map((delivery) => delivery.subscriber)).toEqual(['renderer-cache']);
   });
 
+  it("tells GitBook's renderer to revalidate the sites showing a space when it is renamed, and when it is deleted, which takes it off them", async () => {
+    const { space, site, call } = await publishSampleSite(testApp);
+    await eventsDelivered(testApp);
+    calls.length = 0;
+    const told = async () => {
+      await eventsDelivered(testApp);
+      return calls.splice(0).map((made) => JSON.parse(made.body));
+    };
+    // The site's structure names the space by its title.
+    expect((await call('PATCH', `/v1/spaces/${space.id}`, { title: 'The Handbook' })).status).toBe(200);
+    expect(await told()).toEqual([{ tags: [`site:${site.id}`] }]);
+    expect((await call('PATCH', `/v1/spaces/${space.id}`, { title: 'The Handbook', editMode: 'locked' })).status).toBe(200);
+    expect(await told()).toEqual([]);
+    // Deleted, it is off the site: the renderer must stop serving it from its cache.
+    expect((await call('DELETE', `/v1/spaces/${space.id}`)).status).toBe(204);
+    expect(await told()).toEqual([{ tags: [`site:${site.id}`] }]);
+  });
+
   it("announces a site's change even when the process ends between the change and its announcement: the announcement is written first, and a worker delivers it once its lease runs out", async () => {
     const { site, org } = await publishSampleSite(testApp);
     await eventsDelivered(testApp);
