@@ -215,13 +215,13 @@ export async function releaseSiteUpdated(ctx: ServiceContext, announcement: Held
 }
 
 /**
- * The sites showing these spaces, each told its structure changed, in the caller's
+ * Sites whose structure changed through their spaces, each told in the caller's
  * transaction: a site names its spaces with their titles, and a space taken off it (deleted,
  * moved to another organization) must stop being served from the renderer's cache.
  */
-export async function recordSitesOfSpacesUpdated(ctx: ServiceContext, trx: Db, organizationId: string, spaceIds: string[]): Promise<CommittedEvent> {
+export async function recordSitesUpdated(ctx: ServiceContext, trx: Db, organizationId: string, siteIds: string[]): Promise<CommittedEvent> {
   const committed: CommittedEvent = { held: [], queued: [] };
-  for (const siteId of await sitesShowingSpaces(trx, spaceIds)) {
+  for (const siteId of siteIds) {
     const site = await recordEvent(ctx, trx, { type: 'site_updated', organizationId, spaceId: null, siteId });
     committed.held.push(...site.held);
     committed.queued.push(...site.queued);

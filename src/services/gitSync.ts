@@ -390,8 +390,8 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const present = new Set(existing.values());
   // Pages keep their files' paths on any branch: a space first exported to a new branch
   // keeps the layout of the repository it was last synced with, within this export's root.
-  const lastLayout = previous ?? (await findLastRevisionGitOfSpace(ctx.db, payload.spaceId));
-  const keptPaths: GitPaths = lastLayout ? JSON.parse(lastLayout.paths) : { pages: {}, files: {} };
+  const otherBranch = previous ? undefined : await findLastRevisionGitOfSpace(ctx.db, payload.spaceId);
+  const keptPaths: GitPaths = otherBranch ? JSON.parse(otherBranch.paths) : previousPaths;
   const keptRoot = keptPaths.root ?? prefix;
   const strip = (path: string) => (keptRoot && path.startsWith(keptRoot) ? path.slice(keptRoot.length) : path);
   const keptOf = (paths: Record<string, GitBlob>) => new Map(Object.entries(paths).map(([id, [path]]) => [id, strip(path)]));

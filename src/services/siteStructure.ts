@@ -8,7 +8,7 @@ import { findSiteById, updateSite } from '../db/repos/sites.ts';
 import type { Db, SiteStructureRows, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow } from '../db/schema.ts';
 import { ConditionError, conditionHolds, parseCondition } from '../lib/conditions.ts';
 import type { ServiceContext } from './context.ts';
-import { recordSitesOfSpacesUpdated, type CommittedEvent } from './events.ts';
+import { recordSitesUpdated, type CommittedEvent } from './events.ts';
 
 /** Re-establishes the defaults after any change to a site's structure. */
 export async function settleDefaults(db: Db, siteId: string): Promise<void> {
@@ -94,7 +94,7 @@ export function siteSpaceAtPath(site: SiteRow, structure: SiteStructureRows, seg
 export async function detachSpacesFromSites(ctx: ServiceContext, trx: Db, organizationId: string, spaceIds: string[]): Promise<CommittedEvent> {
   const siteIds = await sitesShowingSpaces(trx, spaceIds);
   if (siteIds.length === 0) return { held: [], queued: [] };
-  const announced = await recordSitesOfSpacesUpdated(ctx, trx, organizationId, spaceIds);
+  const announced = await recordSitesUpdated(ctx, trx, organizationId, siteIds);
   await trx.deleteFrom('site_spaces').where('space_id', 'in', spaceIds).execute();
   for (const siteId of siteIds) await settleDefaults(trx, siteId);
   return announced;

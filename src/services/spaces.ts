@@ -5,6 +5,7 @@ import { BadRequest, NotFound } from '../errors.ts';
 import { findCollection } from '../db/repos/collections.ts';
 import { copyCustomFieldValues, deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
+import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { addSpaceRevision, insertRevision } from '../db/repos/revisions.ts';
 import { findSpace, findSpaceWithCounters, insertSpace, purgeSpace, spacesQuery, updateSpace } from '../db/repos/spaces.ts';
 import type { Db, SpaceRow } from '../db/schema.ts';
@@ -19,7 +20,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
-import { afterCommit, recordEvent, recordNewSpaceContent, recordSitesOfSpacesUpdated, type CommittedEvent } from './events.ts';
+import { afterCommit, recordEvent, recordNewSpaceContent, recordSitesUpdated, type CommittedEvent } from './events.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 
 export const RETENTION_DAYS = 7;
@@ -158,7 +159,7 @@ export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: str
     }
     await updateSpace(trx, spaceId, update);
     const shownOnSites = (changes.title !== undefined && changes.title !== space.title) || (changes.emoji !== undefined && (changes.emoji ?? '') !== space.emoji);
-    const sites = shownOnSites ? await recordSitesOfSpacesUpdated(ctx, trx, space.organization_id, [spaceId]) : undefined;
+    const sites = shownOnSites ? await recordSitesUpdated(ctx, trx, space.organization_id, await sitesShowingSpaces(trx, [spaceId])) : undefined;
     if (changes.visibility === undefined || changes.visibility === space.visibility) return [sites];
     return [sites, await recordEvent(ctx, trx, { type: 'space_visibility_updated', organizationId: space.organization_id, spaceId, visibility: changes.visibility, previousVisibility: space.visibility })];
   });
