@@ -59,6 +59,29 @@ describe('writing content through change requests', () => {
     expect((await edit(changeRequest.id, [{ operation: 'delete_page', page: live[0].id }])).status).toBe(409);
   });
 
+  it('lists a large nested tree whole, in order, with the byte length it sends', async () => {
+    const { base, openChangeRequest, edit, merge, pages, token } = await setup();
+    const changeRequest = await openChangeRequest();
+    await edit(changeRequest.id, [{ operation: 'insert_page', type: 'group', title: 'Référence 📚' }]);
+    const [{ id: groupId }] = await pages(`${base}/change-requests/${changeRequest.id}/content/pages`);
+    const changes = [
+      ...Array.from({ length: 150 }, (_, index) => ({ operation: 'insert_page', into: groupId, title: `Entrée ${index}`, document: `Text ${index}.` })),
+      ...Array.from({ length: 80 }, (_, index) => ({ operation: 'insert_page', title: `Top ${index}`, document: `Top ${index}.` })),
+    ];
+    for (let start = 0; start < changes.length; start += 50) expect((await edit(changeRequest.id, changes.slice(start, start + 50))).status).toBe(200);
+    expect((await merge(changeRequest.id)).status).toBe(200);
+    for (const path of [`${base}/content/pages`, `${base}/content`]) {
+      const answer = await request(testApp.app, 'GET', path, { token });
+      expect(answer.status).toBe(200);
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(answer.body)));
+      const [group, ...top] = answer.body.pages;
+      expect(group).toMatchObject({ title: 'Référence 📚', type: 'group' });
+      expect(group.pages.map((page: { title: string }) => page.title)).toEqual(Array.from({ length: 150 }, (_, index) => `Entrée ${index}`));
+      expect(group.pages[149]).toMatchObject({ path: 'reference/entree-149', kind: 'sheet', pages: [] });
+      expect(top.map((page: { title: string }) => page.title)).toEqual(Array.from({ length: 80 }, (_, index) => `Top ${index}`));
+    }
+  });
+
   it('reads page metadata from front matter, which wins over the fields, as Git Sync does', async () => {
     const { base, token, openChangeRequest, edit } = await setup();
     const changeRequest = await openChangeRequest();

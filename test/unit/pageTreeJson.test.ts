@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { pageTreeJson } from '../../src/lib/pageTreeJson.ts';
+
+interface Page {
+  id: string;
+  title: string;
+  pages: Page[];
+  [field: string]: unknown;
+}
+
+const text = (json: string | Buffer) => (typeof json === 'string' ? json : json.toString('utf8'));
+
+/** Trees of pages up to four levels deep with up to `breadth` sub-pages a level, titles in any script, optional fields left undefined. */
+const pageTrees = (breadth: number) =>
+  fc.letrec<{ page: Page }>((tie) => ({
+    page: fc.record({
+      id: fc.string({ minLength: 1, maxLength: 8 }),
+      title: fc.string({ unit: 'grapheme', maxLength: 12 }),
+      emoji: fc.option(fc.constantFrom('1f600', undefined), { nil: undefined }),
+      layout: fc.option(fc.record({ width: fc.constantFrom('default', 'wide'), cover: fc.boolean() }), { nil: undefined }),
+      pages: fc.oneof({ maxDepth: 4, depthIdentifier: 'tree' }, fc.constant<Page[]>([]), fc.array(tie('page'), { maxLength: breadth })),
+    }),
+  })).page;
+
+function chain(depth: number): Page {
+  let page: Page = { id: `p${depth}`, title: 'leaf', pages: [] };
+  for (let level = depth - 1; level >= 0; level--) page = { id: `p${level}`, title: `level ${level}`, pages: [page] };
+  return page;
+}
+
+describe('page tree answers written in pieces', () => {
+  it('write the same value as JSON.stringify for any tree of pages', () => {
+    fc.assert(
+      fc.property(fc.array(pageTrees(6), { minLength: 30, maxLength: 120 }), fc.option(fc.string(), { nil: undefined }), (pages, files) => {
+        const answer = { id: 'rev', files, pages };
+        expect(JSON.parse(text(pageTreeJson(answer)))).toEqual(JSON.parse(JSON.stringify(answer)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('write large lists, wide and deep, as UTF-8 bytes that parse to the same pages', () => {
+    const wide = {
+      pages: Array.from({ length: 5_000 }, (_, index) => ({ id: `p${index}`, title: `Pâge ${index} 📘`, kind: 'sheet', pages: [] })),
+    };
+    const written = pageTreeJson(wide);
+    expect(Buffer.isBuffer(written)).toBe(true);
+    expect(JSON.parse(text(written))).toEqual(wide);
+
+    const deep = { pages: [chain(300), { id: 'after', title: 'After', pages: [] }] };
+    expect(JSON.parse(text(pageTreeJson(deep)))).toEqual(deep);
+  });
+
+  it('write small answers and answers without pages exactly as JSON.stringify does', () => {
+    const small = { pages: [{ id: 'a', title: 'A', pages: [{ id: 'b', title: 'B', pages: [] }] }] };
+    expect(pageTreeJson(small)).toBe(JSON.stringify(small));
+    const error = { error: { code: 404, message: 'No page' } };
+    expect(pageTreeJson(error)).toBe(JSON.stringify(error));
+  });
+});
