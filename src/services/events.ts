@@ -93,6 +93,8 @@ export interface SiteUpdated {
   siteId: string;
 }
 
+const siteUpdated = (organizationId: string, siteId: string): SiteUpdated => ({ type: 'site_updated', organizationId, spaceId: null, siteId });
+
 /** The events integrations receive: GitBook's. */
 export type IntegrationEvent = SpaceContentUpdated | SpaceVisibilityUpdated | SpaceGitSyncEvent | InstallationEvent | TaskEvent;
 
@@ -193,7 +195,7 @@ export interface HeldSiteAnnouncement {
  */
 export async function holdSiteUpdated(ctx: ServiceContext, organizationId: string, siteId: string): Promise<HeldSiteAnnouncement | undefined> {
   const eventId = newId();
-  const committed = await ctx.db.transaction().execute((trx) => recordEvent(ctx, trx, { type: 'site_updated', organizationId, spaceId: null, siteId }, { eventId, held: true }));
+  const committed = await ctx.db.transaction().execute((trx) => recordEvent(ctx, trx, siteUpdated(organizationId, siteId), { eventId, held: true }));
   return committed.held.length > 0 ? { eventId, committed } : undefined;
 }
 
@@ -222,7 +224,7 @@ export async function releaseSiteUpdated(ctx: ServiceContext, announcement: Held
 export async function recordSitesUpdated(ctx: ServiceContext, trx: Db, organizationId: string, siteIds: string[]): Promise<CommittedEvent> {
   const committed: CommittedEvent = { held: [], queued: [] };
   for (const siteId of siteIds) {
-    const site = await recordEvent(ctx, trx, { type: 'site_updated', organizationId, spaceId: null, siteId });
+    const site = await recordEvent(ctx, trx, siteUpdated(organizationId, siteId));
     committed.held.push(...site.held);
     committed.queued.push(...site.queued);
   }
