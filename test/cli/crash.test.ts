@@ -113,14 +113,29 @@ describe('crash safety', () => {
         expect(await (await fetch(`${server.baseUrl}/v1/integrations/echo/fetch`)).text()).toBe('here');
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
-      const runtimes = () => descendants(server.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd'));
+      const commandOf = (pid: number) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          return ''; // ended since it was listed
+        }
+      };
+      const runtimes = () => descendants(server.child.pid!).filter((pid) => commandOf(pid).includes('workerd'));
       const running = runtimes();
       expect(running.length).toBeGreaterThan(0);
       const folder = dirname(/\/\S*quire-workerd-[^/\0]+\/quire\.capnp/.exec(readFileSync(`/proc/${running[0]}/cmdline`, 'utf8').replaceAll('\0', ' '))![0]);
       expect(existsSync(folder)).toBe(true);
       server.child.kill('SIGKILL');
       await server.exited;
-      const alive = () => running.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
+      // A process may end between listing and reading it: one whose stat cannot be read has gone.
+      const isRunning = (pid: number) => {
+        try {
+          return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+        } catch {
+          return false;
+        }
+      };
+      const alive = () => running.filter(isRunning);
       for (let waited = 0; alive().length > 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(alive()).toEqual([]);
       // And its folder of scripts with it.
