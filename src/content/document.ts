@@ -60,22 +60,40 @@ export const linksAsWritten: LinkResolver = (url) => ({ kind: 'url', url });
 
 function isWrittenLink(value: unknown): value is { kind: 'url'; url: string } {
   if (typeof value !== 'object' || value === null) return false;
-  const keys = Object.keys(value);
-  return keys.length === 2 && (value as { kind?: unknown }).kind === 'url' && typeof (value as { url?: unknown }).url === 'string';
+  const link = value as { kind?: unknown; url?: unknown };
+  // Object.keys last: it allocates, and this runs for every object of a document.
+  return link.kind === 'url' && typeof link.url === 'string' && Object.keys(value).length === 2;
 }
 
 /**
  * A document made with links as written, with every link resolved as `resolve` would
  * have resolved it while converting: the same document as converting the markdown with
  * `resolve`, at the cost of a walk instead of a parse. Inline images' data URLs stay.
+ * The document is changed in place and must be the caller's own (pageDocument parses
+ * one per call): copying a large page's document tripled the time of reading it.
  */
 export function resolveWrittenLinks<Node>(node: Node, resolve: LinkResolver): Node {
-  if (Array.isArray(node)) return node.map((item) => resolveWrittenLinks(item, resolve)) as Node;
   if (typeof node !== 'object' || node === null) return node;
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => {
+      const resolved = resolveWrittenLinks(item, resolve);
+      if (resolved !== item) node[index] = resolved;
+    });
+    return node;
+  }
   if (isWrittenLink(node)) return (/^data:image\//i.test(node.url) ? node : resolve(node.url)) as Node;
-  const resolved: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) resolved[key] = resolveWrittenLinks(value, resolve);
-  return resolved as Node;
+  resolveFieldsOf(node as Record<string, unknown>, resolve);
+  return node;
+}
+
+/** Resolves the links among an object's fields in place, but for those `except` names. */
+function resolveFieldsOf(fields: Record<string, unknown>, resolve: LinkResolver, except?: (field: string) => boolean): void {
+  for (const field in fields) {
+    const value = fields[field];
+    if (typeof value !== 'object' || value === null || except?.(field)) continue;
+    const resolved = resolveWrittenLinks(value, resolve);
+    if (resolved !== value) fields[field] = resolved;
+  }
 }
 
 /**
@@ -129,25 +147,27 @@ export function withIncludedMarkdown(markdown: string, markdownOf: (reusableCont
  * documents carry them (its renderer keys tabs, list items and React nodes by them).
  * Keys are made from each node's place ("k0", "k0.2"), so that the same document
  * always has the same keys. Given `resolve`, its links written as-is are resolved in
- * the same walk, as `resolveWrittenLinks` resolves them.
+ * the same walk, as `resolveWrittenLinks` resolves them. Changed in place, as
+ * `resolveWrittenLinks` changes it: the document must be the caller's own.
  */
 export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver): Document {
-  const resolved = <Value>(value: Value): Value => (resolve ? resolveWrittenLinks(value, resolve) : value);
-  const keyed = (nodes: unknown[], prefix: string): unknown[] =>
-    nodes.map((node, index) => {
-      if (typeof node !== 'object' || node === null) return node;
-      const { object, nodes: children, fragments, ...fields } = node as { object?: string; nodes?: unknown[]; fragments?: unknown[]; key?: unknown };
-      if (object !== 'block' && object !== 'inline' && object !== 'fragment') return resolved(node);
+  const keyed = (nodes: unknown[], prefix: string): void => {
+    nodes.forEach((node, index) => {
+      if (typeof node !== 'object' || node === null) return;
+      const fields = node as { object?: unknown; key?: unknown; nodes?: unknown; fragments?: unknown };
+      if (fields.object !== 'block' && fields.object !== 'inline' && fields.object !== 'fragment') {
+        if (resolve) nodes[index] = resolveWrittenLinks(node, resolve);
+        return;
+      }
       const key = `${prefix}${index}`;
-      return {
-        object,
-        ...resolved(fields),
-        ...(fields.key === undefined ? { key } : {}),
-        ...(Array.isArray(children) ? { nodes: keyed(children, `${key}.`) } : {}),
-        ...(Array.isArray(fragments) ? { fragments: keyed(fragments, `${key}f`) } : {}),
-      };
+      if (resolve) resolveFieldsOf(fields as Record<string, unknown>, resolve, (field) => field === 'nodes' || field === 'fragments');
+      if (fields.key === undefined) fields.key = key;
+      if (Array.isArray(fields.nodes)) keyed(fields.nodes, `${key}.`);
+      if (Array.isArray(fields.fragments)) keyed(fields.fragments, `${key}f`);
     });
-  return { ...document, nodes: keyed(document.nodes, 'k') };
+  };
+  keyed(document.nodes, 'k');
+  return document;
 }
 
 /**

@@ -106,8 +106,8 @@ describe('markdown to JSON documents', () => {
 
 describe('keys on blocks', () => {
   it('gives every block and inline a key made from its place, the same for the same document, keeping keys already there', () => {
-    const document = markdownToDocument('# Title\n\n{% tabs %}\n{% tab title="A" %}\nOne [link](https://a.test).\n{% endtab %}\n{% tab title="B" %}\nTwo\n{% endtab %}\n{% endtabs %}\n\n- item', linksAsWritten);
-    const keyed = withKeys(document);
+    const markdown = '# Title\n\n{% tabs %}\n{% tab title="A" %}\nOne [link](https://a.test).\n{% endtab %}\n{% tab title="B" %}\nTwo\n{% endtab %}\n{% endtabs %}\n\n- item';
+    const keyed = withKeys(markdownToDocument(markdown, linksAsWritten));
     const keys: string[] = [];
     const walk = (nodes: any[]) => {
       for (const node of nodes) {
@@ -121,15 +121,14 @@ describe('keys on blocks', () => {
     const tabs = (keyed.nodes as any[]).find((node) => node.type === 'tabs');
     expect(tabs.key).toMatch(/^k\d+$/);
     expect(tabs.nodes.map((tab: any) => tab.key)).toEqual([`${tabs.key}.0`, `${tabs.key}.1`]);
-    expect(withKeys(document)).toEqual(keyed);
+    expect(withKeys(markdownToDocument(markdown, linksAsWritten))).toEqual(keyed);
     expect(withKeys({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', key: 'mine', nodes: [] }] }).nodes).toEqual([{ object: 'block', type: 'paragraph', key: 'mine', nodes: [] }]);
   });
 
   it('resolves written links in the same walk as it keys, to the document resolving first then keying gives', () => {
     const markdown = 'See [install](guide/install.md) and [out](https://a.test).\n\n{% content-ref url="guide/install.md" %}\n[install](guide/install.md)\n{% endcontent-ref %}\n\n![logo](data:image/png;base64,AAAA)';
-    const document = markdownToDocument(markdown, linksAsWritten);
-    const once = withKeys(document, resolve);
-    expect(once).toEqual(withKeys(resolveWrittenLinks(document, resolve)));
+    const once = withKeys(markdownToDocument(markdown, linksAsWritten), resolve);
+    expect(once).toEqual(withKeys(resolveWrittenLinks(markdownToDocument(markdown, linksAsWritten), resolve)));
     expect(JSON.stringify(once)).toContain('"kind":"page","page":"install"');
   });
 });
