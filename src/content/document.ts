@@ -70,7 +70,7 @@ function isWrittenLink(value: unknown): value is { kind: 'url'; url: string } {
  * have resolved it while converting: the same document as converting the markdown with
  * `resolve`, at the cost of a walk instead of a parse. Inline images' data URLs stay.
  * The document is changed in place and must be the caller's own (pageDocument parses
- * one per call): copying a large page's document tripled the time of reading it.
+ * one per call): copying a large page's document doubled the server's time to read it.
  */
 export function resolveWrittenLinks<Node>(node: Node, resolve: LinkResolver): Node {
   if (typeof node !== 'object' || node === null) return node;
