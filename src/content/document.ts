@@ -150,6 +150,9 @@ export function withIncludedMarkdown(markdown: string, markdownOf: (reusableCont
  * the same walk, as `resolveWrittenLinks` resolves them. Changed in place, as
  * `resolveWrittenLinks` changes it: the document must be the caller's own.
  */
+/** A node's lists of nodes, which withKeys walks itself. */
+const isChildList = (field: string) => field === 'nodes' || field === 'fragments';
+
 export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver): Document {
   const keyed = (nodes: unknown[], prefix: string): void => {
     nodes.forEach((node, index) => {
@@ -160,7 +163,7 @@ export function withKeys<Document extends { nodes: unknown[] }>(document: Docume
         return;
       }
       const key = `${prefix}${index}`;
-      if (resolve) resolveFieldsOf(fields as Record<string, unknown>, resolve, (field) => field === 'nodes' || field === 'fragments');
+      if (resolve) resolveFieldsOf(fields as Record<string, unknown>, resolve, isChildList);
       if (fields.key === undefined) fields.key = key;
       if (Array.isArray(fields.nodes)) keyed(fields.nodes, `${key}.`);
       if (Array.isArray(fields.fragments)) keyed(fields.fragments, `${key}f`);

@@ -6,9 +6,9 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import { pageTreeJson } from '../lib/pageTreeJson.ts';
 import ajvFormats from 'ajv-formats';
 import { isEmoji } from '../lib/emoji.ts';
+import { pageTreeJson } from '../lib/pageTreeJson.ts';
 
 // ajv-formats is CommonJS: under ESM its function arrives as the default's default.
 const addFormats = ajvFormats.default;
