@@ -753,6 +753,14 @@ export interface OrganizationWithAccessRow extends OrganizationsTable {
   owns_team: number;
 }
 
+/** What a caller's roles on a space depend on, beyond the space: read once per operation (services/contentAccess.ts). */
+export interface ContentStandingRows {
+  /** The caller's access to the organization; undefined when it does not exist. */
+  organization: Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'> | undefined;
+  collections: ReadonlyArray<Pick<CollectionRow, 'id' | 'parent_id' | 'default_level'>>;
+  grants: ReadonlyArray<Pick<GrantRow, 'target_kind' | 'target_id' | 'role'>>;
+}
+
 export interface TokenOwnerRow {
   token_id: string;
   /** An organization whose enforced SSO refuses this token (made outside SSO), or null. */

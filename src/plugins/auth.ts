@@ -2,7 +2,10 @@
 // The token is looked up on every request (one indexed query joining its user), so
 // a revoked token loses access at once, in every process sharing the database.
 // Under /orgs/{organizationId} the same query also reads that organization and the
-// caller's membership, which nearly every such operation authorizes against.
+// caller's membership, which nearly every such operation authorizes against. A read
+// (GET) under /spaces/{spaceId} reads that space and what the caller's roles on it
+// depend on; a write reads them again inside its transaction, and may present what it
+// changed afterwards, so it is given nothing read before.
 //
 // A site token (a JWT that POST /v1/urls/published mints for GitBook's renderer) is
 // accepted too, on the operations that read published content and nothing else: those
@@ -10,10 +13,11 @@
 // may read is decided where all published access is (services/contentAccess.ts and
 // services/siteAccess.ts), from the site it names.
 import type { FastifyInstance } from 'fastify';
-import { findTokenOwner, findTokenOwnerWithOrganization } from '../db/repos/apiTokens.ts';
+import { findTokenOwner, findTokenOwnerWithOrganization, findTokenOwnerWithSpace } from '../db/repos/apiTokens.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/ids.ts';
 import { looksLikeJwt, verifySiteToken } from '../lib/siteTokens.ts';
+import type { TokenOwnerRow } from '../db/schema.ts';
 import type { Actor } from '../services/context.ts';
 
 declare module 'fastify' {
@@ -43,12 +47,20 @@ export function requireBearerToken(app: FastifyInstance): void {
       return;
     }
     const tokenHash = hashToken(token);
-    const { organizationId } = request.params as { organizationId?: unknown };
-    const found =
-      typeof organizationId === 'string'
-        ? await findTokenOwnerWithOrganization(db, tokenHash, organizationId)
-        : { owner: await findTokenOwner(db, tokenHash), organization: undefined };
-    const owner = found?.owner;
+    const { organizationId, spaceId } = request.params as { organizationId?: unknown; spaceId?: unknown };
+    let owner: TokenOwnerRow | undefined;
+    let readWithToken: Pick<Actor, 'requestOrganization' | 'requestSpace'> = {};
+    if (typeof organizationId === 'string') {
+      const found = await findTokenOwnerWithOrganization(db, tokenHash, organizationId);
+      owner = found?.owner;
+      readWithToken = { requestOrganization: { organizationId, organization: found?.organization } };
+    } else if (typeof spaceId === 'string' && (request.method === 'GET' || request.method === 'HEAD')) {
+      const found = await findTokenOwnerWithSpace(db, tokenHash, spaceId);
+      owner = found?.owner;
+      readWithToken = { requestSpace: { spaceId, space: found?.space } };
+    } else {
+      owner = await findTokenOwner(db, tokenHash);
+    }
     if (!owner) throw new Unauthorized('The API token is unknown or has been revoked');
     if (owner.sso_required_by) {
       throw new Unauthorized(
@@ -57,9 +69,7 @@ export function requireBearerToken(app: FastifyInstance): void {
     }
     request.actor = {
       tokenId: owner.token_id,
-      ...(typeof organizationId === 'string'
-        ? { requestOrganization: { organizationId, organization: found!.organization } }
-        : {}),
+      ...readWithToken,
       user: {
         id: owner.user_id,
         email: owner.email,

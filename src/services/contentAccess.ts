@@ -6,7 +6,7 @@ import { grantsOfUser } from '../db/repos/grants.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { isSpacePublishedOpenly } from '../db/repos/sites.ts';
-import type { Db, CollectionRow, SpaceRow } from '../db/schema.ts';
+import type { Db, CollectionRow, ContentStandingRows, SpaceRow, SpaceWithCounters } from '../db/schema.ts';
 import type { Role } from '../lib/roles.ts';
 import {
   authorizeCollectionRole,
@@ -31,6 +31,10 @@ export async function loadContentCaller(db: Db, organizationId: string, userId: 
     collectionsOfOrganization(db, organizationId),
     grantsOfUser(db, organizationId, userId),
   ]);
+  return contentCallerFrom({ organization, collections, grants });
+}
+
+function contentCallerFrom({ organization, collections, grants }: ContentStandingRows): ContentCaller {
   return {
     organization: accessFromRow(organization),
     collections: new Map(
@@ -54,6 +58,8 @@ export interface AuthorizedSpace {
   space: SpaceRow;
   standing: Exclude<SpaceStanding, null>;
   caller: ContentCaller;
+  /** The space with its counters, when the request read it with its token (a read, outside any transaction). */
+  withCounters?: SpaceWithCounters;
 }
 
 /**
@@ -68,17 +74,22 @@ export async function authorizeSpace(
   permission: keyof SpacePermissions,
   options: { shareKey?: string; deleted?: boolean; reach?: SpaceReach } = {},
 ): Promise<AuthorizedSpace> {
-  const space = await findSpace(db, spaceId);
+  // What the request read with its token is as fresh as a new read outside a
+  // transaction; a transaction reads afresh (plugins/auth.ts).
+  const preloaded = !db.isTransaction && actor.requestSpace?.spaceId === spaceId ? actor.requestSpace : undefined;
+  const space = preloaded ? preloaded.space?.row : await findSpace(db, spaceId);
   if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
     return authorizeSpaceStanding(null, permission, spaceId) as never;
   }
-  const caller = await loadContentCaller(db, space.organization_id, actor.user.id);
+  const caller = preloaded?.space
+    ? contentCallerFrom(preloaded.space.standing)
+    : await loadContentCaller(db, space.organization_id, actor.user.id);
   const facts = spaceFacts(space);
   if (spaceStanding(caller, facts, options.shareKey) === null) {
     facts.publishedOpenly = actor.site ? await siteTokenOpensSpace(db, actor.site, space.id) : await isSpacePublishedOpenly(db, space.id, options.shareKey);
   }
   const standing = authorizeSpaceStanding(spaceStanding(caller, facts, options.shareKey), permission, spaceId, options.reach);
-  return { space, standing, caller };
+  return { space, standing, caller, withCounters: preloaded?.space?.row };
 }
 
 /** authorizeSpace for what publishing never opens: change requests, comments, links, custom fields. */

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Database, OrganizationWithAccessRow, UserRow } from '../db/schema.ts';
+import type { ContentStandingRows, Database, OrganizationWithAccessRow, SpaceWithCounters, UserRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
@@ -36,6 +36,11 @@ export interface Actor {
    * with the token in one round trip (undefined organization: it does not exist).
    */
   requestOrganization?: { organizationId: string; organization: OrganizationWithAccessRow | undefined };
+  /**
+   * On a read under /spaces/{spaceId}: that space with its counters and what the
+   * caller's roles on it depend on, read with the token (undefined space: none).
+   */
+  requestSpace?: { spaceId: string; space: { row: SpaceWithCounters; standing: ContentStandingRows } | undefined };
   /** Set for a site token: the published site it reads, and as whom (lib/siteTokens.ts). */
   site?: SiteTokenScope;
 }

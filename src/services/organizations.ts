@@ -12,7 +12,9 @@ import { authorizeOrganization, authorizeOrganizationResource, type Organization
 import { presentOrganization } from '../presenters/organization.ts';
 import type { Actor, ServiceContext } from './context.ts';
 
-export function accessFromRow(row: OrganizationWithAccessRow | undefined): OrganizationAccess | undefined {
+export function accessFromRow(
+  row: Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'> | undefined,
+): OrganizationAccess | undefined {
   if (!row) return undefined;
   return {
     isMember: row.is_member === 1,

@@ -37,10 +37,9 @@ function assertVisibilityFits(visibility: string, parentId: string | null): void
   }
 }
 
-/** The space as the API shows it to a caller already authorized, counters read now. */
 /** A space as the caller who was authorized on it sees it, with its counters. */
-export async function presentAuthorized(ctx: ServiceContext, { space, standing }: AuthorizedSpace) {
-  const counted = await findSpaceWithCounters(ctx.db, space.id);
+export async function presentAuthorized(ctx: ServiceContext, { space, standing, withCounters }: AuthorizedSpace) {
+  const counted = withCounters ?? (await findSpaceWithCounters(ctx.db, space.id));
   // Purged since it was authorized: as unseen as any space the caller cannot see.
   if (!counted) return authorizeSpaceStanding(null, 'view', space.id) as never;
   return presentSpace(ctx.config.publicUrl, counted, standing);

@@ -3,13 +3,13 @@
 import type { ExpressionBuilder } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
 import type { Database, Db, SpacesTable, SpaceWithCounters, SpaceRow } from '../schema.ts';
+
+/** The Git Sync connection's columns, from space_git_syncs as g left-joined to spaces as s. */
+export const GIT_SYNC_COLUMNS = ['g.url as git_url', 'g.provider as git_provider', 'g.tree_url as git_tree_url', 'g.updated_at as git_updated_at'] as const;
+
 /** Spaces with their counters (stored in the row) and Git Sync connection, for presenting. */
 function spacesWithCounters(db: Db) {
-  return db
-    .selectFrom('spaces as s')
-    .leftJoin('space_git_syncs as g', 'g.space_id', 's.id')
-    .selectAll('s')
-    .select(['g.url as git_url', 'g.provider as git_provider', 'g.tree_url as git_tree_url', 'g.updated_at as git_updated_at']);
+  return db.selectFrom('spaces as s').leftJoin('space_git_syncs as g', 'g.space_id', 's.id').selectAll('s').select(GIT_SYNC_COLUMNS);
 }
 
 export async function insertSpace(db: Db, space: SpaceRow): Promise<void> {
