@@ -15,56 +15,64 @@ import { presentPage, presentPageTree } from '../presenters/page.ts';
 import { presentGitCommit } from '../presenters/gitSync.ts';
 import type { ServiceContext } from './context.ts';
 
-/** Least recently used entries go first once the pages they hold pass `pagesKept`. */
-class PageBoundedCache<Entry> {
-  private readonly entries = new Map<Hash, Entry>();
-  private pages = 0;
+/** Least recently used entries go first once what they weigh (pages, characters) passes `weightKept`. */
+class WeightBoundedCache<Entry> {
+  private readonly entries = new Map<string, Entry>();
+  private weight = 0;
 
   constructor(
-    private readonly pagesKept: number,
-    private readonly pagesOf: (entry: Entry) => number,
+    private readonly weightKept: number,
+    private readonly weightOf: (entry: Entry) => number,
   ) {}
 
-  get(root: Hash): Entry | undefined {
-    const entry = this.entries.get(root);
+  get(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
     if (entry !== undefined) {
-      this.entries.delete(root);
-      this.entries.set(root, entry);
+      this.entries.delete(key);
+      this.entries.set(key, entry);
     }
     return entry;
   }
 
-  has(root: Hash): boolean {
-    return this.entries.has(root);
+  has(key: string): boolean {
+    return this.entries.has(key);
   }
 
-  keep(root: Hash, entry: Entry): void {
-    if (this.entries.has(root)) return;
-    this.entries.set(root, entry);
-    this.pages += this.pagesOf(entry);
-    while (this.pages > this.pagesKept && this.entries.size > 1) {
+  keep(key: string, entry: Entry): void {
+    if (this.entries.has(key)) return;
+    this.entries.set(key, entry);
+    this.weight += this.weightOf(entry);
+    while (this.weight > this.weightKept && this.entries.size > 1) {
       const [oldest, evicted] = this.entries.entries().next().value!;
       this.entries.delete(oldest);
-      this.pages -= this.pagesOf(evicted);
+      this.weight -= this.weightOf(evicted);
     }
   }
 
-  forget(root: Hash): void {
-    const entry = this.entries.get(root);
+  forget(key: string): void {
+    const entry = this.entries.get(key);
     if (entry === undefined) return;
-    this.entries.delete(root);
-    this.pages -= this.pagesOf(entry);
+    this.entries.delete(key);
+    this.weight -= this.weightOf(entry);
   }
 }
 
 /** Trees of revisions: a revision never changes, so one read serves every later request. At most 150,000 pages (about 40 MB at ~270 B a page), so memory stays bounded for large spaces while the working set of an organization of 100,000 pages stays cached. */
-const trees = new PageBoundedCache<FlatTree>(150_000, (tree) => tree.size);
+const trees = new WeightBoundedCache<FlatTree>(150_000, (tree) => tree.size);
 /**
  * Outlines of revisions, for search, which shows pages of up to 50 spaces per query:
  * holding their whole trees would push out the trees page reads need, and reading them
  * again on every query cost most of a large organization's searches.
  */
-const outlines = new PageBoundedCache<TreeOutline>(250_000, (outline) => outline.size);
+const outlines = new WeightBoundedCache<TreeOutline>(250_000, (outline) => outline.size);
+/**
+ * Revisions, and their files and reusable-content lists as stored, read by every request
+ * for content: neither ever changes, so reading them once saves two round trips to the
+ * database on each later read. Kept when read outside a transaction, so that nothing a
+ * rolled-back write held is kept. A few MB at most.
+ */
+const revisions = new WeightBoundedCache<RevisionRow>(10_000, () => 1);
+const listTexts = new WeightBoundedCache<string>(4_000_000, (text) => text.length);
 /**
  * Trees being read outside transactions: requests that miss the cache together read a
  * tree once, not once each. A request inside a transaction reads on its own: on SQLite
@@ -141,8 +149,11 @@ export function rememberTree(root: Hash, tree: FlatTree, superseded?: Hash): voi
 }
 
 export async function requireRevision(db: Db, revisionId: string): Promise<RevisionRow> {
+  const kept = revisions.get(revisionId);
+  if (kept) return kept;
   const revision = await findRevision(db, revisionId);
   if (!revision) throw new NotFound(`No revision with id "${revisionId}"`);
+  if (!db.isTransaction) revisions.keep(revisionId, revision);
   return revision;
 }
 
@@ -174,9 +185,16 @@ export function gitPathsOf(view: RevisionView): GitPaths {
 }
 
 /** A revision's files and reusable contents, two lists read in one query. */
+/** A revision's files and reusable contents, parsed afresh for each caller, which may change them. */
 export async function listsOf(db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> {
-  const lists = await getAll(databaseObjectStore(db), [revision.files_hash, revision.reusables_hash]);
-  return { files: JSON.parse(lists.get(revision.files_hash)!) as FileEntry[], reusables: JSON.parse(lists.get(revision.reusables_hash)!) as ReusableEntry[] };
+  const hashes = [revision.files_hash, revision.reusables_hash];
+  let texts = hashes.map((hash) => listTexts.get(hash));
+  if (texts.includes(undefined)) {
+    const read = await getAll(databaseObjectStore(db), hashes);
+    texts = hashes.map((hash) => read.get(hash)!);
+    if (!db.isTransaction) hashes.forEach((hash, index) => listTexts.keep(hash, texts[index]!));
+  }
+  return { files: JSON.parse(texts[0]!) as FileEntry[], reusables: JSON.parse(texts[1]!) as ReusableEntry[] };
 }
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
