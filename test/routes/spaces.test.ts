@@ -66,6 +66,25 @@ describe('spaces', () => {
     expect(raised.body.defaultLevel).toBe('edit');
   });
 
+  it("answers each read of a space and its pages from the caller's standing at that moment: a promotion, a rename and a removal show in the next read", async () => {
+    const { organizationId, admin } = await buildOrganization(testApp);
+    const member = await buildMember(testApp, organizationId, 'read');
+    const space = await createSpace(organizationId, admin.token, { title: 'Handbook' });
+    const read = (path = '') => request(testApp.app, 'GET', `/v1/spaces/${space.body.id}${path}`, { token: member.token });
+    expect((await read()).body).toMatchObject({ title: 'Handbook', permissions: { view: true, edit: false } });
+
+    await request(testApp.app, 'PATCH', `/v1/orgs/${organizationId}/members/${member.userId}`, { token: admin.token, body: { role: 'edit' } });
+    const renamed = await request(testApp.app, 'PATCH', `/v1/spaces/${space.body.id}`, { token: admin.token, body: { title: 'Guide' } });
+    expect(renamed.body).toMatchObject({ title: 'Guide', permissions: { admin: true } });
+    expect((await read()).body).toMatchObject({ title: 'Guide', permissions: { view: true, edit: true } });
+    expect((await read('/content/pages')).status).toBe(200);
+
+    await request(testApp.app, 'DELETE', `/v1/orgs/${organizationId}/members/${member.userId}`, { token: admin.token });
+    expect((await read()).status).toBe(404);
+    expect((await read('/content/pages')).status).toBe(404);
+    expect((await request(testApp.app, 'GET', `/v1/spaces/${space.body.id}`, { token: admin.token })).body.title).toBe('Guide');
+  });
+
   it('hides a space from other organizations (404) unless its visibility opens it', async () => {
     const { organizationId, admin } = await buildOrganization(testApp);
     const stranger = await buildOrganization(testApp);
