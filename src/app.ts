@@ -96,11 +96,29 @@ function acceptJsonBodies(app: FastifyInstance): void {
       return;
     }
     parseJson(request, body, (error: Error | null, parsed?: unknown) => {
-      const lone = error ? undefined : SURROGATE_ESCAPE.test(body) && loneSurrogateAt(parsed, 'body');
+      if (error) {
+        done(new BadRequest(whyNotJson(body)), undefined);
+        return;
+      }
+      const lone = SURROGATE_ESCAPE.test(body) && loneSurrogateAt(parsed, 'body');
       if (lone) done(new BadRequest(`${lone}: text must be valid Unicode (it holds a lone surrogate \\uD800–\\uDFFF)`), undefined);
-      else done(error, parsed);
+      else done(null, parsed);
     });
   });
+}
+
+/**
+ * Why Fastify's parser refused a body, which its own error does not say: JSON.parse's
+ * account of where the text goes wrong, or else the keys that could change objects'
+ * prototypes, which it refuses in valid JSON. Runs only for refused bodies.
+ */
+function whyNotJson(body: string): string {
+  try {
+    JSON.parse(body);
+  } catch (error) {
+    return `The body is not valid JSON: ${(error as SyntaxError).message}`;
+  }
+  return 'The body holds a "__proto__" key, or a "constructor" key holding "prototype", which are refused: no field of the API has these names';
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

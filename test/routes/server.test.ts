@@ -86,6 +86,18 @@ describe('the server', () => {
     expect(paired.body.title).toBe('Docs 😀');
   });
 
+  it('says why a JSON body is refused: where its text goes wrong, or the prototype keys it holds', async () => {
+    const { admin } = await buildOrganization(testApp);
+    const unterminated = await postRaw('/v1/orgs', admin.token, 'application/json', '{"title": "Docs');
+    expect(unterminated.statusCode).toBe(400);
+    expect(unterminated.json().error.message).toMatch(/^The body is not valid JSON: .*JSON/);
+    for (const body of ['{"title":"Docs","__proto__":{"admin":true}}', '{"title":"Docs","constructor":{"prototype":{"admin":true}}}']) {
+      const poisoned = await postRaw('/v1/orgs', admin.token, 'application/json', body);
+      expect(poisoned.statusCode).toBe(400);
+      expect(poisoned.json().error.message).toMatch(/^The body holds a "__proto__" key, or a "constructor" key holding "prototype", which are refused/);
+    }
+  });
+
   it('logs JSON lines off a terminal, and one line per request only at debug, at debug level', async () => {
     const database = await createTestDatabase();
     try {
