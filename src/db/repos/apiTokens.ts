@@ -160,31 +160,42 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
   { remember: true },
 );
 
+type OwnerWithSpace = { owner: TokenOwnerRow; space: { row: SpaceWithCounters; standing: ContentStandingRows } | undefined };
+
+/**
+ * On SQLite a remembered row is the same object until the database changes, as
+ * remembered rows always are (db/prepared.ts): what is made of it, the organization's
+ * collections parsed among it, is made once.
+ */
+const madeFromRow = new WeakMap<OwnerWithSpaceRow, OwnerWithSpace>();
+
 /**
  * The token's owner and, in the same round trip, a space with its counters and what
  * the owner's roles on it depend on (services/contentAccess.ts): requests under
  * /spaces/{spaceId} need both. A space read made six round trips to PostgreSQL before.
  */
-export async function findTokenOwnerWithSpace(
-  db: Db,
-  tokenHash: string,
-  spaceId: string,
-): Promise<{ owner: TokenOwnerRow; space: { row: SpaceWithCounters; standing: ContentStandingRows } | undefined } | undefined> {
+export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId: string): Promise<OwnerWithSpace | undefined> {
   const [row] = await ownerWithSpaceQuery(db, { tokenHash, spaceId });
   if (!row) return undefined;
+  const made = madeFromRow.get(row);
+  if (made) return made;
   const { member_role, is_member, owns_team, collections, grants, ...space } = besideOwner(row);
-  if (space.id === null) return { owner: ownerOf(row), space: undefined };
-  return {
+  const found: OwnerWithSpace = {
     owner: ownerOf(row),
-    space: {
-      row: space as SpaceWithCounters,
-      standing: {
-        organization: { member_role, is_member, owns_team: owns_team ?? 0 },
-        collections: jsonRows(collections),
-        grants: jsonRows(grants),
-      },
-    },
+    space:
+      space.id === null
+        ? undefined
+        : {
+            row: space as SpaceWithCounters,
+            standing: {
+              organization: { member_role, is_member, owns_team: owns_team ?? 0 },
+              collections: jsonRows(collections),
+              grants: jsonRows(grants),
+            },
+          },
   };
+  madeFromRow.set(row, found);
+  return found;
 }
 
 /** Revokes by hash or id; answers how many tokens were revoked (0 or 1). */
