@@ -184,7 +184,6 @@ export function gitPathsOf(view: RevisionView): GitPaths {
   return view.git ? (JSON.parse(view.git.paths) as GitPaths) : { pages: {}, files: {} };
 }
 
-/** A revision's files and reusable contents, two lists read in one query. */
 /** A revision's files and reusable contents, parsed afresh for each caller, which may change them. */
 export async function listsOf(db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> {
   const hashes = [revision.files_hash, revision.reusables_hash];
