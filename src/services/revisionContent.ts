@@ -69,9 +69,10 @@ const outlines = new WeightBoundedCache<TreeOutline>(250_000, (outline) => outli
  * Revisions, and their files and reusable-content lists as stored, read by every request
  * for content: neither ever changes, so reading them once saves two round trips to the
  * database on each later read. Kept when read outside a transaction, so that nothing a
- * rolled-back write held is kept. A few MB at most.
+ * rolled-back write held is kept. The current revisions of thousands of spaces and
+ * change requests, ~300 B each; lists up to 4 million characters.
  */
-const revisions = new WeightBoundedCache<RevisionRow>(10_000, () => 1);
+const revisions = new WeightBoundedCache<RevisionRow>(2_000, () => 1);
 const listTexts = new WeightBoundedCache<string>(4_000_000, (text) => text.length);
 /**
  * Trees being read outside transactions: requests that miss the cache together read a
