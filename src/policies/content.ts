@@ -25,6 +25,12 @@ export interface ContentCaller {
   grants: Map<string, Role>;
 }
 
+/**
+ * A site token's reader (GitBook's renderer reading a published site): no one's member
+ * and granted nothing, so what it may read of a space is what the site publishes.
+ */
+export const SITE_READER: ContentCaller = { organization: undefined, collections: new Map(), grants: new Map() };
+
 export interface SpaceFacts {
   id: string;
   parentId: string | null;

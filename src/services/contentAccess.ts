@@ -12,6 +12,7 @@ import {
   authorizeCollectionRole,
   authorizeSpaceStanding,
   collectionRole,
+  SITE_READER,
   spaceStanding,
   type CollectionPermissions,
   type ContentCaller,
@@ -81,9 +82,11 @@ export async function authorizeSpace(
   if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
     return authorizeSpaceStanding(null, permission, spaceId) as never;
   }
-  const caller = preloaded?.space
-    ? contentCallerFrom(preloaded.space.standing)
-    : await loadContentCaller(db, space.organization_id, actor.user.id);
+  const caller = actor.site
+    ? SITE_READER
+    : preloaded?.space
+      ? contentCallerFrom(preloaded.space.standing)
+      : await loadContentCaller(db, space.organization_id, actor.user.id);
   const facts = spaceFacts(space);
   if (spaceStanding(caller, facts, options.shareKey) === null) {
     facts.publishedOpenly = actor.site ? await siteTokenOpensSpace(db, actor.site, space.id) : await isSpacePublishedOpenly(db, space.id, options.shareKey);
