@@ -142,6 +142,9 @@ export function withIncludedMarkdown(markdown: string, markdownOf: (reusableCont
   return markdown.replace(INCLUDE_TAG, (tag, id: string) => markdownOf(id)?.replace(INCLUDE_TAG, '').trim() ?? tag);
 }
 
+/** A node's lists of nodes, which withKeys walks itself. */
+const isChildList = (field: string) => field === 'nodes' || field === 'fragments';
+
 /**
  * The document with a key on every block and inline that has none, as GitBook's
  * documents carry them (its renderer keys tabs, list items and React nodes by them).
@@ -150,9 +153,6 @@ export function withIncludedMarkdown(markdown: string, markdownOf: (reusableCont
  * the same walk, as `resolveWrittenLinks` resolves them. Changed in place, as
  * `resolveWrittenLinks` changes it: the document must be the caller's own.
  */
-/** A node's lists of nodes, which withKeys walks itself. */
-const isChildList = (field: string) => field === 'nodes' || field === 'fragments';
-
 export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver): Document {
   const keyed = (nodes: unknown[], prefix: string): void => {
     nodes.forEach((node, index) => {
