@@ -123,7 +123,7 @@ describe('crash safety', () => {
       const runtimes = () => descendants(server.child.pid!).filter((pid) => commandOf(pid).includes('workerd'));
       const running = runtimes();
       expect(running.length).toBeGreaterThan(0);
-      const folder = dirname(/\/\S*quire-workerd-[^/\0]+\/quire\.capnp/.exec(readFileSync(`/proc/${running[0]}/cmdline`, 'utf8').replaceAll('\0', ' '))![0]);
+      const folder = dirname(/\/\S*quire-workerd-[^/\0]+\/quire\.capnp/.exec(commandOf(running[0]).replaceAll('\0', ' '))![0]);
       expect(existsSync(folder)).toBe(true);
       server.child.kill('SIGKILL');
       await server.exited;
