@@ -753,6 +753,19 @@ export interface OrganizationWithAccessRow extends OrganizationsTable {
   owns_team: number;
 }
 
+/**
+ * A space read with the request's token, for a read under /spaces/{spaceId}
+ * (plugins/auth.ts): what presenting it needs, whether its current revision matches a
+ * Git commit, and what the caller's roles on it depend on (none for a site token's
+ * reader, whose standing the policy states).
+ */
+export interface SpaceReadWithToken {
+  row: SpaceWithCounters;
+  /** When false, reads of the current content need not ask where its pages sit in git (revision_git). */
+  revisionSynced: boolean;
+  standing?: ContentStandingRows;
+}
+
 /** What a caller's roles on a space depend on, beyond the space: read once per operation (services/contentAccess.ts). */
 export interface ContentStandingRows {
   /** The caller's access to the organization; undefined when it does not exist. */

@@ -11,9 +11,11 @@
 // accepted too, on the operations that read published content and nothing else: those
 // whose route says `config: { siteToken: true }`. Its reader is no one's member; what it
 // may read is decided where all published access is (services/contentAccess.ts and
-// services/siteAccess.ts), from the site it names.
-import type { FastifyInstance } from 'fastify';
+// services/siteAccess.ts), from the site it names. Its read under /spaces/{spaceId}
+// reads that space and the site as published in one query.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findTokenOwner, findTokenOwnerWithOrganization, findTokenOwnerWithSpace } from '../db/repos/apiTokens.ts';
+import { readSpaceWithPublishedSite } from '../db/repos/siteStructure.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/ids.ts';
 import { looksLikeJwt, verifySiteToken } from '../lib/siteTokens.ts';
@@ -43,7 +45,13 @@ export function requireBearerToken(app: FastifyInstance): void {
       const scope = await verifySiteToken(token, app.ctx.linkKey, app.ctx.clock.now());
       if (!scope) throw new Unauthorized('The site token is invalid or has expired; resolve the URL again (POST /v1/urls/published) for a fresh one');
       if (!request.routeOptions.config.siteToken) throw new Forbidden("A site token reads its site's published content and nothing else");
-      request.actor = { tokenId: `site:${scope.site}`, user: siteReader(scope.site), site: scope };
+      const { spaceId } = request.params as { spaceId?: unknown };
+      let readWithToken: Pick<Actor, 'requestSpace'> = {};
+      if (typeof spaceId === 'string' && isRead(request)) {
+        const found = await readSpaceWithPublishedSite(db, spaceId, scope.site);
+        readWithToken = { requestSpace: { spaceId, space: found?.space, published: found?.published } };
+      }
+      request.actor = { tokenId: `site:${scope.site}`, user: siteReader(scope.site), site: scope, ...readWithToken };
       return;
     }
     const tokenHash = hashToken(token);
@@ -54,7 +62,7 @@ export function requireBearerToken(app: FastifyInstance): void {
       const found = await findTokenOwnerWithOrganization(db, tokenHash, organizationId);
       owner = found?.owner;
       readWithToken = { requestOrganization: { organizationId, organization: found?.organization } };
-    } else if (typeof spaceId === 'string' && (request.method === 'GET' || request.method === 'HEAD')) {
+    } else if (typeof spaceId === 'string' && isRead(request)) {
       const found = await findTokenOwnerWithSpace(db, tokenHash, spaceId);
       owner = found?.owner;
       readWithToken = { requestSpace: { spaceId, space: found?.space } };
@@ -79,6 +87,14 @@ export function requireBearerToken(app: FastifyInstance): void {
       },
     };
   });
+}
+
+/**
+ * Only a read is given what its token's query read beside it: a write loads inside its
+ * transaction (services/contentAccess.ts).
+ */
+function isRead(request: FastifyRequest): boolean {
+  return request.method === 'GET' || request.method === 'HEAD';
 }
 
 /** Who reads through a site token: a user no organization has as a member. */

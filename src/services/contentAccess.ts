@@ -61,6 +61,8 @@ export interface AuthorizedSpace {
   caller: ContentCaller;
   /** The space with its counters, when the request read it with its token (a read, outside any transaction). */
   withCounters?: SpaceWithCounters;
+  /** Whether its current revision matches a Git commit, when read with the token. */
+  revisionSynced?: boolean;
 }
 
 /**
@@ -84,15 +86,17 @@ export async function authorizeSpace(
   }
   const caller = actor.site
     ? SITE_READER
-    : preloaded?.space
+    : preloaded?.space?.standing
       ? contentCallerFrom(preloaded.space.standing)
       : await loadContentCaller(db, space.organization_id, actor.user.id);
   const facts = spaceFacts(space);
   if (spaceStanding(caller, facts, options.shareKey) === null) {
-    facts.publishedOpenly = actor.site ? await siteTokenOpensSpace(db, actor.site, space.id) : await isSpacePublishedOpenly(db, space.id, options.shareKey);
+    facts.publishedOpenly = actor.site
+      ? await siteTokenOpensSpace(db, actor.site, space.id, preloaded && { published: preloaded.published })
+      : await isSpacePublishedOpenly(db, space.id, options.shareKey);
   }
   const standing = authorizeSpaceStanding(spaceStanding(caller, facts, options.shareKey), permission, spaceId, options.reach);
-  return { space, standing, caller, withCounters: preloaded?.space?.row };
+  return { space, standing, caller, withCounters: preloaded?.space?.row, revisionSynced: preloaded?.space?.revisionSynced };
 }
 
 /** authorizeSpace for what publishing never opens: change requests, comments, links, custom fields. */

@@ -33,24 +33,25 @@ export type RevisionSelector = ({ current: true } | { revisionId: string } | { c
 
 /** A revision as the API presents it: with where its pages and files sit in git, when it matches a commit. */
 async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
-  const view = await loadedView(ctx, actor, spaceId, selector);
-  return selector.metadata === false ? view : { ...view, git: await findRevisionGit(ctx.db, view.revision.id) };
+  const { view, synced } = await loadedView(ctx, actor, spaceId, selector);
+  return selector.metadata === false || synced === false ? view : { ...view, git: await findRevisionGit(ctx.db, view.revision.id) };
 }
 
-async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
+/** The revision, and whether it matches a Git commit when the space's read said so already (undefined: not known). */
+async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<{ view: RevisionView; synced?: boolean }> {
   if ('changeRequest' in selector) {
     await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
-    return loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id);
+    return { view: await loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id) };
   }
-  const { space, standing } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
-  if ('current' in selector) return { ...(await loadRevision(ctx, space.revision_id)), published: standing === 'published' };
+  const { space, standing, revisionSynced } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
+  if ('current' in selector) return { view: { ...(await loadRevision(ctx, space.revision_id)), published: standing === 'published' }, synced: revisionSynced };
   // What is published is the current revision; other revisions of the space (its
   // history, its change requests') are for those with a role on it.
   const visible = standing === 'published' ? selector.revisionId === space.revision_id : await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId);
   if (!visible) {
     throw new NotFound(`No revision with id "${selector.revisionId}" in this space`);
   }
-  return { ...(await loadRevision(ctx, selector.revisionId)), published: standing === 'published' };
+  return { view: { ...(await loadRevision(ctx, selector.revisionId)), published: standing === 'published' } };
 }
 
 export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { ContentStandingRows, Database, OrganizationWithAccessRow, SpaceWithCounters, UserRow } from '../db/schema.ts';
+import type { Database, OrganizationWithAccessRow, PublishedSiteRows, SpaceReadWithToken, UserRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
@@ -37,10 +37,10 @@ export interface Actor {
    */
   requestOrganization?: { organizationId: string; organization: OrganizationWithAccessRow | undefined };
   /**
-   * On a read under /spaces/{spaceId}: that space with its counters and what the
-   * caller's roles on it depend on, read with the token (undefined space: none).
+   * On a read under /spaces/{spaceId}: that space, read with the token (undefined
+   * space: none); for a site token, its site as published, read in the same query.
    */
-  requestSpace?: { spaceId: string; space: { row: SpaceWithCounters; standing: ContentStandingRows } | undefined };
+  requestSpace?: { spaceId: string; space: SpaceReadWithToken | undefined; published?: PublishedSiteRows | undefined };
   /** Set for a site token: the published site it reads, and as whom (lib/siteTokens.ts). */
   site?: SiteTokenScope;
 }

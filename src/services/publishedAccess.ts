@@ -4,7 +4,7 @@
 // services/siteAccess.ts ask this only of outsiders.
 import { hasActiveShareLink } from '../db/repos/sites.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
-import type { Db, SiteRow } from '../db/schema.ts';
+import type { Db, PublishedSiteRows, SiteRow } from '../db/schema.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
 import { shownStructure } from './siteStructure.ts';
@@ -25,9 +25,13 @@ export function siteTokenCredentials(scope: SiteTokenScope): ReadCredentials {
   return { ...(scope.shareKey ? { shareKey: scope.shareKey } : {}), ...(scope.authenticated ? { verifiedClaims: scope.claims } : {}) };
 }
 
-/** The token's site and the reader's claims on it while the site still opens to the reader it was minted for; else undefined. */
-export async function siteTokenOpens(db: Db, scope: SiteTokenScope) {
-  const published = await readPublishedSite(db, scope.site);
+/**
+ * The token's site and the reader's claims on it while the site still opens to the
+ * reader it was minted for; else undefined. `read`: the site as published, when the
+ * request has read it already (plugins/auth.ts).
+ */
+export async function siteTokenOpens(db: Db, scope: SiteTokenScope, read?: { published: PublishedSiteRows | undefined }) {
+  const published = read ? read.published : await readPublishedSite(db, scope.site);
   if (!published || published.site.organization_id !== scope.organization) return undefined;
   const claims = await publishedSiteClaims(db, published.site, siteTokenCredentials(scope));
   return claims && { published, claims };
@@ -37,8 +41,8 @@ export async function siteTokenOpens(db: Db, scope: SiteTokenScope) {
  * Whether a site token reads this space's published content: its site is still
  * published to the token's reader, and still shows the space to them.
  */
-export async function siteTokenOpensSpace(db: Db, scope: SiteTokenScope, spaceId: string): Promise<boolean> {
-  const opened = await siteTokenOpens(db, scope);
+export async function siteTokenOpensSpace(db: Db, scope: SiteTokenScope, spaceId: string, read?: { published: PublishedSiteRows | undefined }): Promise<boolean> {
+  const opened = await siteTokenOpens(db, scope, read);
   if (!opened) return false;
   return shownStructure(opened.published.structure, opened.claims).siteSpaces.some((siteSpace) => siteSpace.space_id === spaceId);
 }

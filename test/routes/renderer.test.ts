@@ -223,6 +223,21 @@ describe('a site token', () => {
     expect((await request(testApp.app, 'GET', `/v1/spaces/${space.id}`, { token: fresh })).status).toBe(404);
   });
 
+  it('answers each read with what its site shows at that moment: a space taken off the site, put back, and deleted', async () => {
+    const { site, space, asSite, call, sites } = await resolvedSite();
+    const pageId = (await asSite('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages[0].id;
+    const reads = [`/v1/spaces/${space.id}`, `/v1/spaces/${space.id}/content/pages`, `/v1/spaces/${space.id}/content/page/${pageId}/document`];
+    const statuses = async () => Promise.all(reads.map(async (path) => (await asSite('GET', path)).status));
+    expect(await statuses()).toEqual([200, 200, 200]);
+    const [shown] = (await call('GET', `${sites}/${site.id}/site-spaces`)).body.items;
+    expect((await call('DELETE', `${sites}/${site.id}/site-spaces/${shown.id}`)).status).toBe(204);
+    expect(await statuses()).toEqual([404, 404, 404]);
+    expect((await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id })).status).toBe(201);
+    expect(await statuses()).toEqual([200, 200, 200]);
+    expect((await call('DELETE', `/v1/spaces/${space.id}`)).status).toBe(204);
+    expect(await statuses()).toEqual([404, 404, 404]);
+  });
+
   it("reads the latest version of its organization's OpenAPI specs, which published pages' blocks show, and no other version or organization", async () => {
     const { org, orgSite, asSite, call, sites, site } = await resolvedSite();
     const text = 'openapi: 3.1.0\ninfo: { title: Pets, version: 1.0.0 }\npaths:\n  /pets:\n    get:\n      summary: List pets\n      responses: { "200": { description: ok } }\n';

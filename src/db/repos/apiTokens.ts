@@ -1,10 +1,10 @@
 // API tokens, stored only as SHA-256 hashes.
-import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow, ContentStandingRows, SpaceWithCounters } from '../schema.ts';
+import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { sql } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
 import { preparedQuery } from '../prepared.ts';
 import { isMember, ownsTeam } from './organizations.ts';
-import { GIT_SYNC_COLUMNS } from './spaces.ts';
+import { GIT_SYNC_COLUMNS, REVISION_SYNCED } from './spaces.ts';
 
 /**
  * A token made outside SSO does not admit someone who is an SSO member of an
@@ -121,7 +121,7 @@ export async function findTokenOwnerWithOrganization(
 
 type OwnerWithSpaceRow = OwnerColumns &
   Nullable<SpaceWithCounters> &
-  Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'>> & { collections: unknown; grants: unknown };
+  Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'>> & { revision_synced: number | boolean | null; collections: unknown; grants: unknown };
 
 const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpaceRow>(
   (db, param) =>
@@ -138,6 +138,7 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
       .select(GIT_SYNC_COLUMNS)
       .select(OWNER_COLUMNS)
       .select((eb) => [
+        REVISION_SYNCED,
         ssoRequiredBy,
         'm.role as member_role',
         isMember,
@@ -160,7 +161,7 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
   { remember: true },
 );
 
-type OwnerWithSpace = { owner: TokenOwnerRow; space: { row: SpaceWithCounters; standing: ContentStandingRows } | undefined };
+type OwnerWithSpace = { owner: TokenOwnerRow; space: SpaceReadWithToken | undefined };
 
 /**
  * On SQLite a remembered row is the same object until the database changes, as
@@ -179,7 +180,7 @@ export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId
   if (!row) return undefined;
   const made = madeFromRow.get(row);
   if (made) return made;
-  const { member_role, is_member, owns_team, collections, grants, ...space } = besideOwner(row);
+  const { member_role, is_member, owns_team, revision_synced, collections, grants, ...space } = besideOwner(row);
   const found: OwnerWithSpace = {
     owner: ownerOf(row),
     space:
@@ -187,6 +188,7 @@ export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId
         ? undefined
         : {
             row: space as SpaceWithCounters,
+            revisionSynced: Boolean(revision_synced),
             standing: {
               organization: { member_role, is_member, owns_team: owns_team ?? 0 },
               collections: jsonRows(collections),

@@ -1,8 +1,10 @@
 // The structure of a site: section groups, sections and site spaces. Sites hold few of
 // these, so the services read a site's whole structure at once and reason in memory.
+import { sql, type Expression, type Kysely } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
 import { preparedQuery } from '../prepared.ts';
-import type { Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow } from '../schema.ts';
+import type { Database, Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
+import { GIT_SYNC_COLUMNS, REVISION_SYNCED } from './spaces.ts';
 
 /** Every group, section and site space of a site, each list in position order. */
 export async function readSiteStructure(db: Db, siteId: string): Promise<SiteStructureRows> {
@@ -75,24 +77,56 @@ const GROUP_COLUMNS = columns<SectionGroupRow>()(['id', 'site_id', 'title', 'ico
 const SECTION_COLUMNS = columns<SectionRow>()(['id', 'site_id', 'group_id', 'title', 'description', 'path', 'condition', 'icon', 'position', 'default_site_space_id', 'created_at']);
 const SITE_SPACE_COLUMNS = columns<SiteSpaceRow>()(['id', 'site_id', 'section_id', 'space_id', 'path', 'condition', 'position', 'created_at']);
 
-const publishedSiteQuery = preparedQuery<'siteId', SiteRow & { groups: unknown; sections: unknown; site_spaces: unknown; spaces: unknown }>(
+const SITE_COLUMNS = columns<SiteRow>()([
+  'id', 'organization_id', 'type', 'title', 'hostname', 'basename', 'proxy_origin', 'visibility', 'published', 'adaptive_enabled',
+  'adaptive_schema', 'adaptive_schema_updated_at', 'customization', 'visitor_key', 'default_section_id', 'default_site_space_id', 'created_at', 'updated_at',
+]);
+
+type StructureColumns = { groups: unknown; sections: unknown; site_spaces: unknown; spaces: unknown };
+
+/** A site's structure and the spaces it shows, as JSON columns, for the site `siteId` (a column or a parameter). */
+function structureColumns(db: Kysely<Database>, siteId: Expression<string> | string) {
+  return [
+    jsonRowsOf(db, db.selectFrom('site_section_groups as grp').select(GROUP_COLUMNS.map((name) => `grp.${name}` as const)).where('grp.site_id', '=', siteId).orderBy('grp.position').orderBy('grp.id')).as('groups'),
+    jsonRowsOf(db, db.selectFrom('site_sections as sec').select(SECTION_COLUMNS.map((name) => `sec.${name}` as const)).where('sec.site_id', '=', siteId).orderBy('sec.position').orderBy('sec.id')).as('sections'),
+    jsonRowsOf(db, db.selectFrom('site_spaces as ss').select(SITE_SPACE_COLUMNS.map((name) => `ss.${name}` as const)).where('ss.site_id', '=', siteId).orderBy('ss.position').orderBy('ss.id')).as('site_spaces'),
+    jsonRowsOf(
+      db,
+      db
+        .selectFrom('spaces as sp')
+        .select(['sp.id', 'sp.title', 'sp.revision_id', 'sp.deleted_at'])
+        .where('sp.id', 'in', db.selectFrom('site_spaces as shown').select('shown.space_id').where('shown.site_id', '=', siteId)),
+    ).as('spaces'),
+  ];
+}
+
+const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>(
   (db, param) =>
     db
       .selectFrom('sites as site')
       .selectAll('site')
-      .select((eb) => [
-        jsonRowsOf(db, eb.selectFrom('site_section_groups as g').select(GROUP_COLUMNS.map((name) => `g.${name}` as const)).whereRef('g.site_id', '=', 'site.id').orderBy('g.position').orderBy('g.id')).as('groups'),
-        jsonRowsOf(db, eb.selectFrom('site_sections as s').select(SECTION_COLUMNS.map((name) => `s.${name}` as const)).whereRef('s.site_id', '=', 'site.id').orderBy('s.position').orderBy('s.id')).as('sections'),
-        jsonRowsOf(db, eb.selectFrom('site_spaces as ss').select(SITE_SPACE_COLUMNS.map((name) => `ss.${name}` as const)).whereRef('ss.site_id', '=', 'site.id').orderBy('ss.position').orderBy('ss.id')).as('site_spaces'),
-        jsonRowsOf(
-          db,
-          eb
-            .selectFrom('spaces as sp')
-            .select(['sp.id', 'sp.title', 'sp.revision_id', 'sp.deleted_at'])
-            .where('sp.id', 'in', eb.selectFrom('site_spaces as shown').select('shown.space_id').whereRef('shown.site_id', '=', 'site.id')),
-        ).as('spaces'),
-      ])
+      .select(structureColumns(db, sql.ref<string>('site.id')))
       .where('site.id', '=', param('siteId')),
+  { remember: true },
+);
+
+/**
+ * A space with its counters, and in the same round trip the site a site token reads,
+ * as published: what a site token's read under /spaces/{spaceId} needs (plugins/auth.ts).
+ */
+const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithCounters & StructureColumns & { revision_synced: number | boolean; site: unknown }>(
+  (db, param) =>
+    db
+      .selectFrom('spaces as s')
+      .leftJoin('space_git_syncs as g', 'g.space_id', 's.id')
+      .selectAll('s')
+      .select(GIT_SYNC_COLUMNS)
+      .select((eb) => [
+        REVISION_SYNCED,
+        jsonRowsOf(db, eb.selectFrom('sites as site').select(SITE_COLUMNS.map((name) => `site.${name}` as const)).where('site.id', '=', param('siteId'))).as('site'),
+        ...structureColumns(db, param('siteId')),
+      ])
+      .where('s.id', '=', param('spaceId')),
   { remember: true },
 );
 
@@ -103,7 +137,23 @@ function inPositionOrder<Row extends { position: string; id: string }>(rows: Row
 export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteRows | undefined> {
   const [row] = await publishedSiteQuery(db, { siteId });
   if (!row) return undefined;
-  const { groups, sections, site_spaces: siteSpaces, spaces, ...site } = row;
+  const { groups, sections, site_spaces, spaces, ...site } = row;
+  return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
+}
+
+/** A space and the site a site token reads (undefined when either is gone), in one round trip. */
+export async function readSpaceWithPublishedSite(db: Db, spaceId: string, siteId: string): Promise<{ space: SpaceReadWithToken; published: PublishedSiteRows | undefined } | undefined> {
+  const [row] = await spaceWithPublishedSiteQuery(db, { spaceId, siteId });
+  if (!row) return undefined;
+  const { revision_synced, site, groups, sections, site_spaces, spaces, ...space } = row;
+  const [siteRow] = jsonRows<SiteRow>(site);
+  return {
+    space: { row: space, revisionSynced: Boolean(revision_synced) },
+    published: siteRow && publishedSiteOf(siteRow, { groups, sections, site_spaces, spaces }),
+  };
+}
+
+function publishedSiteOf(site: SiteRow, { groups, sections, site_spaces: siteSpaces, spaces }: StructureColumns): PublishedSiteRows {
   return {
     site,
     // In position order as readSiteStructure answers; an aggregate's order is not the subquery's by any promise.
