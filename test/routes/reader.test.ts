@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { JSDOM } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it, vi } from 'vitest';
-import { useTestApp } from '../helpers/app.ts';
+import { eventsDelivered, useTestApp } from '../helpers/app.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { BACKGROUNDS, contrastRatio } from '../../src/reader/customization.ts';
 import { prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
@@ -212,6 +212,8 @@ describe('the built-in reader', () => {
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# One\n\nFirst.' }, { operation: 'insert_page', document: '# Two\n\nSecond, unique to this test.' }] });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    // The merge's own delivery to this subscriber, run late, would make the documents counted below.
+    await eventsDelivered(testApp);
     expect(await prepareSpaceDocuments(testApp.app.ctx, space.id)).toBe(0);
     const siteSpacePath = (await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id })).body.path;
     expect(await prepareSpaceDocuments(testApp.app.ctx, space.id)).toBe(2);
