@@ -70,3 +70,20 @@ export function preparedQuery<Name extends string, Row>(
     return result.rows;
   };
 }
+
+/**
+ * What a repository makes of a remembered row (parsed JSON, say), made once per row: on
+ * SQLite a remembered row is the same object until the database changes. The made value
+ * is shared by every reader of that row, so nothing may change it.
+ */
+export function madeOncePerRow<Row extends object, Made>(make: (row: Row) => Made): (row: Row) => Made {
+  const made = new WeakMap<Row, Made>();
+  return (row) => {
+    let value = made.get(row);
+    if (value === undefined) {
+      value = make(row);
+      made.set(row, value);
+    }
+    return value;
+  };
+}

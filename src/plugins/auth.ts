@@ -99,5 +99,7 @@ function isRead(request: FastifyRequest): boolean {
 
 /** Who reads through a site token: a user no organization has as a member. */
 function siteReader(siteId: string): Actor['user'] {
-  return { id: `site-reader:${siteId}`, email: '', display_name: 'Site reader', photo_url: null, created_at: new Date(0).toISOString() };
+  return { id: `site-reader:${siteId}`, email: '', display_name: 'Site reader', photo_url: null, created_at: EPOCH };
 }
+
+const EPOCH = new Date(0).toISOString();

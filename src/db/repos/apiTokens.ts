@@ -2,7 +2,7 @@
 import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { sql } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
-import { preparedQuery } from '../prepared.ts';
+import { madeOncePerRow, preparedQuery } from '../prepared.ts';
 import { isMember, ownsTeam } from './organizations.ts';
 import { GIT_SYNC_COLUMNS, REVISION_SYNCED } from './spaces.ts';
 
@@ -163,25 +163,10 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
 
 type OwnerWithSpace = { owner: TokenOwnerRow; space: SpaceReadWithToken | undefined };
 
-/**
- * On SQLite a remembered row is the same object until the database changes, as
- * remembered rows always are (db/prepared.ts): what is made of it, the organization's
- * collections parsed among it, is made once.
- */
-const madeFromRow = new WeakMap<OwnerWithSpaceRow, OwnerWithSpace>();
-
-/**
- * The token's owner and, in the same round trip, a space with its counters and what
- * the owner's roles on it depend on (services/contentAccess.ts): requests under
- * /spaces/{spaceId} need both. A space read made six round trips to PostgreSQL before.
- */
-export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId: string): Promise<OwnerWithSpace | undefined> {
-  const [row] = await ownerWithSpaceQuery(db, { tokenHash, spaceId });
-  if (!row) return undefined;
-  const made = madeFromRow.get(row);
-  if (made) return made;
+/** The organization's collections and the caller's grants parsed once per remembered row (db/prepared.ts). */
+const ownerWithSpaceOf = madeOncePerRow((row: OwnerWithSpaceRow): OwnerWithSpace => {
   const { member_role, is_member, owns_team, revision_synced, collections, grants, ...space } = besideOwner(row);
-  const found: OwnerWithSpace = {
+  return {
     owner: ownerOf(row),
     space:
       space.id === null
@@ -196,8 +181,16 @@ export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId
             },
           },
   };
-  madeFromRow.set(row, found);
-  return found;
+});
+
+/**
+ * The token's owner and, in the same round trip, a space with its counters and what
+ * the owner's roles on it depend on (services/contentAccess.ts): requests under
+ * /spaces/{spaceId} need both. A space read made six round trips to PostgreSQL before.
+ */
+export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId: string): Promise<OwnerWithSpace | undefined> {
+  const [row] = await ownerWithSpaceQuery(db, { tokenHash, spaceId });
+  return row && ownerWithSpaceOf(row);
 }
 
 /** Revokes by hash or id; answers how many tokens were revoked (0 or 1). */

@@ -2,7 +2,7 @@
 // these, so the services read a site's whole structure at once and reason in memory.
 import { sql, type Expression, type Kysely } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
-import { preparedQuery } from '../prepared.ts';
+import { madeOncePerRow, preparedQuery } from '../prepared.ts';
 import type { Database, Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { GIT_SYNC_COLUMNS, REVISION_SYNCED } from './spaces.ts';
 
@@ -141,16 +141,21 @@ export async function readPublishedSite(db: Db, siteId: string): Promise<Publish
   return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
 }
 
-/** A space and the site a site token reads (undefined when either is gone), in one round trip. */
-export async function readSpaceWithPublishedSite(db: Db, spaceId: string, siteId: string): Promise<{ space: SpaceReadWithToken; published: PublishedSiteRows | undefined } | undefined> {
-  const [row] = await spaceWithPublishedSiteQuery(db, { spaceId, siteId });
-  if (!row) return undefined;
+type SpaceWithPublishedSite = { space: SpaceReadWithToken; published: PublishedSiteRows | undefined };
+
+const spaceWithPublishedSiteOf = madeOncePerRow((row: SpaceWithCounters & StructureColumns & { revision_synced: number | boolean; site: unknown }): SpaceWithPublishedSite => {
   const { revision_synced, site, groups, sections, site_spaces, spaces, ...space } = row;
   const [siteRow] = jsonRows<SiteRow>(site);
   return {
     space: { row: space, revisionSynced: Boolean(revision_synced) },
     published: siteRow && publishedSiteOf(siteRow, { groups, sections, site_spaces, spaces }),
   };
+});
+
+/** A space and the site a site token reads (undefined when either is gone), in one round trip. */
+export async function readSpaceWithPublishedSite(db: Db, spaceId: string, siteId: string): Promise<SpaceWithPublishedSite | undefined> {
+  const [row] = await spaceWithPublishedSiteQuery(db, { spaceId, siteId });
+  return row && spaceWithPublishedSiteOf(row);
 }
 
 function publishedSiteOf(site: SiteRow, { groups, sections, site_spaces: siteSpaces, spaces }: StructureColumns): PublishedSiteRows {
