@@ -755,14 +755,14 @@ export interface OrganizationWithAccessRow extends OrganizationsTable {
 
 /**
  * A space read with the request's token, for a read under /spaces/{spaceId}
- * (plugins/auth.ts): what presenting it needs, whether its current revision matches a
- * Git commit, and what the caller's roles on it depend on (none for a site token's
+ * (plugins/auth.ts): what presenting it needs, which Git commit its current revision
+ * matches, and what the caller's roles on it depend on (none for a site token's
  * reader, whose standing the policy states).
  */
 export interface SpaceReadWithToken {
   row: SpaceWithCounters;
-  /** When false, reads of the current content need not ask where its pages sit in git (revision_git). */
-  revisionSynced: boolean;
+  /** The stamp of the Git commit its current revision matches (repos/gitSync.ts), or null when none. */
+  revisionGitStamp: string | null;
   standing?: ContentStandingRows;
 }
 

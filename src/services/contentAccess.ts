@@ -61,8 +61,8 @@ export interface AuthorizedSpace {
   caller: ContentCaller;
   /** The space with its counters, when the request read it with its token (a read, outside any transaction). */
   withCounters?: SpaceWithCounters;
-  /** Whether its current revision matches a Git commit, when read with the token. */
-  revisionSynced?: boolean;
+  /** The stamp of the Git commit its current revision matches (null: none), when read with the token. */
+  revisionGitStamp?: string | null;
 }
 
 /**
@@ -96,7 +96,7 @@ export async function authorizeSpace(
       : await isSpacePublishedOpenly(db, space.id, options.shareKey);
   }
   const standing = authorizeSpaceStanding(spaceStanding(caller, facts, options.shareKey), permission, spaceId, options.reach);
-  return { space, standing, caller, withCounters: preloaded?.space?.row, revisionSynced: preloaded?.space?.revisionSynced };
+  return { space, standing, caller, withCounters: preloaded?.space?.row, revisionGitStamp: preloaded?.space?.revisionGitStamp };
 }
 
 /** authorizeSpace for what publishing never opens: change requests, comments, links, custom fields. */

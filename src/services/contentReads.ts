@@ -21,9 +21,9 @@ import {
   type PageFormat,
   presentRevision,
   requirePage,
+  revisionGitOf,
   type RevisionView,
 } from './revisionContent.ts';
-import { findRevisionGit } from '../db/repos/gitSync.ts';
 
 /** Which revision of a space to read: its current one, a given one, or a change request's. */
 export type RevisionSelector = ({ current: true } | { revisionId: string } | { changeRequest: string }) & {
@@ -33,18 +33,18 @@ export type RevisionSelector = ({ current: true } | { revisionId: string } | { c
 
 /** A revision as the API presents it: with where its pages and files sit in git, when it matches a commit. */
 async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
-  const { view, synced } = await loadedView(ctx, actor, spaceId, selector);
-  return selector.metadata === false || synced === false ? view : { ...view, git: await findRevisionGit(ctx.db, view.revision.id) };
+  const { view, gitStamp } = await loadedView(ctx, actor, spaceId, selector);
+  return selector.metadata === false || gitStamp === null ? view : { ...view, git: await revisionGitOf(ctx.db, view.revision.id, gitStamp) };
 }
 
-/** The revision, and whether it matches a Git commit when the space's read said so already (undefined: not known). */
-async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<{ view: RevisionView; synced?: boolean }> {
+/** The revision, and the stamp of the Git commit it matches when the space's read said so already (null: none; undefined: not known). */
+async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<{ view: RevisionView; gitStamp?: string | null }> {
   if ('changeRequest' in selector) {
     await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
     return { view: await loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id) };
   }
-  const { space, standing, revisionSynced } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
-  if ('current' in selector) return { view: { ...(await loadRevision(ctx, space.revision_id)), published: standing === 'published' }, synced: revisionSynced };
+  const { space, standing, revisionGitStamp } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
+  if ('current' in selector) return { view: { ...(await loadRevision(ctx, space.revision_id)), published: standing === 'published' }, gitStamp: revisionGitStamp };
   // What is published is the current revision; other revisions of the space (its
   // history, its change requests') are for those with a role on it.
   const visible = standing === 'published' ? selector.revisionId === space.revision_id : await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId);

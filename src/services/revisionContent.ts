@@ -10,6 +10,7 @@ import type { ReusableEntry } from '../content/reusables.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevision } from '../db/repos/revisions.ts';
+import { findRevisionGit, revisionGitStamp } from '../db/repos/gitSync.ts';
 import type { Db, GitBlob, GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { presentPage, presentPageTree } from '../presenters/page.ts';
 import { presentGitCommit } from '../presenters/gitSync.ts';
@@ -177,12 +178,49 @@ export interface RevisionView {
   /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
   published?: boolean;
   /** The commit the revision matches, for API reads (Git Sync). */
-  git?: RevisionGitRow;
+  git?: RevisionGit;
 }
+
+/** A revision's Git metadata, with where its pages and files sit in the commit parsed. Shared by readers: never changed. */
+export interface RevisionGit {
+  row: RevisionGitRow;
+  paths: GitPaths;
+}
+
+const NO_GIT_PATHS: GitPaths = Object.freeze({ pages: Object.freeze({}), files: Object.freeze({}) });
 
 /** Where the revision's pages and files sit in its commit (none when it matches no commit). */
 export function gitPathsOf(view: RevisionView): GitPaths {
-  return view.git ? (JSON.parse(view.git.paths) as GitPaths) : { pages: {}, files: {} };
+  return view.git?.paths ?? NO_GIT_PATHS;
+}
+
+/**
+ * Git metadata of revisions, parsed, by revision, with the stamp of the row they were
+ * read from. A sync or export may write a revision's row again, so an entry serves only
+ * a read that knows the row's current stamp (read with the space, repos/gitSync.ts) and
+ * finds the same. The paths of a synced space of 5,000 pages are ~500 KB of JSON, which
+ * took 5 ms to parse on every read of any of its pages. Up to 200,000 paths are kept.
+ */
+const revisionGits = new WeightBoundedCache<{ stamp: string; git: RevisionGit }>(200_000, ({ git }) => pathCount(git.paths));
+
+function pathCount(paths: GitPaths): number {
+  return 1 + Object.keys(paths.pages).length + Object.keys(paths.files).length + Object.keys(paths.reusables ?? {}).length;
+}
+
+/** The commit a revision matches, if any; `stamp`, when the caller read it with the space, lets a kept parse serve. */
+export async function revisionGitOf(db: Db, revisionId: string, stamp?: string): Promise<RevisionGit | undefined> {
+  const kept = revisionGits.get(revisionId);
+  if (kept && stamp !== undefined && kept.stamp === stamp) return kept.git;
+  const row = await findRevisionGit(db, revisionId);
+  if (!row) return undefined;
+  const readStamp = revisionGitStamp(row);
+  if (kept?.stamp === readStamp) return kept.git;
+  const git: RevisionGit = { row, paths: JSON.parse(row.paths) as GitPaths };
+  if (!db.isTransaction) {
+    revisionGits.forget(revisionId);
+    revisionGits.keep(revisionId, { stamp: readStamp, git });
+  }
+  return git;
 }
 
 /** A revision's files and reusable contents, parsed afresh for each caller, which may change them. */
@@ -268,7 +306,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     tags: [],
     createdAt: view.revision.created_at,
     type: 'edits' as const,
-    ...(view.git ? { git: presentGitCommit(view.git) } : {}),
+    ...(view.git ? { git: presentGitCommit(view.git.row) } : {}),
     urls: { app: `${ctx.config.publicUrl}/s/${spaceId}/~/revisions/${view.revision.id}/` },
   };
 }

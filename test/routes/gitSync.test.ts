@@ -258,6 +258,20 @@ describe('Git Sync export', () => {
     expect(written.files['setup/README.md']).toBe('# Setup\n\nSee [the intro](../README.md).\n');
     expect(written.files['setup/linux.md']).toContain('../.gitbook/assets/tux.png');
   });
+
+  it('answers each read with the commit the content matches at that moment: the imported revision exported to another branch shows that branch and its paths next', async () => {
+    server.commit(DOCS);
+    const space = await newSpace('Mirrored');
+    const imported = await importInto(space.id);
+    const gitOf = async () => (await call('GET', `/v1/spaces/${space.id}/content`)).body.git;
+    expect(await gitOf()).toMatchObject({ oid: imported.commit, ref: 'refs/heads/main' });
+    expect((await byTitle(space.id, 'Guide')).git).toEqual({ oid: expect.any(String), path: 'docs/guide/README.md' });
+    const exported = await exportFrom(space.id, { ref: 'refs/heads/mirror', standalone: true });
+    expect(exported.operation.state).toBe('success');
+    expect(await gitOf()).toMatchObject({ oid: server.read('mirror').head, ref: 'refs/heads/mirror' });
+    // A new branch has the docs at its own top.
+    expect((await byTitle(space.id, 'Guide')).git).toEqual({ oid: expect.any(String), path: 'guide/README.md' });
+  });
 });
 
 describe('Git Sync when both sides change', () => {

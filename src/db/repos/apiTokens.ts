@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
 import { madeOncePerRow, preparedQuery } from '../prepared.ts';
 import { isMember, ownsTeam } from './organizations.ts';
-import { GIT_SYNC_COLUMNS, REVISION_SYNCED } from './spaces.ts';
+import { GIT_SYNC_COLUMNS } from './spaces.ts';
+import { REVISION_GIT_STAMP } from './gitSync.ts';
 
 /**
  * A token made outside SSO does not admit someone who is an SSO member of an
@@ -121,7 +122,7 @@ export async function findTokenOwnerWithOrganization(
 
 type OwnerWithSpaceRow = OwnerColumns &
   Nullable<SpaceWithCounters> &
-  Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'>> & { revision_synced: number | boolean | null; collections: unknown; grants: unknown };
+  Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'>> & { revision_git_stamp: string | null; collections: unknown; grants: unknown };
 
 const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpaceRow>(
   (db, param) =>
@@ -138,7 +139,7 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
       .select(GIT_SYNC_COLUMNS)
       .select(OWNER_COLUMNS)
       .select((eb) => [
-        REVISION_SYNCED,
+        REVISION_GIT_STAMP,
         ssoRequiredBy,
         'm.role as member_role',
         isMember,
@@ -165,7 +166,7 @@ type OwnerWithSpace = { owner: TokenOwnerRow; space: SpaceReadWithToken | undefi
 
 /** The organization's collections and the caller's grants parsed once per remembered row (db/prepared.ts). */
 const ownerWithSpaceOf = madeOncePerRow((row: OwnerWithSpaceRow): OwnerWithSpace => {
-  const { member_role, is_member, owns_team, revision_synced, collections, grants, ...space } = besideOwner(row);
+  const { member_role, is_member, owns_team, revision_git_stamp, collections, grants, ...space } = besideOwner(row);
   return {
     owner: ownerOf(row),
     space:
@@ -173,7 +174,7 @@ const ownerWithSpaceOf = madeOncePerRow((row: OwnerWithSpaceRow): OwnerWithSpace
         ? undefined
         : {
             row: space as SpaceWithCounters,
-            revisionSynced: Boolean(revision_synced),
+            revisionGitStamp: revision_git_stamp,
             standing: {
               organization: { member_role, is_member, owns_team: owns_team ?? 0 },
               collections: jsonRows(collections),

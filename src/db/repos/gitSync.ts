@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
 import type { Db, RevisionGitRow, SpaceGitSyncRow } from '../schema.ts';
 
@@ -23,6 +24,19 @@ export async function updateSpaceGitSync(db: Db, spaceId: string, changes: Parti
 /** Records the end of an operation, unless another has been asked for since. */
 export async function endGitSyncOperation(db: Db, spaceId: string, operationId: string, changes: Partial<SpaceGitSyncRow> & { operation_ended_at: string }): Promise<void> {
   await db.updateTable('space_git_syncs').set({ ...changes, updated_at: changes.operation_ended_at }).where('space_id', '=', spaceId).where('operation_id', '=', operationId).execute();
+}
+
+/**
+ * What changes when a revision's Git metadata is written again (each sync or export
+ * writes its commit, branch and time): the same stamp is the same row. As SQL, for the
+ * current revision of spaces as s (null when it matches no commit), and from a row read.
+ */
+export const REVISION_GIT_STAMP = sql<string | null>`(select rg.commit_oid || ' ' || rg.ref || ' ' || rg.created_at from revision_git rg where rg.revision_id = s.revision_id)`.as(
+  'revision_git_stamp',
+);
+
+export function revisionGitStamp(row: RevisionGitRow): string {
+  return `${row.commit_oid} ${row.ref} ${row.created_at}`;
 }
 
 const revisionGitQuery = preparedQuery<'revisionId', RevisionGitRow>(

@@ -4,7 +4,8 @@ import { sql, type Expression, type Kysely } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
 import { madeOncePerRow, preparedQuery } from '../prepared.ts';
 import type { Database, Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
-import { GIT_SYNC_COLUMNS, REVISION_SYNCED } from './spaces.ts';
+import { GIT_SYNC_COLUMNS } from './spaces.ts';
+import { REVISION_GIT_STAMP } from './gitSync.ts';
 
 /** Every group, section and site space of a site, each list in position order. */
 export async function readSiteStructure(db: Db, siteId: string): Promise<SiteStructureRows> {
@@ -114,7 +115,7 @@ const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>(
  * A space with its counters, and in the same round trip the site a site token reads,
  * as published: what a site token's read under /spaces/{spaceId} needs (plugins/auth.ts).
  */
-const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithCounters & StructureColumns & { revision_synced: number | boolean; site: unknown }>(
+const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithCounters & StructureColumns & { revision_git_stamp: string | null; site: unknown }>(
   (db, param) =>
     db
       .selectFrom('spaces as s')
@@ -122,7 +123,7 @@ const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWit
       .selectAll('s')
       .select(GIT_SYNC_COLUMNS)
       .select((eb) => [
-        REVISION_SYNCED,
+        REVISION_GIT_STAMP,
         jsonRowsOf(db, eb.selectFrom('sites as site').select(SITE_COLUMNS.map((name) => `site.${name}` as const)).where('site.id', '=', param('siteId'))).as('site'),
         ...structureColumns(db, param('siteId')),
       ])
@@ -143,11 +144,11 @@ export async function readPublishedSite(db: Db, siteId: string): Promise<Publish
 
 type SpaceWithPublishedSite = { space: SpaceReadWithToken; published: PublishedSiteRows | undefined };
 
-const spaceWithPublishedSiteOf = madeOncePerRow((row: SpaceWithCounters & StructureColumns & { revision_synced: number | boolean; site: unknown }): SpaceWithPublishedSite => {
-  const { revision_synced, site, groups, sections, site_spaces, spaces, ...space } = row;
+const spaceWithPublishedSiteOf = madeOncePerRow((row: SpaceWithCounters & StructureColumns & { revision_git_stamp: string | null; site: unknown }): SpaceWithPublishedSite => {
+  const { revision_git_stamp, site, groups, sections, site_spaces, spaces, ...space } = row;
   const [siteRow] = jsonRows<SiteRow>(site);
   return {
-    space: { row: space, revisionSynced: Boolean(revision_synced) },
+    space: { row: space, revisionGitStamp: revision_git_stamp },
     published: siteRow && publishedSiteOf(siteRow, { groups, sections, site_spaces, spaces }),
   };
 });

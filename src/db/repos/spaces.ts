@@ -1,14 +1,11 @@
 // Spaces: where documentation lives. Deleting one only sets deleted_at; the purge
 // job removes it for good after the retention window.
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { preparedQuery } from '../prepared.ts';
 import type { Database, Db, SpacesTable, SpaceWithCounters, SpaceRow } from '../schema.ts';
 
 /** The Git Sync connection's columns, from space_git_syncs as g left-joined to spaces as s. */
 export const GIT_SYNC_COLUMNS = ['g.url as git_url', 'g.provider as git_provider', 'g.tree_url as git_tree_url', 'g.updated_at as git_updated_at'] as const;
-
-/** Whether the current revision of spaces as s matches a Git commit, as 1/0 or true/false by engine. */
-export const REVISION_SYNCED = sql<number | boolean>`exists (select 1 from revision_git rg where rg.revision_id = s.revision_id)`.as('revision_synced');
 
 /** Spaces with their counters (stored in the row) and Git Sync connection, for presenting. */
 function spacesWithCounters(db: Db) {
