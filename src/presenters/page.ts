@@ -1,6 +1,6 @@
 // Page objects of a revision, nested as in GitBook's content API.
 import { linkResolverFor } from '../content/document.ts';
-import { childrenByParent, childrenWithin, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
+import { childrenByParent, pagePath, type FlatPage, type FlatTree } from '../content/tree.ts';
 import type { GitBlob } from '../db/schema.ts';
 
 export interface PresentedPage {
@@ -56,9 +56,9 @@ export function presentPage(
   page: FlatPage,
   options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]>; git?: Record<string, GitBlob> } = {},
 ): PresentedPage {
-  // Computed once and handed down to the sub-pages: recomputing it per page would be quadratic.
-  const byParent = options.children ?? childrenWithin(tree, page.id);
-  const children = options.nested === false ? [] : (byParent.get(page.id) ?? []);
+  // Grouped once and handed down to the sub-pages: grouping per page would be quadratic.
+  const byParent = options.nested === false ? undefined : (options.children ?? childrenByParent(tree));
+  const children = byParent?.get(page.id) ?? [];
   const path = pagePath(tree, page.id);
   const { type } = page.meta;
   const presented: PresentedPage = {
@@ -81,8 +81,13 @@ export function presentPage(
   return presented;
 }
 
-/** The top-level pages with their sub-pages; `git`: where each sits in the commit the revision matches. */
-export function presentPageTree(publicUrl: string, spaceId: string, tree: FlatTree, git?: Record<string, GitBlob>): PresentedPage[] {
-  const children = childrenByParent(tree);
+/** The top-level pages with their sub-pages; `git`: where each sits in the commit the revision matches; `children`: the tree's, grouped already. */
+export function presentPageTree(
+  publicUrl: string,
+  spaceId: string,
+  tree: FlatTree,
+  git?: Record<string, GitBlob>,
+  children: Map<string | null, FlatPage[]> = childrenByParent(tree),
+): PresentedPage[] {
   return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children, git }));
 }

@@ -6,12 +6,12 @@
 import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks, withIncludedMarkdown } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
-import { childrenByParent, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
+import { findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
 import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
-import { presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
+import { childrenOfRevisionTree, presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
 import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
@@ -212,7 +212,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     pageTitle: (pageId) => view.tree.get(pageId)?.meta.title,
     condition: (expression) => conditionHolds(expression, claims),
   });
-  const children = childrenByParent(view.tree);
+  const children = childrenOfRevisionTree(view.tree);
   const navigation = (parentId: string | null): NavigationItem[] =>
     (children.get(parentId) ?? [])
       .filter((child) => child.meta.hidden !== true)

@@ -8,6 +8,7 @@ import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { presentPageTree } from '../presenters/page.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
+  childrenOfRevisionTree,
   documentOf,
   gitPathsOf,
   reusableDocument,
@@ -60,7 +61,7 @@ export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spac
 
 export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, gitPathsOf(view).pages) };
+  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, gitPathsOf(view).pages, childrenOfRevisionTree(view.tree)) };
 }
 
 export async function getPage(

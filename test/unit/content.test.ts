@@ -6,7 +6,7 @@ import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
 import { mergeReusables } from '../../src/content/reusables.ts';
-import { childrenByParent, childrenWithin, inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
+import { inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
   return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
@@ -120,21 +120,6 @@ describe('page trees stored by hash', () => {
     ]);
     const root = await writeTree(new MemoryObjectStore(), tree);
     expect(root).toBe('f60445b1512df425d6e2fc62efe92d38f4b518c4e9c985ff5561c52fde522fd9');
-  });
-
-  it('groups the sub-pages under one page as grouping the whole tree does, for any tree and page', () => {
-    fc.assert(
-      fc.property(editSeeds, (seeds) => {
-        const texts = new Map<string, string>();
-        const tree = randomEdits(baseTree(texts), seeds, 'p', texts);
-        const whole = childrenByParent(tree);
-        for (const pageId of tree.keys()) {
-          const under = inReadingOrder(tree, { from: pageId }).filter((page) => whole.has(page.id));
-          expect(childrenWithin(tree, pageId)).toEqual(new Map(under.map((page) => [page.id, whole.get(page.id)])));
-        }
-      }),
-      { numRuns: 100 },
-    );
   });
 
   it('computes paths from slugs and refuses slugs that clash among siblings', () => {
