@@ -73,7 +73,7 @@ const benchmarks: Benchmark[] = [
       const results = await benchHotReads(database, seconds, process.env.BENCH_READS?.split(','));
       return results.map(
         (result) =>
-          `${result.name.padEnd(22)} bare ${result.bare.toFixed(0)} req/s, quire ${result.quire.toFixed(0)} req/s, ratio ${(result.ratio * 100).toFixed(1)}%` +
+          `${result.name.padEnd(24)} bare ${result.bare.toFixed(0)} req/s, quire ${result.quire.toFixed(0)} req/s, ratio ${(result.ratio * 100).toFixed(1)}%` +
           `${result.name === 'organization' ? ` (target ≥ ${database.engine === 'sqlite' ? 50 : 25}%)` : ''}; ` +
           `CPU per request bare ${result.bareCpuUs.toFixed(1)} µs, quire ${result.quireCpuUs.toFixed(1)} µs (bare / quire ${((result.bareCpuUs / result.quireCpuUs) * 100).toFixed(1)}%); ` +
           `quire p99 ${result.p99} ms, errors ${result.errors}`,

@@ -1,5 +1,6 @@
 // The hot reads with a real token: the organization, a space, its page list, a page as
-// markdown and as a document. Each against a bare node:http server answering the same
+// markdown and as a document; and the renderer's reads of the page list and a page's
+// document with a site token. Each against a bare node:http server answering the same
 // bytes on the same machine in the same run (autocannon, in this process). Target on
 // SQLite: the organization read at ≥ 50% of the bare server's requests per second
 // (≥ 25% on PostgreSQL).
@@ -59,6 +60,18 @@ A fresh data directory is made on the first start.
 See [the configuration](https://example.com/configuration) for the rest.
 `;
 
+/** Publishes the space on a public site and resolves its URL as GitBook's renderer does, for the site token it reads with. */
+async function publishedSiteToken(server: ServerProcess, call: ReturnType<typeof apiCaller>, organizationId: string, spaceId: string): Promise<string> {
+  const sites = `/v1/orgs/${organizationId}/sites`;
+  const site = await call('POST', sites, { title: 'Handbook' });
+  await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId });
+  await call('PATCH', `${sites}/${site.id}`, { visibility: 'public' });
+  const published = await call('POST', `${sites}/${site.id}/publish`);
+  const resolved = await fetch(`${server.baseUrl}/v1/urls/published`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: published.urls.published }) });
+  if (!resolved.ok) throw new Error(`POST /v1/urls/published: ${resolved.status} ${await resolved.text()}`);
+  return (await resolved.json()).apiToken;
+}
+
 export async function benchHotReads(database: BenchDatabase, seconds: number, only?: string[]): Promise<HotRead[]> {
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Bench', '--email', 'bench@quire.test', '--name', 'Bench', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
@@ -72,17 +85,21 @@ export async function benchHotReads(database: BenchDatabase, seconds: number, on
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: pages });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
     const pageId = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages[0].id;
-    const reads: Array<[string, string]> = [
-      ['organization', `/v1/orgs/${organization.id}`],
-      ['space', `/v1/spaces/${space.id}`],
-      ['page list (20 pages)', `/v1/spaces/${space.id}/content/pages`],
-      ['page as markdown', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown`],
-      ['page as document', `/v1/spaces/${space.id}/content/page/${pageId}?format=document`],
+    const siteToken = await publishedSiteToken(server, call, organization.id, space.id);
+    const reads: Array<[string, string, string]> = [
+      ['organization', `/v1/orgs/${organization.id}`, token],
+      ['space', `/v1/spaces/${space.id}`, token],
+      ['page list (20 pages)', `/v1/spaces/${space.id}/content/pages`, token],
+      ['page as markdown', `/v1/spaces/${space.id}/content/page/${pageId}?format=markdown`, token],
+      ['page as document', `/v1/spaces/${space.id}/content/page/${pageId}?format=document`, token],
+      // GitBook's renderer, reading the published site with its site token.
+      ['renderer: page list', `/v1/spaces/${space.id}/content/pages`, siteToken],
+      ['renderer: page document', `/v1/spaces/${space.id}/content/page/${pageId}/document`, siteToken],
     ];
-    const headers = { authorization: `Bearer ${token}` };
     const results: HotRead[] = [];
-    for (const [name, path] of reads) {
-      if (only && !only.includes(name.split(' ')[0])) continue;
+    for (const [name, path, bearer] of reads) {
+      if (only && !only.some((word) => name.startsWith(word))) continue;
+      const headers = { authorization: `Bearer ${bearer}` };
       const url = `${server.baseUrl}${path}`;
       const sample = await (await fetch(url, { headers })).text();
       const bare = await startBareServer(sample);
