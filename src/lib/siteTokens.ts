@@ -70,7 +70,11 @@ export async function verifySiteToken(token: string, linkKey: string, now: Date)
   const cacheKey = `${linkKey}\n${token}`;
   const known = verified.get(cacheKey);
   // As jose decides: expired once `exp` is not after now.
-  if (known) return known.expiresAt > nowSeconds ? known.scope : undefined;
+  if (known && known.expiresAt > nowSeconds) return known.scope;
+  if (known) {
+    verified.delete(cacheKey);
+    return undefined;
+  }
   const scope = await verifiedScope(token, linkKey, now);
   if (scope) {
     if (verified.size >= VERIFIED_KEPT) verified.delete(verified.keys().next().value!);

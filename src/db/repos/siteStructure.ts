@@ -115,16 +115,18 @@ const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>(
  * A space with its counters, and in the same round trip the site a site token reads,
  * as published: what a site token's read under /spaces/{spaceId} needs (plugins/auth.ts).
  */
-const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithCounters & StructureColumns & { revision_git_stamp: string | null; site: unknown }>(
+type SpaceWithSiteRow = SpaceWithCounters & StructureColumns & { revision_git_stamp: string | null; site: unknown };
+
+const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithSiteRow>(
   (db, param) =>
     db
       .selectFrom('spaces as s')
       .leftJoin('space_git_syncs as g', 'g.space_id', 's.id')
       .selectAll('s')
       .select(GIT_SYNC_COLUMNS)
-      .select((eb) => [
+      .select([
         REVISION_GIT_STAMP,
-        jsonRowsOf(db, eb.selectFrom('sites as site').select(SITE_COLUMNS.map((name) => `site.${name}` as const)).where('site.id', '=', param('siteId'))).as('site'),
+        jsonRowsOf(db, db.selectFrom('sites as site').select(SITE_COLUMNS.map((name) => `site.${name}` as const)).where('site.id', '=', param('siteId'))).as('site'),
         ...structureColumns(db, param('siteId')),
       ])
       .where('s.id', '=', param('spaceId')),
@@ -144,7 +146,7 @@ export async function readPublishedSite(db: Db, siteId: string): Promise<Publish
 
 type SpaceWithPublishedSite = { space: SpaceReadWithToken; published: PublishedSiteRows | undefined };
 
-const spaceWithPublishedSiteOf = madeOncePerRow((row: SpaceWithCounters & StructureColumns & { revision_git_stamp: string | null; site: unknown }): SpaceWithPublishedSite => {
+const spaceWithPublishedSiteOf = madeOncePerRow((row: SpaceWithSiteRow): SpaceWithPublishedSite => {
   const { revision_git_stamp, site, groups, sections, site_spaces, spaces, ...space } = row;
   const [siteRow] = jsonRows<SiteRow>(site);
   return {
