@@ -10,7 +10,9 @@
 // the server parses and plans once per connection.
 // With `remember`, SQLite results are kept until the database changes (any write by
 // this process, any commit by another), so repeated reads cost one version check and
-// a changed row is never served stale.
+// a changed row is never served stale. `made` turns each row into what the caller
+// keeps of it (JSON columns parsed, say): remembered rows are made once, and what is
+// made is shared by every reader of them, so nothing may change it.
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 import { createHash } from 'node:crypto';
 import { engineOf, postgresPoolOf, sqliteConnectionOf, type Engine } from './dialect.ts';
@@ -18,11 +20,13 @@ import type { Database, Db } from './schema.ts';
 
 const REMEMBERED_RESULTS = 10_000;
 
-export function preparedQuery<Name extends string, Row>(
+export function preparedQuery<Name extends string, Row, Made = Row>(
   build: (db: Kysely<Database>, param: (name: Name) => string) => Compilable<Row>,
-  options: { remember?: boolean } = {},
-): (db: Db, values: Record<Name, string>) => Promise<readonly Row[]> {
-  const remembered = new Map<string, { stamp: string; rows: Row[] }>();
+  options: { remember?: boolean; made?: (row: Row) => Made } = {},
+): (db: Db, values: Record<Name, string>) => Promise<readonly Made[]> {
+  const remembered = new Map<string, { stamp: string; rows: Made[] }>();
+  const { made } = options;
+  const madeAll = made ? (rows: Row[]) => rows.map(made) : (rows: Row[]) => rows as unknown as Made[];
   const compiledByEngine = new Map<
     Engine,
     { compiled: CompiledQuery<Row>; slots: Array<Name | undefined>; statementName: string }
@@ -54,36 +58,19 @@ export function preparedQuery<Name extends string, Row>(
     const parameters = slots.map((slot, index) => (slot === undefined ? compiled.parameters[index] : values[slot]));
     const sqlite = db.isTransaction ? undefined : sqliteConnectionOf(db as Kysely<Database>);
     if (sqlite && !sqlite.inTransaction) {
-      if (!options.remember) return sqlite.prepare(compiled.sql).all(parameters) as Row[];
+      if (!options.remember) return madeAll(sqlite.prepare(compiled.sql).all(parameters) as Row[]);
       const key = JSON.stringify(parameters);
       const stamp = sqlite.changeStamp();
       const known = remembered.get(key);
       if (known?.stamp === stamp) return known.rows;
-      const rows = sqlite.prepare(compiled.sql).all(parameters) as Row[];
+      const rows = madeAll(sqlite.prepare(compiled.sql).all(parameters) as Row[]);
       if (remembered.size >= REMEMBERED_RESULTS) remembered.delete(remembered.keys().next().value!);
       remembered.set(key, { stamp, rows });
       return rows;
     }
     const pool = db.isTransaction ? undefined : postgresPoolOf(db as Kysely<Database>);
-    if (pool) return (await pool.query({ name: statementName, text: compiled.sql, values: parameters })).rows as Row[];
+    if (pool) return madeAll((await pool.query({ name: statementName, text: compiled.sql, values: parameters })).rows as Row[]);
     const result = await db.executeQuery<Row>({ ...compiled, parameters });
-    return result.rows;
-  };
-}
-
-/**
- * What a repository makes of a remembered row (parsed JSON, say), made once per row: on
- * SQLite a remembered row is the same object until the database changes. The made value
- * is shared by every reader of that row, so nothing may change it.
- */
-export function madeOncePerRow<Row extends object, Made>(make: (row: Row) => Made): (row: Row) => Made {
-  const made = new WeakMap<Row, Made>();
-  return (row) => {
-    let value = made.get(row);
-    if (value === undefined) {
-      value = make(row);
-      made.set(row, value);
-    }
-    return value;
+    return madeAll(result.rows as Row[]);
   };
 }

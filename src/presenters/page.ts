@@ -81,13 +81,13 @@ export function presentPage(
   return presented;
 }
 
-/** The top-level pages with their sub-pages; `git`: where each sits in the commit the revision matches; `children`: the tree's, grouped already. */
+/** The top-level pages with their sub-pages; `children`: the tree grouped by parent; `git`: where each sits in the commit the revision matches. */
 export function presentPageTree(
   publicUrl: string,
   spaceId: string,
   tree: FlatTree,
+  children: Map<string | null, FlatPage[]>,
   git?: Record<string, GitBlob>,
-  children: Map<string | null, FlatPage[]> = childrenByParent(tree),
 ): PresentedPage[] {
   return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children, git }));
 }

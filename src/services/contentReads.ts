@@ -61,7 +61,7 @@ export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spac
 
 export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, gitPathsOf(view).pages, childrenOfRevisionTree(view.tree)) };
+  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfRevisionTree(view.tree), gitPathsOf(view).pages) };
 }
 
 export async function getPage(

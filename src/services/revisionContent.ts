@@ -318,7 +318,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     object: 'revision' as const,
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
-    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, git.pages, childrenOfRevisionTree(view.tree)),
+    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfRevisionTree(view.tree), git.pages),
     files: view.files.map((file) => presentFile(ctx, file, git.files[file.id], view.published)),
     reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
     tags: [],

@@ -9,6 +9,8 @@ import { addUser, bootstrap } from '../../src/services/accounts.ts';
 import { revokeToken } from '../../src/services/users.ts';
 import { deleteMembership, updateMembership } from '../../src/db/repos/members.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { preparedQuery } from '../../src/db/prepared.ts';
+import { engineOf } from '../../src/db/dialect.ts';
 
 let database: TestDatabase;
 let first: DatabaseHandle;
@@ -46,6 +48,23 @@ describe('prepared per-request queries', () => {
     expect((await read())?.organization?.member_role).toBe('edit');
     await deleteMembership(second.db, organization.id, member.user.id);
     expect((await read())?.organization?.is_member).toBeNull();
+  });
+
+  it('make what the caller keeps of a row once while it is remembered, and afresh once another connection changes it', async () => {
+    const { user } = await bootstrap(first.db, systemClock, { organizationTitle: 'Delta', email: 'd@d.test', name: 'Dee' });
+    let made = 0;
+    const nameOf = preparedQuery<'userId', { display_name: string }, { name: string; made: number }>(
+      (db, param) => db.selectFrom('users').select('display_name').where('id', '=', param('userId')),
+      { remember: true, made: (row) => ({ name: row.display_name, made: ++made }) },
+    );
+    const [before] = await nameOf(first.db, { userId: user.id });
+    const [again] = await nameOf(first.db, { userId: user.id });
+    expect(again).toEqual({ name: 'Dee', made: expect.any(Number) });
+    // SQLite remembers the row, and with it what was made; PostgreSQL reads afresh.
+    if (engineOf(first.db) === 'sqlite') expect(again).toBe(before);
+    else expect(made).toBe(2);
+    await second.db.updateTable('users').set({ display_name: 'Dana' }).where('id', '=', user.id).execute();
+    expect((await nameOf(first.db, { userId: user.id }))[0]).toMatchObject({ name: 'Dana' });
   });
 
   it('read inside a transaction through that transaction', async () => {

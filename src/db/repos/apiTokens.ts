@@ -2,7 +2,7 @@
 import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { sql } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
-import { madeOncePerRow, preparedQuery } from '../prepared.ts';
+import { preparedQuery } from '../prepared.ts';
 import { isMember, ownsTeam } from './organizations.ts';
 import { GIT_SYNC_COLUMNS } from './spaces.ts';
 import { REVISION_GIT_STAMP } from './gitSync.ts';
@@ -124,7 +124,29 @@ type OwnerWithSpaceRow = OwnerColumns &
   Nullable<SpaceWithCounters> &
   Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'>> & { revision_git_stamp: string | null; collections: unknown; grants: unknown };
 
-const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpaceRow>(
+type OwnerWithSpace = { owner: TokenOwnerRow; space: SpaceReadWithToken | undefined };
+
+/** The organization's collections and the caller's grants parsed, once per remembered row (db/prepared.ts). */
+function ownerWithSpaceOf(row: OwnerWithSpaceRow): OwnerWithSpace {
+  const { member_role, is_member, owns_team, revision_git_stamp, collections, grants, ...space } = besideOwner(row);
+  return {
+    owner: ownerOf(row),
+    space:
+      space.id === null
+        ? undefined
+        : {
+            row: space as SpaceWithCounters,
+            revisionGitStamp: revision_git_stamp,
+            standing: {
+              organization: { member_role, is_member, owns_team: owns_team ?? 0 },
+              collections: jsonRows(collections),
+              grants: jsonRows(grants),
+            },
+          },
+  };
+}
+
+const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpaceRow, OwnerWithSpace>(
   (db, param) =>
     db
       .selectFrom('api_tokens as t')
@@ -159,30 +181,8 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
       ])
       .where('t.token_hash', '=', param('tokenHash'))
       .where('t.revoked_at', 'is', null),
-  { remember: true },
+  { remember: true, made: ownerWithSpaceOf },
 );
-
-type OwnerWithSpace = { owner: TokenOwnerRow; space: SpaceReadWithToken | undefined };
-
-/** The organization's collections and the caller's grants parsed once per remembered row (db/prepared.ts). */
-const ownerWithSpaceOf = madeOncePerRow((row: OwnerWithSpaceRow): OwnerWithSpace => {
-  const { member_role, is_member, owns_team, revision_git_stamp, collections, grants, ...space } = besideOwner(row);
-  return {
-    owner: ownerOf(row),
-    space:
-      space.id === null
-        ? undefined
-        : {
-            row: space as SpaceWithCounters,
-            revisionGitStamp: revision_git_stamp,
-            standing: {
-              organization: { member_role, is_member, owns_team: owns_team ?? 0 },
-              collections: jsonRows(collections),
-              grants: jsonRows(grants),
-            },
-          },
-  };
-});
 
 /**
  * The token's owner and, in the same round trip, a space with its counters and what
@@ -190,8 +190,7 @@ const ownerWithSpaceOf = madeOncePerRow((row: OwnerWithSpaceRow): OwnerWithSpace
  * /spaces/{spaceId} need both. A space read made six round trips to PostgreSQL before.
  */
 export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId: string): Promise<OwnerWithSpace | undefined> {
-  const [row] = await ownerWithSpaceQuery(db, { tokenHash, spaceId });
-  return row && ownerWithSpaceOf(row);
+  return (await ownerWithSpaceQuery(db, { tokenHash, spaceId }))[0];
 }
 
 /** Revokes by hash or id; answers how many tokens were revoked (0 or 1). */

@@ -2,7 +2,7 @@
 // these, so the services read a site's whole structure at once and reason in memory.
 import { sql, type Expression, type Kysely } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
-import { madeOncePerRow, preparedQuery } from '../prepared.ts';
+import { preparedQuery } from '../prepared.ts';
 import type { Database, Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { GIT_SYNC_COLUMNS } from './spaces.ts';
 import { REVISION_GIT_STAMP } from './gitSync.ts';
@@ -117,7 +117,19 @@ const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>(
  */
 type SpaceWithSiteRow = SpaceWithCounters & StructureColumns & { revision_git_stamp: string | null; site: unknown };
 
-const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithSiteRow>(
+type SpaceWithPublishedSite = { space: SpaceReadWithToken; published: PublishedSiteRows | undefined };
+
+/** The site's row and structure parsed, once per remembered row (db/prepared.ts). */
+function spaceWithPublishedSiteOf(row: SpaceWithSiteRow): SpaceWithPublishedSite {
+  const { revision_git_stamp, site, groups, sections, site_spaces, spaces, ...space } = row;
+  const [siteRow] = jsonRows<SiteRow>(site);
+  return {
+    space: { row: space, revisionGitStamp: revision_git_stamp },
+    published: siteRow && publishedSiteOf(siteRow, { groups, sections, site_spaces, spaces }),
+  };
+}
+
+const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWithSiteRow, SpaceWithPublishedSite>(
   (db, param) =>
     db
       .selectFrom('spaces as s')
@@ -130,7 +142,7 @@ const spaceWithPublishedSiteQuery = preparedQuery<'spaceId' | 'siteId', SpaceWit
         ...structureColumns(db, param('siteId')),
       ])
       .where('s.id', '=', param('spaceId')),
-  { remember: true },
+  { remember: true, made: spaceWithPublishedSiteOf },
 );
 
 function inPositionOrder<Row extends { position: string; id: string }>(rows: Row[]): Row[] {
@@ -144,21 +156,9 @@ export async function readPublishedSite(db: Db, siteId: string): Promise<Publish
   return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
 }
 
-type SpaceWithPublishedSite = { space: SpaceReadWithToken; published: PublishedSiteRows | undefined };
-
-const spaceWithPublishedSiteOf = madeOncePerRow((row: SpaceWithSiteRow): SpaceWithPublishedSite => {
-  const { revision_git_stamp, site, groups, sections, site_spaces, spaces, ...space } = row;
-  const [siteRow] = jsonRows<SiteRow>(site);
-  return {
-    space: { row: space, revisionGitStamp: revision_git_stamp },
-    published: siteRow && publishedSiteOf(siteRow, { groups, sections, site_spaces, spaces }),
-  };
-});
-
 /** A space and the site a site token reads (undefined when either is gone), in one round trip. */
 export async function readSpaceWithPublishedSite(db: Db, spaceId: string, siteId: string): Promise<SpaceWithPublishedSite | undefined> {
-  const [row] = await spaceWithPublishedSiteQuery(db, { spaceId, siteId });
-  return row && spaceWithPublishedSiteOf(row);
+  return (await spaceWithPublishedSiteQuery(db, { spaceId, siteId }))[0];
 }
 
 function publishedSiteOf(site: SiteRow, { groups, sections, site_spaces: siteSpaces, spaces }: StructureColumns): PublishedSiteRows {
