@@ -5,14 +5,13 @@ import { requireChangeRequest } from './changeRequests.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
-import { presentPageTree } from '../presenters/page.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
-  childrenOfRevisionTree,
   documentOf,
   gitPathsOf,
   reusableDocument,
   loadRevision,
+  pageListJson,
   pageAtPath,
   presentFile,
   presentPageWithContent,
@@ -60,8 +59,7 @@ export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spac
 }
 
 export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
-  const view = await viewOf(ctx, actor, spaceId, selector);
-  return { pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfRevisionTree(view.tree), gitPathsOf(view).pages) };
+  return pageListJson(ctx, spaceId, await viewOf(ctx, actor, spaceId, selector));
 }
 
 export async function getPage(

@@ -82,6 +82,17 @@ describe('writing content through change requests', () => {
     }
   });
 
+  it("lists a copy's pages at the copy's own address, though the copy shares the original's revision", async () => {
+    const { base, space, openChangeRequest, edit, merge, pages, token } = await setup();
+    const changeRequest = await openChangeRequest();
+    await edit(changeRequest.id, [{ operation: 'insert_page', document: '# Home\n\nHello.' }]);
+    await merge(changeRequest.id);
+    expect((await pages())[0].urls.app).toBe(`http://quire.test/s/${space.id}/home`);
+    const copy = (await request(testApp.app, 'POST', `${base}/duplicate`, { token })).body;
+    const copied = await pages(`/v1/spaces/${copy.id}/content/pages`);
+    expect(copied).toMatchObject([{ title: 'Home', urls: { app: `http://quire.test/s/${copy.id}/home` } }]);
+  });
+
   it('reads page metadata from front matter, which wins over the fields, as Git Sync does', async () => {
     const { base, token, openChangeRequest, edit } = await setup();
     const changeRequest = await openChangeRequest();

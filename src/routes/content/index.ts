@@ -153,9 +153,13 @@ function contentRoutes(
           querystring: Type.Object(ContentQuery),
           response: { 200: Type.Object({ pages: Type.Array(PageSchema) }), ...errors(404) },
         },
-        ...serializePageTrees,
       },
-      (request) => getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) }),
+      // The schema's answer, already serialized: a revision's page list is serialized once
+      // and kept (services/revisionContent.ts), and JSON text goes out as it is.
+      async (request, reply) => {
+        const json = await getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) });
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
     );
     app.get(
       `${prefix}/files`,
