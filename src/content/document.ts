@@ -6,7 +6,7 @@ import { posix } from 'node:path';
 import { anchorOfText, markdownToDocument, parseGitBookMarkdown } from './gitbook/fromMarkdown.ts';
 import { documentToMarkdown } from './gitbook/toMarkdown.ts';
 import type { ContentRef, LinkResolver, LinkWriter } from './gitbook/model.ts';
-import { childrenByParent, findPageByPath, pagePath, type FlatTree } from './tree.ts';
+import { childrenOfSettledTree, findPageByPath, pagePath, type FlatPage, type FlatTree } from './tree.ts';
 
 export type { ContentRef, JSONDocument, LinkResolver, LinkWriter } from './gitbook/model.ts';
 export { documentToMarkdown, markdownToDocument };
@@ -40,19 +40,10 @@ export function namedFiles(files: ReadonlyArray<NamedFile>): NamedFile[] {
   return files.map(({ id, name }) => ({ id, name }));
 }
 
-const parentsOf = new WeakMap<FlatTree, Set<string | null>>();
-
-/** The ids of pages with sub-pages, once per tree: every page of a revision asks. */
-function pagesWithChildren(tree: FlatTree): Set<string | null> {
-  let parents = parentsOf.get(tree);
-  if (!parents) parentsOf.set(tree, (parents = new Set(childrenByParent(tree).keys())));
-  return parents;
-}
-
 /** Where a page's markdown file sits in GitBook's layout: "guides/README.md" for a page with sub-pages, "guides/install.md" otherwise. */
-function pageFile(tree: FlatTree, pageId: string, parents: Set<string | null>): string {
+function pageFile(tree: FlatTree, pageId: string, children: Map<string | null, FlatPage[]>): string {
   const path = pagePath(tree, pageId);
-  return parents.has(pageId) ? `${path}/README.md` : `${path}.md`;
+  return children.has(pageId) ? `${path}/README.md` : `${path}.md`;
 }
 
 /** Every link as a URL reference, as written: for documents resolved later, where they are shown. */
@@ -178,12 +169,13 @@ export function withKeys<Document extends { nodes: unknown[] }>(document: Docume
  * "/pages/<id>", paths of pages relative to the page's own file ("../guide/README.md#install",
  * "./install#steps"; from the space's root when no page is named or the path starts
  * with "/"), files by their path in .gitbook/assets ("../.gitbook/assets/logo.png"),
- * and anything else as a URL.
+ * and anything else as a URL. The tree is one nothing changes any more (a revision's):
+ * its grouping by parent is made once (childrenOfSettledTree).
  */
 export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: ReadonlyArray<NamedFile> = []): LinkResolver {
   const filesByName = new Map(files.map((file) => [file.name, file.id]));
-  const parents = pagesWithChildren(tree);
-  const directory = fromPageId && tree.has(fromPageId) ? posix.dirname(pageFile(tree, fromPageId, parents)) : '.';
+  const children = childrenOfSettledTree(tree);
+  const directory = fromPageId && tree.has(fromPageId) ? posix.dirname(pageFile(tree, fromPageId, children)) : '.';
   return (url) => {
     if (url.startsWith('#')) return { kind: 'anchor', anchor: url.slice(1) };
     const file = /^\/?files\/([^/?#]+)/.exec(url);
@@ -203,7 +195,7 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
     const asset = /(?:^|\/)\.gitbook\/assets\/([^/]+)$/.exec(joined);
     if (asset && filesByName.has(asset[1])) return { kind: 'file', file: filesByName.get(asset[1])! };
     const slugs = posix.normalize(joined).replace(/^(\.\/|\/)+/, '').replace(/(^|\/)README\.md$/i, '').replace(/\.md$/i, '');
-    const target = slugs === '.' || slugs.startsWith('..') ? undefined : findPageByPath(tree, slugs);
+    const target = slugs === '.' || slugs.startsWith('..') ? undefined : findPageByPath(tree, slugs, children);
     return target ? { kind: 'page', page: target.id, ...(anchor ? { anchor } : {}) } : { kind: 'url', url };
   };
 }
@@ -211,14 +203,14 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
 /**
  * Writes references back as `linkResolverFor` reads them: pages and files as paths
  * relative to the page's own file (files in .gitbook/assets), or as "/pages/<id>" and
- * "/files/<id>" when no page is named (markdown that may be stored anywhere).
+ * "/files/<id>" when no page is named (markdown that may be stored anywhere). Of a settled tree, as linkResolverFor.
  */
 export function linkWriterFor(tree: FlatTree, fromPageId?: string, files: ReadonlyArray<NamedFile> = []): LinkWriter {
   const namesById = new Map(files.map((file) => [file.id, file.name]));
-  const parents = pagesWithChildren(tree);
-  const directory = fromPageId && tree.has(fromPageId) ? posix.dirname(pageFile(tree, fromPageId, parents)) : '.';
+  const children = childrenOfSettledTree(tree);
+  const directory = fromPageId && tree.has(fromPageId) ? posix.dirname(pageFile(tree, fromPageId, children)) : '.';
   const pageHref = (pageId: string, anchor?: string) => {
-    const target = fromPageId && tree.has(pageId) ? posix.relative(directory, pageFile(tree, pageId, parents)) : `/pages/${pageId}`;
+    const target = fromPageId && tree.has(pageId) ? posix.relative(directory, pageFile(tree, pageId, children)) : `/pages/${pageId}`;
     return `${target}${anchor ? `#${anchor}` : ''}`;
   };
   return (ref: ContentRef) => {

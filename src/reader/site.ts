@@ -6,12 +6,12 @@
 import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks, withIncludedMarkdown } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
-import { findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
+import { childrenOfSettledTree, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
 import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
-import { childrenOfRevisionTree, presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
+import { presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
 import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
@@ -169,7 +169,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
-  const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'));
+  const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'), childrenOfSettledTree(view.tree));
   if (!page || page.meta.type !== 'document') return notFound();
   if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownWithIncludes(ctx, view, page)), contentType: 'text/markdown; charset=utf-8' };
   const { document: written, ready } = await pageDocument(ctx, page);
@@ -212,7 +212,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     pageTitle: (pageId) => view.tree.get(pageId)?.meta.title,
     condition: (expression) => conditionHolds(expression, claims),
   });
-  const children = childrenOfRevisionTree(view.tree);
+  const children = childrenOfSettledTree(view.tree);
   const navigation = (parentId: string | null): NavigationItem[] =>
     (children.get(parentId) ?? [])
       .filter((child) => child.meta.hidden !== true)

@@ -4,7 +4,7 @@ import { linkResolverFor, namedFiles, withKeys } from '../content/document.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
-import { childrenByParent, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
+import { childrenByParent, childrenOfSettledTree, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
@@ -99,24 +99,6 @@ async function readOnce(db: Db, root: Hash): Promise<FlatTree> {
   } finally {
     if (reading.get(root) === read) reading.delete(root);
   }
-}
-
-/**
- * The children of each page of a revision's tree, grouped once per tree: trees of
- * revisions never change once read or kept. Presenting one page scanned the whole tree
- * for its sub-pages (in proportion to the space: at 5,000 pages most of a page read's
- * CPU), and a page list grouped the whole tree on every read. A grouping costs ~22 B a
- * page where pages have ten sub-pages each.
- */
-const childrenOfTrees = new WeakMap<FlatTree, Map<string | null, FlatPage[]>>();
-
-export function childrenOfRevisionTree(tree: FlatTree): Map<string | null, FlatPage[]> {
-  let children = childrenOfTrees.get(tree);
-  if (!children) {
-    children = childrenByParent(tree);
-    childrenOfTrees.set(tree, children);
-  }
-  return children;
 }
 
 /** A revision's tree. */
@@ -260,7 +242,7 @@ export function pageListJson(ctx: ServiceContext, spaceId: string, view: Revisio
   const key = `${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.git ? revisionGitStamp(view.git.row) : ''}`;
   const kept = pageListAnswers.get(key);
   if (kept) return kept;
-  const json = pageTreeJson({ pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfRevisionTree(view.tree), gitPathsOf(view).pages) });
+  const json = pageTreeJson({ pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), gitPathsOf(view).pages) });
   if (json.length <= KEPT_LIST_LENGTH) pageListAnswers.keep(key, json);
   return json;
 }
@@ -342,7 +324,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     object: 'revision' as const,
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
-    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfRevisionTree(view.tree), git.pages),
+    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages),
     files: view.files.map((file) => presentFile(ctx, file, git.files[file.id], view.published)),
     reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
     tags: [],
@@ -364,7 +346,7 @@ export async function presentPageWithContent(
   format: PageFormat = 'markdown',
 ) {
   const git = gitPathsOf(view).pages;
-  const children = childrenOfRevisionTree(view.tree);
+  const children = childrenOfSettledTree(view.tree);
   if (format === 'markdown') return presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git, children });
   const presented = presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children });
   return { ...presented, document: await documentOf(ctx, view, page) };
@@ -384,7 +366,7 @@ export async function reusableDocument(ctx: ServiceContext, view: RevisionView, 
 
 /** Finds a page by its path of slugs ("guides/install"). */
 export function pageAtPath(tree: FlatTree, path: string): FlatPage {
-  const found = findPageByPath(tree, path);
+  const found = findPageByPath(tree, path, childrenOfSettledTree(tree));
   if (!found) throw new NotFound(`No page at path "${path}"`);
   return found;
 }
