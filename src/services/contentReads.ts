@@ -7,9 +7,8 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import {
-  documentOf,
+  documentJsonOf,
   gitPathsOf,
-  reusableDocument,
   loadRevision,
   pageListJson,
   pageAtPath,
@@ -84,7 +83,7 @@ export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId
   const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
   const page = requirePage(view.tree, pageId);
   if (page.meta.type !== 'document') throw new NotFound(`Page "${pageId}" is a ${page.meta.type}: only document pages have a document`);
-  return documentOf(ctx, view, page);
+  return documentJsonOf(ctx, view, page, page.id);
 }
 
 /**
@@ -94,10 +93,10 @@ export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId
 export async function getDocumentById(ctx: ServiceContext, actor: Actor, spaceId: string, documentId: string) {
   const view = await viewOf(ctx, actor, spaceId, { current: true, metadata: false });
   const page = [...view.tree.values()].find((candidate) => candidate.blob === documentId);
-  if (page) return documentOf(ctx, view, page);
+  if (page) return documentJsonOf(ctx, view, page, page.id);
   const reusable = view.reusables.find((candidate) => candidate.blob === documentId);
   if (!reusable) throw new NotFound(`No document with id "${documentId}" in this space's content`);
-  return reusableDocument(ctx, view, reusable);
+  return documentJsonOf(ctx, view, reusable);
 }
 
 /**
@@ -119,7 +118,7 @@ export async function getReusableContent(ctx: ServiceContext, actor: Actor, spac
 /** A reusable content's JSON document, its links resolved as from the space's top. */
 export async function getReusableContentDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, reusableContentId: string) {
   const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
-  return reusableDocument(ctx, view, requireReusableContent(view, reusableContentId));
+  return documentJsonOf(ctx, view, requireReusableContent(view, reusableContentId));
 }
 
 export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {

@@ -16,6 +16,7 @@ import { isoNow } from '../lib/clock.ts';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { runSized } from '../workers/pool.ts';
+import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
 import { loadRevision, markdownOf } from './revisionContent.ts';
 
@@ -23,34 +24,7 @@ import { loadRevision, markdownOf } from './revisionContent.ts';
 const CAPACITY = 48 * 1024 * 1024;
 
 /** Documents as JSON by the hash of their markdown, least recently used first; a string costs a fraction of the objects it parses to. */
-class DocumentCache {
-  private readonly documents = new Map<string, string>();
-  private size = 0;
-
-  get(hash: string): string | undefined {
-    const json = this.documents.get(hash);
-    if (json !== undefined) {
-      this.documents.delete(hash);
-      this.documents.set(hash, json);
-    }
-    return json;
-  }
-
-  set(hash: string, json: string): void {
-    if (json.length > CAPACITY / 4) return;
-    this.size -= this.documents.get(hash)?.length ?? 0;
-    this.documents.delete(hash);
-    this.documents.set(hash, json);
-    this.size += json.length;
-    for (const [oldest, value] of this.documents) {
-      if (this.size <= CAPACITY) break;
-      this.documents.delete(oldest);
-      this.size -= value.length;
-    }
-  }
-}
-
-const cache = new DocumentCache();
+const cache = new WeightBoundedCache<string>(CAPACITY, (json) => json.length, CAPACITY / 4);
 
 /** Inflating on libuv's threads: a large document would hold the event loop for milliseconds. */
 const inflated = promisify(inflate);
@@ -59,7 +33,7 @@ async function convert(ctx: ServiceContext, page: { blob: string }): Promise<str
   const markdown = await markdownOf(ctx.db, page);
   const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length);
   await insertPageDocument(ctx.db, { hash: page.blob, document: stored, created_at: isoNow(ctx.clock) });
-  cache.set(page.blob, json);
+  cache.keep(page.blob, json);
   return json;
 }
 
@@ -68,7 +42,7 @@ async function storedDocument(ctx: ServiceContext, hash: string): Promise<string
   const row = await findPageDocument(ctx.db, hash);
   if (!row) return undefined;
   const json = (await inflated(Buffer.from(row.document, 'base64'))).toString('utf8');
-  cache.set(hash, json);
+  cache.keep(hash, json);
   return json;
 }
 

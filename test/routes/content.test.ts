@@ -93,6 +93,26 @@ describe('writing content through change requests', () => {
     expect(copied).toMatchObject([{ title: 'Home', urls: { app: `http://quire.test/s/${copy.id}/home` } }]);
   });
 
+  it("resolves a page document's links in the revision read: once the page a link names takes another slug, the same content's link is its URL again", async () => {
+    const { base, openChangeRequest, edit, merge, pages, token } = await setup();
+    const changeRequest = await openChangeRequest();
+    await edit(changeRequest.id, [
+      { operation: 'insert_page', document: '# Guide\n\nSee [install](install.md).' },
+      { operation: 'insert_page', document: '# Install\n\nSteps.' },
+    ]);
+    await merge(changeRequest.id);
+    const [guide, install] = await pages();
+    const linkIn = async (path: string) => JSON.stringify((await request(testApp.app, 'GET', path, { token })).body).match(/"ref":(\{[^}]*\})/)?.[1];
+    const before = (await request(testApp.app, 'GET', base, { token })).body.revision;
+    expect(await linkIn(`${base}/content/page/${guide.id}/document`)).toBe(`{"kind":"page","page":"${install.id}"}`);
+    const rename = await openChangeRequest();
+    await edit(rename.id, [{ operation: 'update_page', page: install.id, slug: 'installation' }]);
+    await merge(rename.id);
+    expect(await linkIn(`${base}/content/page/${guide.id}/document`)).toBe('{"kind":"url","url":"install.md"}');
+    expect(await linkIn(`${base}/documents/${guide.documentId}`)).toBe('{"kind":"url","url":"install.md"}');
+    expect(await linkIn(`${base}/revisions/${before}/page/${guide.id}/document`)).toBe(`{"kind":"page","page":"${install.id}"}`);
+  });
+
   it('reads page metadata from front matter, which wins over the fields, as Git Sync does', async () => {
     const { base, token, openChangeRequest, edit } = await setup();
     const changeRequest = await openChangeRequest();

@@ -1,6 +1,7 @@
 // Reading content: /v1/spaces/{spaceId}/content…, /revisions/{revisionId}…, and a
 // change request's /content…. Pages come nested; one page comes with its markdown.
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   getDocumentById,
@@ -111,6 +112,15 @@ const JsonDocument = Type.Object({ object: Type.Literal('document'), data: Type.
 const ContentRefTarget = Type.Object({ kind: Type.String() }, { additionalProperties: true });
 const MetaLinks = Type.Object({ canonical: Type.Optional(ContentRefTarget), alternates: Type.Array(ContentRefTarget) });
 
+/**
+ * Sends the schema's answer as the service serialized and kept it (a revision's page
+ * list, a document with its links resolved: services/revisionContent.ts): JSON text goes
+ * out as it is.
+ */
+function sendKeptJson(reply: FastifyReply, json: string | Buffer) {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 const metadataOf = (query: unknown) => ({ metadata: (query as { metadata?: boolean }).metadata !== false });
 
 const spaceId = IdParam('The unique id of the space');
@@ -154,12 +164,8 @@ function contentRoutes(
           response: { 200: Type.Object({ pages: Type.Array(PageSchema) }), ...errors(404) },
         },
       },
-      // The schema's answer, already serialized: a revision's page list is serialized once
-      // and kept (services/revisionContent.ts), and JSON text goes out as it is.
-      async (request, reply) => {
-        const json = await getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) });
-        return reply.type('application/json; charset=utf-8').send(json as never);
-      },
+      async (request, reply) =>
+        sendKeptJson(reply, await getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) })),
     );
     app.get(
       `${prefix}/files`,
@@ -228,9 +234,9 @@ function contentRoutes(
           response: { 200: JsonDocument, ...errors(404) },
         },
       },
-      (request) => {
+      async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId);
+        return sendKeptJson(reply, await getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId));
       },
     );
     app.get(
@@ -299,9 +305,9 @@ function contentRoutes(
           response: { 200: JsonDocument, ...errors(404) },
         },
       },
-      (request) => {
+      async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return getReusableContentDocument(ctx, request.actor, values.spaceId, selector(values), values.reusableContentId);
+        return sendKeptJson(reply, await getReusableContentDocument(ctx, request.actor, values.spaceId, selector(values), values.reusableContentId));
       },
     );
   };
@@ -356,7 +362,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: JsonDocument, ...errors(404) },
       },
     },
-    (request) => getDocumentById(ctx, request.actor, request.params.spaceId, request.params.documentId),
+    async (request, reply) => sendKeptJson(reply, await getDocumentById(ctx, request.actor, request.params.spaceId, request.params.documentId)),
   );
 };
 
