@@ -13,7 +13,7 @@ import {
   pageListJson,
   pageAtPath,
   presentFile,
-  presentPageWithContent,
+  pageWithContentJson,
   presentReusableContent,
   requireFile,
   requireReusableContent,
@@ -70,12 +70,12 @@ export async function getPage(
   format?: PageFormat,
 ) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return presentPageWithContent(ctx, spaceId, view, requirePage(view.tree, pageId), format);
+  return pageWithContentJson(ctx, spaceId, view, requirePage(view.tree, pageId), format);
 }
 
 export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, path: string, format?: PageFormat) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return presentPageWithContent(ctx, spaceId, view, pageAtPath(view.tree, path), format);
+  return pageWithContentJson(ctx, spaceId, view, pageAtPath(view.tree, path), format);
 }
 
 /** A page's JSON document alone, its links resolved where the page sits: what GitBook's renderer reads to render it. */

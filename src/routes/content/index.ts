@@ -113,11 +113,11 @@ const ContentRefTarget = Type.Object({ kind: Type.String() }, { additionalProper
 const MetaLinks = Type.Object({ canonical: Type.Optional(ContentRefTarget), alternates: Type.Array(ContentRefTarget) });
 
 /**
- * Sends the schema's answer as the service serialized and kept it (a revision's page
- * list, a document with its links resolved: services/revisionContent.ts): JSON text goes
- * out as it is.
+ * Sends the schema's answer as JSON text the service made: kept as sent (a revision's
+ * page list, a document with its links resolved) or spliced from what is kept (a page
+ * with its document): services/revisionContent.ts. It goes out as it is.
  */
-function sendKeptJson(reply: FastifyReply, json: string | Buffer) {
+function sendJsonText(reply: FastifyReply, json: string | Buffer) {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
@@ -165,7 +165,7 @@ function contentRoutes(
         },
       },
       async (request, reply) =>
-        sendKeptJson(reply, await getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) })),
+        sendJsonText(reply, await getPages(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) })),
     );
     app.get(
       `${prefix}/files`,
@@ -216,9 +216,9 @@ function contentRoutes(
           response: { 200: PageSchema, ...errors(404) },
         },
       },
-      (request) => {
+      async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return getPage(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.pageId, (request.query as { format?: 'markdown' | 'document' }).format);
+        return sendJsonText(reply, await getPage(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.pageId, (request.query as { format?: 'markdown' | 'document' }).format));
       },
     );
     app.get(
@@ -236,7 +236,7 @@ function contentRoutes(
       },
       async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return sendKeptJson(reply, await getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId));
+        return sendJsonText(reply, await getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId));
       },
     );
     app.get(
@@ -269,9 +269,9 @@ function contentRoutes(
           response: { 200: PageSchema, ...errors(404) },
         },
       },
-      (request) => {
+      async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return getPageByPath(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values['*'], (request.query as { format?: 'markdown' | 'document' }).format);
+        return sendJsonText(reply, await getPageByPath(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values['*'], (request.query as { format?: 'markdown' | 'document' }).format));
       },
     );
     app.get(
@@ -307,7 +307,7 @@ function contentRoutes(
       },
       async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return sendKeptJson(reply, await getReusableContentDocument(ctx, request.actor, values.spaceId, selector(values), values.reusableContentId));
+        return sendJsonText(reply, await getReusableContentDocument(ctx, request.actor, values.spaceId, selector(values), values.reusableContentId));
       },
     );
   };
@@ -362,7 +362,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: JsonDocument, ...errors(404) },
       },
     },
-    async (request, reply) => sendKeptJson(reply, await getDocumentById(ctx, request.actor, request.params.spaceId, request.params.documentId)),
+    async (request, reply) => sendJsonText(reply, await getDocumentById(ctx, request.actor, request.params.spaceId, request.params.documentId)),
   );
 };
 
