@@ -36,6 +36,21 @@ const outlines = new WeightBoundedCache<TreeOutline>(250_000, (outline) => outli
 const revisions = new WeightBoundedCache<RevisionRow>(2_000, () => 1);
 const listTexts = new WeightBoundedCache<string>(4_000_000, (text) => text.length);
 /**
+ * Pages' markdown by its hash, kept as lists are: a page read as markdown read it on each
+ * read, its one round trip to the database beyond the token's. Pages up to 64 KB, 4
+ * million characters in all: a few thousand ordinary pages.
+ */
+const markdownTexts = new WeightBoundedCache<string>(4_000_000, (text) => text.length, 64_000);
+
+/** Texts of content objects, from `kept` or read together; kept when read outside a transaction. */
+async function objectTexts(db: Db, kept: WeightBoundedCache<string>, hashes: Hash[]): Promise<string[]> {
+  const texts = hashes.map((hash) => kept.get(hash));
+  if (!texts.includes(undefined)) return texts as string[];
+  const read = await getAll(databaseObjectStore(db), hashes);
+  if (!db.isTransaction) for (const hash of hashes) kept.keep(hash, read.get(hash)!);
+  return hashes.map((hash) => read.get(hash)!);
+}
+/**
  * Trees being read outside transactions: requests that miss the cache together read a
  * tree once, not once each. A request inside a transaction reads on its own: on SQLite
  * its transaction holds the one connection, so waiting on a read through another
@@ -121,7 +136,7 @@ export async function requireRevision(db: Db, revisionId: string): Promise<Revis
 
 export async function markdownOf(db: Db, page: Pick<FlatPage, 'blob'>): Promise<string> {
   if (page.blob === null) return '';
-  return (await getAll(databaseObjectStore(db), [page.blob])).get(page.blob)!;
+  return (await objectTexts(db, markdownTexts, [page.blob]))[0];
 }
 
 export function requirePage(tree: FlatTree, pageId: string): FlatPage {
@@ -207,14 +222,8 @@ export function pageListJson(ctx: ServiceContext, spaceId: string, view: Revisio
 
 /** A revision's files and reusable contents, parsed afresh for each caller, which may change them. */
 export async function listsOf(db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> {
-  const hashes = [revision.files_hash, revision.reusables_hash];
-  let texts = hashes.map((hash) => listTexts.get(hash));
-  if (texts.includes(undefined)) {
-    const read = await getAll(databaseObjectStore(db), hashes);
-    texts = hashes.map((hash) => read.get(hash)!);
-    if (!db.isTransaction) hashes.forEach((hash, index) => listTexts.keep(hash, texts[index]!));
-  }
-  return { files: JSON.parse(texts[0]!) as FileEntry[], reusables: JSON.parse(texts[1]!) as ReusableEntry[] };
+  const [files, reusables] = await objectTexts(db, listTexts, [revision.files_hash, revision.reusables_hash]);
+  return { files: JSON.parse(files) as FileEntry[], reusables: JSON.parse(reusables) as ReusableEntry[] };
 }
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
