@@ -203,7 +203,8 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
 /**
  * Writes references back as `linkResolverFor` reads them: pages and files as paths
  * relative to the page's own file (files in .gitbook/assets), or as "/pages/<id>" and
- * "/files/<id>" when no page is named (markdown that may be stored anywhere). Of a settled tree, as linkResolverFor.
+ * "/files/<id>" when no page is named (markdown that may be stored anywhere). The tree
+ * is a settled one, as for linkResolverFor.
  */
 export function linkWriterFor(tree: FlatTree, fromPageId?: string, files: ReadonlyArray<NamedFile> = []): LinkWriter {
   const namesById = new Map(files.map((file) => [file.id, file.name]));

@@ -6,7 +6,7 @@ import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict, type TextMerger } from '../content/merge.ts';
 import { mergeReusables, writeReusables, type ReusableConflict, type ReusableEntry } from '../content/reusables.ts';
 import { ContentError, getAll, hashOf, type Hash } from '../content/objects.ts';
-import { findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
+import { childrenByParent, findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
@@ -257,9 +257,10 @@ function batchRefs(base: FlatTree, changes: ContentChangeInput[]) {
   const pageRefs = new Map<string, string>();
   const fileRefs = new Map<string, string>();
   const fileIds = new Map<FileInput, string>();
+  const children = childrenByParent(base);
   const claim = (ref: string, where: string) => {
     if (pageRefs.has(ref) || fileRefs.has(ref)) throw new BadRequest(`${where}.ref: "${ref}" is used twice in this batch`);
-    if (findPageByPath(base, ref.replace(/\.md$/i, ''))) throw new BadRequest(`${where}.ref: "${ref}" is the path of a page already there; choose another name`);
+    if (findPageByPath(base, ref.replace(/\.md$/i, ''), children)) throw new BadRequest(`${where}.ref: "${ref}" is the path of a page already there; choose another name`);
   };
   changes.forEach((change, index) => {
     if (change.operation === 'insert_page' && change.ref !== undefined) {
