@@ -202,21 +202,25 @@ export async function revisionGitOf(db: Db, revisionId: string, stamp?: string):
  * Page lists as sent, by space, tree and Git commit: what a page list presents is made
  * only of those (and the server's public URL), none of which a revision's reader can
  * change. Presenting and serializing a list took ~100 µs for 20 pages and ~20 ms (with
- * ~17 MB of short-lived objects) for 5,000, on every read; GitBook's renderer reads its
- * site's page list for most pages it renders. Only lists up to 256 KB of JSON (about
- * 500 pages) are kept, 4 MB in all: serving an organization of 5,000-page spaces, 8 MB of
- * kept 2.6 MB lists held 25 MB more of the process's memory (the allocator's fragments
- * between them), where that process is already over its 200 MB (README, Performance).
+ * ~15 MB of short-lived objects) for 5,000, on every read; GitBook's renderer reads its
+ * site's page list for most pages it renders. Lists up to 256 KB of JSON (about 500
+ * pages) are kept, 4 MB in all, and of larger ones only the last read: serving an
+ * organization of 5,000-page spaces (2.6 MB lists), keeping one held the process as
+ * keeping none did, while keeping 8 MB of them held 25 MB more (the allocator's
+ * fragments between them), where that process is already over its 200 MB (README,
+ * Performance).
  */
-const pageListAnswers = new WeightBoundedCache<string | Buffer>(4_000_000, (json) => json.length, 256_000);
+const KEPT_LIST_LENGTH = 256_000;
+const pageListAnswers = new WeightBoundedCache<string | Buffer>(4_000_000, (json) => json.length, KEPT_LIST_LENGTH);
+const lastLargePageList = new WeightBoundedCache<string | Buffer>(1, () => 1);
 
 /** The JSON of the revision's pages, nested, as a page list answers them: serialized once per space, tree and commit. */
 export function pageListJson(ctx: ServiceContext, spaceId: string, view: RevisionView): string | Buffer {
   const key = `${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.git ? revisionGitStamp(view.git.row) : ''}`;
-  const kept = pageListAnswers.get(key);
+  const kept = pageListAnswers.get(key) ?? lastLargePageList.get(key);
   if (kept) return kept;
   const json = pageTreeJson({ pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), gitPathsOf(view).pages) });
-  pageListAnswers.keep(key, json);
+  (json.length <= KEPT_LIST_LENGTH ? pageListAnswers : lastLargePageList).keep(key, json);
   return json;
 }
 

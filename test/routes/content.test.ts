@@ -82,6 +82,27 @@ describe('writing content through change requests', () => {
     }
   });
 
+  it('answers a list of 600 pages (over 256 KB of JSON) as it is after each merge, and each space its own', async () => {
+    const { base, space, openChangeRequest, edit, merge, pages, token } = await setup();
+    const changeRequest = await openChangeRequest();
+    const body = 'Words about the topic at hand. '.repeat(4);
+    for (let start = 0; start < 600; start += 50) {
+      await edit(changeRequest.id, Array.from({ length: 50 }, (_, index) => ({ operation: 'insert_page', title: `A page with a long title, number ${start + index}`, description: body, document: `Page ${start + index}.` })));
+    }
+    await merge(changeRequest.id);
+    const listed = await request(testApp.app, 'GET', `${base}/content/pages`, { token });
+    expect(Number(listed.headers['content-length'])).toBeGreaterThan(256_000);
+    expect(listed.body.pages).toHaveLength(600);
+    const copy = (await request(testApp.app, 'POST', `${base}/duplicate`, { token })).body;
+    expect((await pages(`/v1/spaces/${copy.id}/content/pages`))[0].urls.app).toContain(`/s/${copy.id}/`);
+    const removal = await openChangeRequest();
+    await edit(removal.id, [{ operation: 'delete_page', page: listed.body.pages[0].id }]);
+    await merge(removal.id);
+    const after = await pages();
+    expect(after).toHaveLength(599);
+    expect(after[0].urls.app).toContain(`/s/${space.id}/`);
+  });
+
   it("lists a copy's pages at the copy's own address, though the copy shares the original's revision", async () => {
     const { base, space, openChangeRequest, edit, merge, pages, token } = await setup();
     const changeRequest = await openChangeRequest();
