@@ -195,7 +195,7 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
     const asset = /(?:^|\/)\.gitbook\/assets\/([^/]+)$/.exec(joined);
     if (asset && filesByName.has(asset[1])) return { kind: 'file', file: filesByName.get(asset[1])! };
     const slugs = posix.normalize(joined).replace(/^(\.\/|\/)+/, '').replace(/(^|\/)README\.md$/i, '').replace(/\.md$/i, '');
-    const target = slugs === '.' || slugs.startsWith('..') ? undefined : findPageByPath(tree, slugs, children);
+    const target = slugs === '.' || slugs.startsWith('..') ? undefined : findPageByPath(children, slugs);
     return target ? { kind: 'page', page: target.id, ...(anchor ? { anchor } : {}) } : { kind: 'url', url };
   };
 }

@@ -220,8 +220,8 @@ export function pagePath(tree: FlatTree, pageId: string): string {
   return slugs.join('/');
 }
 
-/** The page at a path of slugs ("guides/install"), if any; `children`: the tree grouped by parent, when it is kept. */
-export function findPageByPath(tree: FlatTree, path: string, children = childrenByParent(tree)): FlatPage | undefined {
+/** The page at a path of slugs ("guides/install"), if any, in a tree grouped by parent (childrenByParent, or childrenOfSettledTree where it is kept). */
+export function findPageByPath(children: Map<string | null, FlatPage[]>, path: string): FlatPage | undefined {
   const slugs = path.split('/').filter(Boolean);
   let parentId: string | null = null;
   let found: FlatPage | undefined;

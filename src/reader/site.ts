@@ -169,7 +169,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
-  const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(view.tree, pathOfPage.join('/'), childrenOfSettledTree(view.tree));
+  const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(childrenOfSettledTree(view.tree), pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return notFound();
   if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownWithIncludes(ctx, view, page)), contentType: 'text/markdown; charset=utf-8' };
   const { document: written, ready } = await pageDocument(ctx, page);

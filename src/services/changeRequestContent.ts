@@ -260,7 +260,7 @@ function batchRefs(base: FlatTree, changes: ContentChangeInput[]) {
   const children = childrenByParent(base);
   const claim = (ref: string, where: string) => {
     if (pageRefs.has(ref) || fileRefs.has(ref)) throw new BadRequest(`${where}.ref: "${ref}" is used twice in this batch`);
-    if (findPageByPath(base, ref.replace(/\.md$/i, ''), children)) throw new BadRequest(`${where}.ref: "${ref}" is the path of a page already there; choose another name`);
+    if (findPageByPath(children, ref.replace(/\.md$/i, ''))) throw new BadRequest(`${where}.ref: "${ref}" is the path of a page already there; choose another name`);
   };
   changes.forEach((change, index) => {
     if (change.operation === 'insert_page' && change.ref !== undefined) {

@@ -348,7 +348,7 @@ export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, co
 
 /** Finds a page by its path of slugs ("guides/install"). */
 export function pageAtPath(tree: FlatTree, path: string): FlatPage {
-  const found = findPageByPath(tree, path, childrenOfSettledTree(tree));
+  const found = findPageByPath(childrenOfSettledTree(tree), path);
   if (!found) throw new NotFound(`No page at path "${path}"`);
   return found;
 }
