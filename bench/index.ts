@@ -17,7 +17,7 @@ import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
 import { benchStall } from './stall.ts';
 import { benchReader } from './reader.ts';
-import { benchHotReads } from './org-read.ts';
+import { benchBareWork, benchHotReads } from './org-read.ts';
 import { benchReadProfile } from './read-profile.ts';
 import { benchStart } from './start.ts';
 import { benchMemory } from './memory.ts';
@@ -67,15 +67,28 @@ const benchmarks: Benchmark[] = [
     },
   },
   {
+    name: 'bare-work',
+    title: `A bare node:http server spending a fixed time of JavaScript per request (${seconds} s each, 32 connections): how much work leaves half of bare's requests per second`,
+    withoutDatabase: true,
+    run: async () =>
+      (await benchBareWork(seconds)).map(
+        (result) =>
+          `${String(result.spinMicroseconds).padStart(2)} µs of work: ${result.requestsPerSecond.toFixed(0)} req/s (${((result.ratio) * 100).toFixed(1)}% of bare), ` +
+          `CPU per request ${result.cpuUs.toFixed(1)} µs, of which outside the work ${(result.cpuUs - result.spinMicroseconds).toFixed(1)} µs`,
+      ),
+  },
+  {
     name: 'org-read',
-    title: `The hot authenticated reads, each against a bare node:http server answering the same bytes (${seconds} s each, 32 connections), with each server's CPU per request`,
+    title: `The hot authenticated reads, each against a bare node:http server answering the same bytes, and one that first reads the token and the resource in one query of the same database (${seconds} s each, 32 connections), with each server's CPU per request`,
     run: async (database) => {
       const results = await benchHotReads(database, seconds, process.env.BENCH_READS?.split(','));
+      const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
       return results.map(
         (result) =>
-          `${result.name.padEnd(24)} bare ${result.bare.toFixed(0)} req/s, quire ${result.quire.toFixed(0)} req/s, ratio ${(result.ratio * 100).toFixed(1)}%` +
-          `${result.name === 'organization' ? ` (target ≥ ${database.engine === 'sqlite' ? 50 : 25}%)` : ''}; ` +
-          `CPU per request bare ${result.bareCpuUs.toFixed(1)} µs, quire ${result.quireCpuUs.toFixed(1)} µs (bare / quire ${((result.bareCpuUs / result.quireCpuUs) * 100).toFixed(1)}%); ` +
+          `${result.name.padEnd(24)} quire ${result.quire.toFixed(0)} req/s; bare ${result.bare.toFixed(0)} req/s (quire ${percent(result.ratio)}` +
+          `${result.name === 'organization' ? `, the issue's target ≥ ${database.engine === 'sqlite' ? 50 : 25}%` : ''}), ` +
+          `bare reading the database ${result.bareDatabase.toFixed(0)} req/s (quire ${percent(result.ratioToBareDatabase)}, target ≥ 50%); ` +
+          `CPU per request bare ${result.bareCpuUs.toFixed(1)} µs, bare reading ${result.bareDatabaseCpuUs.toFixed(1)} µs, quire ${result.quireCpuUs.toFixed(1)} µs; ` +
           `quire p99 ${result.p99} ms, errors ${result.errors}`,
       );
     },

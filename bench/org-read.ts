@@ -10,17 +10,29 @@
 // CPU first. So each run also reads the server process's CPU time per request (from
 // /proc), which does not depend on the client: bare CPU ÷ Quire CPU is the ratio the
 // two servers' costs have, whatever else the machine is doing.
+//
+// A second baseline does the least an authenticated read can: a bare server that
+// hashes the token and reads it with the organization or space in one query of the
+// same database before answering the same bytes. Half of the first baseline's requests
+// per second leaves a server about 7 µs of work a request on this machine (bench
+// `bare-work`), less than that query costs; Quire against the second is the ratio
+// that measures Quire's own cost (README, Performance).
 import { apiCaller, cpuMilliseconds, load, runCli, startBareServer, startServerProcess, stop, type BenchDatabase, type ServerProcess } from './support.ts';
 
 export interface HotRead {
   name: string;
   bare: number;
+  /** The bare server that reads the same database first. */
+  bareDatabase: number;
   quire: number;
   ratio: number;
+  /** Quire's requests per second against the bare server reading the same database's. */
+  ratioToBareDatabase: number;
   p99: number;
   errors: number;
   /** Server CPU per request, microseconds. */
   bareCpuUs: number;
+  bareDatabaseCpuUs: number;
   quireCpuUs: number;
 }
 
@@ -31,6 +43,31 @@ async function measure(server: { child: ServerProcess['child'] }, url: string, h
   const result = await load(url, headers, seconds);
   const cpuMs = cpuMilliseconds(server.child.pid!) - before;
   return { ...result, cpuUs: (cpuMs * 1000) / (result.requestsPerSecond * seconds) };
+}
+
+export interface BareWorkResult {
+  spinMicroseconds: number;
+  requestsPerSecond: number;
+  /** Against the bare server doing no work, in the same run. */
+  ratio: number;
+  cpuUs: number;
+}
+
+/** The bare server spending 0, 2, 5, 10 and 20 µs per request: the throughput each leaves, with the CPU it costs. */
+export async function benchBareWork(seconds: number): Promise<BareWorkResult[]> {
+  const body = JSON.stringify({ object: 'organization', title: 'x'.repeat(680) });
+  const results: BareWorkResult[] = [];
+  for (const spinMicroseconds of [0, 2, 5, 10, 20]) {
+    const bare = await startBareServer(body, [], { spinMicroseconds });
+    try {
+      const result = await measure(bare, bare.url, {}, seconds);
+      const ratio = results.length === 0 ? 1 : result.requestsPerSecond / results[0].requestsPerSecond;
+      results.push({ spinMicroseconds, requestsPerSecond: result.requestsPerSecond, ratio, cpuUs: result.cpuUs });
+    } finally {
+      await stop(bare.child);
+    }
+  }
+  return results;
 }
 
 /** The page used for the page reads: headings, a list, code, a table, a hint and links, about 2 KB. */
@@ -103,21 +140,28 @@ export async function benchHotReads(database: BenchDatabase, seconds: number, on
       const url = `${server.baseUrl}${path}`;
       const sample = await (await fetch(url, { headers })).text();
       const bare = await startBareServer(sample);
+      const bareDatabase = await startBareServer(sample, [], { database });
       try {
         const bareResult = await measure(bare, bare.url, {}, seconds);
+        const bareDatabaseResult = await measure(bareDatabase, `${bareDatabase.url}${path}`, headers, seconds);
+        if (bareDatabaseResult.non2xx + bareDatabaseResult.errors > 0) throw new Error(`the bare server reading the database failed ${path}`);
         const quireResult = await measure(server, url, headers, seconds);
         results.push({
           name,
           bare: bareResult.requestsPerSecond,
+          bareDatabase: bareDatabaseResult.requestsPerSecond,
           quire: quireResult.requestsPerSecond,
           ratio: quireResult.requestsPerSecond / bareResult.requestsPerSecond,
+          ratioToBareDatabase: quireResult.requestsPerSecond / bareDatabaseResult.requestsPerSecond,
           p99: quireResult.p99,
           errors: quireResult.errors + quireResult.non2xx,
           bareCpuUs: bareResult.cpuUs,
+          bareDatabaseCpuUs: bareDatabaseResult.cpuUs,
           quireCpuUs: quireResult.cpuUs,
         });
       } finally {
         await stop(bare.child);
+        await stop(bareDatabase.child);
       }
     }
     return results;

@@ -1,6 +1,8 @@
 // Shared pieces of the benchmarks: child processes, load generation, databases.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createTestDatabase, type Engine, type TestDatabase } from '../test/helpers/database.ts';
 import { callServer, childPids, freePort, runCli, startServerProcess, type ServerProcess } from '../test/helpers/process.ts';
@@ -51,20 +53,84 @@ export function summarize(latencies: number[]): LatencySummary {
   return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
+/** What a bare server does before answering, for baselines that do some of a real server's work. */
+export interface BareWork {
+  /** Spins this long per request: what a given amount of JavaScript costs a server's throughput. */
+  spinMicroseconds?: number;
+  /**
+   * Per request, hashes the bearer token and reads, in one query of this database, the
+   * organization or space the path names with the token's row and the owner's
+   * membership: the least an authenticated read of Quire's can do. It then answers
+   * the fixed bytes, or 404 where the path names nothing.
+   */
+  database?: BenchDatabase;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The bare server's per-request database read, for each engine: source run in the server. */
+function bareDatabaseRead(database: BenchDatabase): { setup: string; handler: string } {
+  const of = (table: string, organization: string, placeholder: (index: number) => string) =>
+    `select r.*, t.user_id, m.role from ${table} r left join api_tokens t on t.token_hash = ${placeholder(1)} and t.revoked_at is null ` +
+    `left join organization_members m on m.organization_id = ${organization} and m.user_id = t.user_id where r.id = ${placeholder(2)}`;
+  const queries = (placeholder: (index: number) => string) =>
+    JSON.stringify({ orgs: of('organizations', 'r.id', placeholder), spaces: of('spaces', 'r.organization_id', placeholder) });
+  const keyOf = `
+    const [, , kind, id] = req.url.split('?')[0].split('/');
+    const hash = createHash('sha256').update((req.headers.authorization ?? '').slice(7)).digest('hex');`;
+  if (database.engine === 'sqlite') {
+    return {
+      setup: `
+        const Sqlite = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+        const connection = new Sqlite(${JSON.stringify(join(database.env.QUIRE_DATA_DIR!, 'quire.db'))});
+        const statements = Object.fromEntries(Object.entries(${queries(() => '?')}).map(([kind, text]) => [kind, connection.prepare(text)]));`,
+      handler: `${keyOf}
+        if (statements[kind]?.get(hash, id)) answer(res); else missing(res);`,
+    };
+  }
+  return {
+    setup: `
+      const { Pool } = require(${JSON.stringify(require.resolve('pg'))});
+      const pool = new Pool({ connectionString: ${JSON.stringify(database.env.DATABASE_URL)}, max: 10 });
+      const queries = ${queries((index) => `$${index}`)};`,
+    handler: `${keyOf}
+      if (!queries[kind]) return missing(res);
+      pool.query({ name: kind, text: queries[kind], values: [hash, id] }).then(
+        (result) => (result.rows.length > 0 ? answer(res) : missing(res)),
+        (error) => { res.writeHead(500); res.end(String(error)); },
+      );`,
+  };
+}
+
 /**
- * A bare node:http server answering one fixed JSON object: the ceiling for this machine.
+ * A bare node:http server answering one fixed JSON object: the ceiling for this machine,
+ * or with `work`, a baseline that does some of a real server's work first.
  * `nodeOptions` go to Node itself (a profiler's); SIGTERM ends it through exit, so they
  * can write what they collected.
  */
-export async function startBareServer(body: string, nodeOptions: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export async function startBareServer(body: string, nodeOptions: string[] = [], work: BareWork = {}): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
+  const read = work.database ? bareDatabaseRead(work.database) : { setup: '', handler: 'answer(res);' };
+  const spin = work.spinMicroseconds
+    ? `for (const end = process.hrtime.bigint() + ${work.spinMicroseconds * 1000}n; process.hrtime.bigint() < end; );`
+    : '';
   const source = `
     const http = require('node:http');
+    const { createHash } = require('node:crypto');
     // The bytes made once, as the fastest server of a fixed answer would keep them.
     const body = Buffer.from(${JSON.stringify(body)});
-    http.createServer((req, res) => {
+    const answer = (res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
       res.end(body);
+    };
+    const missing = (res) => {
+      res.writeHead(404);
+      res.end();
+    };
+    ${read.setup}
+    http.createServer((req, res) => {
+      ${spin}
+      ${read.handler}
     }).listen(${port}, '127.0.0.1', () => console.log('ready'));
     process.on('SIGTERM', () => process.exit(0));`;
   const child = spawn(process.execPath, [...nodeOptions, '-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
