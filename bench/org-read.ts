@@ -97,6 +97,9 @@ A fresh data directory is made on the first start.
 See [the configuration](https://example.com/configuration) for the rest.
 `;
 
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 /** Publishes the space on a public site and resolves its URL as GitBook's renderer does, for the site token it reads with. */
 async function publishedSiteToken(server: ServerProcess, call: ReturnType<typeof apiCaller>, organizationId: string, spaceId: string): Promise<string> {
   const sites = `/v1/orgs/${organizationId}/sites`;
@@ -118,8 +121,10 @@ export async function benchHotReads(database: BenchDatabase, seconds: number, on
     const call = apiCaller(server, token);
     const space = await call('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' });
     const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+    // Twenty pages and an image for each, as a space of screenshots has.
     const pages = Array.from({ length: 20 }, (_, index) => ({ operation: 'insert_page', document: PAGE.replace('# Install', `# Install ${index}`) }));
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: pages });
+    const images = { operation: 'insert_files', files: Array.from({ length: 20 }, (_, index) => ({ name: `screenshot-${index}.png`, base64: PNG })) };
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [...pages, images] });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
     const pageId = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages[0].id;
     const siteToken = await publishedSiteToken(server, call, organization.id, space.id);
