@@ -92,8 +92,7 @@ export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId
  */
 export async function getDocumentById(ctx: ServiceContext, actor: Actor, spaceId: string, documentId: string) {
   const view = await viewOf(ctx, actor, spaceId, { current: true, metadata: false });
-  const page = [...view.tree.values()].find((candidate) => candidate.blob === documentId);
-  if (page) return documentJsonOf(ctx, view, page, page.id);
+  for (const page of view.tree.values()) if (page.blob === documentId) return documentJsonOf(ctx, view, page, page.id);
   const reusable = view.reusables.find((candidate) => candidate.blob === documentId);
   if (!reusable) throw new NotFound(`No document with id "${documentId}" in this space's content`);
   return documentJsonOf(ctx, view, reusable);

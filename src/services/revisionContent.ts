@@ -336,6 +336,14 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
 export type PageFormat = 'markdown' | 'document';
 
 /**
+ * Pages with their markdown or document, as sent, by everything they are made of: the
+ * address, the space, the tree (the page, its sub-pages, its content), the files its
+ * links resolve to and the Git commit it sits in. Up to 64 KB each, 4 MB in all.
+ * Presenting the page and serializing it was a fifth of a page read's CPU.
+ */
+const pageAnswers = new WeightBoundedCache<string>(4_000_000, (json) => json.length, 64_000);
+
+/**
  * A page with its content, as JSON text: markdown as stored, or GitBook's JSON document
  * derived from it, spliced in as kept (documentJsonOf) rather than parsed and serialized
  * again, which was a third of the read.
@@ -347,11 +355,20 @@ export async function pageWithContentJson(
   page: FlatPage,
   format: PageFormat = 'markdown',
 ): Promise<string> {
+  const key = `${format} ${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.revision.files_hash} ${view.git ? revisionGitStamp(view.git.row) : ''} ${page.id}`;
+  const kept = pageAnswers.get(key);
+  if (kept !== undefined) return kept;
   const git = gitPathsOf(view).pages;
   const children = childrenOfSettledTree(view.tree);
-  if (format === 'markdown') return JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git, children }));
-  const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children }));
-  return `${presented.slice(0, -1)},"document":${await documentJsonOf(ctx, view, page, page.id)}}`;
+  let json: string;
+  if (format === 'markdown') {
+    json = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git, children }));
+  } else {
+    const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children }));
+    json = `${presented.slice(0, -1)},"document":${await documentJsonOf(ctx, view, page, page.id)}}`;
+  }
+  pageAnswers.keep(key, json);
+  return json;
 }
 
 /**

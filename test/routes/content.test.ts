@@ -103,15 +103,38 @@ describe('writing content through change requests', () => {
     expect(after[0].urls.app).toContain(`/s/${space.id}/`);
   });
 
-  it("lists a copy's pages at the copy's own address, though the copy shares the original's revision", async () => {
+  it("lists and answers a copy's pages at the copy's own address, though the copy shares the original's revision", async () => {
     const { base, space, openChangeRequest, edit, merge, pages, token } = await setup();
     const changeRequest = await openChangeRequest();
     await edit(changeRequest.id, [{ operation: 'insert_page', document: '# Home\n\nHello.' }]);
     await merge(changeRequest.id);
-    expect((await pages())[0].urls.app).toBe(`http://quire.test/s/${space.id}/home`);
+    const [home] = await pages();
+    expect(home.urls.app).toBe(`http://quire.test/s/${space.id}/home`);
+    const page = async (spaceId: string, format: string) => (await request(testApp.app, 'GET', `/v1/spaces/${spaceId}/content/page/${home.id}?format=${format}`, { token })).body;
+    expect(await page(space.id, 'markdown')).toMatchObject({ markdown: 'Hello.', urls: { app: `http://quire.test/s/${space.id}/home` } });
+    const asDocument = await page(space.id, 'document');
+    expect(asDocument.markdown).toBeUndefined();
+    expect(asDocument.document.nodes[0]).toMatchObject({ type: 'paragraph' });
     const copy = (await request(testApp.app, 'POST', `${base}/duplicate`, { token })).body;
     const copied = await pages(`/v1/spaces/${copy.id}/content/pages`);
     expect(copied).toMatchObject([{ title: 'Home', urls: { app: `http://quire.test/s/${copy.id}/home` } }]);
+    expect(await page(copy.id, 'markdown')).toMatchObject({ markdown: 'Hello.', urls: { app: `http://quire.test/s/${copy.id}/home` } });
+    expect((await page(copy.id, 'document')).urls.app).toBe(`http://quire.test/s/${copy.id}/home`);
+  });
+
+  it("answers a page with its document as the revision's files make it: an image in Git Sync's assets folder, named before its file was uploaded, refers to the file once it is", async () => {
+    const { base, openChangeRequest, edit, merge, pages, token } = await setup();
+    const first = await openChangeRequest();
+    await edit(first.id, [{ operation: 'insert_page', document: '# Home\n\n![Logo](.gitbook/assets/logo.png)' }]);
+    await merge(first.id);
+    const [home] = await pages();
+    const imageRef = async () => JSON.stringify((await request(testApp.app, 'GET', `${base}/content/page/${home.id}?format=document`, { token })).body.document).match(/"ref":(\{[^}]*\})/)?.[1];
+    expect(await imageRef()).toBe('{"kind":"url","url":".gitbook/assets/logo.png"}');
+    const second = await openChangeRequest();
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    await edit(second.id, [{ operation: 'insert_files', files: [{ name: 'logo.png', base64: png }] }]);
+    await merge(second.id);
+    expect(await imageRef()).toMatch(/^\{"kind":"file","file":"[^"]+"\}$/);
   });
 
   it("resolves a page document's links in the revision read: once the page a link names takes another slug, the same content's link is its URL again", async () => {

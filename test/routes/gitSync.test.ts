@@ -265,12 +265,16 @@ describe('Git Sync export', () => {
     const imported = await importInto(space.id);
     const gitOf = async () => (await call('GET', `/v1/spaces/${space.id}/content`)).body.git;
     expect(await gitOf()).toMatchObject({ oid: imported.commit, ref: 'refs/heads/main' });
-    expect((await byTitle(space.id, 'Guide')).git).toEqual({ oid: expect.any(String), path: 'docs/guide/README.md' });
+    const guide = await byTitle(space.id, 'Guide');
+    expect(guide.git).toEqual({ oid: expect.any(String), path: 'docs/guide/README.md' });
+    const guideRead = async () => (await call('GET', `/v1/spaces/${space.id}/content/page/${guide.id}`)).body.git;
+    expect(await guideRead()).toEqual(guide.git);
     const exported = await exportFrom(space.id, { ref: 'refs/heads/mirror', standalone: true });
     expect(exported.operation.state).toBe('success');
     expect(await gitOf()).toMatchObject({ oid: server.read('mirror').head, ref: 'refs/heads/mirror' });
     // A new branch has the docs at its own top.
     expect((await byTitle(space.id, 'Guide')).git).toEqual({ oid: expect.any(String), path: 'guide/README.md' });
+    expect(await guideRead()).toEqual({ oid: expect.any(String), path: 'guide/README.md' });
   });
 });
 
