@@ -73,7 +73,7 @@ const benchmarks: Benchmark[] = [
     run: async () =>
       (await benchBareWork(seconds)).map(
         (result) =>
-          `${String(result.spinMicroseconds).padStart(2)} µs of work: ${result.requestsPerSecond.toFixed(0)} req/s (${((result.ratio) * 100).toFixed(1)}% of bare), ` +
+          `${String(result.spinMicroseconds).padStart(2)} µs of work: ${result.requestsPerSecond.toFixed(0)} req/s (${(result.ratio * 100).toFixed(1)}% of bare), ` +
           `CPU per request ${result.cpuUs.toFixed(1)} µs, of which outside the work ${(result.cpuUs - result.spinMicroseconds).toFixed(1)} µs`,
       ),
   },

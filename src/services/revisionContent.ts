@@ -215,9 +215,17 @@ const KEPT_LIST_LENGTH = 256_000;
 const pageListAnswers = new WeightBoundedCache<string | Buffer>(4_000_000, (json) => json.length, KEPT_LIST_LENGTH);
 const lastLargePageList = new WeightBoundedCache<string | Buffer>(1, () => 1);
 
+/**
+ * What every presented page of a revision is made of, as a cache key: the address its
+ * URLs start with, the space, the tree and the Git commit its pages sit in.
+ */
+function presentedPagesKey(ctx: ServiceContext, spaceId: string, view: RevisionView): string {
+  return `${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.git ? revisionGitStamp(view.git.row) : ''}`;
+}
+
 /** The JSON of the revision's pages, nested, as a page list answers them: serialized once per space, tree and commit. */
 export function pageListJson(ctx: ServiceContext, spaceId: string, view: RevisionView): string | Buffer {
-  const key = `${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.git ? revisionGitStamp(view.git.row) : ''}`;
+  const key = presentedPagesKey(ctx, spaceId, view);
   const kept = pageListAnswers.get(key) ?? lastLargePageList.get(key);
   if (kept) return kept;
   const json = pageTreeJson({ pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), gitPathsOf(view).pages) });
@@ -355,7 +363,7 @@ export async function pageWithContentJson(
   page: FlatPage,
   format: PageFormat = 'markdown',
 ): Promise<string> {
-  const key = `${format} ${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.revision.files_hash} ${view.git ? revisionGitStamp(view.git.row) : ''} ${page.id}`;
+  const key = `${format} ${presentedPagesKey(ctx, spaceId, view)} ${view.revision.files_hash} ${page.id}`;
   const kept = pageAnswers.get(key);
   if (kept !== undefined) return kept;
   const git = gitPathsOf(view).pages;

@@ -124,6 +124,8 @@ export async function buildWorld(app: TestApp): Promise<World> {
   await as(app, admin, 'POST', `/v1/spaces/${space.id}/change-requests/${merged}/merge`);
   const content = await as(app, admin, 'GET', `/v1/spaces/${space.id}/content`);
   const { id: pageId, documentId } = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/content/pages`)).pages[0];
+  // Read once by the admin, so the page's answers are kept as sent before the other callers ask for them.
+  for (const format of ['markdown', 'document']) await as(app, admin, 'GET', `/v1/spaces/${space.id}/content/page/${pageId}?format=${format}`);
   const fileId = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/content/files`)).items[0].id;
   const changeRequestId = await changeRequestWithContent(app, admin, space.id);
   const changeRequestPageId = (await as(app, admin, 'GET', `/v1/spaces/${space.id}/change-requests/${changeRequestId}/content/pages`)).pages

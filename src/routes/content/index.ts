@@ -113,9 +113,9 @@ const ContentRefTarget = Type.Object({ kind: Type.String() }, { additionalProper
 const MetaLinks = Type.Object({ canonical: Type.Optional(ContentRefTarget), alternates: Type.Array(ContentRefTarget) });
 
 /**
- * Sends the schema's answer as JSON text the service made: kept as sent (a revision's
- * page list, a document with its links resolved) or spliced from what is kept (a page
- * with its document): services/revisionContent.ts. It goes out as it is.
+ * Sends the schema's answer as JSON text the service made and keeps as sent (a
+ * revision's page list, a document with its links resolved, a page with its markdown
+ * or document): services/revisionContent.ts. It goes out as it is.
  */
 function sendJsonText(reply: FastifyReply, json: string | Buffer) {
   return reply.type('application/json; charset=utf-8').send(json);
