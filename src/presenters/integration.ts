@@ -84,6 +84,30 @@ function installationLocation(publicUrl: string, installation: { integration_nam
   return `${publicUrl}/v1/integrations/${installation.integration_name}/installations/${installation.id}`;
 }
 
+/**
+ * GitBook's SiteIntegrationScript: where a site's pages load an installation's script
+ * (versioned, so a new publication is loaded anew), whether it sets cookies, and the
+ * sources it needs as one policy text, "directive sources; …".
+ */
+export function presentSiteIntegrationScript(
+  publicUrl: string,
+  installation: { integration_name: string; installation_id: string; version: number },
+  manifest: Pick<IntegrationManifest, 'scopes' | 'contentSecurityPolicy'>,
+  siteId: string,
+) {
+  const location = installationLocation(publicUrl, { integration_name: installation.integration_name, id: installation.installation_id });
+  const policy = manifest.contentSecurityPolicy;
+  const policyText =
+    typeof policy === 'string'
+      ? policy
+      : policy && Object.entries(policy).map(([directive, sources]) => `${directive} ${sources.replaceAll(';', ' ')}`).join('; ');
+  return {
+    script: `${location}/sites/${siteId}/script.js?v=${installation.version}`,
+    cookies: manifest.scopes.includes('site:script:cookies'),
+    ...(policyText ? { contentSecurityPolicy: policyText.replace(/\s+/g, ' ').trim() } : {}),
+  };
+}
+
 export function presentInstallation(publicUrl: string, installation: InstallationWithCountsRow) {
   return {
     id: installation.id,

@@ -33,6 +33,10 @@ export interface SitePage {
   scriptUrl: string;
   /** The mermaid module the script loads to draw the page's diagrams, when the instance has one. */
   mermaidUrl?: string;
+  /** The scripts of the integrations installed on the site (GitBook's published scripts). */
+  integrationScripts: string[];
+  /** One of them may set cookies: the reader is asked, as GitBook's pages ask, and the scripts read the answer. */
+  cookieNotice: boolean;
   noIndex: boolean;
   /** The page's content as rendered by render.ts. */
   page: { title: string; description?: string; content: ElementContent[] };
@@ -77,6 +81,7 @@ mark{background:transparent;color:inherit;border-radius:3px;padding:0 .1em}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left}
 .button{display:inline-block;padding:.4rem .9rem;border-radius:var(--radius,6px);background:var(--accent);color:var(--bg);text-decoration:none}.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--accent)}
 aside.outline{font-size:.9rem}aside.outline ul{list-style:none;padding-left:0}aside.outline .level-2{padding-left:.75rem}aside.outline .level-3{padding-left:1.5rem}
+.cookie-notice{position:fixed;bottom:1rem;left:1rem;right:1rem;max-width:32rem;z-index:4;background:var(--bg);border:1px solid var(--line);border-radius:var(--radius,6px);padding:.5rem 1rem 1rem}.cookie-notice button{margin-right:.5rem;font:inherit;padding:.3rem .8rem}
 .openapi{border:1px solid var(--line);border-radius:var(--radius,6px);padding:.25rem 1rem;margin:1rem 0}.openapi-endpoint{font-size:1.05rem}.openapi-method{font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace}
 .method-get{color:#2e7d32}.method-post{color:#1565c0}.method-put,.method-patch{color:#9a5b00}.method-delete{color:#c62828}.openapi-required{color:#c62828;font-size:.8em}
 @media (prefers-color-scheme:dark){.method-get{color:#81c784}.method-post{color:#90caf9}.method-put,.method-patch{color:#ffb74d}.method-delete,.openapi-required{color:#ef9a9a}}
@@ -243,7 +248,7 @@ export function sitePage(input: SitePage): string {
     ...(page.description ? [h('meta', { property: 'og:description', content: page.description })] : []),
     h('meta', { name: 'twitter:card', content: 'summary' }),
   ];
-  meta.push(...siteHead(site), h('script', { src: input.scriptUrl, defer: true }));
+  meta.push(...siteHead(site), h('script', { src: input.scriptUrl, defer: true }), ...input.integrationScripts.map((src) => h('script', { src, async: true })));
   if (input.mermaidUrl && page.content.some(holdsDiagram)) meta.push(h('meta', { name: 'quire-mermaid', content: input.mermaidUrl }));
   return documentShell(`${page.title} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
@@ -263,7 +268,21 @@ export function sitePage(input: SitePage): string {
         : []),
     ]),
     siteFooter(site),
+    ...(input.cookieNotice ? [cookieNotice()] : []),
   ], meta);
+}
+
+/**
+ * Asks the reader whether the site's integrations may set cookies, and keeps the answer
+ * where their scripts read it (GitBook's `__gitbook_cookie_granted`); shown by the
+ * pages' script until answered.
+ */
+function cookieNotice(): Element {
+  return h('aside', { className: ['cookie-notice'], ariaLabel: 'Cookies', hidden: true }, [
+    h('p', {}, [text('This site uses cookies to deliver its service and to analyse traffic.')]),
+    h('button', { type: 'button', dataCookies: 'yes' }, [text('Accept')]),
+    h('button', { type: 'button', dataCookies: 'no' }, [text('Reject')]),
+  ]);
 }
 
 /** The 404 page: in the site's frame when the site is known and readable, else plain. */

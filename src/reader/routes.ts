@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { readFileSync } from 'node:fs';
 import type { ServiceContext } from '../services/context.ts';
+import { policyHeader, widenedPolicy, type Policy } from '../lib/contentSecurityPolicy.ts';
 import { READER_SCRIPT_PATH } from './layout.ts';
 import { readFrontPage, readPublishedPage, siteAtHostname, type SiteAddress } from './site.ts';
 
@@ -39,6 +40,24 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * No inline script and no other origin's: the pages' one script is Quire's own file (and
+ * the mermaid module the instance names). The integrations installed on the site add
+ * their scripts, served at Quire's URL, and the sources they declare.
+ */
+function pagePolicy(ctx: ServiceContext, scripts: Array<{ contentSecurityPolicy?: string }> | undefined): string {
+  const policy: Policy = {
+    'default-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'https:', 'http:'],
+    'style-src': ["'unsafe-inline'"],
+    'script-src': ["'self'", ...(ctx.config.mermaidUrl ? [new URL(ctx.config.mermaidUrl).origin] : [])],
+    'frame-ancestors': ["'self'"],
+  };
+  if (!scripts?.length) return policyHeader(policy);
+  policy['script-src'].push(new URL(ctx.config.publicUrl).origin);
+  return policyHeader(widenedPolicy(policy, scripts.flatMap((script) => script.contentSecurityPolicy ?? [])));
+}
+
 /** Answers a page of a site; `cookiePath` scopes the keys a reader gives once. */
 async function answerPage(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, address: SiteAddress, path: string, query: ReaderQuery, cookiePath: string) {
   const givenShareKey = query.share_key ?? query.shareKey;
@@ -58,8 +77,7 @@ async function answerPage(ctx: ServiceContext, request: FastifyRequest, reply: F
     .code(answer.status)
     .header('content-type', answer.contentType ?? 'text/html; charset=utf-8')
     .header('x-content-type-options', 'nosniff')
-    // No inline script and no other origin's: the one script is Quire's own file (and the mermaid module the instance names).
-    .header('content-security-policy', `default-src 'self'; img-src 'self' data: https: http:; style-src 'unsafe-inline'; script-src 'self'${ctx.config.mermaidUrl ? ` ${new URL(ctx.config.mermaidUrl).origin}` : ''}; frame-ancestors 'self'`)
+    .header('content-security-policy', pagePolicy(ctx, 'scripts' in answer ? answer.scripts : undefined))
     .header('referrer-policy', 'strict-origin-when-cross-origin')
     .headers(answer.cache ? { 'x-quire-cache': answer.cache } : {})
     .send(answer.body);

@@ -16,6 +16,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
 import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
 import { redirectedPath } from '../services/siteRedirects.ts';
+import { siteScripts } from '../services/integrationEvents.ts';
 import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
@@ -29,6 +30,8 @@ import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
 import type { PublishedSiteRows, SiteRow } from '../db/schema.ts';
 
+type SiteScript = Awaited<ReturnType<typeof siteScripts>>[number];
+
 export type ReaderAnswer =
   | {
       status: 200 | 404;
@@ -38,6 +41,8 @@ export type ReaderAnswer =
       contentType?: string;
       /** For a page: served as rendered before, rendered from its document made ahead, or converted for this reader. */
       cache?: 'page' | 'document' | 'none';
+      /** The integrations' scripts the page loads (GitBook's SiteIntegrationScript): its policy lets them, and what they declare, load. */
+      scripts?: SiteScript[];
     }
   /** A site redirect: temporary (307), as GitBook's renderer answers them, since they can be edited. */
   | { status: 307; redirect: string };
@@ -157,12 +162,13 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
   // Everything a rendered page depends on: the site's frame, the revision, the path read, and by whom. Known before
   // the page tree is walked, so that a page read again costs a few small queries.
+  const scripts = asMarkdown ? [] : await siteScripts(ctx, site);
   const cacheKey = createHash('sha256')
-    .update(JSON.stringify([base, site.title, site.hostname, site.customization, structure, space.revision_id, rest, prefix, claims]))
+    .update(JSON.stringify([base, site.title, site.hostname, site.customization, structure, space.revision_id, rest, prefix, claims, scripts]))
     .digest('base64url');
   const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
   if (cached && (cached.specs.slugs.length === 0 || isDeepStrictEqual(await latestOpenApiVersions(ctx, site.organization_id, cached.specs.slugs), cached.specs.versions))) {
-    return { status: 200, body: cached.html, cache: 'page' };
+    return { status: 200, body: cached.html, cache: 'page', scripts };
   }
   const view = await loadRevision(ctx, space.revision_id);
   const order = inReadingOrder(view.tree, { leaveOutHidden: true }).filter((page) => page.meta.type !== 'group');
@@ -233,6 +239,8 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     url: `${publishedSiteUrl(ctx.config.publicUrl, site)}${pageUrl(page).slice(base.length)}`,
     scriptUrl: `${origin ?? ctx.config.publicUrl}${READER_SCRIPT_PATH}`,
     mermaidUrl: ctx.config.mermaidUrl,
+    integrationScripts: scripts.map((script) => script.script),
+    cookieNotice: scripts.some((script) => script.cookies),
     noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
     page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
     navigation: navigation(null),
@@ -241,7 +249,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     next: neighbour(order[at + 1]),
   });
   renderedPages.set(cacheKey, { html: Buffer.from(body), specs: { slugs, versions: specs.map((spec) => spec?.versionId ?? null) } }, ctx.clock.now().getTime());
-  return { status: 200, body, cache: ready ? 'document' : 'none' };
+  return { status: 200, body, cache: ready ? 'document' : 'none', scripts };
 }
 
 function linkHref(page: FlatPage): string | undefined {

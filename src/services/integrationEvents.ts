@@ -7,16 +7,18 @@
 import { createHmac } from 'node:crypto';
 import { newId } from '../lib/ids.ts';
 import { deliveriesOf } from '../db/repos/events.ts';
-import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSiteInstallation, findSpaceInstallation, installationsOfIntegration, installationsOnSpace } from '../db/repos/integrations.ts';
+import { findInstallationActingAs, findInstallationById, findIntegration, findIntegrationScript, findSiteInstallation, findSpaceInstallation, installationsOfIntegration, installationsOnSite, installationsOnSpace } from '../db/repos/integrations.ts';
+import { findSite } from '../db/repos/sites.ts';
+import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { Forbidden, NotFound, TryAgainLater } from '../errors.ts';
 import { isAdministrator } from './organizations.ts';
 import { visibleIntegration } from './integrations.ts';
 import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow, UserRow } from '../db/schema.ts';
+import type { Db, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SiteRow, SpaceInstallationRow, UserRow } from '../db/schema.ts';
 import { unseal } from '../lib/secretBox.ts';
-import { presentInstallation, presentIntegration, presentSiteInstallation, presentSpaceInstallation } from '../presenters/integration.ts';
+import { presentInstallation, presentIntegration, presentSiteInstallation, presentSiteIntegrationScript, presentSpaceInstallation, type IntegrationManifest } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import { presentUser } from '../presenters/user.ts';
 import { SandboxRefused } from '../sandbox/sandbox.ts';
@@ -222,6 +224,64 @@ export async function fetchIntoIntegration(
     const answer = await runScript(ctx, integration, event, environment, request.body);
     if (!answer) throw notFound;
     return answer;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The scripts a site's pages load (GitBook's SiteIntegrationScript): one for each active
+ * installation on it whose integration may inject one. None while integrations cannot run.
+ */
+export async function siteScripts(ctx: ServiceContext, site: Pick<SiteRow, 'id' | 'organization_id'>) {
+  if (ctx.sandbox.unavailable) return [];
+  const installations = await installationsOnSite(ctx.db, site.organization_id, site.id);
+  return installations.flatMap((installation) => {
+    const manifest = injectingManifest(installation.manifest);
+    return manifest ? [presentSiteIntegrationScript(ctx.config.publicUrl, installation, manifest, site.id)] : [];
+  });
+}
+
+/** The integration's manifest, when its scopes let it inject a script into the pages of the sites it is installed on. */
+function injectingManifest(manifest: string): IntegrationManifest | undefined {
+  const parsed = JSON.parse(manifest) as IntegrationManifest;
+  return parsed.scopes.includes('site:script:inject') ? parsed : undefined;
+}
+
+/** How long a published script is kept as the integration's script answered it, in this process and in browsers. */
+export const PUBLISHED_SCRIPT_SECONDS = 300;
+const publishedScripts = new WeightBoundedCache<{ body: string; expires: number }>(4_000_000, (entry) => entry.body.length, 256_000);
+
+/**
+ * A site's published script (GitBook's `fetch_published_script`): what the script of
+ * an installation on the site answers, for the site's pages to load. No token, as a
+ * reader's browser loads it; only for a published site the installation is active on,
+ * of an integration allowed to inject scripts. Every page view loads it, so an answer
+ * is kept for a few minutes by all it was made from: the integration's version, the
+ * installation's and the site installation's configuration.
+ */
+export async function fetchPublishedScript(ctx: ServiceContext, name: string, installationId: string, siteId: string): Promise<string> {
+  const installation = await findInstallationById(ctx.db, installationId);
+  const site = installation?.integration_name === name ? await findSite(ctx.db, installation.organization_id, siteId) : undefined;
+  const onSite = site?.published ? (await installationsOnSite(ctx.db, site.organization_id, site.id)).find((candidate) => candidate.installation_id === installationId) : undefined;
+  const integration = onSite && injectingManifest(onSite.manifest) && (await findIntegration(ctx.db, name));
+  if (!installation || !integration) {
+    throw new NotFound(`No script of the integration "${name}" is published on the site "${siteId}" by the installation "${installationId}"`);
+  }
+  const siteInstallation = await findSiteInstallation(ctx.db, installationId, siteId);
+  const key = JSON.stringify([name, integration.version, installationId, installation.configuration, siteId, siteInstallation?.configuration ?? null]);
+  const now = ctx.clock.now().getTime();
+  const kept = publishedScripts.get(key);
+  if (kept && kept.expires > now) return kept.body;
+  const release = admitPublicFetch(`${name}/${installationId}/script`);
+  try {
+    const event = { eventId: newId(), type: 'fetch_published_script', installationId, siteId };
+    const answer = await runScript(ctx, integration, event, await environmentOf(ctx, integration, installation, { siteInstallation }));
+    if (!answer) throw new NotFound(`The integration "${name}" has no script to run`);
+    if (answer.status >= 400) throw new SandboxRefused(`the script of ${name} answered ${answer.status} to fetch_published_script: ${answer.body.slice(0, 500)}`);
+    publishedScripts.forget(key);
+    publishedScripts.keep(key, { body: answer.body, expires: now + PUBLISHED_SCRIPT_SECONDS * 1000 });
+    return answer.body;
   } finally {
     release();
   }

@@ -11,6 +11,7 @@ import { newId } from '../lib/ids.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
 import { presentShareLink, presentSite } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { siteScripts } from './integrationEvents.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { positionAmong, settleDefaults, slugify, uniquePath } from './siteStructure.ts';
@@ -217,8 +218,7 @@ export async function getPublished(ctx: ServiceContext, actor: Actor, organizati
     structure: { type, structure },
     // Quire customizes a site as a whole: each site space reads the site's settings.
     customizations: { site: customization, siteSpaces: Object.fromEntries(siteSpaces.map((siteSpace) => [siteSpace.id, customization])) },
-    // Integrations add no scripts to Quire's published pages.
-    scripts: [],
+    scripts: await siteScripts(ctx, reader.site),
   };
 }
 

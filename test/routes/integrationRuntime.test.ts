@@ -14,6 +14,8 @@ import { runDueJobs } from '../../src/jobs/queue.ts';
 import { findWorkerd } from '../../src/sandbox/sandbox.ts';
 import { freePort } from '../helpers/process.ts';
 import { startGitServer } from '../helpers/gitServer.ts';
+import { publishSampleSite } from '../helpers/publishedSite.ts';
+import { JSDOM, VirtualConsole } from 'jsdom';
 
 /** Why the runtime cannot run on this machine, if it cannot: those tests then skip, saying so. */
 function runtimeMissing(): string | undefined {
@@ -302,6 +304,82 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     // An organization that neither publishes nor installed it reads none.
     const stranger = await buildOrganization(testApp, 'Stranger');
     expect((await request(testApp.app, 'GET', '/v1/integrations/shared-notifier/events', { token: stranger.admin.token })).status).toBe(403);
+  }, 30_000);
+
+  it("serves the script of an integration installed on a published site, as GitBook's renderer and Quire's pages load it: run as fetch_published_script with the site installation's settings, listed with its cookies and the sources it needs; an unpublished or other site, or an integration without the scope, has none", async () => {
+    // As GitBook's analytics integrations do: a script made from the site installation's tracking id, served whatever its type.
+    const analytics = `export default {
+      async fetch(request) {
+        const form = await request.formData();
+        const event = JSON.parse(form.get('event'));
+        if (event.type !== 'fetch_published_script') return new Response('OK');
+        const id = JSON.parse(form.get('environment')).siteInstallation?.configuration?.tracking_id;
+        if (id === 'broken') return new Response('no tracking id', { status: 500 });
+        return new Response('window.tracked = ' + JSON.stringify({ id, siteId: event.siteId, installationId: event.installationId }) + ';', { headers: { 'content-type': 'text/html' } });
+      },
+    };`;
+    const { org: owner, call: as, sites, site, path, open } = await publishSampleSite(testApp);
+    const manifest = { title: 'Analytics', description: 'Counts readers', organization: owner.organizationId, visibility: 'private', script: analytics };
+    const policy = { 'script-src': 'https://stats.example.com', 'connect-src': 'https://stats.example.com;\n', 'frame-ancestors': '*' };
+    expect((await as('POST', '/v1/integrations/analytics', { ...manifest, scopes: ['site:script:inject', 'site:script:cookies'], contentSecurityPolicy: policy })).status).toBeLessThan(300);
+    const installation = (await as('POST', '/v1/integrations/analytics/installations', { organization: owner.organizationId })).body.id;
+    expect((await as('POST', `/v1/integrations/analytics/installations/${installation}/sites`, { siteId: site.id })).status).toBe(201);
+    const siteInstallation = `/v1/integrations/analytics/installations/${installation}/sites/${site.id}`;
+    expect((await as('PATCH', siteInstallation, { configuration: { tracking_id: 'G-123' } })).status).toBe(200);
+
+    const scriptUrl = `${testApp.app.ctx.config.publicUrl}${siteInstallation}/script.js?v=1`;
+    expect((await as('GET', `${sites}/${site.id}/published`)).body.scripts).toEqual([
+      { script: scriptUrl, cookies: true, contentSecurityPolicy: 'script-src https://stats.example.com; connect-src https://stats.example.com ; frame-ancestors *' },
+    ]);
+    const script = await fetch(scriptUrl);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await script.text()).toBe(`window.tracked = ${JSON.stringify({ id: 'G-123', siteId: site.id, installationId: installation })};`);
+
+    // Quire's own pages load it, let it and what it declares load (and nothing else widened), and ask about cookies.
+    const page = await open(`${path}/start-here`);
+    expect([...page.document.querySelectorAll('script[async]')].map((element) => element.getAttribute('src'))).toEqual([scriptUrl]);
+    const csp = page.response.headers['content-security-policy'] as string;
+    expect(csp).toContain(`script-src 'self' ${testApp.app.ctx.config.publicUrl} https://stats.example.com;`);
+    expect(csp).toContain("connect-src 'self' https://stats.example.com");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).not.toContain('frame-ancestors *');
+    const readerScript = (await testApp.app.inject({ method: 'GET', url: '/reader/reader.js' })).body;
+    const dom = new JSDOM(page.response.body, { runScripts: 'outside-only', url: `${testApp.app.ctx.config.publicUrl}${path}/start-here`, virtualConsole: new VirtualConsole() });
+    dom.window.eval(readerScript);
+    const notice = dom.window.document.querySelector('aside.cookie-notice') as HTMLElement;
+    expect(notice.hidden).toBe(false);
+    (notice.querySelector('button[data-cookies="yes"]') as HTMLButtonElement).click();
+    expect(dom.window.document.cookie).toBe('__gitbook_cookie_granted=yes');
+    dom.window.close();
+
+    // New settings make a new script at once; a script that fails is the integration's failure, said so.
+    expect((await as('PATCH', siteInstallation, { configuration: { tracking_id: 'G-456' } })).status).toBe(200);
+    expect(await (await fetch(scriptUrl)).text()).toContain('"id":"G-456"');
+    expect((await as('PATCH', siteInstallation, { configuration: { tracking_id: 'broken' } })).status).toBe(200);
+    const failed = await fetch(scriptUrl);
+    expect(failed.status).toBe(502);
+    expect((await failed.json()).error.message).toBe('the script of analytics answered 500 to fetch_published_script: no tracking id');
+
+    // Another site of the organization, which it is not installed on, has no script; nor has the site once unpublished.
+    const other = (await as('POST', sites, { title: 'Other' })).body;
+    expect((await as('POST', `${sites}/${other.id}/publish`)).status).toBe(200);
+    expect((await as('GET', `${sites}/${other.id}/published`)).body.scripts).toEqual([]);
+    const notInstalled = await fetch(scriptUrl.replace(site.id, other.id));
+    expect(notInstalled.status).toBe(404);
+    expect((await notInstalled.json()).error.message).toBe(`No script of the integration "analytics" is published on the site "${other.id}" by the installation "${installation}"`);
+    expect((await as('POST', `${sites}/${site.id}/unpublish`)).status).toBe(200);
+    expect((await fetch(scriptUrl)).status).toBe(404);
+    expect((await as('POST', `${sites}/${site.id}/publish`)).status).toBe(200);
+    expect((await as('PATCH', siteInstallation, { configuration: { tracking_id: 'G-123' } })).status).toBe(200);
+    expect((await fetch(scriptUrl)).status).toBe(200);
+
+    // A new publication that may no longer inject scripts has none on the site.
+    expect((await as('POST', '/v1/integrations/analytics', { ...manifest, scopes: ['site:views:read'] })).status).toBeLessThan(300);
+    expect((await as('GET', `${sites}/${site.id}/published`)).body.scripts).toEqual([]);
+    expect((await fetch(scriptUrl)).status).toBe(404);
+    expect((await open(`${path}/start-here`)).document.querySelector('aside.cookie-notice')).toBeNull();
   }, 30_000);
 
   it('takes at most 8 requests at once at one public endpoint and 32 at all of them, refusing the rest at once with Retry-After, so that a flood at one endpoint leaves room for the others', async () => {

@@ -1,6 +1,7 @@
 // Published integrations, their scripts and images, and where they are installed.
 import { sql } from 'kysely';
 import { containsInsensitive, containsText } from '../dialect.ts';
+import { preparedQuery } from '../prepared.ts';
 import type { Db, InstallationRow, IntegrationAssetRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../schema.ts';
 
 export function findIntegration(db: Db, name: string): Promise<IntegrationRow | undefined> {
@@ -230,6 +231,29 @@ export async function administersAnOrganization(db: Db, userId: string): Promise
     .where('role', '=', 'admin')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+const installationsOnSiteQuery = preparedQuery<'organizationId' | 'siteId', { installation_id: string; integration_name: string; version: number; manifest: string }>(
+  (db, param) =>
+    db
+      .selectFrom('integration_installations as n')
+      .innerJoin('integrations as i', 'i.name', 'n.integration_name')
+      .leftJoin('integration_site_installations as s', (join) => join.onRef('s.installation_id', '=', 'n.id').on('s.site_id', '=', param('siteId')))
+      .select(['n.id as installation_id', 'n.integration_name', 'i.version', 'i.manifest'])
+      .where('n.organization_id', '=', param('organizationId'))
+      .where('n.status', '=', 'active')
+      .where((eb) => eb.or([eb('s.status', '=', 'active'), eb.and([eb('n.site_selection', '=', 'all'), eb('s.status', 'is', null)])]))
+      .orderBy('n.id'),
+  { remember: true },
+);
+
+/**
+ * The active installations on a site, with their integration's version and manifest:
+ * installed on it, or on every site of the organization and not paused on this one.
+ * Every page of a published site reads them.
+ */
+export function installationsOnSite(db: Db, organizationId: string, siteId: string) {
+  return installationsOnSiteQuery(db, { organizationId, siteId });
 }
 
 export function siteInstallationsQuery(db: Db, installationId: string) {

@@ -62,3 +62,17 @@ document.querySelectorAll('form.search').forEach((form) => {
     }, 200);
   });
 });
+
+// The site's integrations may set cookies once the reader agrees: their scripts read the
+// answer from GitBook's cookie, kept a year; the page reloads so that they start with it.
+const cookieNotice = document.querySelector('aside.cookie-notice');
+if (cookieNotice && !/(^|;\s*)__gitbook_cookie_granted=(yes|no)(;|$)/.test(document.cookie)) {
+  cookieNotice.hidden = false;
+  cookieNotice.querySelectorAll('button[data-cookies]').forEach((button) => {
+    button.addEventListener('click', () => {
+      const secure = location.protocol === 'https:' ? '; Secure' : '';
+      document.cookie = `__gitbook_cookie_granted=${button.dataset.cookies}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+      location.reload();
+    });
+  });
+}

@@ -1,11 +1,13 @@
 // /v1/integrations/{name}/fetch/* and …/installations/{installationId}/fetch/*: the
 // public endpoints of an integration and of its installations, as GitBook exposes them
 // for webhooks from other services. Any method, any body, no token: the request goes
-// into the script as a `fetch` event and the script's answer comes back. Outside the
+// into the script as a `fetch` event and the script's answer comes back. And
+// …/installations/{installationId}/sites/{siteId}/script.js: the script a published
+// site's pages load, which a reader's browser asks for without a token. Outside the
 // token-checked /v1 routes on purpose.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { fetchIntoIntegration } from '../../services/integrationEvents.ts';
+import { fetchIntoIntegration, fetchPublishedScript, PUBLISHED_SCRIPT_SECONDS } from '../../services/integrationEvents.ts';
 import { SandboxRefused } from '../../sandbox/sandbox.ts';
 import { AppError } from '../../errors.ts';
 import { IdParam } from '../schemas.ts';
@@ -41,4 +43,33 @@ export const integrationFetchRoutes: FastifyPluginAsyncTypebox = async (app) => 
       }
     },
   });
+
+  app.get(
+    '/v1/integrations/:integrationName/installations/:installationId/sites/:siteId/script.js',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ integrationName: IntegrationName, installationId: IdParam('The installation'), siteId: IdParam('The site') }),
+        // The integration's version, which the script's URL carries so that browsers load a new publication anew.
+        querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 20 })) }),
+      },
+    },
+    async (request, reply) => {
+      const { integrationName, installationId, siteId } = request.params;
+      let body: string;
+      try {
+        body = await fetchPublishedScript(ctx, integrationName, installationId, siteId);
+      } catch (error) {
+        if (error instanceof SandboxRefused) throw new AppError(502, error.message);
+        throw error;
+      }
+      return reply
+        // Served as script whatever the integration's script said it was: opened as a page of Quire's origin, it neither renders nor runs.
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', `public, max-age=${PUBLISHED_SCRIPT_SECONDS}`)
+        .send(body);
+    },
+  );
 };
