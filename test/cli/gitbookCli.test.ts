@@ -66,20 +66,20 @@ function gitbook(args: string[], cwd: string, token = organization.admin.token):
   });
 }
 
-async function integrationProject(greeting: string, script?: string): Promise<string> {
+async function integrationProject(greeting: string, script?: string, { name = 'quire-hello', scopes = ['space:content:read'] } = {}): Promise<string> {
   const dir = await mkdtemp(join(home, 'integration-'));
   await mkdir(join(dir, 'src'));
   await writeFile(
     join(dir, 'gitbook-manifest.yaml'),
     [
-      'name: quire-hello',
+      `name: ${name}`,
       'title: Quire Hello',
       'description: Says hello when the content of a space changes',
       'script: ./src/index.js',
       'visibility: private',
       `organization: ${organization.organizationId}`,
       'scopes:',
-      '  - space:content:read',
+      ...scopes.map((scope) => `  - ${scope}`),
       'summary: |',
       '  A small integration published by the GitBook CLI.',
       'configurations:',
@@ -88,6 +88,11 @@ async function integrationProject(greeting: string, script?: string): Promise<st
       '      greeting:',
       '        type: string',
       '        title: Greeting',
+      '  site:',
+      '    properties:',
+      '      tracking_id:',
+      '        type: string',
+      '        title: Tracking ID',
       '',
     ].join('\n'),
   );
@@ -157,6 +162,40 @@ describe("GitBook's CLI against Quire", () => {
       await eventsDelivered(testApp);
       const revision = (await call('GET', `/v1/spaces/${space.id}`)).body.revision;
       expect(received.map((body) => JSON.parse(body))).toEqual([{ type: 'space_content_updated', revisionId: revision, title: 'Runbook' }]);
+    },
+    60_000,
+  );
+
+  it.skipIf('missing' in findWorkerd())(
+    "serves the script an integration built on GitBook's runtime publishes for a site, as its Google Analytics integration makes it from the site installation's tracking id",
+    async () => {
+      const script = [
+        "import { createIntegration } from '@gitbook/runtime';",
+        'export default createIntegration({',
+        '  fetch_published_script: async (event, { environment }) => {',
+        '    const trackingId = environment.siteInstallation?.configuration?.tracking_id;',
+        '    if (!trackingId) return;',
+        "    return new Response(`gtag('config', '${trackingId}', { site: '${event.siteId}' });`, { headers: { 'Content-Type': 'application/javascript' } });",
+        '  },',
+        '});',
+        '',
+      ].join('\n');
+      const published = await gitbook(['publish', '.'], await integrationProject('', script, { name: 'quire-analytics', scopes: ['site:script:inject', 'site:script:cookies'] }));
+      expect(published.code, published.output).toBe(0);
+      const call = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => request(testApp.app, method, url, { token: organization.admin.token, body });
+      const space = (await call('POST', `/v1/orgs/${organization.organizationId}/spaces`, { title: 'Guides' })).body;
+      const sites = `/v1/orgs/${organization.organizationId}/sites`;
+      const site = (await call('POST', sites, { title: 'Guides' })).body;
+      await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id });
+      await call('POST', `${sites}/${site.id}/publish`);
+      const installation = (await call('POST', '/v1/integrations/quire-analytics/installations', { organization: organization.organizationId })).body;
+      await call('POST', `/v1/integrations/quire-analytics/installations/${installation.id}/sites`, { siteId: site.id });
+      const [{ script: url, cookies }] = (await call('GET', `${sites}/${site.id}/published`)).body.scripts;
+      expect(cookies).toBe(true);
+      // Without a tracking id the handler answers nothing, and GitBook's runtime a script that does nothing.
+      expect(await (await fetch(url)).text()).toBe('/** no-op */');
+      await call('PATCH', `/v1/integrations/quire-analytics/installations/${installation.id}/sites/${site.id}`, { configuration: { tracking_id: 'G-TEST' } });
+      expect(await (await fetch(url)).text()).toBe(`gtag('config', 'G-TEST', { site: '${site.id}' });`);
     },
     60_000,
   );
