@@ -15,6 +15,7 @@ import { findWorkerd } from '../../src/sandbox/sandbox.ts';
 import { freePort } from '../helpers/process.ts';
 import { startGitServer } from '../helpers/gitServer.ts';
 import { publishSampleSite } from '../helpers/publishedSite.ts';
+import { expectGitBookAnswer } from '../helpers/gitbookContract.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
 
 /** Why the runtime cannot run on this machine, if it cannot: those tests then skip, saying so. */
@@ -328,7 +329,9 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect((await as('PATCH', siteInstallation, { configuration: { tracking_id: 'G-123' } })).status).toBe(200);
 
     const scriptUrl = `${testApp.app.ctx.config.publicUrl}${siteInstallation}/script.js?v=1`;
-    expect((await as('GET', `${sites}/${site.id}/published`)).body.scripts).toEqual([
+    const publishedSite = (await as('GET', `${sites}/${site.id}/published`)).body;
+    expectGitBookAnswer('getPublishedContentSite', publishedSite);
+    expect(publishedSite.scripts).toEqual([
       { script: scriptUrl, cookies: true, contentSecurityPolicy: 'script-src https://stats.example.com; connect-src https://stats.example.com ; frame-ancestors *' },
     ]);
     const script = await fetch(scriptUrl);
