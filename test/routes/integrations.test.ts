@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { request, useTestApp, walkList } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { loadSecretsKey, unseal } from '../../src/lib/secretBox.ts';
+import { publishSampleSite } from '../helpers/publishedSite.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-integrations-'));
 const testApp = useTestApp({ QUIRE_DATA_DIR: dataDir });
@@ -403,5 +404,22 @@ describe('installations', () => {
     const tooLate = await request(testApp.app, 'POST', `/v1/integrations/${name}/tasks`, { token: owner.admin.token, body: { task: {}, schedule: 86_401 } });
     expect(tooLate.status).toBe(400);
     expect(tooLate.body.error.message).toMatch(/schedule/);
+  });
+});
+
+describe('published scripts with integrations off', () => {
+  const withoutScripts = useTestApp({ QUIRE_INTEGRATIONS: 'false' });
+
+  it('lists no script on a published site while scripts cannot run, and its URL says why it answers none', async () => {
+    const { org, call, sites, site, path, open } = await publishSampleSite(withoutScripts);
+    const body = { ...manifest(org.organizationId), scopes: ['site:script:inject'], visibility: 'private' };
+    expect((await call('POST', '/v1/integrations/counter', body)).status).toBeLessThan(300);
+    const installation = (await call('POST', '/v1/integrations/counter/installations', { organization: org.organizationId })).body.id;
+    expect((await call('POST', `/v1/integrations/counter/installations/${installation}/sites`, { siteId: site.id })).status).toBe(201);
+    expect((await call('GET', `${sites}/${site.id}/published`)).body.scripts).toEqual([]);
+    expect((await open(`${path}/start-here`)).document.querySelector('script[async]')).toBeNull();
+    const script = await withoutScripts.app.inject({ method: 'GET', url: `/v1/integrations/counter/installations/${installation}/sites/${site.id}/script.js` });
+    expect(script.statusCode).toBe(502);
+    expect(script.json().error.message).toMatch(/^integration scripts do not run: /);
   });
 });
