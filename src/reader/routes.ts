@@ -43,9 +43,10 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
 /**
  * No inline script and no other origin's: the pages' one script is Quire's own file (and
  * the mermaid module the instance names). The integrations installed on the site add
- * their scripts, served at Quire's URL, and the sources they declare.
+ * their scripts' origin (Quire's URL, or the site's hostname where the page is served
+ * there) and the sources they declare.
  */
-function pagePolicy(ctx: ServiceContext, scripts: Array<{ contentSecurityPolicy?: string }> | undefined): string {
+function pagePolicy(ctx: ServiceContext, scripts: Array<{ script: string; contentSecurityPolicy?: string }> | undefined): string {
   const policy: Policy = {
     'default-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'https:', 'http:'],
@@ -54,8 +55,7 @@ function pagePolicy(ctx: ServiceContext, scripts: Array<{ contentSecurityPolicy?
     'frame-ancestors': ["'self'"],
   };
   if (!scripts?.length) return policyHeader(policy);
-  policy['script-src'].push(new URL(ctx.config.publicUrl).origin);
-  return policyHeader(widenedPolicy(policy, scripts.flatMap((script) => script.contentSecurityPolicy ?? [])));
+  return policyHeader(widenedPolicy(policy, scripts.flatMap((script) => [`script-src ${new URL(script.script).origin}`, script.contentSecurityPolicy ?? []].flat())));
 }
 
 /** Answers a page of a site; `cookiePath` scopes the keys a reader gives once. */
@@ -83,6 +83,9 @@ async function answerPage(ctx: ServiceContext, request: FastifyRequest, reply: F
     .send(answer.body);
 }
 
+/** An integration's published script (routes/integrations/publicEndpoints.ts), which a site's pages at its hostname load from there. */
+const PUBLISHED_SCRIPT_PATH = /^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/sites\/[^/]+\/script\.js$/;
+
 /** Could be a site's custom hostname (the API's pattern: two dots at least); an IPv4 address is not. */
 const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 const IPV4 = /^[0-9.]+$/;
@@ -105,7 +108,7 @@ export function siteHostnameHook(ctx: ServiceContext): onRequestAsyncHookHandler
     const hostname = request.hostname.toLowerCase();
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.host === ownHost || !HOSTNAME.test(hostname) || IPV4.test(hostname)) return;
     const [pathname] = request.url.split('?');
-    if (pathname === READER_SCRIPT_PATH) return;
+    if (pathname === READER_SCRIPT_PATH || PUBLISHED_SCRIPT_PATH.test(pathname)) return;
     const now = Date.now();
     if ((unclaimed.get(hostname) ?? 0) > now) return;
     const site = await siteAtHostname(ctx, hostname);

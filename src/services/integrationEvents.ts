@@ -231,14 +231,15 @@ export async function fetchIntoIntegration(
 
 /**
  * The scripts a site's pages load (GitBook's SiteIntegrationScript): one for each active
- * installation on it whose integration may inject one. None while integrations cannot run.
+ * installation on it whose integration may inject one, served at `baseUrl` (Quire's own
+ * URL, or the site's hostname for its pages there). None while integrations cannot run.
  */
-export async function siteScripts(ctx: ServiceContext, site: Pick<SiteRow, 'id' | 'organization_id'>) {
+export async function siteScripts(ctx: ServiceContext, site: Pick<SiteRow, 'id' | 'organization_id'>, baseUrl = ctx.config.publicUrl) {
   if (ctx.sandbox.unavailable) return [];
   const installations = await installationsOnSite(ctx.db, site.organization_id, site.id);
   return installations.flatMap((installation) => {
     const manifest = injectingManifest(installation.manifest);
-    return manifest ? [presentSiteIntegrationScript(ctx.config.publicUrl, installation, manifest, site.id)] : [];
+    return manifest ? [presentSiteIntegrationScript(baseUrl, installation, manifest, site.id)] : [];
   });
 }
 

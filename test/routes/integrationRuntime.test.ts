@@ -357,6 +357,16 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect(dom.window.document.cookie).toBe('__gitbook_cookie_granted=yes');
     dom.window.close();
 
+    // At the site's own hostname its pages load the script from there, as they load the reader's: never mixed content.
+    expect((await as('PATCH', `${sites}/${site.id}`, { hostname: 'docs.analytics.example' })).status).toBe(200);
+    const atHost = await open('/start-here', { host: 'docs.analytics.example' });
+    const hostScript = `http://docs.analytics.example${siteInstallation}/script.js?v=1`;
+    expect([...atHost.document.querySelectorAll('script[async]')].map((element) => element.getAttribute('src'))).toEqual([hostScript]);
+    expect(atHost.response.headers['content-security-policy']).toContain("script-src 'self' http://docs.analytics.example https://stats.example.com;");
+    const servedAtHost = await testApp.app.inject({ method: 'GET', url: `${siteInstallation}/script.js?v=1`, headers: { host: 'docs.analytics.example' } });
+    expect(servedAtHost.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(servedAtHost.body).toContain('"id":"G-123"');
+
     // New settings make a new script at once; a script that fails is the integration's failure, said so.
     expect((await as('PATCH', siteInstallation, { configuration: { tracking_id: 'G-456' } })).status).toBe(200);
     expect(await (await fetch(scriptUrl)).text()).toContain('"id":"G-456"');
