@@ -86,16 +86,16 @@ function installationLocation(publicUrl: string, installation: { integration_nam
 
 /**
  * GitBook's SiteIntegrationScript: where a site's pages load an installation's script
- * (versioned, so a new publication is loaded anew), whether it sets cookies, and the
+ * (under `baseUrl`, versioned so that a new publication is loaded anew), whether it sets cookies, and the
  * sources it needs as one policy text, "directive sources; …".
  */
 export function presentSiteIntegrationScript(
-  publicUrl: string,
+  baseUrl: string,
   installation: { integration_name: string; installation_id: string; version: number },
   manifest: Pick<IntegrationManifest, 'scopes' | 'contentSecurityPolicy'>,
   siteId: string,
 ) {
-  const location = installationLocation(publicUrl, { integration_name: installation.integration_name, id: installation.installation_id });
+  const location = installationLocation(baseUrl, { integration_name: installation.integration_name, id: installation.installation_id });
   const policy = manifest.contentSecurityPolicy;
   const policyText =
     typeof policy === 'string'

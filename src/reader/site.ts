@@ -160,10 +160,10 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   if (!space || space.deleted_at) return notFound();
   // GitBook serves each page's markdown at its path with ".md" added.
   const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
-  // Everything a rendered page depends on: the site's frame, the revision, the path read, and by whom. Known before
-  // the page tree is walked, so that a page read again costs a few small queries.
-  // At a custom hostname the scripts are served there too: from the page's own origin, never mixed content.
+  // The integrations' scripts, at a custom hostname served there too: from the page's own origin, never mixed content.
   const scripts = asMarkdown ? [] : await siteScripts(ctx, site, origin);
+  // Everything a rendered page depends on: the site's frame, the revision, the path read, by whom, and the scripts it
+  // loads. Known before the page tree is walked, so that a page read again costs a few small queries.
   const cacheKey = createHash('sha256')
     .update(JSON.stringify([base, site.title, site.hostname, site.customization, structure, space.revision_id, rest, prefix, claims, scripts]))
     .digest('base64url');
