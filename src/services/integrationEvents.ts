@@ -21,7 +21,7 @@ import { unseal } from '../lib/secretBox.ts';
 import { presentInstallation, presentIntegration, presentSiteInstallation, presentSiteIntegrationScript, presentSpaceInstallation, type IntegrationManifest } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
 import { presentUser } from '../presenters/user.ts';
-import { SandboxRefused } from '../sandbox/sandbox.ts';
+import { SandboxRefused, type ScriptAnswer } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { afterCommit, deliveryName, deliveryTarget, eventOfRow, recordEvent, type IntegrationEvent } from './events.ts';
 import { grantInstallationSpace, installationToken } from './integrationIdentity.ts';
@@ -135,9 +135,12 @@ export async function deliverToInstallation(ctx: ServiceContext, eventId: string
     environment = await environmentOf(ctx, integration, installation, { spaceId: event.spaceId, spaceInstallation, siteInstallation });
   }
   const answer = await runScript(ctx, integration, await gitbookEvent(ctx, eventId, event, installationId), environment);
-  if (answer && answer.status >= 400 && answer.status !== 406) {
-    throw new SandboxRefused(`the script of ${integration.name} answered ${answer.status} to ${event.type}: ${answer.body.slice(0, 500)}`);
-  }
+  if (answer && answer.status >= 400 && answer.status !== 406) throw scriptFailed(integration.name, event.type, answer);
+}
+
+/** A script's answer of failure, as the failure of what asked for it. */
+function scriptFailed(integrationName: string, eventType: string, answer: ScriptAnswer): SandboxRefused {
+  return new SandboxRefused(`the script of ${integrationName} answered ${answer.status} to ${eventType}: ${answer.body.slice(0, 500)}`);
 }
 
 /**
@@ -279,7 +282,7 @@ export async function fetchPublishedScript(ctx: ServiceContext, name: string, in
     const event = { eventId: newId(), type: 'fetch_published_script', installationId, siteId };
     const answer = await runScript(ctx, integration, event, await environmentOf(ctx, integration, installation, { siteInstallation }));
     if (!answer) throw new NotFound(`The integration "${name}" has no script to run`);
-    if (answer.status >= 400) throw new SandboxRefused(`the script of ${name} answered ${answer.status} to fetch_published_script: ${answer.body.slice(0, 500)}`);
+    if (answer.status >= 400) throw scriptFailed(name, event.type, answer);
     publishedScripts.forget(key);
     publishedScripts.keep(key, { body: answer.body, expires: now + PUBLISHED_SCRIPT_SECONDS * 1000 });
     return answer.body;

@@ -13,6 +13,16 @@ import { AppError } from '../../errors.ts';
 import { IdParam } from '../schemas.ts';
 import { IntegrationName } from './schemas.ts';
 
+/** A script that cannot run, or that fails, is the failure of the service behind Quire: 502, as a gateway answers. */
+async function fromScript<Answer>(run: () => Promise<Answer>): Promise<Answer> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof SandboxRefused) throw new AppError(502, error.message);
+    throw error;
+  }
+}
+
 export const integrationFetchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
   // The body goes to the script as it came: no parsing here.
@@ -28,19 +38,16 @@ export const integrationFetchRoutes: FastifyPluginAsyncTypebox = async (app) => 
     },
     handler: async (request, reply) => {
       const headers = Object.fromEntries(Object.entries(request.headers).flatMap(([name, value]) => (value === undefined || name === 'authorization' ? [] : [[name, String(value)]])));
-      try {
-        const answer = await fetchIntoIntegration(ctx, request.params.integrationName, request.params.installationId, {
+      const answer = await fromScript(() =>
+        fetchIntoIntegration(ctx, request.params.integrationName, request.params.installationId, {
           method: request.method,
           url: `${ctx.config.publicUrl}${request.url}`,
           headers,
           body: Buffer.isBuffer(request.body) ? request.body : undefined,
-        });
-        if (answer.contentType) void reply.header('content-type', answer.contentType);
-        return reply.code(answer.status).send(answer.body);
-      } catch (error) {
-        if (error instanceof SandboxRefused) throw new AppError(502, error.message);
-        throw error;
-      }
+        }),
+      );
+      if (answer.contentType) void reply.header('content-type', answer.contentType);
+      return reply.code(answer.status).send(answer.body);
     },
   });
 
@@ -56,13 +63,7 @@ export const integrationFetchRoutes: FastifyPluginAsyncTypebox = async (app) => 
     },
     async (request, reply) => {
       const { integrationName, installationId, siteId } = request.params;
-      let body: string;
-      try {
-        body = await fetchPublishedScript(ctx, integrationName, installationId, siteId);
-      } catch (error) {
-        if (error instanceof SandboxRefused) throw new AppError(502, error.message);
-        throw error;
-      }
+      const body = await fromScript(() => fetchPublishedScript(ctx, integrationName, installationId, siteId));
       return reply
         // Served as script whatever the integration's script said it was: opened as a page of Quire's origin, it neither renders nor runs.
         .header('content-type', 'text/javascript; charset=utf-8')
