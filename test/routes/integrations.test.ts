@@ -418,8 +418,21 @@ describe('published scripts with integrations off', () => {
     expect((await call('POST', `/v1/integrations/counter/installations/${installation}/sites`, { siteId: site.id })).status).toBe(201);
     expect((await call('GET', `${sites}/${site.id}/published`)).body.scripts).toEqual([]);
     expect((await open(`${path}/start-here`)).document.querySelector('script[async]')).toBeNull();
-    const script = await withoutScripts.app.inject({ method: 'GET', url: `/v1/integrations/counter/installations/${installation}/sites/${site.id}/script.js` });
+    const scriptPath = `/v1/integrations/counter/installations/${installation}/sites/${site.id}/script.js`;
+    const script = await withoutScripts.app.inject({ method: 'GET', url: scriptPath });
     expect(script.statusCode).toBe(502);
     expect(script.json().error.message).toMatch(/^integration scripts do not run: /);
+
+    // Another organization's published site is nobody's to load this installation's script for.
+    const elsewhere = await publishSampleSite(withoutScripts);
+    const otherSite = await withoutScripts.app.inject({ method: 'GET', url: scriptPath.replace(site.id, elsewhere.site.id) });
+    expect(otherSite.statusCode).toBe(404);
+    expect(otherSite.json()).toEqual({ error: { code: 404, message: `No script of the integration "counter" is published on the site "${elsewhere.site.id}" by the installation "${installation}"` } });
+    // Bad input is told what is wrong with it.
+    const badName = await withoutScripts.app.inject({ method: 'GET', url: scriptPath.replace('/counter/', '/Not%20A%20Name/') });
+    expect(badName.statusCode).toBe(400);
+    expect(badName.json().error.message).toBe('params.integrationName is not of the expected form: The integration name');
+    const longVersion = await withoutScripts.app.inject({ method: 'GET', url: `${scriptPath}?v=${'1'.repeat(21)}` });
+    expect(longVersion.json()).toEqual({ error: { code: 400, message: 'querystring.v must NOT have more than 20 characters' } });
   });
 });
