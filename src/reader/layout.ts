@@ -21,6 +21,16 @@ interface Link {
   href: string;
 }
 
+/** The scripts every page of a site loads: its content pages, its search results and its 404 page alike. */
+export interface PageScripts {
+  /** Where the pages' own script is served (READER_SCRIPT_PATH under Quire's URL, or at the site's hostname). */
+  reader: string;
+  /** The scripts of the integrations installed on the site (GitBook's published scripts). */
+  integrations: string[];
+  /** One of them may set cookies: the reader is asked, as GitBook's pages ask, and the scripts read the answer. */
+  cookieNotice: boolean;
+}
+
 export interface SitePage {
   site: SiteFrame;
   /** The site's sections, when it has more than one, the current one marked; a section group holds its sections. */
@@ -29,14 +39,9 @@ export interface SitePage {
   variants: Array<Link & { current: boolean }>;
   /** The page's own URL, for canonical and social-preview links. */
   url: string;
-  /** Where the pages' script is served (READER_SCRIPT_PATH under Quire's URL). */
-  scriptUrl: string;
+  scripts: PageScripts;
   /** The mermaid module the script loads to draw the page's diagrams, when the instance has one. */
   mermaidUrl?: string;
-  /** The scripts of the integrations installed on the site (GitBook's published scripts). */
-  integrationScripts: string[];
-  /** One of them may set cookies: the reader is asked, as GitBook's pages ask, and the scripts read the answer. */
-  cookieNotice: boolean;
   noIndex: boolean;
   /** The page's content as rendered by render.ts. */
   page: { title: string; description?: string; content: ElementContent[] };
@@ -206,7 +211,7 @@ export interface SearchResult {
 }
 
 /** The site's search results for a query, in the site's frame. */
-export function searchPage(site: SiteFrame, query: string, results: SearchResult[]): string {
+export function searchPage(site: SiteFrame, scripts: PageScripts, query: string, results: SearchResult[]): string {
   return documentShell(`Search: ${query} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
     ...siteHeader(site, [], [], query),
@@ -222,7 +227,8 @@ export function searchPage(site: SiteFrame, query: string, results: SearchResult
       ]),
     ]),
     siteFooter(site),
-  ], [h('meta', { name: 'robots', content: 'noindex' }), ...siteHead(site)]);
+    ...scriptsAtEnd(scripts),
+  ], [h('meta', { name: 'robots', content: 'noindex' }), ...siteHead(site), ...scriptsInHead(scripts)]);
 }
 
 /** Whether rendered content holds a mermaid diagram (render.ts keeps them as <pre class="mermaid">). */
@@ -248,7 +254,7 @@ export function sitePage(input: SitePage): string {
     ...(page.description ? [h('meta', { property: 'og:description', content: page.description })] : []),
     h('meta', { name: 'twitter:card', content: 'summary' }),
   ];
-  meta.push(...siteHead(site), h('script', { src: input.scriptUrl, defer: true }), ...input.integrationScripts.map((src) => h('script', { src, async: true })));
+  meta.push(...siteHead(site), ...scriptsInHead(input.scripts));
   if (input.mermaidUrl && page.content.some(holdsDiagram)) meta.push(h('meta', { name: 'quire-mermaid', content: input.mermaidUrl }));
   return documentShell(`${page.title} | ${site.title}`, [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
@@ -268,8 +274,17 @@ export function sitePage(input: SitePage): string {
         : []),
     ]),
     siteFooter(site),
-    ...(input.cookieNotice ? [cookieNotice()] : []),
+    ...scriptsAtEnd(input.scripts),
   ], meta);
+}
+
+/** The pages' own script, deferred, and the integrations' scripts, each loaded as soon as it comes. */
+function scriptsInHead(scripts: PageScripts): Element[] {
+  return [h('script', { src: scripts.reader, defer: true }), ...scripts.integrations.map((src) => h('script', { src, async: true }))];
+}
+
+function scriptsAtEnd(scripts: PageScripts): Element[] {
+  return scripts.cookieNotice ? [cookieNotice()] : [];
 }
 
 /**
@@ -285,20 +300,21 @@ function cookieNotice(): Element {
   ]);
 }
 
-/** The 404 page: in the site's frame when the site is known and readable, else plain. */
-export function notFoundPage(site: SiteFrame | undefined): string {
-  return documentShell(site ? `Page not found | ${site.title}` : 'Page not found', [
+/** The 404 page: in the site's frame, loading the site's scripts, when the site is known and readable; else plain. */
+export function notFoundPage(site?: { frame: SiteFrame; scripts: PageScripts }): string {
+  const frame = site?.frame;
+  return documentShell(frame ? `Page not found | ${frame.title}` : 'Page not found', [
     h('a', { className: ['skip-link'], href: '#content' }, [text('Skip to content')]),
-    ...(site ? siteHeader(site) : []),
+    ...(frame ? siteHeader(frame) : []),
     h('main', { id: 'content', className: ['layout'] }, [
       h('div', {}, [
         h('h1', {}, [text('Page not found')]),
         h('p', {}, [text('This page does not exist, or it is not published for you.')]),
-        ...(site ? [h('p', {}, [h('a', { href: site.home }, [text(`Back to ${site.title}`)])])] : []),
+        ...(frame ? [h('p', {}, [h('a', { href: frame.home }, [text(`Back to ${frame.title}`)])])] : []),
       ]),
     ]),
-    ...(site ? [siteFooter(site)] : []),
-  ], site ? [h('meta', { name: 'robots', content: 'noindex' }), ...siteHead(site)] : []);
+    ...(site ? [siteFooter(site.frame), ...scriptsAtEnd(site.scripts)] : []),
+  ], site ? [h('meta', { name: 'robots', content: 'noindex' }), ...siteHead(site.frame), ...scriptsInHead(site.scripts)] : []);
 }
 
 /** The instance's front page: its public sites. */

@@ -17,7 +17,7 @@ import { publishedSiteClaims, type ReadCredentials } from '../services/published
 import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
 import { redirectedPath } from '../services/siteRedirects.ts';
 import { siteScripts } from '../services/integrationEvents.ts';
-import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem } from './layout.ts';
+import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type PageScripts } from './layout.ts';
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
@@ -148,20 +148,20 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   // The router has decoded the path already: decoding again would misread a literal '%'.
   const segments = path.split('/').filter(Boolean);
   if (site.basename && segments[0] === site.basename) segments.shift();
-  if (query && segments.length === 0) return siteSearch(ctx, published, claims, base, query);
+  if (query && segments.length === 0) return siteSearch(ctx, published, claims, { base, origin }, query);
   const { siteSpace, section, rest, prefix } = siteSpaceAtPath(site, structure, segments, claims);
   const space = siteSpace && published.spaces.get(siteSpace.space_id);
   if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, published, claims, base, segments[0]);
+  // GitBook serves each page's markdown at its path with ".md" added.
+  const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
+  const scripts = asMarkdown ? [] : await siteScripts(ctx, site, origin);
   // Where no page answers, the site's redirects may.
   const notFound = async (): Promise<ReaderAnswer> => {
     const target = await redirectedPath(ctx, site, structure, `/${segments.join('/')}`);
-    return target !== undefined ? { status: 307, redirect: `${base}${target}` } : { status: 404, body: notFoundPage(siteFrame(site, base, claims)) };
+    if (target !== undefined) return { status: 307, redirect: `${base}${target}` };
+    return { status: 404, body: notFoundPage({ frame: siteFrame(site, base, claims), scripts: pageScripts(ctx, scripts, origin) }), scripts };
   };
   if (!space || space.deleted_at) return notFound();
-  // GitBook serves each page's markdown at its path with ".md" added.
-  const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
-  // The integrations' scripts, at a custom hostname served there too: from the page's own origin, never mixed content.
-  const scripts = asMarkdown ? [] : await siteScripts(ctx, site, origin);
   // Everything a rendered page depends on: the site's frame, the revision, the path read, by whom, and the scripts it
   // loads. Known before the page tree is walked, so that a page read again costs a few small queries.
   const cacheKey = createHash('sha256')
@@ -238,10 +238,8 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     variants,
     // The canonical address is the published one (the custom hostname's, when the site has one), however it was reached.
     url: `${publishedSiteUrl(ctx.config.publicUrl, site)}${pageUrl(page).slice(base.length)}`,
-    scriptUrl: `${origin ?? ctx.config.publicUrl}${READER_SCRIPT_PATH}`,
+    scripts: pageScripts(ctx, scripts, origin),
     mermaidUrl: ctx.config.mermaidUrl,
-    integrationScripts: scripts.map((script) => script.script),
-    cookieNotice: scripts.some((script) => script.cookies),
     noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
     page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
     navigation: navigation(null),
@@ -251,6 +249,18 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   });
   renderedPages.set(cacheKey, { html: Buffer.from(body), specs: { slugs, versions: specs.map((spec) => spec?.versionId ?? null) } }, ctx.clock.now().getTime());
   return { status: 200, body, cache: ready ? 'document' : 'none', scripts };
+}
+
+/**
+ * What every page of the site loads. At a custom hostname the scripts are served there
+ * too (`origin`): from the page's own origin, never as mixed content.
+ */
+function pageScripts(ctx: ServiceContext, scripts: SiteScript[], origin: string | undefined): PageScripts {
+  return {
+    reader: `${origin ?? ctx.config.publicUrl}${READER_SCRIPT_PATH}`,
+    integrations: scripts.map((script) => script.script),
+    cookieNotice: scripts.some((script) => script.cookies),
+  };
 }
 
 function linkHref(page: FlatPage): string | undefined {
@@ -330,8 +340,9 @@ export async function readFrontPage(ctx: ServiceContext): Promise<ReaderAnswer |
 const SEARCH_RESULTS = 20;
 
 /** The site's search: the published content of every site space the reader may see, hidden pages left out. */
-async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, claims: Record<string, unknown>, base: string, input: string): Promise<ReaderAnswer> {
+async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, claims: Record<string, unknown>, { base, origin }: { base: string; origin?: string }, input: string): Promise<ReaderAnswer> {
   const { site } = published;
+  const scripts = await siteScripts(ctx, site, origin);
   const spaces = await sitePages(ctx, published, claims, base);
   const pageUrls = new Map(spaces.flatMap((space) => space.pages.map(({ page, url }) => [page.id, { url, title: page.meta.title }] as const)));
   const query = parseSearchQuery(input);
@@ -343,5 +354,5 @@ async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, cla
     if (!page) return [];
     return [{ title: page.title, href: hit.anchor ? `${page.url}#${hit.anchor}` : page.url, heading: hit.anchor ? hit.heading : undefined, excerpt: excerpt(hit.body) }];
   });
-  return { status: 200, body: searchPage(siteFrame(site, base, claims), input, results.slice(0, SEARCH_RESULTS)) };
+  return { status: 200, body: searchPage(siteFrame(site, base, claims), pageScripts(ctx, scripts, origin), input, results.slice(0, SEARCH_RESULTS)), scripts };
 }

@@ -395,6 +395,37 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect((await open(`${path}/start-here`)).document.querySelector('aside.cookie-notice')).toBeNull();
   }, 30_000);
 
+  it("loads the site's scripts on every page a reader reaches, as GitBook's pages do: its search results and its 404 page too, with their policy and the cookie notice, while a site without integrations loads only the reader's own script", async () => {
+    const counter = `export default { async fetch() { return new Response('window.counted = true;'); } };`;
+    const { org: owner, call: as, sites, site, path, open } = await publishSampleSite(testApp);
+    const manifest = { title: 'Counter', description: 'Counts readers', organization: owner.organizationId, visibility: 'private', script: counter };
+    expect((await as('POST', '/v1/integrations/counter', { ...manifest, scopes: ['site:script:inject', 'site:script:cookies'], contentSecurityPolicy: { 'connect-src': 'https://count.example.com' } })).status).toBeLessThan(300);
+    const readerScript = `${testApp.app.ctx.config.publicUrl}/reader/reader.js`;
+    const scriptsOf = (document: Document) => [...document.querySelectorAll('script')].map((element) => [element.getAttribute('src'), element.hasAttribute('async') ? 'async' : 'defer']);
+
+    // Before the integration is installed: the reader's script alone, the policy as narrow as ever.
+    const searchBefore = await open(`${path}?q=start`);
+    expect(searchBefore.response.statusCode).toBe(200);
+    expect(scriptsOf(searchBefore.document)).toEqual([[readerScript, 'defer']]);
+    expect(searchBefore.response.headers['content-security-policy']).not.toContain('count.example.com');
+
+    const installation = (await as('POST', '/v1/integrations/counter/installations', { organization: owner.organizationId })).body.id;
+    expect((await as('POST', `/v1/integrations/counter/installations/${installation}/sites`, { siteId: site.id })).status).toBe(201);
+    const scriptUrl = `${testApp.app.ctx.config.publicUrl}/v1/integrations/counter/installations/${installation}/sites/${site.id}/script.js?v=1`;
+    for (const [reached, status] of [[`${path}?q=start`, 200], [`${path}/no-such-page`, 404], [`${path}/start-here`, 200]] as const) {
+      const { response, document } = await open(reached);
+      expect(response.statusCode, reached).toBe(status);
+      expect(scriptsOf(document), reached).toEqual([[readerScript, 'defer'], [scriptUrl, 'async']]);
+      expect(response.headers['content-security-policy'], reached).toContain("connect-src 'self' https://count.example.com");
+      expect(document.querySelector('aside.cookie-notice'), reached).not.toBeNull();
+    }
+    // A site nobody may read answers its plain 404, which loads nothing of the site's.
+    expect((await as('POST', `${sites}/${site.id}/unpublish`)).status).toBe(200);
+    const unpublished = await open(`${path}/no-such-page`);
+    expect(unpublished.response.statusCode).toBe(404);
+    expect(scriptsOf(unpublished.document)).toEqual([]);
+  }, 30_000);
+
   it('takes at most 8 requests at once at one public endpoint and 32 at all of them, refusing the rest at once with Retry-After, so that a flood at one endpoint leaves room for the others', async () => {
     // The script answers which endpoint it was called at, after holding the runtime as long as the caller asks.
     const holding = `export default {
