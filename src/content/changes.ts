@@ -30,11 +30,20 @@ function place(tree: FlatTree, page: FlatPage, placement: Placement): void {
   const siblings = (childrenByParent(tree).get(placement.parentId) ?? []).filter((sibling) => sibling.id !== page.id);
   const at = Math.max(0, Math.min(placement.index ?? siblings.length, siblings.length));
   siblings.splice(at, 0, { ...page, parentId: placement.parentId });
-  siblings.forEach((sibling, index) => tree.set(sibling.id, { ...sibling, index }));
+  setInOrder(tree, siblings);
 }
 
 function renumber(tree: FlatTree, parentId: string | null): void {
-  (childrenByParent(tree).get(parentId) ?? []).forEach((sibling, index) => tree.set(sibling.id, { ...sibling, index }));
+  setInOrder(tree, childrenByParent(tree).get(parentId) ?? []);
+}
+
+/**
+ * Numbers siblings 0..n-1. A sibling already at its number stays the same object, so an
+ * edit's tree shares it with the tree it was made from: copying every sibling made each
+ * edit of a space of 5,000 top-level pages a second copy of them all (~300 B a page).
+ */
+function setInOrder(tree: FlatTree, siblings: FlatPage[]): void {
+  siblings.forEach((sibling, index) => tree.set(sibling.id, sibling.index === index ? sibling : { ...sibling, index }));
 }
 
 function checkSlug(tree: FlatTree, page: FlatPage): void {

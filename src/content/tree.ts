@@ -5,6 +5,7 @@
 // storage grows with depth × siblings, never with the size of the space.
 //
 // In memory a tree is flat: page id → {parent, index, metadata, markdown hash}.
+import { isDeepStrictEqual } from 'node:util';
 import { configure } from 'safe-stable-stringify';
 import { ContentError, getAll, hashOf, type Hash, type ObjectStore } from './objects.ts';
 
@@ -189,9 +190,17 @@ export async function writeTree(store: ObjectStore, tree: FlatTree, bases: FlatT
   return root;
 }
 
-/** Reads a tree back from its root, one batch of objects per level. */
-export async function readTree(store: ObjectStore, root: Hash): Promise<FlatTree> {
+/**
+ * Reads a tree back from its root, one batch of objects per level. `alike`, asked with
+ * the first page read, may give a tree in memory likely to hold the same pages (the
+ * space's tree at another revision): where a page there sits in the same place with the
+ * same metadata and markdown, the tree read back holds that very object, so that the
+ * trees of one space do not each hold a copy of its unchanged pages. Pages are never
+ * changed in place (edits make new objects), so sharing them is safe.
+ */
+export async function readTree(store: ObjectStore, root: Hash, alike?: (first: FlatPage) => FlatTree | undefined): Promise<FlatTree> {
   const tree: FlatTree = new Map();
+  let like: FlatTree | undefined;
   let lists: Array<{ parentId: string | null; hash: Hash }> = [{ parentId: null, hash: root }];
   while (lists.length > 0) {
     const listTexts = await getAll(store, [...new Set(lists.map((list) => list.hash))]);
@@ -202,7 +211,11 @@ export async function readTree(store: ObjectStore, root: Hash): Promise<FlatTree
     lists = [];
     for (const { parentId, index, nodeHash } of entries) {
       const node = JSON.parse(nodeTexts.get(nodeHash)!) as PageNode;
-      tree.set(node.id, { id: node.id, parentId, index, meta: node.meta, blob: node.blob });
+      const read: FlatPage = { id: node.id, parentId, index, meta: node.meta, blob: node.blob };
+      if (tree.size === 0) like = alike?.(read);
+      const known = like?.get(node.id);
+      const same = known && known.parentId === parentId && known.index === index && known.blob === node.blob && isDeepStrictEqual(known.meta, node.meta);
+      tree.set(node.id, same ? known : read);
       lists.push({ parentId: node.id, hash: node.children });
     }
   }

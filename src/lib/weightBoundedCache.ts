@@ -38,6 +38,13 @@ export class WeightBoundedCache<Entry> {
     }
   }
 
+  /** The most recently used entry that `matches`, without counting it as used. */
+  find(matches: (entry: Entry) => boolean): Entry | undefined {
+    const entries = [...this.entries.values()];
+    for (let at = entries.length - 1; at >= 0; at--) if (matches(entries[at])) return entries[at];
+    return undefined;
+  }
+
   forget(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;

@@ -58,15 +58,26 @@ async function objectTexts(db: Db, kept: WeightBoundedCache<string>, hashes: Has
  */
 const reading = new Map<Hash, Promise<FlatTree>>();
 
+/**
+ * A cached tree holding the page with the same markdown: most likely the tree of its
+ * space at another revision, whose unchanged pages a tree read back shares (readTree).
+ * Without it, a space's tree pushed out and read back beside its open change request's
+ * tree held a second copy of each page (~300 B a page). Ids alone may repeat across
+ * spaces (copies, imports of one repository); their markdown tells the spaces apart.
+ */
+function cachedTreeHolding(page: FlatPage): FlatTree | undefined {
+  return trees.find((tree) => tree.get(page.id)?.blob === page.blob);
+}
+
 async function readOnce(db: Db, root: Hash): Promise<FlatTree> {
-  if (db.isTransaction) return readTree(databaseObjectStore(db), root);
+  if (db.isTransaction) return readTree(databaseObjectStore(db), root, cachedTreeHolding);
   const shared = reading.get(root);
   if (shared) {
     // The read goes through another request's connection; if that one fails, this request reads on its own.
     const read = await shared.catch(() => undefined);
     if (read) return read;
   }
-  const read = readTree(databaseObjectStore(db), root);
+  const read = readTree(databaseObjectStore(db), root, cachedTreeHolding);
   reading.set(root, read);
   try {
     return await read;

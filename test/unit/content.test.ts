@@ -96,6 +96,48 @@ describe('page trees stored by hash', () => {
     );
   });
 
+  it('edit into a tree that holds the very objects of the pages the edit neither changed nor moved, and leaves the tree it was made from as it was', () => {
+    const texts = new Map<string, string>();
+    let base = baseTree(texts);
+    for (let i = 0; i < 20; i++) base = applyChanges(base, [insert(`top${i}`, null)]);
+    const before = new Map([...base].map(([id, page]) => [id, { ...page }]));
+    const edited = applyChanges(base, [insert('new-last', null), { kind: 'update', id: 'top3', meta: { title: 'Renamed' } }, { kind: 'update', id: 'd', placement: { parentId: 'a', index: 1 } }]);
+    const copied = [...edited.keys()].filter((id) => base.has(id) && edited.get(id) !== base.get(id)).sort();
+    // top3's title changed; d and e swapped places under a.
+    expect(copied).toEqual(['d', 'e', 'top3']);
+    // The top level's new page at its start renumbers every page after it, and only those.
+    const first = applyChanges(base, [insert('new-first', null, '# new', 0)]);
+    expect([...first.values()].filter((page) => page.parentId === null && page.id !== 'new-first').every((page) => page !== base.get(page.id))).toBe(true);
+    expect(['d', 'e'].every((id) => first.get(id) === base.get(id))).toBe(true);
+    expect([...base].every(([id, page]) => JSON.stringify(page) === JSON.stringify(before.get(id)))).toBe(true);
+  });
+
+  it('read back holding the very page objects of a tree in memory where a page sits in the same place with the same metadata and markdown, and new objects for every page that differs in any of them', async () => {
+    const texts = new Map<string, string>();
+    const store = new MemoryObjectStore();
+    const inMemory = baseTree(texts);
+    const edited = applyChanges(inMemory, [
+      { kind: 'update', id: 'b', meta: { title: 'B renamed' } },
+      { kind: 'update', id: 'c', blob: hashOf('# c changed') },
+      insert('first', 'a', '# first', 0),
+    ]);
+    const asked: string[] = [];
+    const readBack = await readTree(store, await writeTree(store, edited), (first) => (asked.push(first.id), inMemory));
+    expect(sameTree(readBack, edited)).toBe(true);
+    expect(asked).toEqual(['a']);
+    // a is unchanged; b's title, c's markdown and d's and e's positions (after the new first child of a) changed.
+    const shared = [...readBack.keys()].filter((id) => readBack.get(id) === inMemory.get(id));
+    expect(shared).toEqual(['a']);
+    // Read back again beside the tree read back, every page is that tree's.
+    const again = await readTree(store, await writeTree(store, edited), () => readBack);
+    expect([...again.values()].every((page) => page === readBack.get(page.id))).toBe(true);
+    // Without a tree alike, or with a tree of other pages, every page is new.
+    const alone = await readTree(store, await writeTree(store, edited));
+    expect([...alone.values()].some((page) => page === readBack.get(page.id))).toBe(false);
+    const unrelated = await readTree(store, await writeTree(store, edited), () => new Map());
+    expect([...unrelated.values()].some((page) => page === readBack.get(page.id))).toBe(false);
+  });
+
   it('never store unchanged content twice: rewriting a tree adds nothing, one edit adds only its path', async () => {
     const texts = new Map<string, string>();
     const store = new MemoryObjectStore();

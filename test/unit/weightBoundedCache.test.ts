@@ -24,4 +24,19 @@ describe('a weight-bounded cache', () => {
     unbounded.keep('huge', 'x'.repeat(50));
     expect([unbounded.has('a'), unbounded.has('huge')]).toEqual([false, true]);
   });
+
+  it('finds the most recently read entry that matches, without reading it', () => {
+    const cache = new WeightBoundedCache<string>(12, (text) => text.length);
+    cache.keep('first', 'ab');
+    cache.keep('second', 'abc');
+    cache.keep('third', 'xyz');
+    expect(cache.get('first')).toBe('ab');
+    expect(cache.find((text) => text.startsWith('a'))).toBe('ab');
+    expect(cache.find((text) => text.length === 3)).toBe('xyz');
+    expect(cache.find((text) => text === 'none')).toBeUndefined();
+    // Found is not read: the least recently read still goes first.
+    cache.find((text) => text === 'abc');
+    cache.keep('fourth', 'wxyz1234');
+    expect([cache.has('second'), cache.has('third'), cache.has('first')]).toEqual([false, false, true]);
+  });
 });
