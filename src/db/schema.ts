@@ -584,7 +584,10 @@ export interface IntegrationSiteInstallationsTable {
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
-  organizations: OrganizationsTable;
+  organizations: OrganizationsTable & {
+    /** Moved by triggers whenever a collection, content grant, team or team member of the organization changes (migration 0021). */
+    access_version: Generated<number>;
+  };
   organization_email_domains: OrganizationEmailDomainsTable;
   organization_members: OrganizationMembersTable;
   teams: TeamsTable;

@@ -21,6 +21,7 @@ import * as siteInstallations from './20261125_0017_site_installations.ts';
 import * as searchScope from './20261126_0018_search_scope.ts';
 import * as storedCounters from './20261126_0019_stored_counters.ts';
 import * as reusableContents from './20261126_0020_reusable_contents.ts';
+import * as accessVersion from './20261127_0021_access_version.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '20261126_0018_search_scope': searchScope,
   '20261126_0019_stored_counters': storedCounters,
   '20261126_0020_reusable_contents': reusableContents,
+  '20261127_0021_access_version': accessVersion,
 };
 
 export const migrationProvider: MigrationProvider = {

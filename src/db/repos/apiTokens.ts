@@ -1,7 +1,7 @@
 // API tokens, stored only as SHA-256 hashes.
 import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { sql } from 'kysely';
-import { jsonRows, jsonRowsOf } from '../dialect.ts';
+import { knownContentStanding, readContentStanding } from './contentStanding.ts';
 import { preparedQuery } from '../prepared.ts';
 import { isMember, ownsTeam } from './organizations.ts';
 import { GIT_SYNC_COLUMNS } from './spaces.ts';
@@ -122,13 +122,24 @@ export async function findTokenOwnerWithOrganization(
 
 type OwnerWithSpaceRow = OwnerColumns &
   Nullable<SpaceWithCounters> &
-  Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member' | 'owns_team'>> & { revision_git_stamp: string | null; collections: unknown; grants: unknown };
+  Nullable<Pick<OrganizationWithAccessRow, 'member_role' | 'is_member'>> & { revision_git_stamp: string | null; access_version: number | null };
+
+interface OwnerWithSpaceRead {
+  owner: TokenOwnerRow;
+  space: (Omit<SpaceReadWithToken, 'standing'> & { membership: Pick<OrganizationWithAccessRow, 'member_role' | 'is_member'>; accessVersion: number }) | undefined;
+}
 
 type OwnerWithSpace = { owner: TokenOwnerRow; space: SpaceReadWithToken | undefined };
 
-/** The organization's collections and the caller's grants parsed, once per remembered row (db/prepared.ts). */
-function ownerWithSpaceOf(row: OwnerWithSpaceRow): OwnerWithSpace {
-  const { member_role, is_member, owns_team, revision_git_stamp, collections, grants, ...space } = besideOwner(row);
+/**
+ * Each row's answer. A row names its access version, and the standing of a version
+ * never changes, so a row remembered on SQLite (the same object until the database
+ * changes) is answered once.
+ */
+const answered = new WeakMap<OwnerWithSpaceRead, OwnerWithSpace>();
+
+function ownerWithSpaceOf(row: OwnerWithSpaceRow): OwnerWithSpaceRead {
+  const { member_role, is_member, revision_git_stamp, access_version, ...space } = besideOwner(row);
   return {
     owner: ownerOf(row),
     space:
@@ -137,16 +148,13 @@ function ownerWithSpaceOf(row: OwnerWithSpaceRow): OwnerWithSpace {
         : {
             row: space as SpaceWithCounters,
             revisionGitStamp: revision_git_stamp,
-            standing: {
-              organization: { member_role, is_member, owns_team: owns_team ?? 0 },
-              collections: jsonRows(collections),
-              grants: jsonRows(grants),
-            },
+            membership: { member_role, is_member },
+            accessVersion: Number(access_version),
           },
   };
 }
 
-const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpaceRow, OwnerWithSpace>(
+const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpaceRow, OwnerWithSpaceRead>(
   (db, param) =>
     db
       .selectFrom('api_tokens as t')
@@ -160,24 +168,12 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
       .selectAll('s')
       .select(GIT_SYNC_COLUMNS)
       .select(OWNER_COLUMNS)
-      .select((eb) => [
+      .select([
         REVISION_GIT_STAMP,
         ssoRequiredBy,
         'm.role as member_role',
         isMember,
-        ownsTeam(sql.ref('u.id')),
-        jsonRowsOf(
-          db,
-          eb.selectFrom('collections as c').select(['c.id', 'c.parent_id', 'c.default_level']).whereRef('c.organization_id', '=', 's.organization_id'),
-        ).as('collections'),
-        jsonRowsOf(
-          db,
-          eb
-            .selectFrom('content_grants as cg')
-            .select(['cg.target_kind', 'cg.target_id', 'cg.role'])
-            .whereRef('cg.organization_id', '=', 's.organization_id')
-            .whereRef('cg.user_id', '=', 'u.id'),
-        ).as('grants'),
+        'o.access_version',
       ])
       .where('t.token_hash', '=', param('tokenHash'))
       .where('t.revoked_at', 'is', null),
@@ -188,9 +184,22 @@ const ownerWithSpaceQuery = preparedQuery<'tokenHash' | 'spaceId', OwnerWithSpac
  * The token's owner and, in the same round trip, a space with its counters and what
  * the owner's roles on it depend on (services/contentAccess.ts): requests under
  * /spaces/{spaceId} need both. A space read made six round trips to PostgreSQL before.
+ * Beyond the owner's membership, the query reads the organization's access version;
+ * the rows it stands for are read again only when it has moved (contentStanding.ts).
  */
 export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId: string): Promise<OwnerWithSpace | undefined> {
-  return (await ownerWithSpaceQuery(db, { tokenHash, spaceId }))[0];
+  const [found] = await ownerWithSpaceQuery(db, { tokenHash, spaceId });
+  if (!found) return undefined;
+  if (!found.space) return { owner: found.owner, space: undefined };
+  const known = answered.get(found);
+  if (known) return known;
+  const { row, revisionGitStamp, membership, accessVersion } = found.space;
+  const { owns_team, collections, grants } =
+    knownContentStanding(row.organization_id, found.owner.user_id, accessVersion) ??
+    (await readContentStanding(db, row.organization_id, found.owner.user_id));
+  const answer = { owner: found.owner, space: { row, revisionGitStamp, standing: { organization: { ...membership, owns_team }, collections, grants } } };
+  answered.set(found, answer);
+  return answer;
 }
 
 /** Revokes by hash or id; answers how many tokens were revoked (0 or 1). */
