@@ -23,7 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (engineOf(db) === 'postgres') {
     for (const [table, organizationOf] of Object.entries(ORGANIZATION_OF)) {
       const fn = sql.raw(`bump_access_version_${table}`);
-      // Its tables are found where Quire's are whatever the search_path of the session that writes.
+      // Its tables are found where Quire's are, whatever the search_path of the session that writes.
       await sql`create function ${fn}() returns trigger language plpgsql set search_path from current as $$
         begin
           if tg_op <> 'INSERT' then ${bump(organizationOf('old'))} end if;
