@@ -2,12 +2,13 @@
 // the process read under the organization's access version (db/repos/contentStanding.ts).
 // Here the rows change through another connection to the database, as another
 // process, the CLI or SQL run by hand would change them: no code of this process runs
-// for the change, so only the database's triggers can move the version.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// for the change, so only the database's triggers can move the version. And the rows
+// are read once per version: a space read made before stays the token's one query.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
-import type { DatabaseHandle } from '../../src/db/dialect.ts';
+import { postgresPoolOf, sqliteConnectionOf, type DatabaseHandle } from '../../src/db/dialect.ts';
 
 const testApp = useTestApp();
 let elsewhere: DatabaseHandle;
@@ -66,5 +67,26 @@ describe('a space read after roles changed outside this process', () => {
     const after = await readSpace(space.body.id, creator.token);
     expect(after.status).toBe(200);
     expect(after.body.permissions.admin).toBe(false);
+  });
+
+  it('reads the rows behind the roles once per access version: a read of a space it has read before is one query', async () => {
+    const { organizationId, admin } = await buildOrganization(testApp);
+    const collection = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: {} });
+    const space = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { parent: collection.body.id } });
+    await readSpace(space.body.id, admin.token);
+    // PostgreSQL: each statement is a round trip; SQLite: each statement it has not remembered is prepared.
+    const { db } = testApp.database;
+    const pool = postgresPoolOf(db);
+    const counted = pool ? vi.spyOn(pool, 'query') : vi.spyOn(sqliteConnectionOf(db)!, 'prepare');
+    try {
+      expect((await readSpace(space.body.id, admin.token)).status).toBe(200);
+      expect(counted).toHaveBeenCalledTimes(pool ? 1 : 0);
+      counted.mockClear();
+      await elsewhere.db.updateTable('collections').set({ default_level: 'edit' }).where('id', '=', collection.body.id).execute();
+      expect((await readSpace(space.body.id, admin.token)).status).toBe(200);
+      expect(counted).toHaveBeenCalledTimes(2);
+    } finally {
+      counted.mockRestore();
+    }
   });
 });
