@@ -5,7 +5,7 @@
 // from what this process read under the same version (db/repos/contentStanding.ts).
 // Triggers move it, so every writer moves it: the API, the CLI, another process, a
 // cascade from a deleted user or team, and SQL run by hand.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { engineOf } from '../dialect.ts';
 
 /** The tables whose rows a standing is read from, with how a row names its organization. */
@@ -18,7 +18,7 @@ const ORGANIZATION_OF = {
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table organizations add column access_version integer not null default 0`.execute(db);
-  const bump = (organization: ReturnType<(typeof ORGANIZATION_OF)['teams']>) =>
+  const bump = (organization: RawBuilder<unknown>) =>
     sql`update organizations set access_version = access_version + 1 where id = ${organization};`;
   if (engineOf(db) === 'postgres') {
     for (const [table, organizationOf] of Object.entries(ORGANIZATION_OF)) {
@@ -36,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     return;
   }
   for (const [table, organizationOf] of Object.entries(ORGANIZATION_OF)) {
-    const trigger = (event: string, body: ReturnType<typeof sql>) =>
+    const trigger = (event: string, body: RawBuilder<unknown>) =>
       sql`create trigger ${sql.raw(`${table}_access_version_${event}`)} after ${sql.raw(event)} on ${sql.table(table)} begin ${body} end`.execute(db);
     await trigger('insert', bump(organizationOf('new')));
     await trigger('update', sql`${bump(organizationOf('old'))} ${bump(organizationOf('new'))}`);
