@@ -206,12 +206,21 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
  * "/files/<id>" when no page is named (markdown that may be stored anywhere). The tree
  * is a settled one, as for linkResolverFor.
  */
+/**
+ * The relative link from a file in `directory` to a page's file, as GitBook writes it:
+ * a page with sub-pages (its folder's README.md) by its folder, `../guide/` or `./`.
+ */
+export function pageLinkPath(directory: string, file: string): string {
+  if (posix.basename(file) === 'README.md') return `${posix.relative(directory, posix.dirname(file)) || '.'}/`;
+  return posix.relative(directory, file) || posix.basename(file);
+}
+
 export function linkWriterFor(tree: FlatTree, fromPageId?: string, files: ReadonlyArray<NamedFile> = []): LinkWriter {
   const namesById = new Map(files.map((file) => [file.id, file.name]));
   const children = childrenOfSettledTree(tree);
   const directory = fromPageId && tree.has(fromPageId) ? posix.dirname(pageFile(tree, fromPageId, children)) : '.';
   const pageHref = (pageId: string, anchor?: string) => {
-    const target = fromPageId && tree.has(pageId) ? posix.relative(directory, pageFile(tree, pageId, children)) : `/pages/${pageId}`;
+    const target = fromPageId && tree.has(pageId) ? pageLinkPath(directory, pageFile(tree, pageId, children)) : `/pages/${pageId}`;
     return `${target}${anchor ? `#${anchor}` : ''}`;
   };
   return (ref: ContentRef) => {

@@ -52,6 +52,8 @@ export interface RenderContext {
   pageTitle?(pageId: string): string | undefined;
   /** Whether an adaptive-content condition holds for this reader. */
   condition?(expression: string): boolean;
+  /** The site's search for a query, where a button that opens the search (or asks the assistant, which Quire has not) leads. */
+  search?(query: string): string;
   /** The organization's OpenAPI spec of this slug, loaded for the page (openApiSpecsOf). */
   openapi?(spec: string): OpenApiView | undefined;
 }
@@ -105,6 +107,11 @@ function marked(text: string, marks: Mark[]): Child {
 /** A colour or icon name as a class name: letters, digits and dashes only. */
 function safeToken(value: unknown): string {
   return String(value ?? 'default').replace(/^\$/, '').replace(/[^A-Za-z0-9-]/g, '') || 'default';
+}
+
+/** A paragraph's or heading's alignment (GitBook's TextAlignment) as its style; none for any other value. */
+function textAlignment(align: unknown): Properties {
+  return align === 'center' || align === 'end' ? { style: `text-align:${align}` } : {};
 }
 
 function lengthCss(value: unknown): string | undefined {
@@ -168,7 +175,9 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
         return [h('span', { className: ['mention'] }, [t(`@${ref?.user ?? ''}`)])];
       }
       case 'button': {
-        const target = href(data.ref);
+        const action = data.action && typeof data.action === 'object' ? (data.action as { action?: unknown; query?: unknown }) : undefined;
+        const opensSearch = action?.action === 'search' || action?.action === 'ask';
+        const target = opensSearch ? context.search?.(typeof action.query === 'string' ? action.query : '') : href(data.ref);
         const label = t(String(data.label ?? ''));
         const className = ['button', data.kind === 'secondary' ? 'secondary' : 'primary'];
         return [target ? h('a', { href: target, className }, [label]) : h('span', { className }, [label])];
@@ -244,14 +253,14 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
     const data = node.data ?? {};
     switch (node.type) {
       case 'paragraph':
-        return [h('p', {}, inlines(node.nodes as Array<TextNode | Inline>))];
+        return [h('p', textAlignment(data.align), inlines(node.nodes as Array<TextNode | Inline>))];
       case 'heading-1':
       case 'heading-2':
       case 'heading-3': {
         // The page title is the page's <h1>; its highest headings are <h2>, whichever level the markdown started at.
         const level = Number(node.type.slice(-1)) - topHeading + 2;
         const id = String(node.meta?.id ?? data.id ?? '');
-        return [h(`h${level}`, { id }, [...inlines(node.nodes as Array<TextNode | Inline>), h('a', { className: ['anchor'], href: `#${id}`, ariaLabel: 'Link to this section' }, [t('#')])])];
+        return [h(`h${level}`, { id, ...textAlignment(data.align) }, [...inlines(node.nodes as Array<TextNode | Inline>), h('a', { className: ['anchor'], href: `#${id}`, ariaLabel: 'Link to this section' }, [t('#')])])];
       }
       case 'list-ordered':
         return [h('ol', typeof data.start === 'number' ? { start: data.start } : {}, childBlocks(node).map((item) => h('li', {}, blocks(childBlocks(item)))))];

@@ -216,6 +216,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
       return spec && new OpenApiView(spec.document, describeMarkdown);
     },
     href,
+    search: (query) => (query ? `${base}?q=${encodeURIComponent(query)}` : base),
     pageTitle: (pageId) => view.tree.get(pageId)?.meta.title,
     condition: (expression) => conditionHolds(expression, claims),
   });

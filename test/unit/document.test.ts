@@ -74,7 +74,9 @@ describe('markdown to JSON documents', () => {
     expect(fromInstall('../.gitbook/assets/missing.png')).toEqual({ kind: 'url', url: '../.gitbook/assets/missing.png' });
     expect(linkResolverFor(tree, 'guide', files)('install.md')).toEqual({ kind: 'page', page: 'install' });
     const write = linkWriterFor(tree, 'install', files);
-    expect(write({ kind: 'page', page: 'guide', anchor: 'top' })).toBe('README.md#top');
+    // A page with sub-pages is linked by its folder, as GitBook writes it.
+    expect(write({ kind: 'page', page: 'guide', anchor: 'top' })).toBe('./#top');
+    expect(linkWriterFor(tree, 'guide', files)({ kind: 'page', page: 'guide' })).toBe('./');
     expect(write({ kind: 'file', file: 'f1' })).toBe('../.gitbook/assets/logo.png');
     const anywhere = linkWriterFor(tree);
     expect(anywhere({ kind: 'page', page: 'install' })).toBe('/pages/install');

@@ -241,6 +241,70 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
   });
 });
 
+describe("GitBook's HTML forms in markdown", () => {
+  it('reads a centred or right-aligned heading and paragraph, the heading one level below its type as GitBook writes it, and writes them back as written', () => {
+    const markdown = '<h3 align="center">How do you want to work?</h3>\n\n<p align="right">Three ways in, <strong>one</strong> <a href="https://x.test/docs">site</a> <i class="fa-sparkles">:sparkles:</i>.</p>\n\n<h2 align="left">Start <a href="#begin" id="begin"></a></h2>\n';
+    const [heading, paragraph, anchored] = expectStable(markdown).nodes;
+    expect(heading).toMatchObject({ type: 'heading-2', data: { align: 'center' }, meta: { id: 'how-do-you-want-to-work' } });
+    expect(paragraph).toMatchObject({ type: 'paragraph', data: { align: 'end' } });
+    expect(paragraph.nodes!.map((node) => (node.object === 'text' ? 'text' : node.type))).toEqual(['text', 'link', 'text', 'icon', 'text']);
+    expect(anchored).toMatchObject({ type: 'heading-1', data: { align: 'start', id: 'begin' } });
+    expect(write(read(markdown))).toBe(markdown);
+  });
+
+  it('keeps an aligned element that holds no text, or is no paragraph or heading, as its text, never dropping it', () => {
+    expect(leafText(read('<p align="center"><img src="logo.png" alt="Logo"></p>').nodes[0])).toBe('<p align="center"><img src="logo.png" alt="Logo"></p>');
+    expect(leafText(only('<div align="center">Boxed</div>'))).toContain('Boxed');
+  });
+
+  it('writes an aligned paragraph holding maths or a note as markdown, which has their forms, without its alignment', () => {
+    const [paragraph] = read('<p align="center">Sum $$a+b$$.</p>').nodes;
+    expect(paragraph).toMatchObject({ type: 'paragraph', data: { align: 'center' } });
+    const withMaths: Block = { ...paragraph, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Sum ', marks: [] }] }, { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'a+b' } }] };
+    expect(write({ nodes: [withMaths] })).toBe('Sum $$a+b$$\n');
+  });
+
+  it('reads a button that opens the search or the assistant, prefilled, and writes it back as GitBook writes it', () => {
+    const markdown = 'Try <button type="button" class="button primary" data-action="search" data-query="Inline &#x26; &quot;buttons&quot;" data-icon="magnifying-glass">Search for "buttons"</button> or <button type="button" class="button secondary" data-action="ask" data-icon="gitbook-assistant">Ask a question...</button>\n';
+    const buttons = (only(markdown).nodes ?? []).filter((node): node is Inline => node.object === 'inline');
+    expect(buttons.map((button) => button.data)).toEqual([
+      { action: { action: 'search', query: 'Inline & "buttons"' }, label: 'Search for "buttons"', kind: 'primary', icon: 'magnifying-glass' },
+      { action: { action: 'ask' }, label: 'Ask a question...', kind: 'secondary', icon: 'gitbook-assistant' },
+    ]);
+    const select: Inline = { object: 'inline', type: 'button', isVoid: true, data: { action: { action: 'select', slug: 'plan' }, label: 'Pick', kind: 'primary' } };
+    const written = write({ nodes: [{ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [select] }] });
+    expect(written).toBe('<button type="button" class="button primary" data-action="select" data-slug="plan">Pick</button>\n');
+    expect(only(written).nodes![0]).toEqual(select);
+  });
+
+  it("reads icons, colours, superscripts, buttons and headings in an HTML table's cells as in text, and writes a cell of one paragraph as its text alone", () => {
+    const markdown = '<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><h4><i class="fa-book">:book:</i></h4></td><td><strong>Guides</strong> <mark style="color:red;">hot</mark> x<sup>2</sup> <a href="https://x.test/go" class="button secondary">Go</a></td><td><a href="https://x.test/g">https://x.test/g</a></td></tr></tbody></table>\n';
+    const table = only(markdown);
+    const cell = (name: string) => table.fragments!.find((fragment) => fragment.fragment === name)!.nodes;
+    expect(cell('r0c0')).toMatchObject([{ type: 'heading-3', nodes: [{ type: 'icon', data: { icon: 'book' } }] }]);
+    const kinds = kindsIn(cell('r0c1'));
+    for (const kind of ['paragraph', 'mark:bold', 'mark:color', 'mark:superscript', 'button']) expect(kinds).toContain(kind);
+    expect(write({ nodes: [table] })).toBe(markdown);
+    const listed = only('<table><thead><tr><th>Steps</th></tr></thead><tbody><tr><td><ul><li><i class="fa-check">:check:</i> Done</li><li><kbd>Ctrl</kbd> C</li></ul></td></tr></tbody></table>');
+    expect(kindsIn(listed.fragments![0].nodes)).toEqual(new Set(['list-unordered', 'list-item', 'paragraph', 'icon', 'mark:keyboard']));
+  });
+});
+
+describe("GitBook's written layout", () => {
+  it('writes back as GitBook wrote them: closing tags one after another, a task with its sub-list, an e-mail link, and a dark image whose file name has a space', () => {
+    const markdown = [
+      '{% tabs %}\n{% tab title="A" %}\nOne\n{% endtab %}\n\n{% tab title="B" %}\n{% hint style="info" %}\nTwo\n{% endhint %}\n{% endtab %}\n{% endtabs %}',
+      '* [ ] A task\n  * [ ] Its sub-task\n* [ ] Another',
+      'Write to [me@x.test](mailto:me@x.test).',
+      'Open the menu <picture><source srcset="/files/icon dark (1).svg" media="(prefers-color-scheme: dark)"><img src="/files/icon (1).svg" alt="Menu"></picture>.',
+    ].join('\n\n') + '\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    const picture = (document.nodes[3].nodes ?? []).find((node): node is Inline => node.object === 'inline' && node.type === 'inline-image');
+    expect(picture?.data).toMatchObject({ ref: { kind: 'file', file: 'icon (1).svg' }, refDark: { kind: 'file', file: 'icon dark (1).svg' } });
+  });
+});
+
 describe('GitBook markdown corpus', () => {
   const folder = new URL('../fixtures/gitbook/', import.meta.url);
   const kinds = new Set<string>();
@@ -283,6 +347,9 @@ describe('round trips over generated documents', () => {
     word.map((formula) => ({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula } })),
     word.map((expression) => ({ object: 'inline', type: 'expression', isVoid: true, data: { expression } })),
     fc.record({ ref: url, label: words }).map(({ ref, label }) => ({ object: 'inline', type: 'button', isVoid: true, data: { ref, label, kind: 'primary' } })),
+    fc.record({ action: fc.constantFrom('search', 'ask'), query: fc.option(words, { nil: undefined }), label: words }).map(({ action, query, label }) => ({
+      object: 'inline', type: 'button', isVoid: true, data: { action: query === undefined ? { action } : { action, query }, label, kind: 'secondary' },
+    })),
     word.map((user) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user } } })),
     fc.record({ over: word, note: words }).map(({ over, note }) => ({
       object: 'inline', type: 'annotation', isVoid: false, data: {},
@@ -294,9 +361,10 @@ describe('round trips over generated documents', () => {
   const text = (value: string): Block => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] }] });
   const spaced = (nodes: Array<TextNode | Inline>) => nodes.flatMap((node, index) => (index === 0 ? [node] : [{ object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] } as TextNode, node]));
   // A paragraph starts with text: one holding only `$$x$$` or only images reads back as a maths or images block, as in GitBook.
+  const alignment = fc.option(fc.constantFrom('start', 'center', 'end'), { nil: undefined, freq: 3 });
   const paragraph = fc
-    .tuple(textNode, fc.array(fc.oneof(textNode, inline), { maxLength: 3 }))
-    .map(([first, rest]): Block => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: spaced([first, ...rest]) }));
+    .tuple(textNode, fc.array(fc.oneof(textNode, inline), { maxLength: 3 }), alignment)
+    .map(([first, rest, align]): Block => ({ object: 'block', type: 'paragraph', isVoid: false, data: align ? { align } : {}, nodes: spaced([first, ...rest]) }));
   const simple = (inner: fc.Arbitrary<Block>): fc.Arbitrary<Block> =>
     fc.oneof<fc.Arbitrary<Block>[]>(
       inner,
@@ -350,7 +418,9 @@ describe('round trips over generated documents', () => {
         [{ object: 'block', type: 'integration', isVoid: true, data: { integration: 'github', block: 'code', props: { url: 'https://github.com/a/b' } } }],
       ).map(([node]) => node),
     );
-  const headed = fc.tuple(fc.constantFrom('heading-1', 'heading-2', 'heading-3'), words).map(([type, title]) => ({ ...container(type, {}, [{ object: 'text', leaves: [{ object: 'leaf', text: title, marks: [] }] } as never]) }));
+  const headed = fc
+    .tuple(fc.constantFrom('heading-1', 'heading-2', 'heading-3'), words, alignment)
+    .map(([type, title, align]) => ({ ...container(type, align ? { align } : {}, [{ object: 'text', leaves: [{ object: 'leaf', text: title, marks: [] }] } as never]) }));
   const document = fc
     .array(fc.oneof(simple(simple(paragraph)), headed), { minLength: 1, maxLength: 6 })
     .map((nodes): JSONDocument => ({ object: 'document', data: {}, nodes }));

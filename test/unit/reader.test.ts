@@ -15,6 +15,7 @@ const context: RenderContext = {
   href: (ref) => (ref.kind === 'url' ? ref.url : ref.kind === 'page' ? `/docs/${ref.page}` : ref.kind === 'file' ? `/files/${ref.file}` : ref.kind === 'anchor' ? `#${ref.anchor}` : undefined),
   pageTitle: (pageId) => (pageId === 'p1' ? 'The guide' : undefined),
   condition: (expression) => expression === 'visitor.claims.pro',
+  search: (query) => `/search?q=${encodeURIComponent(query)}`,
 };
 
 /** The reusable contents pages include: rc1 includes itself, which shows once. */
@@ -40,6 +41,20 @@ describe('rendering documents for readers', () => {
     expect(document.querySelector('ul.tasks input')!.hasAttribute('checked')).toBe(true);
     expect(document.querySelector('blockquote')!.textContent).toBe('quoted');
     expect(document.querySelector('aside.hint.hint-danger')!.getAttribute('role')).toBe('note');
+  });
+
+  it("aligns paragraphs and headings as written, and leads a button that opens the search or the assistant to the site's search", () => {
+    const { document } = render(
+      '<h3 align="center">Centred</h3>\n\n<p align="right">Right</p>\n\n<button type="button" class="button primary" data-action="search" data-query="install guide">Find</button> ' +
+        '<button type="button" class="button primary" data-action="ask">Ask</button> <button type="button" class="button secondary" data-action="select" data-slug="x">Pick</button>',
+    );
+    expect(document.querySelector('h2')!.getAttribute('style')).toBe('text-align:center');
+    expect(document.querySelector('p')!.getAttribute('style')).toBe('text-align:end');
+    expect([...document.querySelectorAll('a.button')].map((button) => [button.textContent, button.getAttribute('href')])).toEqual([
+      ['Find', '/search?q=install%20guide'],
+      ['Ask', '/search?q='],
+    ]);
+    expect(document.querySelector('span.button')!.textContent).toBe('Pick');
   });
 
   it('highlights code on the server, with its title, and keeps mermaid as its source', () => {

@@ -6,7 +6,9 @@
 // stays as literal text, never dropped.
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
-import { toMdast } from 'hast-util-to-mdast';
+import { phrasing as isHastPhrasing } from 'hast-util-phrasing';
+import { toHtml } from 'hast-util-to-html';
+import { defaultHandlers, toMdast, type Handle } from 'hast-util-to-mdast';
 import type * as md from 'mdast';
 import { phrasing as isPhrasing } from 'mdast-util-phrasing';
 import { toString } from 'mdast-util-to-string';
@@ -134,6 +136,87 @@ const SIMPLE_MARK_TAGS: Record<string, MarkType> = {
   kbd: 'keyboard', sup: 'superscript', sub: 'subscript', s: 'strikethrough', del: 'strikethrough',
   strong: 'bold', b: 'bold', em: 'italic', i: 'italic', code: 'code',
 };
+
+/** GitBook's `align` of text (`<p align="center">`) as the document's TextAlignment. */
+const TEXT_ALIGNMENTS: Record<string, string> = { left: 'start', center: 'center', right: 'end' };
+
+/** What a `<button>` GitBook writes does when clicked: open the search or the assistant, prefilled, or select an option. */
+function buttonAction(props: Record<string, unknown>): Record<string, string | undefined> | undefined {
+  const action = props.dataAction;
+  if (action === 'search' || action === 'ask') return defined({ action, query: props.dataQuery as string | undefined });
+  if (action === 'select' && typeof props.dataSlug === 'string') return { action, slug: props.dataSlug };
+  return undefined;
+}
+
+/**
+ * Whether an element inside HTML content (a table's cell, a `<p align>`) is one of
+ * GitBook's inline HTML forms: colour, keyboard, superscript and subscript marks, icons,
+ * buttons and expressions. Converted to mdast as the same tags around their content, the
+ * inline reader reads them as it does in markdown; hast-util-to-mdast would otherwise
+ * keep only their text, or read an icon's `<i>` as emphasis. So is a heading's anchor.
+ */
+function isInlineHtmlForm(element: Element): boolean {
+  const classes = classNames(element.properties as Record<string, unknown>);
+  switch (element.tagName) {
+    case 'mark':
+    case 'kbd':
+    case 'sup':
+    case 'sub':
+      return true;
+    case 'i':
+      return classes.some((value) => value.startsWith('fa-'));
+    case 'a':
+      // A heading's custom anchor, `<a href="#id" id="id"></a>`, read as the heading reads it in markdown.
+      return classes.includes('button') || (typeof element.properties.id === 'string' && element.children.length === 0);
+    case 'button':
+      return classes.includes('button');
+    case 'code':
+      return classes.includes('expression');
+    default:
+      return false;
+  }
+}
+
+const keptAsTags: Handle = (state, element, parent) => {
+  if (!isInlineHtmlForm(element)) return (defaultHandlers as Record<string, Handle>)[element.tagName]?.(state, element, parent);
+  const opening = toHtml({ ...element, children: [] }).replace(/<\/[^>]+>$/, '');
+  return [{ type: 'html', value: opening }, ...(state.all(element) as md.PhrasingContent[]), { type: 'html', value: `</${element.tagName}>` }];
+};
+
+/** hast → mdast keeping GitBook's inline HTML forms as tags. */
+const INLINE_FORM_HANDLERS = Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags]));
+
+/** Elements holding blocks, whose loose text hast-util-to-mdast wraps in paragraphs. */
+const FLOW_CONTAINERS = new Set(['li', 'blockquote', 'div', 'dd', 'figcaption', 'details', 'section', 'article', 'aside']);
+
+/**
+ * Runs of phrasing content (text between blocks, as a table cell or a list item holds)
+ * put in `<p>`s: hast-util-to-mdast would wrap them itself, but as mdast counts an
+ * `html` node as no phrasing, it would end a paragraph at each tag the handlers above keep.
+ */
+function inParagraphs(children: ElementContent[]): ElementContent[] {
+  const out: ElementContent[] = [];
+  let run: ElementContent[] = [];
+  const close = () => {
+    if (run.some((node) => !(node.type === 'text' && !node.value.trim()) && node.type !== 'comment')) out.push({ type: 'element', tagName: 'p', properties: {}, children: run });
+    run = [];
+  };
+  for (const child of children) {
+    if (isHastPhrasing(child)) run.push(child);
+    else {
+      close();
+      out.push(withParagraphs(child));
+    }
+  }
+  close();
+  return out;
+}
+
+/** An element with the loose text of every flow container in it put in `<p>`s (inParagraphs). */
+function withParagraphs(node: ElementContent): ElementContent {
+  if (node.type !== 'element' || isHastPhrasing(node)) return node;
+  return { ...node, children: FLOW_CONTAINERS.has(node.tagName) ? inParagraphs(node.children) : node.children.map(withParagraphs) };
+}
 
 /** The index of the tag closing the one at `from` in `nodes`, nesting counted; -1 when there is none. */
 function closingIndex<T>(nodes: T[], from: number, opens: (node: T) => boolean, closes: (node: T) => boolean): number {
@@ -300,11 +383,12 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const icon = classes.find((value) => value.startsWith('fa-'))!.slice(3);
       const color = props.style ? colorData(String(props.style))?.text : undefined;
       out.push({ object: 'inline', type: 'icon', isVoid: true, data: defined({ icon, color }) });
-    } else if (name === 'a' && classes.includes('button')) {
-      const ref = refOf(String(props.href ?? ''));
-      if (!ref) return undefined;
+    } else if ((name === 'a' || name === 'button') && classes.includes('button')) {
+      // `<a href>` leads somewhere; `<button data-action>` opens the search or the assistant.
+      const target = name === 'a' ? { ref: refOf(String(props.href ?? '')) } : { action: buttonAction(props) };
+      if (!target.ref && !target.action) return undefined;
       const kind = classes.includes('secondary') ? 'secondary' : 'primary';
-      out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ref, label: innerText, kind, icon: props.dataIcon as string | undefined }) });
+      out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ...target, label: innerText, kind, icon: props.dataIcon as string | undefined }) });
     } else if (name === 'a' && typeof props.href === 'string') {
       const ref = refOf(props.href);
       const children = phrasing(inner, marks);
@@ -325,14 +409,21 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const dark = findElements(tree, 'source').find((source) => /dark/.test(String(source.properties.media ?? '')));
     const ref = img ? refOf(String(img.properties.src ?? ''), true) : undefined;
     if (!img || !ref) return undefined;
-    const refDark = dark ? refOf(String(dark.properties.srcSet ?? '').trim().split(/\s+/)[0] ?? '', true) : undefined;
+    // GitBook writes a file's name as it is, spaces included (`icon_dark (1).svg`), where a srcset's spaces part a URL from its size.
+    const srcSet = String(dark?.properties.srcSet ?? '').trim();
+    const whole = dark ? refOf(srcSet, true) : undefined;
+    const refDark = whole?.kind === 'file' ? whole : dark ? refOf(srcSet.split(/\s+/)[0] ?? '', true) : undefined;
     return defined({ ref, refDark, alt: img.properties.alt ? String(img.properties.alt) : undefined });
   };
 
   /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
   const hastBlocks = (children: ElementContent[]): Block[] => {
-    const tree = toMdast({ type: 'root', children } as HastRoot) as md.Root;
-    visit(tree, (node) => void delete node.position);
+    const tree = toMdast({ type: 'root', children: inParagraphs(children) } as HastRoot, { handlers: INLINE_FORM_HANDLERS }) as md.Root;
+    visit(tree, (node) => {
+      delete node.position;
+      // Headings in HTML stand one level below their type (toMarkdown's htmlHeadingLevel): `<h4>` is a heading-3.
+      if (node.type === 'heading') node.depth = Math.max(1, node.depth - 1) as md.Heading['depth'];
+    });
     const wrapped: md.RootContent[] = [];
     let loose: md.Paragraph | undefined;
     for (const node of tree.children) {
@@ -354,6 +445,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     if (top.length === 1 && top[0].tagName === 'div') {
       wrapper = top[0];
       items = top[0].children.filter((child): child is Element => child.type === 'element');
+      // A `<div>` of text is no figure: read as images, its words were dropped.
+      if (items.length === 0 || top[0].children.some((child) => child.type === 'text' && child.value.trim() !== '')) return undefined;
     }
     if (items.length === 1 && items[0].tagName === 'img' && classNames(items[0].properties).includes('gitbook-drawing')) {
       const ref = refOf(String(items[0].properties.src ?? ''), true);
@@ -419,13 +512,21 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return voidBlock('table', defined({ view, definition, records, fullWidth: table.properties.dataFullWidth === undefined ? undefined : true }), { fragments });
   };
 
+  /** A paragraph or heading GitBook writes as `<p align>` or `<h2>`–`<h4>` with `align` (toMarkdown's htmlHeadingLevel), when its content is text. */
+  const alignedBlock = (element: Element): Block | undefined => {
+    const align = TEXT_ALIGNMENTS[String(element.properties.align ?? '').toLowerCase()];
+    if (!align || !/^(p|h[1-6])$/.test(element.tagName)) return undefined;
+    const [made, ...more] = hastBlocks([element]);
+    if (!made || more.length > 0 || !(made.type === 'paragraph' || made.type.startsWith('heading-'))) return undefined;
+    return { ...made, data: { ...made.data, align } };
+  };
+
   const htmlBlock = (value: string): Block | undefined => {
     const tree = fromHtml(value, { fragment: true });
     const elements = tree.children.filter((child): child is Element => child.type === 'element');
-    if (elements.length === 1 && elements[0].tagName === 'table' && tree.children.every((child) => child.type !== 'text' || !child.value.trim())) {
-      return htmlTable(elements[0]);
-    }
-    return figures(tree);
+    const alone = elements.length === 1 && tree.children.every((child) => child.type !== 'text' || !child.value.trim());
+    if (alone && elements[0].tagName === 'table') return htmlTable(elements[0]);
+    return (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);
   };
 
   const gfmTable = (table: md.Table): Block => {

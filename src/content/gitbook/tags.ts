@@ -157,8 +157,9 @@ export function isolateTags(markdown: string): string {
 
 /**
  * GitBook's own layout for written tags: no blank line just inside a container's
- * opening and closing tags (`{% hint %}` then its text on the next line). Reading
- * isolates the tags again, so both layouts read the same.
+ * opening and closing tags (`{% hint %}` then its text on the next line), nor between
+ * closing tags (`{% endtab %}` then `{% endtabs %}`). Reading isolates the tags again,
+ * so both layouts read the same.
  */
 export function compactTags(markdown: string): string {
   const lines = markdown.split('\n');
@@ -181,7 +182,7 @@ export function compactTags(markdown: string): string {
     const opening = FENCE.exec(trimmed);
     if (opening) fence = opening[1];
     const afterOpening = blank(line) && isTag(out.at(-1), false) && !isTag(lines[index + 1], true);
-    const beforeClosing = blank(line) && isTag(lines[index + 1], true) && !isTag(out.at(-1), false) && !isTag(out.at(-1), true);
+    const beforeClosing = blank(line) && isTag(lines[index + 1], true) && !isTag(out.at(-1), false);
     if (!afterOpening && !beforeClosing) out.push(line);
   }
   return out.join('\n');

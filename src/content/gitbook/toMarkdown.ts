@@ -9,6 +9,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
 import { compactTags, writeTag } from './tags.ts';
 import { MARK_ORDER, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
@@ -17,6 +18,8 @@ const writer = unified()
   .use(remarkMath, { singleDollarTextMath: false })
   .use(remarkStringify, {
     bullet: '*', emphasis: '*', strong: '*', fences: true, listItemIndent: 'one', incrementListMarker: true,
+    // GitBook writes every link as `[text](url)`, `[me@x.test](mailto:me@x.test)` too, never as an autolink.
+    resourceLink: true,
     // GitBook writes a divider as `***`. remark only steers a list's bullet clear of the
     // rule's character when it has not already switched bullets for an adjacent list,
     // so `- ---` came out as a bare divider. The rule option names a character no bullet
@@ -26,6 +29,29 @@ const writer = unified()
   });
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
+
+/** Inlines HTML has no form for, which an aligned paragraph or heading is written without its alignment to keep. */
+const INLINES_WITHOUT_HTML = new Set(['inline-math', 'annotation']);
+
+/** Whether a paragraph or heading is written as GitBook's aligned HTML: it has an alignment, and its inlines all have an HTML form. */
+function alignedAsHtml(node: Block): boolean {
+  const holdsOnlyHtmlForms = (nodes: Array<Block | Inline | TextNode>): boolean =>
+    nodes.every((child) => child.object === 'text' || (!INLINES_WITHOUT_HTML.has(child.type) && holdsOnlyHtmlForms(child.nodes ?? [])));
+  return Boolean(TEXT_ALIGN_ATTRIBUTES[node.data?.align as string]) && holdsOnlyHtmlForms(node.nodes ?? []);
+}
+
+/**
+ * The HTML element of a heading written as HTML (in a table's cell, or aligned): one
+ * level below its type, as GitBook's renderer shows it, the page's title being its
+ * `<h1>`. GitBook's repositories write the headings of cards as `<h4>`, a level markdown
+ * would read as no heading of the document's three.
+ */
+function htmlHeadingLevel(level: number): 2 | 3 | 4 {
+  return (Math.min(3, Math.max(1, level)) + 1) as 2 | 3 | 4;
+}
+
+/** A paragraph's or heading's TextAlignment as the `align` attribute GitBook writes it with (none when the data has none). */
+const TEXT_ALIGN_ATTRIBUTES: Record<string, string> = { start: 'left', center: 'center', end: 'right' };
 
 /** Text for HTML or XML markup and attribute values. */
 export function escapeHtml(value: string): string {
@@ -118,8 +144,13 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const blocksHtml = (nodes: Block[]): string => {
     const tree: md.Root = { type: 'root', children: blocks(nodes) };
+    visit(tree, 'heading', (heading) => void (heading.depth = htmlHeadingLevel(heading.depth)));
     return toHtml(toHast(tree, { allowDangerousHtml: true }), { allowDangerousHtml: true }).replace(/\n+/g, '');
   };
+
+  /** A table cell's content: a lone paragraph as its text alone, as GitBook writes it (`<td>Text</td>`). */
+  const cellHtml = (nodes: Block[]): string =>
+    nodes.length === 1 && nodes[0].type === 'paragraph' && !nodes[0].data?.align ? phrasingHtml((nodes[0].nodes ?? []) as Array<TextNode | Inline>) : blocksHtml(nodes);
 
   function phrasing(nodes: Array<TextNode | Inline>): md.PhrasingContent[] {
     const items: Item[] = [];
@@ -158,8 +189,17 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         const ref = data.ref as { kind: string; user?: string };
         return [{ type: 'link', url: `user:${ref.user ?? ''}`, children: [{ type: 'text', value: `@${ref.user ?? ''}` }] }];
       }
-      case 'button':
-        return [raw(`<a href="${escapeHtml(href(data.ref))}" class="button ${data.kind === 'secondary' ? 'secondary' : 'primary'}"${attributes({ 'data-icon': data.icon as string | undefined })}>${escapeHtml(String(data.label ?? ''))}</a>`)];
+      case 'button': {
+        const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
+        // Text, not an attribute: GitBook leaves quotes in labels as written.
+        const label = String(data.label ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;');
+        const action = data.action && typeof data.action === 'object' ? (data.action as Record<string, unknown>) : undefined;
+        if (action && !data.ref) {
+          const target = attributes({ 'data-action': String(action.action ?? ''), 'data-query': action.query as string | undefined, 'data-slug': action.slug as string | undefined });
+          return [raw(`<button type="button" class="button ${kind}"${target}${attributes({ 'data-icon': data.icon as string | undefined })}>${label}</button>`)];
+        }
+        return [raw(`<a href="${escapeHtml(href(data.ref))}" class="button ${kind}"${attributes({ 'data-icon': data.icon as string | undefined })}>${label}</a>`)];
+      }
       case 'annotation': {
         const identifier = String(footnotes.length + 1);
         const body = node.fragments?.[0]?.nodes ?? [];
@@ -210,7 +250,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       columns.every((id) => data.definition[id]?.type === 'text') &&
       records.every((record) => columns.every((id) => {
         const cell = cellBlocks(record.values[id]);
-        return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph');
+        return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph' && !alignedAsHtml(cell[0]));
       }));
     if (simple) {
       const cell = (children: md.PhrasingContent[]): md.TableCell => ({ type: 'tableCell', children });
@@ -237,7 +277,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     });
     const body = records.map((record) => `<tr>${columns.map((id) => {
       const value = record.values[id];
-      if (typeof value === 'string') return `<td>${blocksHtml(cellBlocks(value))}</td>`;
+      if (typeof value === 'string') return `<td>${cellHtml(cellBlocks(value))}</td>`;
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
       return `<td>${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
     }).join('')}</tr>`);
@@ -255,10 +295,16 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     const children = () => blocks((node.nodes ?? []) as Block[]);
     switch (node.type) {
       case 'paragraph':
+        if (alignedAsHtml(node)) return [raw(`<p align="${TEXT_ALIGN_ATTRIBUTES[data.align as string]}">${phrasingHtml((node.nodes ?? []) as Array<TextNode | Inline>)}</p>`)];
         return [paragraph(node.nodes)];
       case 'heading-1':
       case 'heading-2':
       case 'heading-3': {
+        if (alignedAsHtml(node)) {
+          const name = `h${htmlHeadingLevel(Number(node.type.slice(-1)))}`;
+          const anchor = typeof data.id === 'string' && data.id ? ` <a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}"></a>` : '';
+          return [raw(`<${name} align="${TEXT_ALIGN_ATTRIBUTES[data.align as string]}">${phrasingHtml((node.nodes ?? []) as Array<TextNode | Inline>)}${anchor}</${name}>`)];
+        }
         const heading: md.Heading = { type: 'heading', depth: Number(node.type.slice(-1)) as 1 | 2 | 3, children: phrasing((node.nodes ?? []) as Array<TextNode | Inline>) };
         if (typeof data.id === 'string' && data.id) heading.children.push({ type: 'text', value: ' ' }, raw(`<a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}">`), raw('</a>'));
         return [heading];
@@ -279,7 +325,9 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
             if (checked !== undefined && children[0]?.type !== 'paragraph') {
               return { type: 'listItem', spread: true, children: [raw(checked ? '[x]' : '[ ]') as unknown as md.Paragraph, ...children] };
             }
-            return { type: 'listItem', spread: children.length > 1, checked, children };
+            // Its text and then sub-lists are written tight, as GitBook writes them: nothing can run into a list.
+            const tight = children[0]?.type === 'paragraph' && children.slice(1).every((child) => child.type === 'list');
+            return { type: 'listItem', spread: !tight, checked, children };
           }),
         }];
       case 'list-item':
