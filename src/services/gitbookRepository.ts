@@ -4,9 +4,10 @@
 // where their files keep their paths), and a revision becomes the files of a repository.
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, posix, relative as relativePath, sep } from 'node:path';
-import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, withReusableContents, type ContentRef } from '../content/document.ts';
+import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, pageLinkPath, withReusableContents, type ContentRef } from '../content/document.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
+import { parse as parseYaml } from 'yaml';
 import { ASSETS_DIRECTORY, decodePath, INCLUDES_DIRECTORY, readConfig, readRepository, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
@@ -57,7 +58,7 @@ async function loadBaseline(db: Db, revisionId: string, root: string): Promise<B
 const LAYOUT_PARTS = ['title', 'description', 'tableOfContents', 'outline', 'pagination'] as const;
 
 /** Page metadata from GitBook's front matter; fields of the wrong kind are reported and left out. */
-function metaFromFront(front: Record<string, unknown>, where: string, coverFile: (path: string) => string | undefined, warnings: string[]): Partial<PageMeta> {
+function metaFromFront(front: Record<string, unknown>, frontText: string | undefined, where: string, coverFile: (path: string) => string | undefined, warnings: string[]): Partial<PageMeta> {
   const meta: Partial<PageMeta> = {};
   for (const field of ['description', 'icon', 'emoji', 'if'] as const) {
     if (front[field] === undefined) continue;
@@ -82,8 +83,9 @@ function metaFromFront(front: Record<string, unknown>, where: string, coverFile:
     if (given.cover?.size === 'hero' || given.cover?.size === 'full') layout.coverSize = given.cover.size;
     if (Object.keys(layout).length > 0) meta.layout = layout;
   }
-  // The whole front matter as written, so that an export keeps its order and the fields Quire does not use.
-  if (Object.keys(front).length > 0) meta.frontMatter = front;
+  // The front matter as written, for an export to keep its order, its styles and the fields Quire does not use. As text:
+  // a page's metadata is stored with its keys sorted (canonicalJson), which lost the order of an object.
+  if (Object.keys(front).length > 0 && frontText !== undefined) meta.frontMatter = frontText;
   return meta;
 }
 
@@ -126,8 +128,21 @@ function overlayLayout(written: unknown, managed: unknown): unknown {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** GitBook's front matter from page metadata: what `metaFromFront` reads. */
-function frontFromMeta(meta: PageMeta, coverPath: (fileId: string) => string | undefined): Record<string, unknown> {
+/** The front matter a page was imported with: its YAML (stored since 2026-11-27), or the fields, as stored before. */
+function writtenFrontMatter(meta: PageMeta): { fields: Fields; text?: string } {
+  if (typeof meta.frontMatter === 'string') {
+    const fields = parseYaml(meta.frontMatter) as unknown;
+    return { fields: isFields(fields) ? fields : {}, text: meta.frontMatter };
+  }
+  return { fields: isFields(meta.frontMatter) ? meta.frontMatter : {} };
+}
+
+/**
+ * GitBook's front matter from page metadata (what `metaFromFront` reads): the YAML the
+ * page was imported with while Quire's fields still say what it says, so a file comes
+ * back as written; its fields with Quire's laid over them otherwise.
+ */
+function frontFromMeta(meta: PageMeta, coverPath: (fileId: string) => string | undefined): Record<string, unknown> | string {
   const front: Record<string, unknown> = {};
   for (const field of ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex'] as const) if (meta[field] !== undefined && meta[field] !== '') front[field] = meta[field];
   const cover = meta.cover as { ref?: { kind?: string; file?: string }; yPos?: number } | undefined;
@@ -144,9 +159,10 @@ function frontFromMeta(meta: PageMeta, coverPath: (fileId: string) => string | u
     if (Object.keys(layout).length > 0) front.layout = layout;
   }
   if (typeof meta.if === 'string') front.if = meta.if;
-  const written = isFields(meta.frontMatter) ? meta.frontMatter : {};
+  const { fields: written, text } = writtenFrontMatter(meta);
   const layout = overlayLayout(written.layout, front.layout);
-  return overlay({ ...written, layout: undefined }, { ...front, layout }, (key) => MANAGED_FIELDS.has(key) || key === 'layout');
+  const fields = overlay({ ...written, layout: undefined }, { ...front, layout }, (key) => MANAGED_FIELDS.has(key) || key === 'layout');
+  return text !== undefined && JSON.stringify(fields) === JSON.stringify(written) ? text : fields;
 }
 
 const sameMeta = (a: PageMeta, b: Partial<PageMeta>) => JSON.stringify({ ...a, createdAt: 0, updatedAt: 0 }) === JSON.stringify({ ...a, ...b, createdAt: 0, updatedAt: 0 }) && Object.keys(a).length === Object.keys({ ...a, ...b }).length;
@@ -305,7 +321,7 @@ async function importedContent(
         if (page.path) pagePaths[id] = [page.path, oidOf(page.path) ?? ''];
       }
       const coverDirectory = posix.dirname(page.path ?? '.');
-      const fields = metaFromFront(page.front, where, (cover) => fileAtPath.get(posix.normalize(posix.join(coverDirectory, cover))), warnings);
+      const fields = metaFromFront(page.front, page.frontText, where, (cover) => fileAtPath.get(posix.normalize(posix.join(coverDirectory, cover))), warnings);
       const meta: PageMeta = {
         title: page.title,
         slug,
@@ -503,7 +519,7 @@ export async function revisionAsRepository(
     const body = documentToMarkdown(withReusableContents(document, included), {
       link: (ref) => {
         const target = ref.kind === 'page' || ref.kind === 'anchor' ? ref.page : undefined;
-        if (target && pagePaths.has(target)) return `${relative(pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
+        if (target && pagePaths.has(target)) return `${pageLinkPath(directory, pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
         if (ref.kind === 'file' && filePaths.has(ref.file)) return relative(filePaths.get(ref.file)!);
         return fallback(ref);
       },

@@ -35,8 +35,8 @@ const DOCS: Record<string, string | Buffer> = {
   'docs/README.md': '# Welcome\n\nStart with the [install guide](guide/install.md#steps). See the [API](reference/api.md).\n',
   'docs/guide/README.md':
     '---\ndescription: All about it\nicon: rocket\nlayout:\n  width: wide\n  title:\n    visible: true\n  outline:\n    visible: false\n  metadata:\n    visible: true\n---\n\n# Guide\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/my logo (1).png" alt="The logo"><figcaption><p>Caption</p></figcaption></figure>\n\n{% file src="../.gitbook/assets/guide.pdf" %}\n{% endfile %}\n\n{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}\n',
-  'docs/guide/install.md': '---\nhidden: true\ncover: ../.gitbook/assets/my logo (1).png\ncoverY: 12\nif: visitor.claims.plan == "pro"\n---\n\n# Install\n\n## Steps\n\n```bash\nnpm install\n```\n\nBack to [the guide](README.md).\n',
-  'docs/reference/api.md': '# API\n\nSee [home](../README.md) and [elsewhere](https://example.com).\n',
+  'docs/guide/install.md': '---\nhidden: true\ncover: ../.gitbook/assets/my logo (1).png\ncoverY: 12\nif: visitor.claims.plan == "pro"\n---\n\n# Install\n\n## Steps\n\n```bash\nnpm install\n```\n\nBack to [the guide](./).\n',
+  'docs/reference/api.md': '# API\n\nSee [home](../) and [elsewhere](https://example.com).\n',
   'docs/.gitbook/assets/my logo (1).png': PNG,
   'docs/.gitbook/assets/guide.pdf': Buffer.from('%PDF-1.4 tiny'),
   'docs/notes.md': '# Notes\n\nNot in the summary.\n',
@@ -255,7 +255,7 @@ describe('Git Sync export', () => {
     const written = server.read('fresh');
     expect(Object.keys(written.files).sort()).toEqual(['.gitbook/assets/tux.png', 'README.md', 'SUMMARY.md', 'setup/README.md', 'setup/linux.md']);
     expect(written.files['SUMMARY.md']).toBe('# Table of contents\n\n* [Introduction](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n');
-    expect(written.files['setup/README.md']).toBe('# Setup\n\nSee [the intro](../README.md).\n');
+    expect(written.files['setup/README.md']).toBe('# Setup\n\nSee [the intro](../).\n');
     expect(written.files['setup/linux.md']).toContain('../.gitbook/assets/tux.png');
   });
 
@@ -420,6 +420,34 @@ describe('Git Sync of reusable content', () => {
     'guide/setup.md': '# Setup\n\nFirst this.\n\n{% include "../.gitbook/includes/support.md" %}\n',
     '.gitbook/includes/support.md': '---\ntitle: Support\n---\n\n{% hint style="warning" %}\nStuck? Read [the setup](../../guide/setup.md) again.\n{% endhint %}\n',
   };
+
+  it("keeps a page's front matter as GitBook wrote it, its order and its folded text, when Quire writes the page again, and writes a description changed in Quire as GitBook would", async () => {
+    // GitBook's order (description, cover, layout with width first) and js-yaml's folding of long text at 80 columns.
+    const front = (description: string) =>
+      `---\ndescription: ${description}\ncover: ../.gitbook/assets/my logo (1).png\ncoverY: 0\nlayout:\n  width: wide\n  cover:\n    visible: true\n    size: background\n  title:\n    visible: false\n  pagination:\n    visible: true\n---\n\n`;
+    const folded = '>-\n  Create and publish documentation your users will love, with tools to build\n  guides, references and more.';
+    const commit = server.commit({ ...DOCS, 'docs/guide/install.md': `${front(folded)}# Install\n\nSteps.\n` });
+    const space = await newSpace();
+    await importInto(space.id);
+    // Exported once, the space follows the branch: each merge below goes to git by itself.
+    await exportFrom(space.id, { commitMessage: 'Nothing changed' });
+    expect(server.read().head).toBe(commit);
+    const page = await byTitle(space.id, 'Install');
+    const edit = async (change: Record<string, unknown>) => {
+      const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page: page.id, ...change }] });
+      expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+      await eventsDelivered(testApp);
+      await settled(space.id);
+      return server.read().files['docs/guide/install.md'];
+    };
+    expect(await edit({ title: 'Set up' })).toBe(`${front(folded)}# Set up\n\nSteps.\n`);
+    const longer = 'Install it with one command, then configure it for your team, your sites and your integrations.';
+    expect(await edit({ description: longer })).toBe(
+      `${front('>-\n  Install it with one command, then configure it for your team, your sites and\n  your integrations.')}# Set up\n\nSteps.\n`,
+    );
+    expect(await edit({ description: 'Short: now' })).toBe(`${front("'Short: now'")}# Set up\n\nSteps.\n`);
+  });
 
   it('keeps the files of .gitbook/includes as reusable contents that the API, the official client and the reader show where pages include them, and exports them back byte for byte', async () => {
     server.commit(INCLUDES, 'Includes');

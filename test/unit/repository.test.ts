@@ -32,7 +32,7 @@ describe("GitBook's repository format", () => {
   });
 
   it('splits front matter and a leading title from a page, and names the file whose front matter is not YAML', () => {
-    expect(splitFrontMatter('---\ndescription: Hi\nhidden: true\n---\n\n# Title\n\nBody', 'a.md')).toEqual({ front: { description: 'Hi', hidden: true }, body: '\n# Title\n\nBody' });
+    expect(splitFrontMatter('---\ndescription: Hi\nhidden: true\n---\n\n# Title\n\nBody', 'a.md')).toEqual({ front: { description: 'Hi', hidden: true }, frontText: 'description: Hi\nhidden: true\n', body: '\n# Title\n\nBody' });
     expect(splitTitle('\n# Title #\n\nBody')).toEqual({ title: 'Title', body: 'Body' });
     expect(splitTitle('Body only')).toEqual({ body: 'Body only' });
     expect(() => splitFrontMatter('---\n: [\n---\n', 'guide/a.md')).toThrow(/^guide\/a\.md: the front matter is not valid YAML/);
@@ -108,6 +108,15 @@ describe("GitBook's repository format", () => {
 
   it('writes a page as its front matter, every field of it, its title as a heading and its body', () => {
     expect(writePageFile({}, 'Guide', 'Body.\n')).toBe('# Guide\n\nBody.\n');
-    expect(writePageFile({ description: 'About: it', hidden: true, coverHeight: 461 }, 'Guide', '')).toBe('---\ndescription: "About: it"\nhidden: true\ncoverHeight: 461\n---\n\n# Guide\n');
+    expect(writePageFile({ description: 'About: it', hidden: true, coverHeight: 461 }, 'Guide', '')).toBe("---\ndescription: 'About: it'\nhidden: true\ncoverHeight: 461\n---\n\n# Guide\n");
+    expect(writePageFile('icon:   rocket # as written\n', 'Guide', '')).toBe('---\nicon:   rocket # as written\n---\n\n# Guide\n');
+  });
+
+  it("writes front matter as GitBook's repositories have it: long text folded at 80 columns, a no-break space escaped in double quotes", () => {
+    const description = 'Create and publish documentation your users will love, with tools to build guides, references and more.';
+    expect(writePageFile({ description, icon: 'book' }, 'Guide', '')).toBe(
+      '---\ndescription: >-\n  Create and publish documentation your users will love, with tools to build\n  guides, references and more.\nicon: book\n---\n\n# Guide\n',
+    );
+    expect(writePageFile({ description: 'Add pages —\u00a0and links' }, 'Guide', '')).toBe('---\ndescription: "Add pages —\\_and links"\n---\n\n# Guide\n');
   });
 });
