@@ -171,8 +171,13 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'expression':
         return [h('code', { className: ['expression'] }, [t(String(data.expression ?? ''))])];
       case 'mention': {
-        const ref = data.ref as { user?: string } | undefined;
-        return [h('span', { className: ['mention'] }, [t(`@${ref?.user ?? ''}`)])];
+        const ref = data.ref as ContentRef | undefined;
+        if (!ref || ref.kind === 'user') return [h('span', { className: ['mention'] }, [t(`@${ref?.user ?? ''}`)])];
+        // A mention of a page shows the page's title, as GitBook shows it; of anything else, where it leads.
+        const target = href(ref);
+        const page = resolved(ref);
+        const title = (page?.kind === 'page' || page?.kind === 'anchor') && page.page ? context.pageTitle?.(page.page) : undefined;
+        return target ? [h('a', { href: target, className: ['mention'] }, [t(title ?? target)])] : [];
       }
       case 'button': {
         const action = data.action && typeof data.action === 'object' ? (data.action as { action?: unknown; query?: unknown }) : undefined;

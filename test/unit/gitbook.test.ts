@@ -277,6 +277,18 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(only(written).nodes![0]).toEqual(select);
   });
 
+  it('reads a mention of a page, in text and in a cell, and writes it as GitBook does, its text the last part of its path', () => {
+    const markdown =
+      'See [install](/pages/install/ "mention") and [guide.md](/pages/guide.md "mention").\n\n<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td><a data-mention href="/pages/setup">setup</a></td></tr></tbody></table>\n';
+    const [paragraph, table] = expectStable(markdown).nodes;
+    expect(paragraph.nodes!.filter((node): node is Inline => node.object === 'inline').map((node) => [node.type, node.data.ref])).toEqual([
+      ['mention', { kind: 'page', page: 'install/' }],
+      ['mention', { kind: 'page', page: 'guide.md' }],
+    ]);
+    expect(kindsIn(table.fragments![0].nodes)).toContain('mention');
+    expect(write(read(markdown))).toBe(markdown);
+  });
+
   it("reads icons, colours, superscripts, buttons and headings in an HTML table's cells as in text, and writes a cell of one paragraph as its text alone", () => {
     const markdown = '<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><h4><i class="fa-book">:book:</i></h4></td><td><strong>Guides</strong> <mark style="color:red;">hot</mark> x<sup>2</sup> <a href="https://x.test/go" class="button secondary">Go</a></td><td><a href="https://x.test/g">https://x.test/g</a></td></tr></tbody></table>\n';
     const table = only(markdown);
@@ -291,17 +303,21 @@ describe("GitBook's HTML forms in markdown", () => {
 });
 
 describe("GitBook's written layout", () => {
-  it('writes back as GitBook wrote them: closing tags one after another, a task with its sub-list, an e-mail link, and a dark image whose file name has a space', () => {
+  it('writes back as GitBook wrote them: closing tags one after another, a task with its sub-list, emphasis with underscores, an e-mail link, and a dark image whose file name has a space', () => {
     const markdown = [
       '{% tabs %}\n{% tab title="A" %}\nOne\n{% endtab %}\n\n{% tab title="B" %}\n{% hint style="info" %}\nTwo\n{% endhint %}\n{% endtab %}\n{% endtabs %}',
       '* [ ] A task\n  * [ ] Its sub-task\n* [ ] Another',
-      'Write to [me@x.test](mailto:me@x.test).',
+      '<table data-card-size="large" data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td>Card</td></tr></tbody></table>',
+      'Write _now_ to [me@x.test](mailto:me@x.test).',
       'Open the menu <picture><source srcset="/files/icon dark (1).svg" media="(prefers-color-scheme: dark)"><img src="/files/icon (1).svg" alt="Menu"></picture>.',
     ].join('\n\n') + '\n';
     const document = expectStable(markdown);
     expect(write(document)).toBe(markdown);
-    const picture = (document.nodes[3].nodes ?? []).find((node): node is Inline => node.object === 'inline' && node.type === 'inline-image');
+    const picture = (document.nodes[4].nodes ?? []).find((node): node is Inline => node.object === 'inline' && node.type === 'inline-image');
     expect(picture?.data).toMatchObject({ ref: { kind: 'file', file: 'icon (1).svg' }, refDark: { kind: 'file', file: 'icon dark (1).svg' } });
+    const sized = read('<picture><source srcset="/files/dark.png 2x, /files/dark-small.png 1x" media="(prefers-color-scheme: dark)"><img src="/files/light.png" alt=""></picture>');
+    expect(kindsIn(sized.nodes).has('inline-image') || kindsIn(sized.nodes).has('image')).toBe(true);
+    expect(JSON.stringify(sized)).toContain('"refDark":{"kind":"file","file":"dark.png"}');
   });
 });
 
@@ -351,6 +367,7 @@ describe('round trips over generated documents', () => {
       object: 'inline', type: 'button', isVoid: true, data: { action: query === undefined ? { action } : { action, query }, label, kind: 'secondary' },
     })),
     word.map((user) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'user', user } } })),
+    url.map((ref) => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref } })),
     fc.record({ over: word, note: words }).map(({ over, note }) => ({
       object: 'inline', type: 'annotation', isVoid: false, data: {},
       nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: over, marks: [] }] }],

@@ -43,7 +43,7 @@ describe('rendering documents for readers', () => {
     expect(document.querySelector('aside.hint.hint-danger')!.getAttribute('role')).toBe('note');
   });
 
-  it("aligns paragraphs and headings as written, and leads a button that opens the search or the assistant to the site's search", () => {
+  it("aligns paragraphs and headings as written, leads a button that opens the search or the assistant to the site's search, and shows a page's mention as its title", () => {
     const { document } = render(
       '<h3 align="center">Centred</h3>\n\n<p align="right">Right</p>\n\n<button type="button" class="button primary" data-action="search" data-query="install guide">Find</button> ' +
         '<button type="button" class="button primary" data-action="ask">Ask</button> <button type="button" class="button secondary" data-action="select" data-slug="x">Pick</button>',
@@ -55,6 +55,8 @@ describe('rendering documents for readers', () => {
       ['Ask', '/search?q='],
     ]);
     expect(document.querySelector('span.button')!.textContent).toBe('Pick');
+    const mentioned = render('Read [p1](/pages/p1 "mention") first.').document.querySelector('a.mention')!;
+    expect([mentioned.textContent, mentioned.getAttribute('href')]).toEqual(['The guide', '/docs/p1']);
   });
 
   it('highlights code on the server, with its title, and keeps mermaid as its source', () => {

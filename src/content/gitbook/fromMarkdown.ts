@@ -166,8 +166,8 @@ function isInlineHtmlForm(element: Element): boolean {
     case 'i':
       return classes.some((value) => value.startsWith('fa-'));
     case 'a':
-      // A heading's custom anchor, `<a href="#id" id="id"></a>`, read as the heading reads it in markdown.
-      return classes.includes('button') || (typeof element.properties.id === 'string' && element.children.length === 0);
+      // A heading's custom anchor, `<a href="#id" id="id"></a>`, read as the heading reads it in markdown; a page's mention.
+      return classes.includes('button') || element.properties.dataMention !== undefined || (typeof element.properties.id === 'string' && element.children.length === 0);
     case 'button':
       return classes.includes('button');
     case 'code':
@@ -216,6 +216,16 @@ function inParagraphs(children: ElementContent[]): ElementContent[] {
 function withParagraphs(node: ElementContent): ElementContent {
   if (node.type !== 'element' || isHastPhrasing(node)) return node;
   return { ...node, children: FLOW_CONTAINERS.has(node.tagName) ? inParagraphs(node.children) : node.children.map(withParagraphs) };
+}
+
+/**
+ * The URL of a srcset's first candidate: its text up to a width or density (`2x`,
+ * `640w`), if it names one. GitBook writes a file's name as it is, spaces included
+ * (`icon_dark (1).svg`), so a space does not end the URL.
+ */
+function srcSetUrl(srcSet: unknown): string {
+  const value = String(Array.isArray(srcSet) ? srcSet.join(', ') : (srcSet ?? '')).trim();
+  return /^(.*?)\s+\d+(?:\.\d+)?[wx]\s*(?:,|$)/.exec(value)?.[1] ?? value;
 }
 
 /** The index of the tag closing the one at `from` in `nodes`, nesting counted; -1 when there is none. */
@@ -301,6 +311,11 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
             break;
           }
           const ref = refOf(url);
+          // GitBook writes a mention of a page as a link titled "mention", its text the target's name.
+          if (ref && node.type === 'link' && node.title === 'mention') {
+            out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });
+            break;
+          }
           const children = phrasing(node.children, marks);
           out.push(...(ref ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: children } as Inline] : children));
           break;
@@ -389,6 +404,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       if (!target.ref && !target.action) return undefined;
       const kind = classes.includes('secondary') ? 'secondary' : 'primary';
       out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ...target, label: innerText, kind, icon: props.dataIcon as string | undefined }) });
+    } else if (name === 'a' && props.dataMention !== undefined && typeof props.href === 'string' && refOf(props.href)) {
+      out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refOf(props.href)! } });
     } else if (name === 'a' && typeof props.href === 'string') {
       const ref = refOf(props.href);
       const children = phrasing(inner, marks);
@@ -409,10 +426,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const dark = findElements(tree, 'source').find((source) => /dark/.test(String(source.properties.media ?? '')));
     const ref = img ? refOf(String(img.properties.src ?? ''), true) : undefined;
     if (!img || !ref) return undefined;
-    // GitBook writes a file's name as it is, spaces included (`icon_dark (1).svg`), where a srcset's spaces part a URL from its size.
-    const srcSet = String(dark?.properties.srcSet ?? '').trim();
-    const whole = dark ? refOf(srcSet, true) : undefined;
-    const refDark = whole?.kind === 'file' ? whole : dark ? refOf(srcSet.split(/\s+/)[0] ?? '', true) : undefined;
+    const refDark = dark ? refOf(srcSetUrl(dark.properties.srcSet), true) : undefined;
     return defined({ ref, refDark, alt: img.properties.alt ? String(img.properties.alt) : undefined });
   };
 

@@ -4,7 +4,7 @@
 // gives the same document again.
 import type * as md from 'mdast';
 import { toHtml } from 'hast-util-to-html';
-import { toHast } from 'mdast-util-to-hast';
+import { defaultHandlers as defaultHastHandlers, toHast, type Options as ToHastOptions } from 'mdast-util-to-hast';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
@@ -17,7 +17,7 @@ const writer = unified()
   .use(remarkGfm)
   .use(remarkMath, { singleDollarTextMath: false })
   .use(remarkStringify, {
-    bullet: '*', emphasis: '*', strong: '*', fences: true, listItemIndent: 'one', incrementListMarker: true,
+    bullet: '*', emphasis: '_', strong: '*', fences: true, listItemIndent: 'one', incrementListMarker: true,
     // GitBook writes every link as `[text](url)`, `[me@x.test](mailto:me@x.test)` too, never as an autolink.
     resourceLink: true,
     // GitBook writes a divider as `***`. remark only steers a list's bullet clear of the
@@ -29,6 +29,14 @@ const writer = unified()
   });
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
+
+/** mdast → hast as GitBook writes HTML: a mention (a link titled "mention") as `<a data-mention href>`. */
+const HTML_FORM_HANDLERS: NonNullable<ToHastOptions['handlers']> = {
+  link: (state, node: md.Link) => {
+    if (node.title !== 'mention') return defaultHastHandlers.link(state, node);
+    return { type: 'element', tagName: 'a', properties: { dataMention: true, href: node.url }, children: state.all(node) };
+  },
+};
 
 /** Inlines HTML has no form for, which an aligned paragraph or heading is written without its alignment to keep. */
 const INLINES_WITHOUT_HTML = new Set(['inline-math', 'annotation']);
@@ -138,14 +146,14 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     ref && typeof ref === 'object' && typeof (ref as { kind?: unknown }).kind === 'string' ? (context.link(ref as ContentRef) ?? '') : '';
 
   const phrasingHtml = (nodes: Array<TextNode | Inline>): string => {
-    const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true });
+    const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS });
     return toHtml(hast, { allowDangerousHtml: true }).replace(/^<p>|<\/p>$/g, '');
   };
 
   const blocksHtml = (nodes: Block[]): string => {
     const tree: md.Root = { type: 'root', children: blocks(nodes) };
     visit(tree, 'heading', (heading) => void (heading.depth = htmlHeadingLevel(heading.depth)));
-    return toHtml(toHast(tree, { allowDangerousHtml: true }), { allowDangerousHtml: true }).replace(/\n+/g, '');
+    return toHtml(toHast(tree, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }), { allowDangerousHtml: true }).replace(/\n+/g, '');
   };
 
   /** A table cell's content: a lone paragraph as its text alone, as GitBook writes it (`<td>Text</td>`). */
@@ -187,7 +195,11 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         return [raw(`<code class="expression">${escapeHtml(String(data.expression ?? ''))}</code>`)];
       case 'mention': {
         const ref = data.ref as { kind: string; user?: string };
-        return [{ type: 'link', url: `user:${ref.user ?? ''}`, children: [{ type: 'text', value: `@${ref.user ?? ''}` }] }];
+        if (ref?.kind === 'user') return [{ type: 'link', url: `user:${ref.user ?? ''}`, children: [{ type: 'text', value: `@${ref.user ?? ''}` }] }];
+        // GitBook's form: a link titled "mention" whose text is the last part of its path (`git-sync` for `../git-sync/`).
+        const url = href(ref);
+        const name = url.split('#')[0].split('/').filter(Boolean).at(-1) ?? url;
+        return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: name }] }];
       }
       case 'button': {
         const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
@@ -281,11 +293,12 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
       return `<td>${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
     }).join('')}</tr>`);
+    // In the order GitBook writes them (`<table data-card-size="large" data-view="cards">`).
     const tableAttrs = attributes({
-      'data-view': view.type === 'cards' ? 'cards' : undefined,
       'data-card-size': view.type === 'cards' && view.cardSize !== 'medium' ? view.cardSize : undefined,
-      'data-header-hidden': view.type === 'grid' && view.hideHeader === true,
       'data-full-width': data.fullWidth ? 'true' : undefined,
+      'data-header-hidden': view.type === 'grid' && view.hideHeader === true,
+      'data-view': view.type === 'cards' ? 'cards' : undefined,
     });
     return raw(`<table${tableAttrs}><thead><tr>${head.join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`);
   };
