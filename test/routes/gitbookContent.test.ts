@@ -58,7 +58,9 @@ describe('GitBook content through the API', () => {
     const configuration = await pageId('Configuration');
     const document = (await call('GET', `/content/page/${start}`, undefined, { format: 'document' })).body.document;
     const types = document.nodes.map((node: any) => node.type);
-    expect(types).toEqual(expect.arrayContaining(['hint', 'tabs', 'stepper', 'images', 'content-ref', 'paragraph', 'heading-2']));
+    // `## Install the CLI` is a heading-1: the page's title is its `#`, as GitBook syncs pages.
+    expect(types).toEqual(expect.arrayContaining(['hint', 'tabs', 'stepper', 'images', 'content-ref', 'paragraph', 'heading-1']));
+    expect(blocksOfType(document.nodes, 'heading-3').map((heading) => heading.meta.id)).toEqual(['in-ci']);
     const tabs = blocksOfType(document.nodes, 'tabs-item').map((tab) => tab.data.title);
     expect(tabs).toEqual(['macOS', 'Windows', 'Linux']);
     const links = blocksOfType(document.nodes, 'paragraph').flatMap((paragraph) => paragraph.nodes.filter((node: any) => node.type === 'link'));

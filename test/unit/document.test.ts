@@ -16,9 +16,9 @@ describe('markdown to JSON documents', () => {
   it('maps block structure: headings with anchors, lists, quotes, code lines, dividers, tables, hints', () => {
     const document = markdownToDocument(
       [
-        '# Getting Started',
+        '## Getting Started',
         'Intro',
-        '## Steps',
+        '### Steps',
         '- one',
         '- two',
         '1. first',

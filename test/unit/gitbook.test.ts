@@ -204,9 +204,13 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(only('An <img src="https://x.test/i.png" alt="dot" data-size="line"> inline').nodes![1]).toMatchObject({ type: 'inline-image', data: { size: 'line', alt: 'dot' } });
   });
 
-  it('reads a custom heading anchor, and computes the others', () => {
-    expect(only('## Set up <a href="#setup" id="setup"></a>')).toMatchObject({ type: 'heading-2', data: { id: 'setup' }, meta: { id: 'setup' } });
-    expect(only('### Set it up')).toMatchObject({ type: 'heading-3', data: {}, meta: { id: 'set-it-up' } });
+  it("reads headings one level below their markdown, as GitBook syncs them (the page's title is the #), with a custom anchor or a computed one", () => {
+    expect(only('## Set up <a href="#setup" id="setup"></a>')).toMatchObject({ type: 'heading-1', data: { id: 'setup' }, meta: { id: 'setup' } });
+    expect(only('### Set it up')).toMatchObject({ type: 'heading-2', data: {}, meta: { id: 'set-it-up' } });
+    expect(only('#### In detail')).toMatchObject({ type: 'heading-3' });
+    expect(write(read('## One\n\n### Two\n\n#### Three'))).toBe('## One\n\n### Two\n\n#### Three\n');
+    // Deeper than GitBook's three levels is a heading-3; a # in the body, a heading-1.
+    expect(read('###### Six\n\n# One').nodes.map((node) => node.type)).toEqual(['heading-3', 'heading-1']);
   });
 
   it('keeps unknown tags and HTML as text, never dropping them', () => {

@@ -34,7 +34,7 @@ describe('rendering documents for readers', () => {
   beforeAll(loadRenderers);
 
   it('renders headings from <h2> with their anchors, and lists, tasks, quotes and hints', () => {
-    const { document } = render('# Title\n\n## Steps <a href="#go" id="go"></a>\n\n3. three\n\n- [x] done\n\n> quoted\n\n{% hint style="danger" %}\nStop.\n{% endhint %}');
+    const { document } = render('## Title\n\n### Steps <a href="#go" id="go"></a>\n\n3. three\n\n- [x] done\n\n> quoted\n\n{% hint style="danger" %}\nStop.\n{% endhint %}');
     expect(document.querySelector('h2#title')!.textContent).toBe('Title#');
     expect(document.querySelector('h3#go a.anchor')!.getAttribute('href')).toBe('#go');
     expect(document.querySelector('ol')!.getAttribute('start')).toBe('3');
@@ -117,7 +117,7 @@ describe('rendering documents for readers', () => {
   });
 
   it('answers the outline of a page from its headings', () => {
-    expect(outlineOf(markdownToDocument('# One\n\ntext\n\n## Two', resolve))).toEqual([
+    expect(outlineOf(markdownToDocument('## One\n\ntext\n\n### Two', resolve))).toEqual([
       { id: 'one', title: 'One', level: 1 },
       { id: 'two', title: 'Two', level: 2 },
     ]);

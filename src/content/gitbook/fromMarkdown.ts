@@ -433,11 +433,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
   const hastBlocks = (children: ElementContent[]): Block[] => {
     const tree = toMdast({ type: 'root', children: inParagraphs(children) } as HastRoot, { handlers: INLINE_FORM_HANDLERS }) as md.Root;
-    visit(tree, (node) => {
-      delete node.position;
-      // Headings in HTML stand one level below their type (toMarkdown's htmlHeadingLevel): `<h4>` is a heading-3.
-      if (node.type === 'heading') node.depth = Math.max(1, node.depth - 1) as md.Heading['depth'];
-    });
+    visit(tree, (node) => void delete node.position);
     const wrapped: md.RootContent[] = [];
     let loose: md.Paragraph | undefined;
     for (const node of tree.children) {
@@ -526,7 +522,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return voidBlock('table', defined({ view, definition, records, fullWidth: table.properties.dataFullWidth === undefined ? undefined : true }), { fragments });
   };
 
-  /** A paragraph or heading GitBook writes as `<p align>` or `<h2>`–`<h4>` with `align` (toMarkdown's htmlHeadingLevel), when its content is text. */
+  /** A paragraph or heading GitBook writes as `<p align>` or `<h2>`–`<h4>` with `align` (toMarkdown's headingLevel), when its content is text. */
   const alignedBlock = (element: Element): Block | undefined => {
     const align = TEXT_ALIGNMENTS[String(element.properties.align ?? '').toLowerCase()];
     if (!align || !/^(p|h[1-6])$/.test(element.tagName)) return undefined;
@@ -591,7 +587,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       }
     }
     const nodes = phrasing(children);
-    const type = `heading-${Math.min(node.depth, 3)}`;
+    // One level below its markdown, the page's title being the `#` (toMarkdown's headingLevel); deeper than `####` is a heading-3.
+    const type = `heading-${Math.min(3, Math.max(1, node.depth - 1))}`;
     const computed = anchorOfText(nodes.map(function flat(child): string {
       return child.object === 'text' ? child.leaves.map((leaf) => leaf.text).join('') : (child.nodes ?? []).map(flat).join('');
     }).join(''));

@@ -9,7 +9,6 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
 import { compactTags, writeTag } from './tags.ts';
 import { MARK_ORDER, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
@@ -49,13 +48,13 @@ function alignedAsHtml(node: Block): boolean {
 }
 
 /**
- * The HTML element of a heading written as HTML (in a table's cell, or aligned): one
- * level below its type, as GitBook's renderer shows it, the page's title being its
- * `<h1>`. GitBook's repositories write the headings of cards as `<h4>`, a level markdown
- * would read as no heading of the document's three.
+ * The level a heading is written at, in markdown (`##`) and in HTML (`<h2>`): one below
+ * its type, the page's title being the `#` (GitBook's documentation, "Heading": synced
+ * with Git, "page headers added through the editor will be represented as one level
+ * lower", `## My heading 1` … `#### My heading 3`; its renderer shows heading-3 as `<h4>`).
  */
-function htmlHeadingLevel(level: number): 2 | 3 | 4 {
-  return (Math.min(3, Math.max(1, level)) + 1) as 2 | 3 | 4;
+function headingLevel(type: string): 2 | 3 | 4 {
+  return (Math.min(3, Math.max(1, Number(type.slice(-1)) || 1)) + 1) as 2 | 3 | 4;
 }
 
 /** A paragraph's or heading's TextAlignment as the `align` attribute GitBook writes it with (none when the data has none). */
@@ -152,7 +151,6 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const blocksHtml = (nodes: Block[]): string => {
     const tree: md.Root = { type: 'root', children: blocks(nodes) };
-    visit(tree, 'heading', (heading) => void (heading.depth = htmlHeadingLevel(heading.depth)));
     return toHtml(toHast(tree, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }), { allowDangerousHtml: true }).replace(/\n+/g, '');
   };
 
@@ -314,11 +312,11 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       case 'heading-2':
       case 'heading-3': {
         if (alignedAsHtml(node)) {
-          const name = `h${htmlHeadingLevel(Number(node.type.slice(-1)))}`;
+          const name = `h${headingLevel(node.type)}`;
           const anchor = typeof data.id === 'string' && data.id ? ` <a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}"></a>` : '';
           return [raw(`<${name} align="${TEXT_ALIGN_ATTRIBUTES[data.align as string]}">${phrasingHtml((node.nodes ?? []) as Array<TextNode | Inline>)}${anchor}</${name}>`)];
         }
-        const heading: md.Heading = { type: 'heading', depth: Number(node.type.slice(-1)) as 1 | 2 | 3, children: phrasing((node.nodes ?? []) as Array<TextNode | Inline>) };
+        const heading: md.Heading = { type: 'heading', depth: headingLevel(node.type), children: phrasing((node.nodes ?? []) as Array<TextNode | Inline>) };
         if (typeof data.id === 'string' && data.id) heading.children.push({ type: 'text', value: ' ' }, raw(`<a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}">`), raw('</a>'));
         return [heading];
       }
