@@ -281,6 +281,17 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(only(written).nodes![0]).toEqual(select);
   });
 
+  it("keeps a grid table's column widths and vertical alignment, written as GitBook writes them", () => {
+    const markdown =
+      '<table><thead><tr><th width="243.5546875" valign="top">Visibility</th><th>Description</th></tr></thead><tbody><tr><td valign="top"><code>private</code></td><td>Only <strong>members</strong> install it.</td></tr></tbody></table>\n';
+    const table = only(markdown);
+    expect(table.data).toMatchObject({
+      view: { type: 'grid', columnWidths: { c0: 243.5546875 } },
+      definition: { c0: { verticalAlignment: 'top', textAlignment: 'left' }, c1: { textAlignment: 'left' } },
+    });
+    expect(write({ nodes: [table] })).toBe(markdown);
+  });
+
   it('reads a mention of a page, in text and in a cell, and writes it as GitBook does, its text the last part of its path', () => {
     const markdown =
       'See [install](/pages/install/ "mention") and [guide.md](/pages/guide.md "mention").\n\n<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td><a data-mention href="/pages/setup">setup</a></td></tr></tbody></table>\n';

@@ -495,7 +495,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const props = cell?.properties ?? {};
       const id = `c${column}`;
       const type = (props.dataType as string) ?? 'text';
-      definition[id] = defined({ id, title: cell ? textOf(cell) : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left' } : {}) });
+      const verticalAlignment = ['top', 'middle', 'bottom'].includes(String(props.vAlign)) ? String(props.vAlign) : undefined;
+      definition[id] = defined({ id, title: cell ? textOf(cell) : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left', verticalAlignment } : {}) });
+      const width = Number(props.width);
+      if (!cards && props.width !== undefined && Number.isFinite(width)) view.columnWidths = { ...(view.columnWidths as Record<string, number> | undefined), [id]: width };
       if (props.dataHidden === undefined) columns.push(id);
       if (props.dataCardTarget !== undefined) view.targetDefinition = id;
       if (props.dataCardCover !== undefined) view.coverDefinition = id;

@@ -241,8 +241,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const table = (node: Block): md.RootContent => {
     const data = node.data as {
-      view: { type: string; columns: string[]; hideHeader?: boolean; cardSize?: string; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
-      definition: Record<string, { id: string; title: string; type: string; textAlignment?: string }>;
+      view: { type: string; columns: string[]; hideHeader?: boolean; columnWidths?: Record<string, number>; cardSize?: string; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
+      definition: Record<string, { id: string; title: string; type: string; textAlignment?: string; verticalAlignment?: string }>;
       records: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
       fullWidth?: boolean;
     };
@@ -257,7 +257,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       hidden.length === 0 &&
       !data.fullWidth &&
       (!data.view.hideHeader || columns.every((id) => !data.definition[id]?.title)) &&
-      columns.every((id) => data.definition[id]?.type === 'text') &&
+      columns.every((id) => data.definition[id]?.type === 'text' && !data.definition[id]?.verticalAlignment && data.view.columnWidths?.[id] === undefined) &&
       records.every((record) => columns.every((id) => {
         const cell = cellBlocks(record.values[id]);
         return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph' && !alignedAsHtml(cell[0]));
@@ -276,20 +276,25 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     const view = data.view ?? { type: 'grid', columns: [] };
     const head = columns.map((id) => {
       const definition = data.definition[id];
+      // In GitBook's order: `<th width="243.5" valign="top">`, `<th data-hidden data-card-target data-type="content-ref">`.
       return `<th${attributes({
+        width: view.type === 'grid' ? view.columnWidths?.[id] : undefined,
         'data-hidden': !visible.includes(id),
         'data-card-target': view.targetDefinition === id,
         'data-card-cover': view.coverDefinition === id,
         'data-card-cover-dark': view.coverDefinitionDark === id,
         'data-type': definition?.type !== 'text' ? definition?.type : undefined,
+        valign: definition?.verticalAlignment,
         align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined,
       })}>${escapeHtml(definition?.title ?? '')}</th>`;
     });
     const body = records.map((record) => `<tr>${columns.map((id) => {
       const value = record.values[id];
-      if (typeof value === 'string') return `<td>${cellHtml(cellBlocks(value))}</td>`;
+      // GitBook repeats a column's vertical alignment on each of its cells.
+      const td = `<td${attributes({ valign: data.definition[id]?.verticalAlignment })}>`;
+      if (typeof value === 'string') return `${td}${cellHtml(cellBlocks(value))}</td>`;
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
-      return `<td>${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
+      return `${td}${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
     }).join('')}</tr>`);
     // In the order GitBook writes them (`<table data-card-size="large" data-view="cards">`).
     const tableAttrs = attributes({
