@@ -201,12 +201,6 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
 }
 
 /**
- * Writes references back as `linkResolverFor` reads them: pages and files as paths
- * relative to the page's own file (files in .gitbook/assets), or as "/pages/<id>" and
- * "/files/<id>" when no page is named (markdown that may be stored anywhere). The tree
- * is a settled one, as for linkResolverFor.
- */
-/**
  * The relative link from a file in `directory` to a page's file, as GitBook writes it:
  * a page with sub-pages (its folder's README.md) by its folder, `../guide/` or `./`.
  */
@@ -215,6 +209,12 @@ export function pageLinkPath(directory: string, file: string): string {
   return posix.relative(directory, file) || posix.basename(file);
 }
 
+/**
+ * Writes references back as `linkResolverFor` reads them: pages and files as paths
+ * relative to the page's own file (files in .gitbook/assets), or as "/pages/<id>" and
+ * "/files/<id>" when no page is named (markdown that may be stored anywhere). The tree
+ * is a settled one, as for linkResolverFor.
+ */
 export function linkWriterFor(tree: FlatTree, fromPageId?: string, files: ReadonlyArray<NamedFile> = []): LinkWriter {
   const namesById = new Map(files.map((file) => [file.id, file.name]));
   const children = childrenOfSettledTree(tree);

@@ -404,10 +404,12 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       if (!target.ref && !target.action) return undefined;
       const kind = classes.includes('secondary') ? 'secondary' : 'primary';
       out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ...target, label: innerText, kind, icon: props.dataIcon as string | undefined }) });
-    } else if (name === 'a' && props.dataMention !== undefined && typeof props.href === 'string' && refOf(props.href)) {
-      out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refOf(props.href)! } });
     } else if (name === 'a' && typeof props.href === 'string') {
       const ref = refOf(props.href);
+      if (ref && props.dataMention !== undefined) {
+        out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });
+        return end;
+      }
       const children = phrasing(inner, marks);
       out.push(...(ref ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: children } as Inline] : children));
     } else if (name === 'picture') {

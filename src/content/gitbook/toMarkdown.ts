@@ -37,6 +37,11 @@ const HTML_FORM_HANDLERS: NonNullable<ToHastOptions['handlers']> = {
   },
 };
 
+/** The opening tag of a heading's custom anchor, as GitBook writes it at the heading's end: `<a href="#id" id="id">`. */
+function headingAnchor(id: string): string {
+  return `<a href="#${escapeHtml(id)}" id="${escapeHtml(id)}">`;
+}
+
 /** Inlines HTML has no form for, which an aligned paragraph or heading is written without its alignment to keep. */
 const INLINES_WITHOUT_HTML = new Set(['inline-math', 'annotation']);
 
@@ -156,7 +161,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   /** A table cell's content: a lone paragraph as its text alone, as GitBook writes it (`<td>Text</td>`). */
   const cellHtml = (nodes: Block[]): string =>
-    nodes.length === 1 && nodes[0].type === 'paragraph' && !nodes[0].data?.align ? phrasingHtml((nodes[0].nodes ?? []) as Array<TextNode | Inline>) : blocksHtml(nodes);
+    nodes.length === 1 && nodes[0].type === 'paragraph' && !alignedAsHtml(nodes[0]) ? phrasingHtml((nodes[0].nodes ?? []) as Array<TextNode | Inline>) : blocksHtml(nodes);
 
   function phrasing(nodes: Array<TextNode | Inline>): md.PhrasingContent[] {
     const items: Item[] = [];
@@ -203,12 +208,13 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
         // Text, not an attribute: GitBook leaves quotes in labels as written.
         const label = String(data.label ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;');
+        const icon = attributes({ 'data-icon': data.icon as string | undefined });
         const action = data.action && typeof data.action === 'object' ? (data.action as Record<string, unknown>) : undefined;
         if (action && !data.ref) {
           const target = attributes({ 'data-action': String(action.action ?? ''), 'data-query': action.query as string | undefined, 'data-slug': action.slug as string | undefined });
-          return [raw(`<button type="button" class="button ${kind}"${target}${attributes({ 'data-icon': data.icon as string | undefined })}>${label}</button>`)];
+          return [raw(`<button type="button" class="button ${kind}"${target}${icon}>${label}</button>`)];
         }
-        return [raw(`<a href="${escapeHtml(href(data.ref))}" class="button ${kind}"${attributes({ 'data-icon': data.icon as string | undefined })}>${label}</a>`)];
+        return [raw(`<a href="${escapeHtml(href(data.ref))}" class="button ${kind}"${icon}>${label}</a>`)];
       }
       case 'annotation': {
         const identifier = String(footnotes.length + 1);
@@ -318,11 +324,11 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       case 'heading-3': {
         if (alignedAsHtml(node)) {
           const name = `h${headingLevel(node.type)}`;
-          const anchor = typeof data.id === 'string' && data.id ? ` <a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}"></a>` : '';
+          const anchor = typeof data.id === 'string' && data.id ? ` ${headingAnchor(data.id)}</a>` : '';
           return [raw(`<${name} align="${TEXT_ALIGN_ATTRIBUTES[data.align as string]}">${phrasingHtml((node.nodes ?? []) as Array<TextNode | Inline>)}${anchor}</${name}>`)];
         }
         const heading: md.Heading = { type: 'heading', depth: headingLevel(node.type), children: phrasing((node.nodes ?? []) as Array<TextNode | Inline>) };
-        if (typeof data.id === 'string' && data.id) heading.children.push({ type: 'text', value: ' ' }, raw(`<a href="#${escapeHtml(data.id)}" id="${escapeHtml(data.id)}">`), raw('</a>'));
+        if (typeof data.id === 'string' && data.id) heading.children.push({ type: 'text', value: ' ' }, raw(headingAnchor(data.id)), raw('</a>'));
         return [heading];
       }
       case 'list-ordered':
