@@ -57,6 +57,10 @@ describe('rendering documents for readers', () => {
     expect(document.querySelector('span.button')!.textContent).toBe('Pick');
     const mentioned = render('Read [p1](/pages/p1 "mention") first.').document.querySelector('a.mention')!;
     expect([mentioned.textContent, mentioned.getAttribute('href')]).toEqual(['The guide', '/docs/p1']);
+    // A page the site does not publish (another space's, say) leads nowhere: nothing of it shows, not even its title.
+    const elsewhere = renderDocument(markdownToDocument('Read [p1](/pages/p1 "mention") first.', resolve), { ...context, href: () => undefined });
+    expect(elsewhere).not.toContain('The guide');
+    expect(elsewhere).not.toContain('mention');
   });
 
   it('highlights code on the server, with its title, and keeps mermaid as its source', () => {
