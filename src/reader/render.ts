@@ -64,6 +64,22 @@ function h(tagName: string, properties: Properties = {}, children: Child[] = [])
   return { type: 'element', tagName, properties, children };
 }
 
+/** Highlighted code cut at its line ends: an element that spans lines is repeated on each, around its part of it. */
+function codeLines(nodes: Child[]): Child[][] {
+  const lines: Child[][] = [[]];
+  for (const node of nodes) {
+    const parts: Child[][] =
+      node.type === 'text' ? node.value.split('\n').map((value) => (value ? [t(value)] : []))
+      : node.type === 'element' ? codeLines(node.children).map((children) => [{ ...node, children }])
+      : [[node]];
+    parts.forEach((part, index) => {
+      if (index > 0) lines.push([]);
+      lines[lines.length - 1].push(...part);
+    });
+  }
+  return lines;
+}
+
 function t(value: string): Child {
   return { type: 'text', value };
 }
@@ -206,9 +222,12 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
     if (syntax === 'mermaid') return h('pre', { className: ['mermaid'] }, [t(source)]);
     const { lowlight } = renderers();
     const highlighted = syntax && lowlight.registered(syntax) ? (lowlight.highlight(syntax, source).children as Child[]) : [t(source)];
+    // A span per line, so that lines can be numbered and marked as the document's highlighted ones.
+    const marked = childBlocks(node).map((line) => line.data?.highlighted === true);
+    const lines = codeLines(highlighted).flatMap((line, index) => [...(index > 0 ? [t('\n')] : []), h('span', { className: ['line', ...(marked[index] ? ['highlighted'] : [])] }, line)]);
     const classes = ['code', ...(node.data.lineNumbers ? ['line-numbers'] : []), ...(node.data.overflow === 'wrap' ? ['wrap'] : [])];
     const title = typeof node.data.title === 'string' && node.data.title ? [h('figcaption', {}, [t(node.data.title)])] : [];
-    return h('figure', { className: classes }, [...title, h('pre', {}, [h('code', { className: syntax ? [`language-${safeToken(syntax)}`] : [] }, highlighted)])]);
+    return h('figure', { className: classes }, [...title, h('pre', {}, [h('code', { className: syntax ? [`language-${safeToken(syntax)}`] : [] }, lines)])]);
   };
 
   const image = (node: Block): Element | undefined => {

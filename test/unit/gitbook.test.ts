@@ -281,6 +281,55 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(only(written).nodes![0]).toEqual(select);
   });
 
+  it('reads code GitBook writes as HTML, its highlighted lines in <strong> and its flags as data attributes, and writes it back as written', () => {
+    const markdown =
+      '<pre class="language-yaml" data-title="integration.yaml" data-overflow="wrap" data-line-numbers data-full-width="true"><code class="lang-yaml">blocks:\n' +
+      '    - id: x # &#x3C;b> &#x26; c\n<strong>      urlUnfurl:\n</strong>\n<strong>\n</strong>        - https://myapp.com/\n</code></pre>\n';
+    const code = only(markdown);
+    expect(code.data).toEqual({ syntax: 'yaml', title: 'integration.yaml', overflow: 'wrap', lineNumbers: true, fullWidth: true });
+    expect((code.nodes as Block[]).map((line) => [leafText(line), line.data])).toEqual([
+      ['blocks:', {}],
+      ['    - id: x # <b> & c', {}],
+      ['      urlUnfurl:', { highlighted: true }],
+      ['', {}],
+      ['', { highlighted: true }],
+      ['        - https://myapp.com/', {}],
+    ]);
+    expect(write({ nodes: [code] })).toBe(markdown);
+    // Without highlighted lines, the same block is GitBook's code tag around a fence.
+    const plain = { ...code, nodes: (code.nodes as Block[]).map((line) => ({ ...line, data: {} })) };
+    expect(write({ nodes: [plain] })).toMatch(/^\{% code title="integration.yaml" overflow="wrap" lineNumbers="true" fullWidth="true" %\}\n```yaml\n/);
+  });
+
+  it('reads a <pre> written by hand as code, never as text', () => {
+    const code = only('<pre>first &#x26; line\n  second</pre>');
+    expect(code).toMatchObject({ type: 'code', data: {} });
+    expect((code.nodes as Block[]).map(leafText)).toEqual(['first & line', '  second']);
+  });
+
+  it("keeps code in a table's cell with every line, blank ones too, in GitBook's <pre> form", () => {
+    const markdown =
+      '<table><thead><tr><th>Field</th><th>Example</th></tr></thead><tbody><tr><td>agreement</td><td><p>Example:</p><pre class="language-json" data-overflow="wrap"><code class="lang-json">{\n' +
+      '  "id": "AGR-1",&#xA;\n<strong>  "name": "&#x3C;Office>"\n</strong>}\n</code></pre></td></tr></tbody></table>\n';
+    const table = only(markdown);
+    const code = table.fragments!.find((fragment) => fragment.fragment === 'r0c1')!.nodes[1];
+    expect(code).toMatchObject({ type: 'code', data: { syntax: 'json', overflow: 'wrap' } });
+    expect((code.nodes as Block[]).map((line) => [leafText(line), line.data.highlighted ?? false])).toEqual([
+      ['{', false], ['  "id": "AGR-1",', false], ['', false], ['  "name": "<Office>"', true], ['}', false],
+    ]);
+    // A blank line's end is a reference: a blank line would end the table's HTML block.
+    expect(write({ nodes: [table] })).toBe(markdown);
+  });
+
+  it("keeps a table's full width and search turned off, and cards that do not wrap, as GitBook writes them", () => {
+    const grid = '<table data-full-width="false" data-search="false"><thead><tr><th>A</th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>\n';
+    expect(only(grid).data).toMatchObject({ fullWidth: false, search: false });
+    expect(write({ nodes: [only(grid)] })).toBe(grid);
+    const cards = '<table data-card-wrap="false" data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>\n';
+    expect(only(cards).data).toMatchObject({ view: { type: 'cards', wrap: false } });
+    expect(write({ nodes: [only(cards)] })).toBe(cards);
+  });
+
   it("keeps a grid table's column widths and vertical alignment, written as GitBook writes them", () => {
     const markdown =
       '<table><thead><tr><th width="243.5546875" valign="top">Visibility</th><th>Description</th></tr></thead><tbody><tr><td valign="top"><code>private</code></td><td>Only <strong>members</strong> install it.</td></tr></tbody></table>\n';
@@ -397,6 +446,13 @@ describe('round trips over generated documents', () => {
   const paragraph = fc
     .tuple(textNode, fc.array(fc.oneof(textNode, inline), { maxLength: 3 }), alignment)
     .map(([first, rest, align]): Block => ({ object: 'block', type: 'paragraph', isVoid: false, data: align ? { align } : {}, nodes: spaced([first, ...rest]) }));
+  // Lines that may be blank, hold markup characters, or be highlighted (which GitBook writes as HTML).
+  const codeLine = fc.tuple(fc.oneof(word, fc.constantFrom('', '  ', '<a href="x">&amp;</a>')), fc.boolean()).map(([line, highlighted]) => ({
+    object: 'block', type: 'code-line', isVoid: false, data: highlighted ? { highlighted } : {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] }],
+  }));
+  const code = fc.record({ lines: fc.array(codeLine, { minLength: 1, maxLength: 4 }), lineNumbers: fc.option(fc.boolean(), { nil: undefined }) }).map(({ lines, lineNumbers }) => ({
+    object: 'block', type: 'code', isVoid: false, data: lineNumbers === undefined ? { syntax: 'js', title: 'a.js' } : { syntax: 'js', title: 'a.js', lineNumbers }, nodes: lines,
+  })) as fc.Arbitrary<Block>;
   const simple = (inner: fc.Arbitrary<Block>): fc.Arbitrary<Block> =>
     fc.oneof<fc.Arbitrary<Block>[]>(
       inner,
@@ -407,7 +463,7 @@ describe('round trips over generated documents', () => {
       fc.array(fc.array(inner, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }).map((tabs) => ({
         object: 'block', type: 'tabs', isVoid: false, data: {}, nodes: tabs.map((nodes, index) => ({ object: 'block', type: 'tabs-item', isVoid: false, data: { title: `Tab ${index}` }, nodes })),
       })),
-      fc.array(word, { minLength: 1, maxLength: 3 }).map((lines) => ({ object: 'block', type: 'code', isVoid: false, data: { syntax: 'js', title: 'a.js' }, nodes: lines.map((line) => ({ object: 'block', type: 'code-line', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] }] })) })),
+      code,
       word.map((formula) => ({ object: 'block', type: 'math', isVoid: true, data: { formula } })),
       url.map((ref) => ({ object: 'block', type: 'embed', isVoid: true, data: { url: ref.url } })),
       url.map((ref) => ({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref, alt: 'pic' }, fragments: [] }] })),
@@ -429,14 +485,20 @@ describe('round trips over generated documents', () => {
       fc.array(fc.array(inner, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 2 }).map((updates) => container('updates', { format: 'full' }, updates.map((nodes, index) => container('update', { date: `2026-0${index + 1}-01` }, nodes)))),
       fc.array(inner, { minLength: 1, maxLength: 2 }).map((nodes) => container('if', { expression: 'visitor.claims.plan == "pro"' }, nodes)),
       word.map((line) => container('prompt', { description: 'Ask' }, [{ object: 'block', type: 'code', isVoid: false, data: { syntax: 'markdown' }, nodes: [container('code-line', {}, [{ object: 'text', leaves: [{ object: 'leaf', text: line, marks: [] }] } as never])] }])),
-      fc.array(fc.array(words, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 3 }).map((rows) => ({
+      fc.record({
+        rows: fc.array(fc.array(fc.oneof(words.map((cell) => [text(cell)]), fc.tuple(words, code).map(([cell, block]) => [text(cell), block])), { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 3 }),
+        fullWidth: fc.option(fc.boolean(), { nil: undefined }),
+        search: fc.option(fc.boolean(), { nil: undefined }),
+      }).map(({ rows, fullWidth, search }) => ({
         object: 'block', type: 'table', isVoid: true,
         data: {
           view: { type: 'grid', columns: ['c0', 'c1'], hideHeader: false },
           definition: { c0: { id: 'c0', title: 'Name', type: 'text', textAlignment: 'left' }, c1: { id: 'c1', title: 'Value', type: 'text', textAlignment: 'right' } },
           records: Object.fromEntries(rows.map((_, index) => [`r${index}`, { orderIndex: `a${index.toString(36).padStart(4, '0')}`, values: { c0: `r${index}c0`, c1: `r${index}c1` } }])),
+          ...(fullWidth === undefined ? {} : { fullWidth }),
+          ...(search === undefined ? {} : { search }),
         },
-        fragments: rows.flatMap((cells, index) => cells.map((cell, column) => ({ object: 'fragment', fragment: `r${index}c${column}`, nodes: [text(cell)] }))),
+        fragments: rows.flatMap((cells, index) => cells.map((nodes, column) => ({ object: 'fragment', fragment: `r${index}c${column}`, nodes }))),
       } as Block)),
       fc.constantFrom<Block[]>(
         [{ object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'f1' } } }],

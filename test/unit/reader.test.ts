@@ -70,6 +70,18 @@ describe('rendering documents for readers', () => {
     expect(document.querySelector('pre.mermaid')!.textContent).toBe('graph TD\n  A --> B');
   });
 
+  it('marks the lines a code block highlights, numbers its lines when asked, and keeps its text as written for copying', () => {
+    const { document } = render('<pre class="language-js" data-line-numbers><code class="lang-js">/* one\n<strong>   two */ const x = 1;\n</strong>three();\n</code></pre>');
+    const lines = [...document.querySelectorAll('figure.code.line-numbers code .line')];
+    expect(lines.map((line) => [line.textContent, line.classList.contains('highlighted')])).toEqual([
+      ['/* one', false], ['   two */ const x = 1;', true], ['three();', false],
+    ]);
+    // The comment spans two lines: each line holds its own part of it, still highlighted as a comment.
+    expect(lines[1].querySelector('.hljs-comment')!.textContent).toBe('   two */');
+    expect(document.querySelector('figure.code code')!.textContent).toBe('/* one\n   two */ const x = 1;\nthree();');
+    expect(READER_STYLESHEET).toContain('.line-numbers .line::before');
+  });
+
   it('typesets maths as MathML with its TeX kept, shows a formula it cannot read as its source, and follows no link inside one', () => {
     const { document, html } = render('$$\n\\frac{a}{b} + \\sqrt{x^2}\n$$\n\nEnergy is $$E = mc^2$$ here.\n\n$$\n\\frac{a\n$$\n\n$$\n\\href{javascript:alert(1)}{click} <script>\n$$');
     const [block, inline] = [...document.querySelectorAll('.math math')];

@@ -22,6 +22,7 @@ import { CONTAINER_TAGS, isolateTags, tagOf, type Tag } from './tags.ts';
 import {
   MARK_ORDER,
   block,
+  plainText,
   text,
   voidBlock,
   type Block,
@@ -183,8 +184,59 @@ const keptAsTags: Handle = (state, element, parent) => {
   return [{ type: 'html', value: opening }, ...(state.all(element) as md.PhrasingContent[]), { type: 'html', value: `</${element.tagName}>` }];
 };
 
+/**
+ * A `<pre>` as the code block it is, in the HTML form GitBook writes code with
+ * highlighted lines in: `<pre class="language-yaml" data-title data-overflow
+ * data-line-numbers data-full-width><code class="lang-yaml">`, each highlighted line in a
+ * `<strong>` with its line end. Other elements in it are read as their text.
+ */
+function preCodeBlock(pre: Element): Block {
+  const only = pre.children.filter((child) => child.type !== 'text' || child.value.trim() !== '');
+  const content = only.length === 1 && only[0].type === 'element' && only[0].tagName === 'code' ? only[0] : pre;
+  const runs: Array<{ text: string; strong: boolean }> = [];
+  const collect = (nodes: ElementContent[], strong: boolean) => {
+    for (const node of nodes) {
+      if (node.type === 'text') runs.push({ text: node.value, strong });
+      else if (node.type === 'element') node.tagName === 'br' ? runs.push({ text: '\n', strong }) : collect(node.children, strong || node.tagName === 'strong' || node.tagName === 'b');
+    }
+  };
+  collect(content.children, false);
+  // A line is highlighted when all of it, its line end included, is strong.
+  const lines: Block[] = [];
+  let line = { text: '', strong: true, empty: true };
+  for (const run of runs) {
+    run.text.split('\n').forEach((piece, index) => {
+      if (index > 0) {
+        const highlighted = line.strong && run.strong;
+        lines.push(block('code-line', [text(line.text)], highlighted ? { highlighted } : {}));
+        line = { text: '', strong: true, empty: true };
+      }
+      if (piece) line = { text: line.text + piece, strong: line.strong && run.strong, empty: false };
+    });
+  }
+  // GitBook ends every line, the last one too.
+  if (!line.empty || lines.length === 0) lines.push(block('code-line', [text(line.text)], line.strong && !line.empty ? { highlighted: true } : {}));
+  const language = [...classNames(pre.properties), ...classNames(content.properties)].map((name) => /^lang(?:uage)?-(.+)$/.exec(name)?.[1]).find(Boolean);
+  const props = pre.properties;
+  const flag = (value: unknown) => (value === undefined ? undefined : value !== 'false');
+  return block('code', lines, defined({
+    syntax: language,
+    title: typeof props.dataTitle === 'string' ? props.dataTitle : undefined,
+    overflow: props.dataOverflow === 'wrap' || props.dataOverflow === 'scroll' ? props.dataOverflow : undefined,
+    lineNumbers: flag(props.dataLineNumbers),
+    fullWidth: flag(props.dataFullWidth),
+    expandable: flag(props.dataExpandable),
+  }));
+}
+
+/** A `<pre>` in HTML content (a table's cell) as an mdast code node carrying the block it reads as. */
+const preAsCode: Handle = (_state, element) => {
+  const codeBlock = preCodeBlock(element);
+  return { type: 'code', lang: (codeBlock.data.syntax as string | undefined) ?? null, value: (codeBlock.nodes as Block[]).map(plainText).join('\n'), data: { codeBlock } } as md.Code;
+};
+
 /** hast → mdast keeping GitBook's inline HTML forms as tags. */
-const INLINE_FORM_HANDLERS = Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags]));
+const INLINE_FORM_HANDLERS: Record<string, Handle> = { ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags])), pre: preAsCode };
 
 /** Elements holding blocks, whose loose text hast-util-to-mdast wraps in paragraphs. */
 const FLOW_CONTAINERS = new Set(['li', 'blockquote', 'div', 'dd', 'figcaption', 'details', 'section', 'article', 'aside']);
@@ -489,7 +541,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const cards = table.properties.dataView === 'cards';
     const definition: Record<string, Record<string, unknown>> = {};
     const columns: string[] = [];
-    const view: Record<string, unknown> = cards ? { type: 'cards', cardSize: (table.properties.dataCardSize as string) ?? 'medium', columns } : { type: 'grid', columns, hideHeader: table.properties.dataHeaderHidden !== undefined };
+    const view: Record<string, unknown> = cards
+      ? defined({ type: 'cards', cardSize: (table.properties.dataCardSize as string) ?? 'medium', columns, wrap: bool(table.properties.dataCardWrap as string | undefined) })
+      : { type: 'grid', columns, hideHeader: table.properties.dataHeaderHidden !== undefined };
     const fragments: Fragment[] = [];
     const width = Math.max(headerCells.length, ...bodyRows.map((row) => findElements(row, 'td').length));
     for (let column = 0; column < width; column++) {
@@ -524,7 +578,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       });
       records[`r${rowIndex}`] = { orderIndex: orderIndex(rowIndex), values };
     });
-    return voidBlock('table', defined({ view, definition, records, fullWidth: table.properties.dataFullWidth === undefined ? undefined : true }), { fragments });
+    const { dataFullWidth, dataSearch } = table.properties as Record<string, string | undefined>;
+    return voidBlock('table', defined({ view, definition, records, fullWidth: bool(dataFullWidth), search: bool(dataSearch) }), { fragments });
   };
 
   /** A paragraph or heading GitBook writes as `<p align>` or `<h2>`–`<h4>` with `align` (toMarkdown's headingLevel), when its content is text. */
@@ -541,6 +596,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const elements = tree.children.filter((child): child is Element => child.type === 'element');
     const alone = elements.length === 1 && tree.children.every((child) => child.type !== 'text' || !child.value.trim());
     if (alone && elements[0].tagName === 'table') return htmlTable(elements[0]);
+    if (alone && elements[0].tagName === 'pre') return preCodeBlock(elements[0]);
     return (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);
   };
 
@@ -774,7 +830,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           break;
         }
         case 'code':
-          out.push(code(node));
+          out.push((node.data as { codeBlock?: Block } | undefined)?.codeBlock ?? code(node));
           break;
         case 'math':
           out.push(voidBlock('math', { formula: node.value }));

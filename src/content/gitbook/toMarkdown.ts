@@ -2,6 +2,7 @@
 // document becomes an mdast tree whose GitBook tags and HTML forms are raw `html`
 // nodes, and remark writes it (escaping text as CommonMark needs). Reading the result
 // gives the same document again.
+import type { Element, ElementContent, Nodes as HastNodes } from 'hast';
 import type * as md from 'mdast';
 import { toHtml } from 'hast-util-to-html';
 import { defaultHandlers as defaultHastHandlers, toHast, type Options as ToHastOptions } from 'mdast-util-to-hast';
@@ -29,6 +30,34 @@ const writer = unified()
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
 
+/**
+ * A code block as GitBook's `<pre>` HTML, the form it writes code with highlighted lines
+ * in, and code in a table's cell: `<pre class="language-yaml" data-title data-overflow
+ * data-line-numbers data-full-width><code class="lang-yaml">`, every line ended, a
+ * highlighted one in a `<strong>` with its line end.
+ */
+function preElement(node: Block): Element {
+  const data = node.data ?? {};
+  const syntax = typeof data.syntax === 'string' && data.syntax ? data.syntax : undefined;
+  const lines = ((node.nodes ?? []) as Block[]).map((line): ElementContent => {
+    const value = { type: 'text' as const, value: `${plainText(line)}\n` };
+    return line.data?.highlighted === true ? { type: 'element', tagName: 'strong', properties: {}, children: [value] } : value;
+  });
+  return {
+    type: 'element',
+    tagName: 'pre',
+    properties: {
+      className: syntax ? [`language-${syntax}`] : undefined,
+      dataTitle: typeof data.title === 'string' ? data.title : undefined,
+      dataOverflow: typeof data.overflow === 'string' ? data.overflow : undefined,
+      dataLineNumbers: data.lineNumbers === true ? true : booleanText(data.lineNumbers),
+      dataFullWidth: booleanText(data.fullWidth),
+      dataExpandable: booleanText(data.expandable),
+    },
+    children: [{ type: 'element', tagName: 'code', properties: { className: syntax ? [`lang-${syntax}`] : undefined }, children: lines }],
+  };
+}
+
 /** mdast → hast as GitBook writes HTML: a mention (a link titled "mention") as `<a data-mention href>`. */
 const HTML_FORM_HANDLERS: NonNullable<ToHastOptions['handlers']> = {
   link: (state, node: md.Link) => {
@@ -36,6 +65,21 @@ const HTML_FORM_HANDLERS: NonNullable<ToHastOptions['handlers']> = {
     return { type: 'element', tagName: 'a', properties: { dataMention: true, href: node.url }, children: state.all(node) };
   },
 };
+
+/**
+ * HTML content written on one line, as a table is, with the line ends hast puts between
+ * blocks left out (forms written as raw HTML are already one line, but for code). A code
+ * block keeps its lines; a blank one (which would end the table's HTML block in
+ * markdown) has its line end written as a reference.
+ */
+function htmlOnOneLine(tree: HastNodes): string {
+  const strip = (node: HastNodes, inPre: boolean) => {
+    if (node.type === 'text' && !inPre) node.value = node.value.replace(/\n+/g, '');
+    if ('children' in node) for (const child of node.children) strip(child as HastNodes, inPre || (node.type === 'element' && node.tagName === 'pre'));
+  };
+  strip(tree, false);
+  return toHtml(tree, { allowDangerousHtml: true }).replace(/\n(?=[ \t]*\n)/g, '&#xA;');
+}
 
 /** The opening tag of a heading's custom anchor, as GitBook writes it at the heading's end: `<a href="#id" id="id">`. */
 function headingAnchor(id: string): string {
@@ -75,6 +119,11 @@ function attributes(attrs: Record<string, string | number | boolean | undefined>
     .filter(([, value]) => value !== undefined && value !== false)
     .map(([key, value]) => (value === true ? ` ${key}` : ` ${key}="${escapeHtml(String(value))}"`))
     .join('');
+}
+
+/** A boolean as the `"true"` or `"false"` of an attribute GitBook writes either way, none when unset. */
+function booleanText(value: unknown): 'true' | 'false' | undefined {
+  return value === true ? 'true' : value === false ? 'false' : undefined;
 }
 
 function lengthText(value: unknown): string | undefined {
@@ -154,9 +203,16 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     return toHtml(hast, { allowDangerousHtml: true }).replace(/^<p>|<\/p>$/g, '');
   };
 
+  /** How deep the blocks being written are in HTML (a table's cell, a caption), where code is GitBook's `<pre>` form. */
+  let htmlDepth = 0;
   const blocksHtml = (nodes: Block[]): string => {
-    const tree: md.Root = { type: 'root', children: blocks(nodes) };
-    return toHtml(toHast(tree, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }), { allowDangerousHtml: true }).replace(/\n+/g, '');
+    htmlDepth++;
+    try {
+      const tree: md.Root = { type: 'root', children: blocks(nodes) };
+      return htmlOnOneLine(toHast(tree, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }));
+    } finally {
+      htmlDepth--;
+    }
   };
 
   /** A table cell's content: a lone paragraph as its text alone, as GitBook writes it (`<td>Text</td>`). */
@@ -247,10 +303,11 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const table = (node: Block): md.RootContent => {
     const data = node.data as {
-      view: { type: string; columns: string[]; hideHeader?: boolean; columnWidths?: Record<string, number>; cardSize?: string; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
+      view: { type: string; columns: string[]; hideHeader?: boolean; columnWidths?: Record<string, number>; cardSize?: string; wrap?: boolean; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
       definition: Record<string, { id: string; title: string; type: string; textAlignment?: string; verticalAlignment?: string }>;
       records: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
       fullWidth?: boolean;
+      search?: boolean;
     };
     const fragments = new Map((node.fragments ?? []).map((item) => [item.fragment, item.nodes]));
     const records = Object.values(data.records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
@@ -261,7 +318,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     const simple =
       data.view?.type === 'grid' &&
       hidden.length === 0 &&
-      !data.fullWidth &&
+      data.fullWidth === undefined &&
+      data.search === undefined &&
       (!data.view.hideHeader || columns.every((id) => !data.definition[id]?.title)) &&
       columns.every((id) => data.definition[id]?.type === 'text' && !data.definition[id]?.verticalAlignment && data.view.columnWidths?.[id] === undefined) &&
       records.every((record) => columns.every((id) => {
@@ -302,11 +360,13 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
       return `${td}${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
     }).join('')}</tr>`);
-    // In the order GitBook writes them (`<table data-card-size="large" data-view="cards">`).
+    // In the order GitBook writes them, its names' (`<table data-full-width="false" data-search="false">`).
     const tableAttrs = attributes({
       'data-card-size': view.type === 'cards' && view.cardSize !== 'medium' ? view.cardSize : undefined,
-      'data-full-width': data.fullWidth ? 'true' : undefined,
+      'data-card-wrap': view.type === 'cards' ? booleanText(view.wrap) : undefined,
+      'data-full-width': booleanText(data.fullWidth),
       'data-header-hidden': view.type === 'grid' && view.hideHeader === true,
+      'data-search': booleanText(data.search),
       'data-view': view.type === 'cards' ? 'cards' : undefined,
     });
     return raw(`<table${tableAttrs}><thead><tr>${head.join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`);
@@ -359,6 +419,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       case 'divider':
         return [{ type: 'thematicBreak' }];
       case 'code': {
+        if (htmlDepth > 0 || ((node.nodes ?? []) as Block[]).some((line) => line.data?.highlighted === true)) return [raw(toHtml(preElement(node)))];
         const value = ((node.nodes ?? []) as Block[]).map((line) => plainText(line)).join('\n');
         const code: md.Code = { type: 'code', lang: (data.syntax as string | undefined) ?? null, value };
         const attrs = { title: data.title as string | undefined, overflow: data.overflow as string | undefined, lineNumbers: data.lineNumbers as boolean | undefined, expandable: data.expandable as boolean | undefined, fullWidth: data.fullWidth as boolean | undefined };
