@@ -25,7 +25,6 @@ import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf, reusableConte
 import { OpenApiView } from './openapi.ts';
 import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { escapeHtml } from '../content/gitbook/toMarkdown.ts';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
 import type { PublishedSiteRows, SiteRow } from '../db/schema.ts';
@@ -97,6 +96,11 @@ export interface SiteAddress {
 }
 
 /** Where a site is read: Quire's own URL, or the origin of its hostname, with the site's base path. */
+/** Text inside XML markup. */
+function xmlText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 function siteBase(ctx: ServiceContext, site: SiteRow, origin?: string): string {
   const root = origin ?? `${ctx.config.publicUrl}/sites/${site.id}`;
   return `${root}${site.basename ? `/${site.basename}` : ''}`;
@@ -309,7 +313,7 @@ async function machineFile(ctx: ServiceContext, published: PublishedSiteRows, cl
   const all = spaces.flatMap((space) => space.pages);
   switch (name) {
     case 'sitemap.xml': {
-      const urls = all.filter(({ page }) => page.meta.noIndex !== true && page.meta.noRobotsIndex !== true).map(({ url }) => `<url><loc>${escapeHtml(url)}</loc></url>`);
+      const urls = all.filter(({ page }) => page.meta.noIndex !== true && page.meta.noRobotsIndex !== true).map(({ url }) => `<url><loc>${xmlText(url)}</loc></url>`);
       return { status: 200, contentType: 'application/xml; charset=utf-8', body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>\n` };
     }
     case 'robots.txt': {

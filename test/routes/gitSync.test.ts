@@ -99,7 +99,9 @@ async function contentOf(spaceId: string) {
   const ids = new Map(pages.map((page, index) => [page.id, `#${index}`]));
   const files = (await call('GET', `/v1/spaces/${spaceId}/content/files`)).body.items as Array<{ id: string; name: string; size: number; contentType: string }>;
   const fileIds = new Map(files.map((file) => [file.id, file.name]));
-  const anonymous = (text: string) => text.replace(/\/(pages|files)\/([A-Za-z0-9]+)/g, (_, kind, id) => `/${kind}/${kind === 'pages' ? ids.get(id) : fileIds.get(id)}`);
+  // Ids in links, and alone where a link's text is the last part of its target.
+  const anonymous = (text: string) =>
+    text.replace(/\/(pages|files)\/([A-Za-z0-9]+)/g, (_, kind, id) => `/${kind}/${kind === 'pages' ? ids.get(id) : fileIds.get(id)}`).replace(/\b[A-Za-z0-9]+\b/g, (word) => ids.get(word) ?? fileIds.get(word) ?? word);
   return {
     outline: outline(await pagesOf(spaceId)),
     pages: await Promise.all(pages.map(async (page) => ({ title: page.title, type: page.type, description: page.description, icon: page.icon, hidden: page.hidden, layout: page.layout, href: page.href, markdown: page.type === 'document' ? anonymous(await markdownOf(spaceId, page.id)).trimEnd() : undefined }))),

@@ -207,6 +207,10 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
   it("reads headings one level below their markdown, as GitBook syncs them (the page's title is the #), with a custom anchor or a computed one", () => {
     expect(only('## Set up <a href="#setup" id="setup"></a>')).toMatchObject({ type: 'heading-1', data: { id: 'setup' }, meta: { id: 'setup' } });
     expect(only('### Set it up')).toMatchObject({ type: 'heading-2', data: {}, meta: { id: 'set-it-up' } });
+    // An anchor written out stays, the computed one too: links to it hold when the words change.
+    const kept = only('### Set it up <a href="#set-it-up" id="set-it-up"></a>');
+    expect(kept).toMatchObject({ data: { id: 'set-it-up' } });
+    expect(write({ nodes: [{ ...kept, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Setting it up', marks: [] }] }] }] })).toBe('### Setting it up <a href="#set-it-up" id="set-it-up"></a>\n');
     expect(only('#### In detail')).toMatchObject({ type: 'heading-3' });
     expect(write(read('## One\n\n### Two\n\n#### Three'))).toBe('## One\n\n### Two\n\n#### Three\n');
     // Deeper than GitBook's three levels is a heading-3; a # in the body, a heading-1.
@@ -301,6 +305,12 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write({ nodes: [plain] })).toMatch(/^\{% code title="integration.yaml" overflow="wrap" lineNumbers="true" fullWidth="true" %\}\n```yaml\n/);
   });
 
+  it("repeats a column's alignment on each of its cells, as GitBook writes an HTML table", () => {
+    const markdown = '<table><thead><tr><th width="88" align="center">Type</th><th>Description</th></tr></thead><tbody><tr><td align="center">string</td><td>A <strong>name</strong>.</td></tr></tbody></table>\n';
+    expect(only(markdown).data).toMatchObject({ definition: { c0: { textAlignment: 'center' } } });
+    expect(write({ nodes: [only(markdown)] })).toBe(markdown);
+  });
+
   it('reads a <pre> written by hand as code, never as text', () => {
     const code = only('<pre>first &#x26; line\n  second</pre>');
     expect(code).toMatchObject({ type: 'code', data: {} });
@@ -382,6 +392,34 @@ describe("GitBook's written layout", () => {
     const sized = read('<picture><source srcset="/files/dark.png 2x, /files/dark-small.png 1x" media="(prefers-color-scheme: dark)"><img src="/files/light.png" alt=""></picture>');
     expect(kindsIn(sized.nodes).has('inline-image') || kindsIn(sized.nodes).has('image')).toBe(true);
     expect(JSON.stringify(sized)).toContain('"refDark":{"kind":"file","file":"dark.png"}');
+  });
+
+  it('writes lists as GitBook does: a marker and one space for an item of one paragraph, four columns for an item of several blocks', () => {
+    const markdown = '1. One line\n2. Another\n\n***\n\n1.  Several blocks\n\n    <figure><img src="/files/a.png" alt=""><figcaption></figcaption></figure>\n2.  Two\n\n    More\n';
+    expect(write(expectStable(markdown))).toBe(markdown);
+  });
+
+  it('nests the mark that runs furthest outermost, italic outside bold where they cover the same words, and ends a paragraph with <br> for a line break', () => {
+    const markdown = 'Allow _**at least one hour**_ and copy the value (_**not** the Secret ID_).\n\nClick **Register**.<br>\n\nFirst\\\nsecond\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(leafText(document.nodes[1])).toBe('Click Register.\n');
+  });
+
+  it('leaves an @ or a dot alone where GFM reads no link, as GitBook does, and escapes HTML attributes as it does', () => {
+    const markdown = 'Lambda@Edge, Add new... and the end.\n\n<figure><img src="https://x.test/a.png?crop=entropy&#x26;fm=jpg" alt="A site&#x27;s &#x22;tree&#x22;"><figcaption></figcaption></figure>\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(document.nodes[1].nodes![0].data).toMatchObject({ ref: { kind: 'url', url: 'https://x.test/a.png?crop=entropy&fm=jpg' }, alt: 'A site\'s "tree"' });
+  });
+
+  it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells", () => {
+    const markdown =
+      '{% content-ref url="/pages/formatting/inline.md" %}\n[inline.md](/pages/formatting/inline.md)\n{% endcontent-ref %}\n\n' +
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+      '<tbody><tr><td>Access</td><td><a href="/pages/authenticated-access/">authenticated-access</a></td><td><a href="/files/cards (1).png">cards (1).png</a></td></tr>' +
+      '<tr><td>Elsewhere</td><td><a href="https://x.test/guide">https://x.test/guide</a></td><td></td></tr></tbody></table>\n';
+    expect(write(expectStable(markdown))).toBe(markdown);
   });
 });
 

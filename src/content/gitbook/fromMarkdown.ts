@@ -653,7 +653,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const computed = anchorOfText(nodes.map(function flat(child): string {
       return child.object === 'text' ? child.leaves.map((leaf) => leaf.text).join('') : (child.nodes ?? []).map(flat).join('');
     }).join(''));
-    return { object: 'block', type, isVoid: false, data: id && id !== computed ? { id } : {}, meta: { id: id ?? computed }, nodes };
+    // An anchor written out is kept even where it is the computed one: it stays when the heading's words change.
+    return { object: 'block', type, isVoid: false, data: id ? { id } : {}, meta: { id: id ?? computed }, nodes };
   };
 
   const code = (node: md.Code, data: Record<string, unknown> = {}): Block =>

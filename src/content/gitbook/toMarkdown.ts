@@ -9,15 +9,36 @@ import { defaultHandlers as defaultHastHandlers, toHast, type Options as ToHastO
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import { compactTags, writeTag } from './tags.ts';
 import { MARK_ORDER, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
+type UnsafePattern = { character: string; before?: string; after?: string };
+type ToMarkdownExtension = { unsafe?: UnsafePattern[]; extensions?: ToMarkdownExtension[] };
+
+/**
+ * GitBook writes `Lambda@Edge` and `Add new...` as they are, where remark-gfm escapes an
+ * `@` or `.` wherever an autolink literal could begin (`Lambda\@Edge`, `new\...`). Only
+ * what GFM reads as a link is escaped: an e-mail address (its domain has a dot), `www.`.
+ * (The patterns are made afresh for each processor: this one alone is changed.)
+ */
+function autolinkEscapesAsGitBook(this: Processor) {
+  const narrow = (extension: ToMarkdownExtension) => {
+    for (const pattern of extension.unsafe ?? []) {
+      if (pattern.character === '@' && pattern.before === '[+\\-.\\w]') pattern.after = '[\\-\\w]+(?:\\.[\\-\\w]+)+';
+      if (pattern.character === '.' && pattern.before === '[Ww]') pattern.before = '[Ww]{3}';
+    }
+    extension.extensions?.forEach(narrow);
+  };
+  ((this.data('toMarkdownExtensions') ?? []) as ToMarkdownExtension[]).forEach(narrow);
+}
+
 const writer = unified()
   .use(remarkGfm)
+  .use(autolinkEscapesAsGitBook)
   .use(remarkMath, { singleDollarTextMath: false })
   .use(remarkStringify, {
-    bullet: '*', emphasis: '_', strong: '*', fences: true, listItemIndent: 'one', incrementListMarker: true,
+    bullet: '*', emphasis: '_', strong: '*', fences: true, listItemIndent: 'mixed', incrementListMarker: true,
     // GitBook writes every link as `[text](url)`, `[me@x.test](mailto:me@x.test)` too, never as an autolink.
     resourceLink: true,
     // GitBook writes a divider as `***`. remark only steers a list's bullet clear of the
@@ -83,7 +104,7 @@ function htmlOnOneLine(tree: HastNodes): string {
 
 /** The opening tag of a heading's custom anchor, as GitBook writes it at the heading's end: `<a href="#id" id="id">`. */
 function headingAnchor(id: string): string {
-  return `<a href="#${escapeHtml(id)}" id="${escapeHtml(id)}">`;
+  return `<a href="#${attributeText(id)}" id="${attributeText(id)}">`;
 }
 
 /** Inlines HTML has no form for, which an aligned paragraph or heading is written without its alignment to keep. */
@@ -109,15 +130,25 @@ function headingLevel(type: string): 2 | 3 | 4 {
 /** A paragraph's or heading's TextAlignment as the `align` attribute GitBook writes it with (none when the data has none). */
 const TEXT_ALIGN_ATTRIBUTES: Record<string, string> = { start: 'left', center: 'center', end: 'right' };
 
-/** Text for HTML or XML markup and attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** The text GitBook gives a link it writes to a page or a file: the last part of its path (`git-sync` for `../git-sync/`, `inline.md`). */
+function linkName(url: string): string {
+  return url.split('#')[0].split('/').filter(Boolean).at(-1) ?? url;
+}
+
+/** A value for a double-quoted HTML attribute, as GitBook writes it (hast-util-to-html's references: `&#x26;`, `&#x22;`, `&#x27;`). */
+function attributeText(value: string): string {
+  return value.replace(/[&"']/g, (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
+}
+
+/** Text inside HTML, as GitBook writes it: `&#x26;` and `&#x3C;`, the rest as is. */
+function htmlText(value: string): string {
+  return value.replace(/[&<]/g, (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
 }
 
 function attributes(attrs: Record<string, string | number | boolean | undefined>): string {
   return Object.entries(attrs)
     .filter(([, value]) => value !== undefined && value !== false)
-    .map(([key, value]) => (value === true ? ` ${key}` : ` ${key}="${escapeHtml(String(value))}"`))
+    .map(([key, value]) => (value === true ? ` ${key}` : ` ${key}="${attributeText(String(value))}"`))
     .join('');
 }
 
@@ -154,25 +185,35 @@ function wrap(mark: Mark, children: md.PhrasingContent[]): md.PhrasingContent[] 
       return [raw('<sub>'), ...children, raw('</sub>')];
     case 'color': {
       const style = `${mark.data?.text ? `color:${mark.data.text};` : ''}${mark.data?.background ? `background-color:${mark.data.background};` : ''}`;
-      return [raw(`<mark style="${escapeHtml(style)}">`), ...children, raw('</mark>')];
+      return [raw(`<mark style="${attributeText(style)}">`), ...children, raw('</mark>')];
     }
     default:
       return children;
   }
 }
 
+/** Marks in the order GitBook nests them when they cover the same text, outermost first; code is written as code, inside all. */
+const OUTER_MARK_ORDER = ['italic', 'bold', ...MARK_ORDER.filter((type) => type !== 'italic' && type !== 'bold' && type !== 'code')];
+
 /** Nests marks so that a run of neighbours sharing one is written once around them all (`**a *b***`). */
 function group(items: Item[]): md.PhrasingContent[] {
   const out: md.PhrasingContent[] = [];
   for (let index = 0; index < items.length; ) {
-    const outer = MARK_ORDER.filter((type) => type !== 'code').map((type) => items[index].marks.find((mark) => mark.type === type)).find(Boolean);
-    if (!outer) {
+    const runEnd = (mark: Mark) => {
+      let end = index;
+      while (end < items.length && items[end].marks.some((candidate) => sameMark(candidate, mark))) end++;
+      return end;
+    };
+    // The mark running furthest is written outermost (`_**not** the ID_`); of marks running as far, as GitBook orders them (`_**x**_`).
+    const candidates = OUTER_MARK_ORDER.map((type) => items[index].marks.find((mark) => mark.type === type)).filter((mark): mark is Mark => mark !== undefined);
+    if (candidates.length === 0) {
       out.push(...items[index].node);
       index++;
       continue;
     }
-    let end = index;
-    while (end < items.length && items[end].marks.some((mark) => sameMark(mark, outer))) end++;
+    const ends = candidates.map(runEnd);
+    const outer = candidates[ends.indexOf(Math.max(...ends))];
+    const end = Math.max(...ends);
     const inner = items.slice(index, end).map((item) => ({ ...item, marks: item.marks.filter((mark) => !sameMark(mark, outer)) }));
     out.push(...wrap(outer, group(inner)));
     index = end;
@@ -239,38 +280,37 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       case 'inline-image': {
         const src = href(data.ref);
         if (data.size === 'line' || data.refDark) {
-          const img = `<img src="${escapeHtml(src)}"${attributes({ alt: data.alt as string | undefined, 'data-size': data.size as string | undefined })}>`;
-          return [raw(data.refDark ? `<picture><source srcset="${escapeHtml(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img)];
+          const img = `<img src="${attributeText(src)}"${attributes({ alt: (data.alt as string | undefined) ?? '', 'data-size': data.size as string | undefined })}>`;
+          return [raw(data.refDark ? `<picture><source srcset="${attributeText(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img)];
         }
         return [{ type: 'image', url: src, alt: (data.alt as string | undefined) ?? '' }];
       }
       case 'emoji':
         return [{ type: 'text', value: String(data.code ?? '').split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('') }];
       case 'icon':
-        return [raw(`<i class="fa-${escapeHtml(String(data.icon))}"${data.color ? ` style="color:${escapeHtml(String(data.color))};"` : ''}>:${escapeHtml(String(data.icon))}:</i>`)];
+        return [raw(`<i class="fa-${attributeText(String(data.icon))}"${data.color ? ` style="color:${attributeText(String(data.color))};"` : ''}>:${htmlText(String(data.icon))}:</i>`)];
       case 'inline-math':
         return [{ type: 'inlineMath', value: String(data.formula ?? '') }];
       case 'expression':
-        return [raw(`<code class="expression">${escapeHtml(String(data.expression ?? ''))}</code>`)];
+        return [raw(`<code class="expression">${htmlText(String(data.expression ?? ''))}</code>`)];
       case 'mention': {
         const ref = data.ref as { kind: string; user?: string };
         if (ref?.kind === 'user') return [{ type: 'link', url: `user:${ref.user ?? ''}`, children: [{ type: 'text', value: `@${ref.user ?? ''}` }] }];
-        // GitBook's form: a link titled "mention" whose text is the last part of its path (`git-sync` for `../git-sync/`).
+        // GitBook's form: a link titled "mention".
         const url = href(ref);
-        const name = url.split('#')[0].split('/').filter(Boolean).at(-1) ?? url;
-        return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: name }] }];
+        return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: linkName(url) }] }];
       }
       case 'button': {
         const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
         // Text, not an attribute: GitBook leaves quotes in labels as written.
-        const label = String(data.label ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;');
+        const label = htmlText(String(data.label ?? ''));
         const icon = attributes({ 'data-icon': data.icon as string | undefined });
         const action = data.action && typeof data.action === 'object' ? (data.action as Record<string, unknown>) : undefined;
         if (action && !data.ref) {
           const target = attributes({ 'data-action': String(action.action ?? ''), 'data-query': action.query as string | undefined, 'data-slug': action.slug as string | undefined });
           return [raw(`<button type="button" class="button ${kind}"${target}${icon}>${label}</button>`)];
         }
-        return [raw(`<a href="${escapeHtml(href(data.ref))}" class="button ${kind}"${icon}>${label}</a>`)];
+        return [raw(`<a href="${attributeText(href(data.ref))}" class="button ${kind}"${icon}>${label}</a>`)];
       }
       case 'annotation': {
         const identifier = String(footnotes.length + 1);
@@ -289,14 +329,19 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     raw(`{% end${name} %}`),
   ];
 
-  const paragraph = (nodes: Block['nodes']): md.Paragraph => ({ type: 'paragraph', children: phrasing((nodes ?? []) as Array<TextNode | Inline>) });
+  const paragraph = (nodes: Block['nodes']): md.Paragraph => {
+    const children = phrasing((nodes ?? []) as Array<TextNode | Inline>);
+    // A line break that ends a paragraph is `<br>`, as GitBook writes it: a `\` there is no break in markdown but a backslash.
+    if (children.at(-1)?.type === 'break') children.splice(-1, 1, raw('<br>'));
+    return { type: 'paragraph', children };
+  };
 
   const fragment = (owner: Block, name: string): Fragment | undefined => owner.fragments?.find((candidate) => candidate.fragment === name || candidate.type === name);
 
   const figure = (image: Block): string => {
     const data = image.data;
-    const img = `<img src="${escapeHtml(href(data.ref))}"${attributes({ alt: (data.alt as string | undefined) ?? '', width: lengthText(data.width) })}>`;
-    const picture = data.refDark ? `<picture><source srcset="${escapeHtml(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img;
+    const img = `<img src="${attributeText(href(data.ref))}"${attributes({ alt: (data.alt as string | undefined) ?? '', width: lengthText(data.width) })}>`;
+    const picture = data.refDark ? `<picture><source srcset="${attributeText(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img;
     const caption = fragment(image, 'caption')?.nodes ?? [];
     return `<figure>${picture}<figcaption>${caption.length ? blocksHtml(caption) : ''}</figcaption></figure>`;
   };
@@ -350,15 +395,19 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         'data-type': definition?.type !== 'text' ? definition?.type : undefined,
         valign: definition?.verticalAlignment,
         align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined,
-      })}>${escapeHtml(definition?.title ?? '')}</th>`;
+      })}>${htmlText(definition?.title ?? '')}</th>`;
     });
     const body = records.map((record) => `<tr>${columns.map((id) => {
       const value = record.values[id];
-      // GitBook repeats a column's vertical alignment on each of its cells.
-      const td = `<td${attributes({ valign: data.definition[id]?.verticalAlignment })}>`;
+      // GitBook repeats a column's alignments on each of its cells.
+      const definition = data.definition[id];
+      const td = `<td${attributes({ valign: definition?.verticalAlignment, align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined })}>`;
       if (typeof value === 'string') return `${td}${cellHtml(cellBlocks(value))}</td>`;
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
-      return `${td}${refs.map((ref) => { const url = escapeHtml(href(ref)); return `<a href="${url}">${url}</a>`; }).join('')}</td>`;
+      return `${td}${refs.map((ref) => {
+        const url = href(ref);
+        return `<a href="${attributeText(url)}">${htmlText((ref as ContentRef).kind === 'url' ? url : linkName(url))}</a>`;
+      }).join('')}</td>`;
     }).join('')}</tr>`);
     // In the order GitBook writes them, its names' (`<table data-full-width="false" data-search="false">`).
     const tableAttrs = attributes({
@@ -461,7 +510,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       }
       case 'content-ref': {
         const url = href(data.ref);
-        return tagged('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }]);
+        return tagged('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: linkName(url) }] }] }]);
       }
       case 'swagger': {
         const src = href(data.ref);
@@ -487,7 +536,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       case 'image':
         return [raw(figure(node))];
       case 'drawing':
-        return [raw(`<img src="${escapeHtml(data.ref ? href(data.ref) : '')}" alt="" class="gitbook-drawing">`)];
+        return [raw(`<img src="${attributeText(data.ref ? href(data.ref) : '')}" alt="" class="gitbook-drawing">`)];
       case 'expandable': {
         const title = fragment(node, 'expandable-title')?.nodes ?? [];
         const body = fragment(node, 'expandable-body')?.nodes ?? [];
