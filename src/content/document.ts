@@ -5,20 +5,15 @@ import type { Heading, PhrasingContent, Root } from 'mdast';
 import { posix } from 'node:path';
 import { anchorOfText, markdownToDocument, parseGitBookMarkdown } from './gitbook/fromMarkdown.ts';
 import { documentToMarkdown } from './gitbook/toMarkdown.ts';
-import type { ContentRef, LinkResolver, LinkWriter } from './gitbook/model.ts';
+import { hasScheme, type ContentRef, type LinkResolver, type LinkWriter } from './gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, pagePath, type FlatPage, type FlatTree } from './tree.ts';
 
 export type { ContentRef, JSONDocument, LinkResolver, LinkWriter } from './gitbook/model.ts';
-export { documentToMarkdown, markdownToDocument };
+export { documentToMarkdown, hasScheme, markdownToDocument };
 
 /** Markdown as an mdast tree (CommonMark, GFM, GitBook's tags isolated): the one parse every reader of markdown uses. */
 export function parseMarkdown(markdown: string): Root {
   return parseGitBookMarkdown(markdown).root;
-}
-
-/** True for a URL with a scheme (https:, mailto:, …), as opposed to a path. */
-export function hasScheme(url: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
 /** A heading's anchor: its words in lower case joined by dashes, as GitBook writes them. */

@@ -410,15 +410,15 @@ describe("GitBook's written layout", () => {
     const markdown = 'Lambda@Edge, Add new... and the end.\n\n<figure><img src="https://x.test/a.png?crop=entropy&#x26;fm=jpg" alt="A site&#x27;s &#x22;tree&#x22;"><figcaption></figcaption></figure>\n';
     const document = expectStable(markdown);
     expect(write(document)).toBe(markdown);
-    expect(document.nodes[1].nodes![0].data).toMatchObject({ ref: { kind: 'url', url: 'https://x.test/a.png?crop=entropy&fm=jpg' }, alt: 'A site\'s "tree"' });
+    expect((document.nodes[1].nodes![0] as Block).data).toMatchObject({ ref: { kind: 'url', url: 'https://x.test/a.png?crop=entropy&fm=jpg' }, alt: 'A site\'s "tree"' });
   });
 
-  it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells", () => {
+  it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells, and writes a cell on one line", () => {
     const markdown =
       '{% content-ref url="/pages/formatting/inline.md" %}\n[inline.md](/pages/formatting/inline.md)\n{% endcontent-ref %}\n\n' +
       '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
       '<tbody><tr><td>Access</td><td><a href="/pages/authenticated-access/">authenticated-access</a></td><td><a href="/files/cards (1).png">cards (1).png</a></td></tr>' +
-      '<tr><td>Elsewhere</td><td><a href="https://x.test/guide">https://x.test/guide</a></td><td></td></tr></tbody></table>\n';
+      '<tr><td>Elsewhere<br><br>Two breaks</td><td><a href="https://x.test/guide">https://x.test/guide</a></td><td><a href="../assets/missing.png">missing.png</a></td></tr></tbody></table>\n';
     expect(write(expectStable(markdown))).toBe(markdown);
   });
 });

@@ -75,6 +75,11 @@ export type LinkResolver = (url: string) => ContentRef;
 /** Writes a content reference back as a link target: the inverse of a LinkResolver. */
 export type LinkWriter = (ref: ContentRef) => string;
 
+/** True for a URL with a scheme (https:, mailto:, …), as opposed to a path. */
+export function hasScheme(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url);
+}
+
 export function text(value: string, marks: Mark[] = []): TextNode {
   return { object: 'text', leaves: [{ object: 'leaf', text: value, marks }] };
 }

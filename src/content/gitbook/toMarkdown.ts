@@ -11,7 +11,7 @@ import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified, type Processor } from 'unified';
 import { compactTags, writeTag } from './tags.ts';
-import { MARK_ORDER, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
+import { MARK_ORDER, hasScheme, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
 type UnsafePattern = { character: string; before?: string; after?: string };
 type ToMarkdownExtension = { unsafe?: UnsafePattern[]; extensions?: ToMarkdownExtension[] };
@@ -241,7 +241,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const phrasingHtml = (nodes: Array<TextNode | Inline>): string => {
     const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS });
-    return toHtml(hast, { allowDangerousHtml: true }).replace(/^<p>|<\/p>$/g, '');
+    return htmlOnOneLine(hast).replace(/^<p>|<\/p>$/g, '');
   };
 
   /** How deep the blocks being written are in HTML (a table's cell, a caption), where code is GitBook's `<pre>` form. */
@@ -406,7 +406,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
       return `${td}${refs.map((ref) => {
         const url = href(ref);
-        return `<a href="${attributeText(url)}">${htmlText((ref as ContentRef).kind === 'url' ? url : linkName(url))}</a>`;
+        return `<a href="${attributeText(url)}">${htmlText(hasScheme(url) ? url : linkName(url))}</a>`;
       }).join('')}</td>`;
     }).join('')}</tr>`);
     // In the order GitBook writes them, its names' (`<table data-full-width="false" data-search="false">`).
