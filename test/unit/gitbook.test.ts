@@ -394,6 +394,14 @@ describe("GitBook's written layout", () => {
     expect(JSON.stringify(sized)).toContain('"refDark":{"kind":"file","file":"dark.png"}');
   });
 
+  it("keeps a picture's dark variant in an expandable's title, and writes targets with spaces as they are", () => {
+    const markdown =
+      '<details>\n\n<summary>PDF export <picture><source srcset="/files/Premium Badge Dark.png" media="(prefers-color-scheme: dark)"><img src="/files/Premium Badge Light.png" alt=""></picture> <img src="/files/Plain Badge.png" alt=""></summary>\n\nBody.\n\n</details>\n';
+    const expandable = only(markdown);
+    expect(JSON.stringify(expandable.fragments![0])).toContain('"refDark":{"kind":"file","file":"Premium Badge Dark.png"}');
+    expect(write({ nodes: [expandable] })).toBe(markdown);
+  });
+
   it('writes lists as GitBook does: a marker and one space for an item of one paragraph, four columns for an item of several blocks', () => {
     const markdown = '1. One line\n2. Another\n\n***\n\n1.  Several blocks\n\n    <figure><img src="/files/a.png" alt=""><figcaption></figcaption></figure>\n2.  Two\n\n    More\n';
     expect(write(expectStable(markdown))).toBe(markdown);

@@ -229,6 +229,13 @@ function preCodeBlock(pre: Element): Block {
   }));
 }
 
+/** A `<picture>` in HTML content (a summary, a cell) as the tags the inline reader reads as an image with its dark variant. */
+const pictureAsTags: Handle = (_state, element) => [
+  { type: 'html', value: '<picture>' },
+  ...element.children.filter((child): child is Element => child.type === 'element').map((child) => ({ type: 'html' as const, value: toHtml(child) })),
+  { type: 'html', value: '</picture>' },
+];
+
 /** A `<pre>` in HTML content (a table's cell) as an mdast code node carrying the block it reads as. */
 const preAsCode: Handle = (_state, element) => {
   const codeBlock = preCodeBlock(element);
@@ -236,7 +243,7 @@ const preAsCode: Handle = (_state, element) => {
 };
 
 /** hast → mdast keeping GitBook's inline HTML forms as tags. */
-const INLINE_FORM_HANDLERS: Record<string, Handle> = { ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags])), pre: preAsCode };
+const INLINE_FORM_HANDLERS: Record<string, Handle> = { ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags])), pre: preAsCode, picture: pictureAsTags };
 
 /** Elements holding blocks, whose loose text hast-util-to-mdast wraps in paragraphs. */
 const FLOW_CONTAINERS = new Set(['li', 'blockquote', 'div', 'dd', 'figcaption', 'details', 'section', 'article', 'aside']);

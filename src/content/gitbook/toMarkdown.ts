@@ -5,7 +5,7 @@
 import type { Element, ElementContent, Nodes as HastNodes } from 'hast';
 import type * as md from 'mdast';
 import { toHtml } from 'hast-util-to-html';
-import { defaultHandlers as defaultHastHandlers, toHast, type Options as ToHastOptions } from 'mdast-util-to-hast';
+import { toHast, type Options as ToHastOptions } from 'mdast-util-to-hast';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
@@ -79,12 +79,18 @@ function preElement(node: Block): Element {
   };
 }
 
-/** mdast → hast as GitBook writes HTML: a mention (a link titled "mention") as `<a data-mention href>`. */
+/**
+ * mdast → hast as GitBook writes HTML: a mention (a link titled "mention") as
+ * `<a data-mention href>`; targets as they are (`Premium Badge.png`), where
+ * mdast-util-to-hast would percent-encode them.
+ */
 const HTML_FORM_HANDLERS: NonNullable<ToHastOptions['handlers']> = {
   link: (state, node: md.Link) => {
-    if (node.title !== 'mention') return defaultHastHandlers.link(state, node);
-    return { type: 'element', tagName: 'a', properties: { dataMention: true, href: node.url }, children: state.all(node) };
+    const mention = node.title === 'mention';
+    const properties = mention ? { dataMention: true, href: node.url } : { href: node.url, title: node.title ?? undefined };
+    return { type: 'element', tagName: 'a', properties, children: state.all(node) };
   },
+  image: (_state, node: md.Image) => ({ type: 'element', tagName: 'img', properties: { src: node.url, alt: node.alt ?? '', title: node.title ?? undefined }, children: [] }),
 };
 
 /**
