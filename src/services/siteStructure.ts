@@ -131,11 +131,17 @@ export function positionAmong(
   return generateKeyBetween(others[others.length - 1]?.position ?? null, null);
 }
 
-/** A URL path segment from a title: lowercase letters, digits and hyphens. */
+/**
+ * A URL path segment from a title: lowercase letters, digits and hyphens, as GitBook
+ * makes them (`&` is "and", an apostrophe goes: "Guides & FAQ" is `guides-and-faq`,
+ * "GitBook’s editor" `gitbooks-editor`), so that groups and pages keep GitBook's paths.
+ */
 export function slugify(title: string, fallback: string): string {
   const slug = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/['\u2018\u2019\u02bc]/g, '')
+    .replace(/&/g, ' and ')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

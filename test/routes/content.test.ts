@@ -177,6 +177,18 @@ describe('writing content through change requests', () => {
     }
   });
 
+  it("gives a new page GitBook's slug for its title: & is \"and\", an apostrophe goes", async () => {
+    const { base, token, openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    const edited = await edit(changeRequest.id, [
+      { operation: 'insert_page', title: 'Guides & FAQ', document: 'x' },
+      { operation: 'insert_page', title: 'GitBook’s editor, the site\'s theme', document: 'x' },
+    ]);
+    expect(edited.status).toBe(200);
+    const pages = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    expect(pages.map((page: { slug: string }) => page.slug)).toEqual(['guides-and-faq', 'gitbooks-editor-the-sites-theme']);
+  });
+
   it('makes group and link pages, which hold no content', async () => {
     const { base, token, openChangeRequest, edit } = await setup();
     const changeRequest = await openChangeRequest();
