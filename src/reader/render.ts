@@ -214,6 +214,11 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
   }
 
   const fragment = (node: Block, name: string): Fragment | undefined => node.fragments?.find((item) => item.fragment === name || item.type === name);
+  /** A block's caption fragment (an image's, an embed's, a drawing's) as its `<figcaption>`. */
+  const figcaption = (node: Block): Element[] => {
+    const words = (fragment(node, 'caption')?.nodes ?? []).flatMap((item) => inlines(item.nodes as Array<TextNode | Inline>));
+    return words.length ? [h('figcaption', {}, words)] : [];
+  };
   const childBlocks = (node: Block): Block[] => (node.nodes ?? []).filter((child): child is Block => child.object === 'block');
 
   const code = (node: Block): Element => {
@@ -237,8 +242,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
     const img = h('img', { src, alt: String(node.data.alt ?? ''), loading: 'lazy', ...(width ? { style: `width:${width}` } : {}) });
     const dark = imageSrc(node.data.refDark);
     const picture = dark ? h('picture', {}, [h('source', { srcSet: dark, media: '(prefers-color-scheme: dark)' }), img]) : img;
-    const caption = fragment(node, 'caption')?.nodes ?? [];
-    return h('figure', { className: ['image'] }, [picture, ...(caption.length ? [h('figcaption', {}, caption.flatMap((item) => inlines(item.nodes as Array<TextNode | Inline>)))] : [])]);
+    return h('figure', { className: ['image'] }, [picture, ...figcaption(node)]);
   };
 
   const table = (node: Block): Element => {
@@ -312,15 +316,17 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
         return image(node) ? [image(node)!] : [];
       case 'drawing': {
         const src = imageSrc(data.ref);
-        return src ? [h('figure', { className: ['drawing'] }, [h('img', { src, alt: 'Drawing' })])] : [];
+        return src ? [h('figure', { className: ['drawing'] }, [h('img', { src, alt: 'Drawing' }), ...figcaption(node)])] : [];
       }
       case 'file': {
         const url = href(data.ref);
-        return url ? [h('p', { className: ['file'] }, [h('a', { href: url, download: true }, [t(String(data.caption ?? 'Download the file'))])])] : [];
+        // Its caption's words alone: a link inside the caption cannot sit inside this one.
+        const caption = fragment(node, 'caption');
+        return url ? [h('p', { className: ['file'] }, [h('a', { href: url, download: true }, [t((caption && plainText(caption)) || 'Download the file')])])] : [];
       }
       case 'embed': {
         const url = typeof data.url === 'string' && isSafeLinkUrl(data.url) ? data.url : undefined;
-        return url ? [h('p', { className: ['embed'] }, [h('a', { href: url }, [t(url)])])] : [];
+        return url ? [h('figure', { className: ['embed'] }, [h('a', { href: url }, [t(url)]), ...figcaption(node)])] : [];
       }
       case 'content-ref': {
         const url = href(data.ref);

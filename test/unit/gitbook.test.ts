@@ -82,7 +82,7 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
 
   it('reads embeds, files, content references, includes and integration blocks', () => {
     expect(only('{% embed url="https://www.youtube.com/watch?v=1" %}')).toMatchObject({ type: 'embed', data: { url: 'https://www.youtube.com/watch?v=1' } });
-    expect(only('{% file src="/files/f1" %}\nThe manual.\n{% endfile %}')).toMatchObject({ type: 'file', data: { ref: { kind: 'file', file: 'f1' }, caption: 'The manual.' } });
+    expect(only('{% file src="/files/f1" %}\nThe manual.\n{% endfile %}')).toMatchObject({ type: 'file', data: { ref: { kind: 'file', file: 'f1' } }, fragments: [{ fragment: 'caption' }] });
     expect(only('{% content-ref url="/pages/p1" %}\n[Guide](/pages/p1)\n{% endcontent-ref %}')).toMatchObject({ type: 'content-ref', data: { ref: { kind: 'page', page: 'p1' } } });
     expect(only('{% include "/reusable-content/rc1" %}')).toMatchObject({ type: 'reusable-content', data: { ref: { kind: 'reusable-content', reusableContent: 'rc1' } } });
     expect(only('{% @github-files/code-block url="https://github.com/a/b" lines=3 %}')).toMatchObject({
@@ -402,13 +402,41 @@ describe("GitBook's written layout", () => {
     expect(write({ nodes: [expandable] })).toBe(markdown);
   });
 
+  it('writes several images of one block in a <div>, a space apart, and a frame, a width and an alignment in the order GitBook writes them', () => {
+    const two = '<div><figure><img src="/files/a.png" alt=""><figcaption><p>Before</p></figcaption></figure> <figure><img src="/files/b.png" alt=""><figcaption><p>After</p></figcaption></figure></div>\n';
+    expect(only(two).nodes).toHaveLength(2);
+    expect(write({ nodes: [only(two)] })).toBe(two);
+    const framed = '<div align="center" data-full-width="false" data-with-frame="true"><figure><img src="/files/a.png" alt=""><figcaption></figcaption></figure></div>\n';
+    expect(only(framed).data).toEqual({ align: 'center', fullWidth: false, withFrame: true });
+    expect(write({ nodes: [only(framed)] })).toBe(framed);
+  });
+
+  it("keeps the captions of embeds, files and drawings as their caption fragment, where GitBook's renderer reads them, and writes them as GitBook does", () => {
+    const markdown =
+      '{% embed url="https://www.loom.com/share/1" %}\nA video guide to **importing**\n{% endembed %}\n\n' +
+      '{% file src="/files/dpa.pdf" %}\nGitBook\'s DPA.\n{% endfile %}\n\n' +
+      '{% file src="/files/plain.pdf" %}\n{% endfile %}\n\n' +
+      '<img src="/files/diagram.svg" alt="A diagram drawn in GitBook" class="gitbook-drawing">\n\n' +
+      '{% embed url="https://www.youtube.com/watch?v=2" %}\n\nNot its caption: no closing tag follows.\n';
+    const [embed, file, plain, drawing, lone] = expectStable(markdown).nodes;
+    expect(lone.fragments).toBeUndefined();
+    for (const [block, words] of [[embed, 'A video guide to importing'], [file, "GitBook's DPA."], [drawing, 'A diagram drawn in GitBook']] as const) {
+      expect(block.fragments, block.type).toEqual([{ object: 'fragment', fragment: 'caption', nodes: [expect.objectContaining({ type: 'paragraph' })] }]);
+      expect(leafText(block.fragments![0].nodes[0])).toBe(words);
+    }
+    expect(plain.fragments).toBeUndefined();
+    expect(write(expectStable(markdown))).toBe(markdown);
+  });
+
   it('writes lists as GitBook does: a marker and one space for an item of one paragraph, four columns for an item of several blocks', () => {
     const markdown = '1. One line\n2. Another\n\n***\n\n1.  Several blocks\n\n    <figure><img src="/files/a.png" alt=""><figcaption></figcaption></figure>\n2.  Two\n\n    More\n';
     expect(write(expectStable(markdown))).toBe(markdown);
   });
 
-  it('nests the mark that runs furthest outermost, italic outside bold where they cover the same words, and ends a paragraph with <br> for a line break', () => {
-    const markdown = 'Allow _**at least one hour**_ and copy the value (_**not** the Secret ID_).\n\nClick **Register**.<br>\n\nFirst\\\nsecond\n';
+  it('nests a colour outermost, then the mark that runs furthest, italic outside bold where they cover the same words, and ends a paragraph with <br> for a line break', () => {
+    const markdown =
+      'Allow _**at least one hour**_ and copy the value (_**not** the Secret ID_).\n\nClick **Register**.<br>\n\nFirst\\\nsecond\n\n' +
+      '* <mark style="color:orange;">**\\[Updated]**</mark> the **Note**<mark style="color:red;">**:**</mark> and **\\[**<mark style="color:purple;">**Client**</mark>**]**\n';
     const document = expectStable(markdown);
     expect(write(document)).toBe(markdown);
     expect(leafText(document.nodes[1])).toBe('Click Register.\n');
@@ -511,7 +539,8 @@ describe('round trips over generated documents', () => {
       })),
       code,
       word.map((formula) => ({ object: 'block', type: 'math', isVoid: true, data: { formula } })),
-      url.map((ref) => ({ object: 'block', type: 'embed', isVoid: true, data: { url: ref.url } })),
+      fc.tuple(url, fc.option(words, { nil: undefined })).map(([ref, caption]) => ({ object: 'block', type: 'embed', isVoid: true, data: { url: ref.url }, ...(caption ? { fragments: [{ object: 'fragment', fragment: 'caption', nodes: [text(caption)] }] } : {}) })),
+      fc.option(words, { nil: undefined }).map((caption) => ({ object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'f2' } }, ...(caption ? { fragments: [{ object: 'fragment', fragment: 'caption', nodes: [text(caption)] }] } : {}) })),
       url.map((ref) => ({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [{ object: 'block', type: 'image', isVoid: true, data: { ref, alt: 'pic' }, fragments: [] }] })),
       fc.array(inner, { minLength: 1, maxLength: 2 }).map((nodes) => ({
         object: 'block', type: 'expandable', isVoid: true, data: {},

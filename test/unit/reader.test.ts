@@ -82,6 +82,19 @@ describe('rendering documents for readers', () => {
     expect(READER_STYLESHEET).toContain('.line-numbers .line::before');
   });
 
+  it('shows the captions of embeds, drawings and files under them, and a file by its caption', () => {
+    const { document } = render(
+      '{% embed url="https://www.loom.com/share/1" %}\nA video **guide**\n{% endembed %}\n\n<img src="/files/d.svg" alt="The flow" class="gitbook-drawing">\n\n' +
+        '{% file src="/files/dpa.pdf" %}\nThe [DPA](https://x.test) signed\n{% endfile %}\n\n{% file src="/files/plain.pdf" %}\n{% endfile %}',
+    );
+    expect(document.querySelector('figure.embed figcaption strong')!.textContent).toBe('guide');
+    expect(document.querySelector('figure.drawing figcaption')!.textContent).toBe('The flow');
+    expect([...document.querySelectorAll('p.file a')].map((link) => [link.getAttribute('href'), link.textContent])).toEqual([
+      ['/files/dpa.pdf', 'The DPA signed'],
+      ['/files/plain.pdf', 'Download the file'],
+    ]);
+  });
+
   it('typesets maths as MathML with its TeX kept, shows a formula it cannot read as its source, and follows no link inside one', () => {
     const { document, html } = render('$$\n\\frac{a}{b} + \\sqrt{x^2}\n$$\n\nEnergy is $$E = mc^2$$ here.\n\n$$\n\\frac{a\n$$\n\n$$\n\\href{javascript:alert(1)}{click} <script>\n$$');
     const [block, inline] = [...document.querySelectorAll('.math math')];

@@ -217,15 +217,14 @@ function preCodeBlock(pre: Element): Block {
   // GitBook ends every line, the last one too.
   if (!line.empty || lines.length === 0) lines.push(block('code-line', [text(line.text)], line.strong && !line.empty ? { highlighted: true } : {}));
   const language = [...classNames(pre.properties), ...classNames(content.properties)].map((name) => /^lang(?:uage)?-(.+)$/.exec(name)?.[1]).find(Boolean);
-  const props = pre.properties;
-  const flag = (value: unknown) => (value === undefined ? undefined : value !== 'false');
+  const props = pre.properties as Record<string, string | undefined>;
   return block('code', lines, defined({
     syntax: language,
-    title: typeof props.dataTitle === 'string' ? props.dataTitle : undefined,
+    title: props.dataTitle,
     overflow: props.dataOverflow === 'wrap' || props.dataOverflow === 'scroll' ? props.dataOverflow : undefined,
-    lineNumbers: flag(props.dataLineNumbers),
-    fullWidth: flag(props.dataFullWidth),
-    expandable: flag(props.dataExpandable),
+    lineNumbers: bool(props.dataLineNumbers),
+    fullWidth: bool(props.dataFullWidth),
+    expandable: bool(props.dataExpandable),
   }));
 }
 
@@ -521,7 +520,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     }
     if (items.length === 1 && items[0].tagName === 'img' && classNames(items[0].properties).includes('gitbook-drawing')) {
       const ref = refOf(String(items[0].properties.src ?? ''), true);
-      return voidBlock('drawing', ref ? { ref } : {});
+      // GitBook writes a drawing's caption as its `alt`.
+      const alt = String(items[0].properties.alt ?? '').trim();
+      const fragments = captionFragments(alt ? [block('paragraph', [text(alt)])] : []);
+      return voidBlock('drawing', ref ? { ref } : {}, fragments.length ? { fragments } : {});
     }
     if (!items.every((item) => item.tagName === 'figure' || item.tagName === 'img' || item.tagName === 'picture')) return undefined;
     const images: Block[] = [];
@@ -534,7 +536,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const width = img?.properties.width;
       if (width !== undefined) data.width = length(String(width));
       const caption = figcaption ? hastBlocks(figcaption.children).filter((node) => node.type === 'paragraph') : [];
-      images.push(voidBlock('image', defined(data), { fragments: caption.length ? [{ object: 'fragment', fragment: 'caption', nodes: caption }] : [] }));
+      images.push(voidBlock('image', defined(data), { fragments: captionFragments(caption) }));
     }
     const props = wrapper?.properties ?? {};
     return block('images', images, defined({ fullWidth: props.dataFullWidth === undefined ? undefined : props.dataFullWidth !== 'false', withFrame: props.dataWithFrame === undefined ? undefined : props.dataWithFrame !== 'false', align: props.align as string | undefined }));
@@ -679,6 +681,17 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   const beyondLink = (inner: md.RootContent[] | undefined, target: string | undefined): Block[] =>
     blocks((inner ?? []).filter((node) => !(node.type === 'paragraph' && node.children.length === 1 && (node.children[0].type === 'link' ? node.children[0].url === target : false))));
 
+  /**
+   * A block GitBook writes as a tag whose body is its caption (`{% embed %}`, `{% file %}`):
+   * the body's first paragraph is the block's caption fragment, as GitBook's renderer
+   * reads it; anything after it follows the block, never dropped.
+   */
+  const withCaption = (made: Block, inner: md.RootContent[] | undefined): Block[] => {
+    const [first, ...rest] = blocks(inner ?? []);
+    if (first?.type !== 'paragraph') return [made, ...(first ? [first] : []), ...rest];
+    return [{ ...made, fragments: captionFragments([first]) }, ...rest];
+  };
+
   /** The blocks a tag with a body makes, or undefined when the tag is not one Quire knows. */
   const tagBlocks = (tag: Tag, inner: md.RootContent[] | undefined): Block[] | undefined => {
     const { attrs } = tag;
@@ -723,11 +736,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         return [block('prompt', converted.filter((node) => node.type === 'code'), data), ...converted.filter((node) => node.type !== 'code')];
       }
       case 'embed':
-        return [voidBlock('embed', defined({ url: attrs.url ?? '', fullWidth: bool(attrs.fullWidth) })), ...body()];
+        return withCaption(voidBlock('embed', defined({ url: attrs.url ?? '', fullWidth: bool(attrs.fullWidth) })), inner);
       case 'file': {
         const ref = attrs.src ? refOf(attrs.src) : undefined;
-        const caption = (inner ?? []).map((node) => sourceOf(node)).join('\n').trim();
-        return ref ? [voidBlock('file', defined({ ref, caption: caption || undefined }))] : undefined;
+        return ref ? withCaption(voidBlock('file', { ref }), inner) : undefined;
       }
       case 'content-ref': {
         const ref = attrs.url ? refOf(attrs.url) : undefined;
@@ -887,6 +899,11 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   }
 
   return { object: 'document', data: {}, nodes: normalise(blocks(root.children)) };
+}
+
+/** A block's caption (an image's, an embed's, a file's, a drawing's): its `caption` fragment, none when it has no words. */
+function captionFragments(paragraphs: Block[]): Fragment[] {
+  return paragraphs.length ? [{ object: 'fragment', fragment: 'caption', nodes: paragraphs }] : [];
 }
 
 function orderIndex(index: number): string {

@@ -163,27 +163,39 @@ export function isolateTags(markdown: string): string {
  */
 export function compactTags(markdown: string): string {
   const lines = markdown.split('\n');
-  const isTag = (line: string | undefined, closing: boolean) => {
-    if (line === undefined) return false;
-    const tag = tagOf(line.slice(CONTAINER_PREFIX.exec(line)![1].length));
-    return tag !== undefined && tag.closing === closing && (closing || CONTAINER_TAGS.has(tag.name) || tag.name === 'file' || tag.name === 'content-ref' || tag.name === 'openapi');
+  const tagAt = (index: number) => (lines[index] === undefined ? undefined : tagOf(lines[index].slice(CONTAINER_PREFIX.exec(lines[index])![1].length)));
+  // An embed's body (its caption) is optional: a lone `{% embed %}` keeps the blank line after it.
+  const bodiedEmbeds = new Set<number>();
+  lines.forEach((_, index) => {
+    if (tagAt(index)?.name !== 'embed' || tagAt(index)?.closing) return;
+    for (let next = index + 1; next < lines.length; next++) {
+      const tag = tagAt(next);
+      if (tag?.name !== 'embed') continue;
+      if (tag.closing) bodiedEmbeds.add(index);
+      break;
+    }
+  });
+  const isTag = (index: number | undefined, closing: boolean) => {
+    const tag = index === undefined ? undefined : tagAt(index);
+    return tag !== undefined && tag.closing === closing && (closing || CONTAINER_TAGS.has(tag.name) || tag.name === 'file' || tag.name === 'content-ref' || tag.name === 'openapi' || bodiedEmbeds.has(index!));
   };
   const blank = (line: string | undefined) => line !== undefined && /^[ \t>]*$/.test(line);
-  const out: string[] = [];
+  // The lines kept, by their index.
+  const kept: number[] = [];
   let fence: string | undefined;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index];
     const trimmed = line.slice(CONTAINER_PREFIX.exec(line)![1].length);
     if (fence) {
       if (trimmed.startsWith(fence) && trimmed.replace(/[`~]/g, '').trim() === '') fence = undefined;
-      out.push(line);
+      kept.push(index);
       continue;
     }
     const opening = FENCE.exec(trimmed);
     if (opening) fence = opening[1];
-    const afterOpening = blank(line) && isTag(out.at(-1), false) && !isTag(lines[index + 1], true);
-    const beforeClosing = blank(line) && isTag(lines[index + 1], true) && !isTag(out.at(-1), false);
-    if (!afterOpening && !beforeClosing) out.push(line);
+    const afterOpening = blank(line) && isTag(kept.at(-1), false) && !isTag(index + 1, true);
+    const beforeClosing = blank(line) && isTag(index + 1, true) && !isTag(kept.at(-1), false);
+    if (!afterOpening && !beforeClosing) kept.push(index);
   }
-  return out.join('\n');
+  return kept.map((index) => lines[index]).join('\n');
 }

@@ -199,19 +199,35 @@ function wrap(mark: Mark, children: md.PhrasingContent[]): md.PhrasingContent[] 
 }
 
 /** Marks in the order GitBook nests them when they cover the same text, outermost first; code is written as code, inside all. */
-const OUTER_MARK_ORDER = ['italic', 'bold', ...MARK_ORDER.filter((type) => type !== 'italic' && type !== 'bold' && type !== 'code')];
+const OUTER_MARK_ORDER = ['italic', 'bold', ...MARK_ORDER.filter((type) => type !== 'italic' && type !== 'bold' && type !== 'code' && type !== 'color')];
 
-/** Nests marks so that a run of neighbours sharing one is written once around them all (`**a *b***`). */
+const colorOf = (item: Item): Mark | undefined => item.marks.find((mark) => mark.type === 'color');
+
+/** Whether two neighbours are in the same colour, or both in none. */
+function sameColor(a: Item, b: Item): boolean {
+  const [first, second] = [colorOf(a), colorOf(b)];
+  return first === undefined || second === undefined ? first === second : sameMark(first, second);
+}
+
+/**
+ * Nests marks so that a run of neighbours sharing one is written once around them all
+ * (`**a *b***`). A colour (an HTML `<mark>`) is outermost and no other mark runs across
+ * its ends (`**Note**<mark style="color:red;">**:**</mark>`); of the others, the one
+ * running furthest is outermost (`_**not** the ID_`), and of marks running as far, as
+ * GitBook orders them (`_**x**_`).
+ */
 function group(items: Item[]): md.PhrasingContent[] {
   const out: md.PhrasingContent[] = [];
   for (let index = 0; index < items.length; ) {
+    const color = colorOf(items[index]);
+    let colorEnd = index + 1;
+    while (colorEnd < items.length && sameColor(items[colorEnd], items[index])) colorEnd++;
     const runEnd = (mark: Mark) => {
       let end = index;
-      while (end < items.length && items[end].marks.some((candidate) => sameMark(candidate, mark))) end++;
+      while (end < colorEnd && items[end].marks.some((candidate) => sameMark(candidate, mark))) end++;
       return end;
     };
-    // The mark running furthest is written outermost (`_**not** the ID_`); of marks running as far, as GitBook orders them (`_**x**_`).
-    const candidates = OUTER_MARK_ORDER.map((type) => items[index].marks.find((mark) => mark.type === type)).filter((mark): mark is Mark => mark !== undefined);
+    const candidates = color ? [color] : OUTER_MARK_ORDER.map((type) => items[index].marks.find((mark) => mark.type === type)).filter((mark): mark is Mark => mark !== undefined);
     if (candidates.length === 0) {
       out.push(...items[index].node);
       index++;
@@ -506,13 +522,16 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         return [raw(`{% if ${String(data.expression ?? '')} %}`), ...children(), raw('{% endif %}')];
       case 'prompt':
         return tagged('prompt', { description: data.description as string, icon: data.icon as string | undefined, openInAIProviders: data.openInAIProviders as boolean | undefined, defaultExpanded: data.defaultExpanded as string | undefined }, children());
-      case 'embed':
-        return [raw(writeTag('embed', { url: data.url as string, fullWidth: data.fullWidth as boolean | undefined }))];
+      case 'embed': {
+        const caption = fragment(node, 'caption')?.nodes ?? [];
+        const attrs = { url: data.url as string, fullWidth: data.fullWidth as boolean | undefined };
+        return caption.length ? tagged('embed', attrs, blocks(caption)) : [raw(writeTag('embed', attrs))];
+      }
       case 'file': {
         const src = href(data.ref);
+        const caption = fragment(node, 'caption')?.nodes ?? [];
         // GitBook writes a file without a caption as its two tags on adjacent lines.
-        if (!data.caption) return [raw(`${writeTag('file', { src })}\n{% endfile %}`)];
-        return [raw(writeTag('file', { src })), { type: 'paragraph', children: [{ type: 'text', value: String(data.caption) }] } as md.Paragraph, raw('{% endfile %}')];
+        return caption.length ? tagged('file', { src }, blocks(caption)) : [raw(`${writeTag('file', { src })}\n{% endfile %}`)];
       }
       case 'content-ref': {
         const url = href(data.ref);
@@ -535,14 +554,19 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         return [raw(writeTag(`@${String(data.integration)}/${String(data.block)}`, props))];
       }
       case 'images': {
-        const figures = ((node.nodes ?? []) as Block[]).map(figure).join('');
-        const wrapper = attributes({ 'data-full-width': data.fullWidth === undefined ? undefined : String(data.fullWidth), 'data-with-frame': data.withFrame === undefined ? undefined : String(data.withFrame), align: data.align as string | undefined });
-        return [raw(wrapper ? `<div${wrapper}>${figures}</div>` : figures)];
+        // As GitBook writes them: several figures a space apart in a <div>, its attributes in their names' order.
+        const images = (node.nodes ?? []) as Block[];
+        const figures = images.map(figure).join(' ');
+        const wrapper = attributes({ align: data.align as string | undefined, 'data-full-width': booleanText(data.fullWidth), 'data-with-frame': booleanText(data.withFrame) });
+        return [raw(wrapper || images.length > 1 ? `<div${wrapper}>${figures}</div>` : figures)];
       }
       case 'image':
         return [raw(figure(node))];
-      case 'drawing':
-        return [raw(`<img src="${attributeText(data.ref ? href(data.ref) : '')}" alt="" class="gitbook-drawing">`)];
+      case 'drawing': {
+        // Its caption as the image's `alt`, as GitBook writes it.
+        const caption = (fragment(node, 'caption')?.nodes ?? []).map(plainText).join(' ');
+        return [raw(`<img src="${attributeText(data.ref ? href(data.ref) : '')}" alt="${attributeText(caption)}" class="gitbook-drawing">`)];
+      }
       case 'expandable': {
         const title = fragment(node, 'expandable-title')?.nodes ?? [];
         const body = fragment(node, 'expandable-body')?.nodes ?? [];
