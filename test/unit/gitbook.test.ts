@@ -305,6 +305,13 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write({ nodes: [plain] })).toMatch(/^\{% code title="integration.yaml" overflow="wrap" lineNumbers="true" fullWidth="true" %\}\n```yaml\n/);
   });
 
+  it('reads a button with no href as one that leads nowhere, and writes it so', () => {
+    const markdown = 'Show a button that is inactive: <a class="button primary">Inactive button</a>\n';
+    const [, button] = only(markdown).nodes!;
+    expect(button).toMatchObject({ type: 'button', data: { ref: { kind: 'url', url: '' }, label: 'Inactive button' } });
+    expect(write(read(markdown))).toBe(markdown);
+  });
+
   it("repeats a column's alignment on each of its cells, as GitBook writes an HTML table", () => {
     const markdown = '<table><thead><tr><th width="88" align="center">Type</th><th>Description</th></tr></thead><tbody><tr><td align="center">string</td><td>A <strong>name</strong>.</td></tr></tbody></table>\n';
     expect(only(markdown).data).toMatchObject({ definition: { c0: { textAlignment: 'center' } } });
@@ -442,11 +449,13 @@ describe("GitBook's written layout", () => {
     expect(leafText(document.nodes[1])).toBe('Click Register.\n');
   });
 
-  it('leaves an @ or a dot alone where GFM reads no link, as GitBook does, and escapes HTML attributes as it does', () => {
-    const markdown = 'Lambda@Edge, Add new... and the end.\n\n<figure><img src="https://x.test/a.png?crop=entropy&#x26;fm=jpg" alt="A site&#x27;s &#x22;tree&#x22;"><figcaption></figcaption></figure>\n';
+  it('reads a bare address as text and writes it as it is, as GitBook does, and escapes HTML attributes as it does', () => {
+    const markdown = 'Lambda@Edge, Add new..., write to support@gitbook.com or see www.gitbook.com and https://gitbook.com/docs.\n\n<figure><img src="https://x.test/a.png?crop=entropy&#x26;fm=jpg" alt="A site&#x27;s &#x22;tree&#x22;"><figcaption></figcaption></figure>\n';
     const document = expectStable(markdown);
     expect(write(document)).toBe(markdown);
     expect((document.nodes[1].nodes![0] as Block).data).toMatchObject({ ref: { kind: 'url', url: 'https://x.test/a.png?crop=entropy&fm=jpg' }, alt: 'A site\'s "tree"' });
+    expect(kindsIn(document.nodes).has('link')).toBe(false);
+    expect(read('[support@gitbook.com](mailto:support@gitbook.com) and <https://gitbook.com>').nodes[0].nodes!.filter((node) => node.object === 'inline')).toHaveLength(2);
   });
 
   it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells, and writes a cell on one line", () => {

@@ -41,7 +41,23 @@ const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singl
 /** GitBook markdown as an mdast tree, its tags isolated: `source` is the text the positions point into. */
 export function parseGitBookMarkdown(markdown: string): { root: md.Root; source: string } {
   const source = isolateTags(markdown);
-  return { root: parser.parse(source) as md.Root, source };
+  const root = parser.parse(source) as md.Root;
+  asGitBookReadsIt(root, source);
+  return { root, source };
+}
+
+/**
+ * GitBook reads no bare address as a link: its exports keep `support@gitbook.com` as
+ * text, which GFM would make a `mailto:` link (escaping it does not stop remark). A link
+ * that is not written `[…](…)` or `<…>` is its text again.
+ */
+function asGitBookReadsIt(root: md.Root, source: string): void {
+  visit(root, 'link', (node, index, parent) => {
+    const start = node.position?.start.offset;
+    if (!parent || index === undefined || (start !== undefined && (source[start] === '[' || source[start] === '<'))) return;
+    parent.children.splice(index, 1, ...node.children);
+    return index;
+  });
 }
 
 /** A heading's anchor: its words in lower case joined by dashes, as GitBook writes them. */
@@ -458,7 +474,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       out.push({ object: 'inline', type: 'icon', isVoid: true, data: defined({ icon, color }) });
     } else if ((name === 'a' || name === 'button') && classes.includes('button')) {
       // `<a href>` leads somewhere; `<button data-action>` opens the search or the assistant.
-      const target = name === 'a' ? { ref: refOf(String(props.href ?? '')) } : { action: buttonAction(props) };
+      // An `<a>` with no `href` is GitBook's inactive button: it leads to no URL.
+      const target = name === 'a' ? { ref: props.href === undefined ? { kind: 'url', url: '' } : refOf(String(props.href)) } : { action: buttonAction(props) };
       if (!target.ref && !target.action) return undefined;
       const kind = classes.includes('secondary') ? 'secondary' : 'primary';
       out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ...target, label: innerText, kind, icon: props.dataIcon as string | undefined }) });

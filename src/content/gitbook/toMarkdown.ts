@@ -13,21 +13,21 @@ import { unified, type Processor } from 'unified';
 import { compactTags, writeTag } from './tags.ts';
 import { MARK_ORDER, hasScheme, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
-type UnsafePattern = { character: string; before?: string; after?: string };
+type UnsafePattern = { character: string; before?: string };
 type ToMarkdownExtension = { unsafe?: UnsafePattern[]; extensions?: ToMarkdownExtension[] };
 
+/** remark-gfm's escapes of where an autolink literal could begin: an e-mail's `@`, `www.`'s dot, `http:`'s colon. */
+const AUTOLINK_ESCAPES = new Set(['@ [+\\-.\\w]', '. [Ww]', ': [ps]']);
+
 /**
- * GitBook writes `Lambda@Edge` and `Add new...` as they are, where remark-gfm escapes an
- * `@` or `.` wherever an autolink literal could begin (`Lambda\@Edge`, `new\...`). Only
- * what GFM reads as a link is escaped: an e-mail address (its domain has a dot), `www.`.
- * (The patterns are made afresh for each processor: this one alone is changed.)
+ * GitBook writes `Lambda@Edge`, `Add new...` and `support@gitbook.com` as they are, and
+ * reads no bare address as a link (fromMarkdown's `asGitBookReadsIt`): remark-gfm's
+ * escapes for autolink literals (`Lambda\@Edge`, `new\...`) have nothing to guard. (The
+ * patterns are made afresh for each processor: this one alone is changed.)
  */
-function autolinkEscapesAsGitBook(this: Processor) {
+function withoutAutolinkEscapes(this: Processor) {
   const narrow = (extension: ToMarkdownExtension) => {
-    for (const pattern of extension.unsafe ?? []) {
-      if (pattern.character === '@' && pattern.before === '[+\\-.\\w]') pattern.after = '[\\-\\w]+(?:\\.[\\-\\w]+)+';
-      if (pattern.character === '.' && pattern.before === '[Ww]') pattern.before = '[Ww]{3}';
-    }
+    if (extension.unsafe) extension.unsafe = extension.unsafe.filter((pattern) => !AUTOLINK_ESCAPES.has(`${pattern.character} ${pattern.before}`));
     extension.extensions?.forEach(narrow);
   };
   ((this.data('toMarkdownExtensions') ?? []) as ToMarkdownExtension[]).forEach(narrow);
@@ -35,7 +35,7 @@ function autolinkEscapesAsGitBook(this: Processor) {
 
 const writer = unified()
   .use(remarkGfm)
-  .use(autolinkEscapesAsGitBook)
+  .use(withoutAutolinkEscapes)
   .use(remarkMath, { singleDollarTextMath: false })
   .use(remarkStringify, {
     bullet: '*', emphasis: '_', strong: '*', fences: true, listItemIndent: 'mixed', incrementListMarker: true,
@@ -332,7 +332,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
           const target = attributes({ 'data-action': String(action.action ?? ''), 'data-query': action.query as string | undefined, 'data-slug': action.slug as string | undefined });
           return [raw(`<button type="button" class="button ${kind}"${target}${icon}>${label}</button>`)];
         }
-        return [raw(`<a href="${attributeText(href(data.ref))}" class="button ${kind}"${icon}>${label}</a>`)];
+        const url = href(data.ref);
+        return [raw(`<a${url ? ` href="${attributeText(url)}"` : ''} class="button ${kind}"${icon}>${label}</a>`)];
       }
       case 'annotation': {
         const identifier = String(footnotes.length + 1);
