@@ -248,14 +248,19 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
   const table = (node: Block): Element => {
     const data = node.data as {
       view?: { type?: string; columns?: string[]; hideHeader?: boolean; targetDefinition?: string; coverDefinition?: string };
-      definition?: Record<string, { title?: string; type?: string; textAlignment?: string }>;
+      definition?: Record<string, { title?: string; type?: string; textAlignment?: string; options?: Array<{ value?: string; label?: string }> }>;
       records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }>;
     };
     const fragments = new Map((node.fragments ?? []).map((item) => [item.fragment, item.nodes]));
     const columns = data.view?.columns ?? [];
     const records = Object.values(data.records ?? {}).sort((a, b) => String(a.orderIndex).localeCompare(String(b.orderIndex)));
-    const cell = (value: unknown, type: string | undefined): Child[] => {
+    const cell = (value: unknown, column: string): Child[] => {
+      const { type, options } = data.definition?.[column] ?? {};
       if (typeof value === 'string' && fragments.has(value)) return blocks(fragments.get(value)!);
+      if (type === 'select' && Array.isArray(value)) {
+        const labels = value.map((option) => options?.find((candidate) => candidate.value === option)?.label ?? String(option));
+        return labels.length ? [h('span', { className: ['options'] }, [t(labels.join(', '))])] : [];
+      }
       if (type === 'files' && Array.isArray(value)) return value.flatMap((file) => { const url = href({ kind: 'file', file: String(file) }); return url ? [h('a', { href: url }, [t(String(file))])] : []; });
       const url = href(value && typeof value === 'object' && 'ref' in value ? value.ref : value);
       return url ? [h('a', { href: url }, [t(url)])] : [];
@@ -264,7 +269,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       return h('div', { className: ['cards'] }, records.map((record) => {
         const target = data.view?.targetDefinition ? record.values?.[data.view.targetDefinition] : undefined;
         const url = href(target && typeof target === 'object' && 'ref' in target ? target.ref : target);
-        const body = columns.flatMap((column) => cell(record.values?.[column], data.definition?.[column]?.type));
+        const body = columns.flatMap((column) => cell(record.values?.[column], column));
         return url ? h('a', { className: ['card'], href: url }, body) : h('div', { className: ['card'] }, body);
       }));
     }
@@ -273,7 +278,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       return alignment === 'center' || alignment === 'right' ? { style: `text-align:${alignment}` } : {};
     };
     const head = data.view?.hideHeader ? [] : [h('thead', {}, [h('tr', {}, columns.map((column) => h('th', { scope: 'col', ...align(column) }, [t(data.definition?.[column]?.title ?? '')])))])];
-    const rows = records.map((record) => h('tr', {}, columns.map((column) => h('td', align(column), cell(record.values?.[column], data.definition?.[column]?.type)))));
+    const rows = records.map((record) => h('tr', {}, columns.map((column) => h('td', align(column), cell(record.values?.[column], column)))));
     return h('div', { className: ['table'] }, [h('table', {}, [...head, h('tbody', {}, rows)])]);
   };
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../../src/content/gitbook/fromMarkdown.ts';
 import { documentToMarkdown } from '../../src/content/gitbook/toMarkdown.ts';
-import type { Block, ContentRef, Inline, JSONDocument, TextNode } from '../../src/content/gitbook/model.ts';
+import { plainText, type Block, type ContentRef, type Inline, type JSONDocument, type TextNode } from '../../src/content/gitbook/model.ts';
 
 // Links read as URLs, and pages and files written back as the paths they came from.
 const resolve = (url: string): ContentRef =>
@@ -303,6 +303,20 @@ describe("GitBook's HTML forms in markdown", () => {
     // Without highlighted lines, the same block is GitBook's code tag around a fence.
     const plain = { ...code, nodes: (code.nodes as Block[]).map((line) => ({ ...line, data: {} })) };
     expect(write({ nodes: [plain] })).toMatch(/^\{% code title="integration.yaml" overflow="wrap" lineNumbers="true" fullWidth="true" %\}\n```yaml\n/);
+  });
+
+  it("reads a table's select column, its options in its header and each cell's chosen ones, and writes it as GitBook does", () => {
+    const markdown =
+      '<table><thead><tr><th>Plan</th><th>Price<select multiple><option value="o1" label="$0 per site/month" color="blue"></option><option value="o2" label="One user" color="green"></option></select></th></tr></thead>' +
+      '<tbody><tr><td>Free</td><td><span data-option="o1">$0 per site/month, </span><span data-option="o2">One user</span></td></tr><tr><td>None</td><td></td></tr></tbody></table>\n';
+    const table = only(markdown);
+    expect(table.data).toMatchObject({
+      definition: { c1: { title: 'Price', type: 'select', multiple: true, options: [{ value: 'o1', label: '$0 per site/month', color: 'blue' }, { value: 'o2', label: 'One user', color: 'green' }] } },
+      records: { r0: { values: { c1: ['o1', 'o2'] } }, r1: { values: { c1: [] } } },
+    });
+    expect(write({ nodes: [table] })).toBe(markdown);
+    // Search finds a table by its options' labels.
+    expect(plainText(table)).toContain('One user');
   });
 
   it('reads a button with no href as one that leads nowhere, and writes it so', () => {

@@ -82,6 +82,14 @@ describe('rendering documents for readers', () => {
     expect(READER_STYLESHEET).toContain('.line-numbers .line::before');
   });
 
+  it("shows a select column's chosen options by their labels", () => {
+    const { document } = render(
+      '<table><thead><tr><th>Plan</th><th>Price<select multiple><option value="o1" label="Free" color="blue"></option><option value="o2" label="One user" color="blue"></option></select></th></tr></thead>' +
+        '<tbody><tr><td>Starter</td><td><span data-option="o1">Free, </span><span data-option="o2">One user</span></td></tr></tbody></table>',
+    );
+    expect([...document.querySelectorAll('tbody td')].map((cell) => cell.textContent)).toEqual(['Starter', 'Free, One user']);
+  });
+
   it('shows the captions of embeds, drawings and files under them, and a file by its caption', () => {
     const { document } = render(
       '{% embed url="https://www.loom.com/share/1" %}\nA video **guide**\n{% endembed %}\n\n<img src="/files/d.svg" alt="The flow" class="gitbook-drawing">\n\n' +

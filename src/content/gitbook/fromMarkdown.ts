@@ -576,9 +576,14 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const cell = headerCells[column];
       const props = cell?.properties ?? {};
       const id = `c${column}`;
-      const type = (props.dataType as string) ?? 'text';
+      // A select column lists its options in its header: `<th>Status<select multiple><option value label color>`.
+      const select = cell ? findElement(cell, 'select') : undefined;
+      const type = (props.dataType as string) ?? (select ? 'select' : 'text');
       const verticalAlignment = ['top', 'middle', 'bottom'].includes(String(props.vAlign)) ? String(props.vAlign) : undefined;
-      definition[id] = defined({ id, title: cell ? textOf(cell) : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left', verticalAlignment } : {}) });
+      const options = select
+        ? { multiple: select.properties.multiple !== undefined, options: findElements(select, 'option').map((option) => ({ value: String(option.properties.value ?? ''), label: String(option.properties.label ?? ''), color: String(option.properties.color ?? '') })) }
+        : {};
+      definition[id] = defined({ id, title: cell ? textOf(cell) : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left', verticalAlignment } : {}), ...(type === 'select' ? options : {}) });
       const width = Number(props.width);
       if (!cards && props.width !== undefined && Number.isFinite(width)) view.columnWidths = { ...(view.columnWidths as Record<string, number> | undefined), [id]: width };
       if (props.dataHidden === undefined) columns.push(id);
@@ -592,6 +597,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       findElements(row, 'td').forEach((cell, column) => {
         const id = `c${column}`;
         const type = definition[id]?.type;
+        if (type === 'select') {
+          values[id] = findElements(cell, 'span').map((span) => span.properties.dataOption).filter((value): value is string => typeof value === 'string');
+          return;
+        }
         const anchor = findElement(cell, 'a');
         if (type === 'content-ref' || type === 'files' || type === 'image') {
           const ref = anchor ? refOf(String(anchor.properties.href ?? ''), type !== 'content-ref') : undefined;

@@ -99,7 +99,10 @@ export function plainText(node: Block | Inline | TextNode | Fragment): string {
   const own = (node.nodes ?? []).map((child) => (child.object === 'block' ? `${plainText(child)}\n` : plainText(child))).join('').replace(/\n$/, '');
   const fragments = ('fragments' in node ? (node.fragments ?? []) : []).map(plainText).join('\n');
   const data = node.object === 'fragment' ? {} : node.data;
-  const columns = node.object === 'block' && node.type === 'table' ? Object.values((data.definition ?? {}) as Record<string, { title?: string }>).map((column) => column.title) : [];
+  // A table's column titles, and the labels of its select columns' options.
+  const columns = node.object === 'block' && node.type === 'table'
+    ? Object.values((data.definition ?? {}) as Record<string, { title?: string; options?: Array<{ label?: string }> }>).flatMap((column) => [column.title, ...(column.options ?? []).map((option) => option.label)])
+    : [];
   const words = [...columns, data.formula, data.expression, data.title, data.description, data.label, data.caption, data.alt]
     .filter((value): value is string => typeof value === 'string' && value !== '');
   return [own, fragments, ...words].filter(Boolean).join(node.object === 'inline' ? ' ' : '\n');

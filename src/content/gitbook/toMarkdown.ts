@@ -136,6 +136,25 @@ function headingLevel(type: string): 2 | 3 | 4 {
 /** A paragraph's or heading's TextAlignment as the `align` attribute GitBook writes it with (none when the data has none). */
 const TEXT_ALIGN_ATTRIBUTES: Record<string, string> = { start: 'left', center: 'center', end: 'right' };
 
+type SelectColumn = { multiple?: boolean; options?: Array<{ value: string; label: string; color: string }> };
+
+/** A select column's options, as GitBook writes them in its header cell: `<select multiple><option value label color></option></select>`. */
+function selectHtml(column: SelectColumn): string {
+  const options = (column.options ?? []).map((option) => `<option${attributes({ value: option.value, label: option.label, color: option.color })}></option>`);
+  return `<select${column.multiple ? ' multiple' : ''}>${options.join('')}</select>`;
+}
+
+/** A select cell's chosen options as GitBook writes them: each a `<span data-option>` of its label, all but the last followed by ", ". */
+function selectedHtml(column: SelectColumn, value: unknown): string {
+  const chosen = (Array.isArray(value) ? value : []).map(String);
+  return chosen
+    .map((option, index) => {
+      const label = column.options?.find((candidate) => candidate.value === option)?.label ?? option;
+      return `<span data-option="${attributeText(option)}">${htmlText(label)}${index < chosen.length - 1 ? ', ' : ''}</span>`;
+    })
+    .join('');
+}
+
 /** The text GitBook gives a link it writes to a page or a file: the last part of its path (`git-sync` for `../git-sync/`, `inline.md`). */
 function linkName(url: string): string {
   return url.split('#')[0].split('/').filter(Boolean).at(-1) ?? url;
@@ -372,7 +391,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
   const table = (node: Block): md.RootContent => {
     const data = node.data as {
       view: { type: string; columns: string[]; hideHeader?: boolean; columnWidths?: Record<string, number>; cardSize?: string; wrap?: boolean; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
-      definition: Record<string, { id: string; title: string; type: string; textAlignment?: string; verticalAlignment?: string }>;
+      definition: Record<string, { id: string; title: string; type: string; textAlignment?: string; verticalAlignment?: string; multiple?: boolean; options?: Array<{ value: string; label: string; color: string }> }>;
       records: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
       fullWidth?: boolean;
       search?: boolean;
@@ -415,10 +434,10 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         'data-card-target': view.targetDefinition === id,
         'data-card-cover': view.coverDefinition === id,
         'data-card-cover-dark': view.coverDefinitionDark === id,
-        'data-type': definition?.type !== 'text' ? definition?.type : undefined,
+        'data-type': definition?.type !== 'text' && definition?.type !== 'select' ? definition?.type : undefined,
         valign: definition?.verticalAlignment,
         align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined,
-      })}>${htmlText(definition?.title ?? '')}</th>`;
+      })}>${htmlText(definition?.title ?? '')}${definition?.type === 'select' ? selectHtml(definition) : ''}</th>`;
     });
     const body = records.map((record) => `<tr>${columns.map((id) => {
       const value = record.values[id];
@@ -426,6 +445,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       const definition = data.definition[id];
       const td = `<td${attributes({ valign: definition?.verticalAlignment, align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined })}>`;
       if (typeof value === 'string') return `${td}${cellHtml(cellBlocks(value))}</td>`;
+      if (definition?.type === 'select') return `${td}${selectedHtml(definition, value)}</td>`;
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
       return `${td}${refs.map((ref) => {
         const url = href(ref);
