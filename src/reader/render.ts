@@ -8,7 +8,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
-import { plainText } from '../content/gitbook/model.ts';
+import { optionLabel, plainText } from '../content/gitbook/model.ts';
 import type { OpenApiView } from './openapi.ts';
 
 /**
@@ -258,7 +258,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       const { type, options } = data.definition?.[column] ?? {};
       if (typeof value === 'string' && fragments.has(value)) return blocks(fragments.get(value)!);
       if (type === 'select' && Array.isArray(value)) {
-        const labels = value.map((option) => options?.find((candidate) => candidate.value === option)?.label ?? String(option));
+        const labels = value.map((option) => optionLabel(options, option));
         return labels.length ? [h('span', { className: ['options'] }, [t(labels.join(', '))])] : [];
       }
       if (type === 'files' && Array.isArray(value)) return value.flatMap((file) => { const url = href({ kind: 'file', file: String(file) }); return url ? [h('a', { href: url }, [t(String(file))])] : []; });

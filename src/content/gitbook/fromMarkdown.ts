@@ -556,7 +556,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       images.push(voidBlock('image', defined(data), { fragments: captionFragments(caption) }));
     }
     const props = wrapper?.properties ?? {};
-    return block('images', images, defined({ fullWidth: props.dataFullWidth === undefined ? undefined : props.dataFullWidth !== 'false', withFrame: props.dataWithFrame === undefined ? undefined : props.dataWithFrame !== 'false', align: props.align as string | undefined }));
+    const { dataFullWidth, dataWithFrame, align } = props as Record<string, string | undefined>;
+    return block('images', images, defined({ fullWidth: bool(dataFullWidth), withFrame: bool(dataWithFrame), align }));
   };
 
   /** An HTML `<table>`: a cards view (`data-view="cards"`) or a grid with rich cells. */

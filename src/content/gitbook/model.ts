@@ -80,6 +80,11 @@ export function hasScheme(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
+/** The label a select column gives one of its options' values; the value itself when no option has it. */
+export function optionLabel(options: ReadonlyArray<{ value?: string; label?: string }> | undefined, value: unknown): string {
+  return options?.find((option) => option.value === value)?.label ?? String(value);
+}
+
 export function text(value: string, marks: Mark[] = []): TextNode {
   return { object: 'text', leaves: [{ object: 'leaf', text: value, marks }] };
 }

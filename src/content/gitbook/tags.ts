@@ -163,20 +163,16 @@ export function isolateTags(markdown: string): string {
  */
 export function compactTags(markdown: string): string {
   const lines = markdown.split('\n');
-  const tagAt = (index: number) => (lines[index] === undefined ? undefined : tagOf(lines[index].slice(CONTAINER_PREFIX.exec(lines[index])![1].length)));
+  const tags = lines.map((line) => tagOf(line.slice(CONTAINER_PREFIX.exec(line)![1].length)));
   // An embed's body (its caption) is optional: a lone `{% embed %}` keeps the blank line after it.
   const bodiedEmbeds = new Set<number>();
-  lines.forEach((_, index) => {
-    if (tagAt(index)?.name !== 'embed' || tagAt(index)?.closing) return;
-    for (let next = index + 1; next < lines.length; next++) {
-      const tag = tagAt(next);
-      if (tag?.name !== 'embed') continue;
-      if (tag.closing) bodiedEmbeds.add(index);
-      break;
-    }
+  tags.forEach((tag, index) => {
+    if (tag?.name !== 'embed' || tag.closing) return;
+    const next = tags.findIndex((candidate, at) => at > index && candidate?.name === 'embed');
+    if (next >= 0 && tags[next]!.closing) bodiedEmbeds.add(index);
   });
   const isTag = (index: number | undefined, closing: boolean) => {
-    const tag = index === undefined ? undefined : tagAt(index);
+    const tag = index === undefined ? undefined : tags[index];
     return tag !== undefined && tag.closing === closing && (closing || CONTAINER_TAGS.has(tag.name) || tag.name === 'file' || tag.name === 'content-ref' || tag.name === 'openapi' || bodiedEmbeds.has(index!));
   };
   const blank = (line: string | undefined) => line !== undefined && /^[ \t>]*$/.test(line);

@@ -11,7 +11,7 @@ import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified, type Processor } from 'unified';
 import { compactTags, writeTag } from './tags.ts';
-import { MARK_ORDER, hasScheme, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
+import { MARK_ORDER, hasScheme, optionLabel, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
 type UnsafePattern = { character: string; before?: string };
 type ToMarkdownExtension = { unsafe?: UnsafePattern[]; extensions?: ToMarkdownExtension[] };
@@ -136,6 +136,11 @@ function headingLevel(type: string): 2 | 3 | 4 {
 /** A paragraph's or heading's TextAlignment as the `align` attribute GitBook writes it with (none when the data has none). */
 const TEXT_ALIGN_ATTRIBUTES: Record<string, string> = { start: 'left', center: 'center', end: 'right' };
 
+/** A column's alignments as the `valign` and `align` GitBook writes on its header and each of its cells (none for left, the default). */
+function columnAlignments(column: { type: string; textAlignment?: string; verticalAlignment?: string } | undefined): { valign?: string; align?: string } {
+  return { valign: column?.verticalAlignment, align: column?.type === 'text' && column.textAlignment !== 'left' ? column.textAlignment : undefined };
+}
+
 type SelectColumn = { multiple?: boolean; options?: Array<{ value: string; label: string; color: string }> };
 
 /** A select column's options, as GitBook writes them in its header cell: `<select multiple><option value label color></option></select>`. */
@@ -149,7 +154,7 @@ function selectedHtml(column: SelectColumn, value: unknown): string {
   const chosen = (Array.isArray(value) ? value : []).map(String);
   return chosen
     .map((option, index) => {
-      const label = column.options?.find((candidate) => candidate.value === option)?.label ?? option;
+      const label = optionLabel(column.options, option);
       return `<span data-option="${attributeText(option)}">${htmlText(label)}${index < chosen.length - 1 ? ', ' : ''}</span>`;
     })
     .join('');
@@ -160,14 +165,17 @@ function linkName(url: string): string {
   return url.split('#')[0].split('/').filter(Boolean).at(-1) ?? url;
 }
 
-/** A value for a double-quoted HTML attribute, as GitBook writes it (hast-util-to-html's references: `&#x26;`, `&#x22;`, `&#x27;`). */
+/** A character as the hexadecimal reference hast-util-to-html writes, as GitBook does (`&#x26;`). */
+const hexReference = (character: string): string => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`;
+
+/** A value for a double-quoted HTML attribute, as GitBook writes it: `&#x26;`, `&#x22;`, `&#x27;`. */
 function attributeText(value: string): string {
-  return value.replace(/[&"']/g, (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
+  return value.replace(/[&"']/g, hexReference);
 }
 
 /** Text inside HTML, as GitBook writes it: `&#x26;` and `&#x3C;`, the rest as is. */
 function htmlText(value: string): string {
-  return value.replace(/[&<]/g, (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
+  return value.replace(/[&<]/g, hexReference);
 }
 
 function attributes(attrs: Record<string, string | number | boolean | undefined>): string {
@@ -435,15 +443,14 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         'data-card-cover': view.coverDefinition === id,
         'data-card-cover-dark': view.coverDefinitionDark === id,
         'data-type': definition?.type !== 'text' && definition?.type !== 'select' ? definition?.type : undefined,
-        valign: definition?.verticalAlignment,
-        align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined,
+        ...columnAlignments(definition),
       })}>${htmlText(definition?.title ?? '')}${definition?.type === 'select' ? selectHtml(definition) : ''}</th>`;
     });
     const body = records.map((record) => `<tr>${columns.map((id) => {
       const value = record.values[id];
       // GitBook repeats a column's alignments on each of its cells.
       const definition = data.definition[id];
-      const td = `<td${attributes({ valign: definition?.verticalAlignment, align: definition?.type === 'text' && definition.textAlignment !== 'left' ? definition.textAlignment : undefined })}>`;
+      const td = `<td${attributes(columnAlignments(definition))}>`;
       if (typeof value === 'string') return `${td}${cellHtml(cellBlocks(value))}</td>`;
       if (definition?.type === 'select') return `${td}${selectedHtml(definition, value)}</td>`;
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
