@@ -92,7 +92,7 @@ export async function benchGitSync(database: BenchDatabase): Promise<GitSyncResu
   git.commit(files, 'A large handbook');
   const boot = await runCli(['admin', 'bootstrap', '--org', 'Git', '--email', 'git@bench.test', '--name', 'G', '--json'], database.env);
   const { token, organization } = JSON.parse(boot.stdout);
-  const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_ALLOW_PRIVATE_URLS: 'true' });
+  const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_ALLOW_PRIVATE_URLS: 'true' }, [], { asNpmStart: true });
   const call = apiCaller(server, token);
   const until = async (spaceId: string) => {
     for (;;) {

@@ -124,7 +124,7 @@ export async function benchLoadMix(
     workers = 1,
     large,
     memoryReports = false,
-    nodeOptions = [],
+    asNpmStart = true,
   }: {
     offeredRate?: number;
     workers?: number;
@@ -132,8 +132,8 @@ export async function benchLoadMix(
     large?: LargeOrganization;
     /** Ask the server for its own account of its memory (V8's heap and the rest) at each moment. */
     memoryReports?: boolean;
-    /** Node options of the server (`--max-old-space-size=256`). */
-    nodeOptions?: string[];
+    /** Start the server as `npm start` does, with its memory settings (bin/serve); otherwise as `node bin/quire.js serve`. */
+    asNpmStart?: boolean;
   } = {},
 ): Promise<LoadMixResult> {
   const { token, organization } =
@@ -150,10 +150,10 @@ export async function benchLoadMix(
     // The limiter runs as in production but with room for the whole load on one token.
     QUIRE_RATE_LIMIT: '1000000000',
     QUIRE_WORKERS: String(workers),
-    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), ...(reportMemory ? ['--expose-gc'] : []), ...nodeOptions].join(' '),
+    NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), ...(reportMemory ? ['--expose-gc'] : [])].join(' '),
     ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
     ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
-  });
+  }, [], { asNpmStart });
   const memory: Array<[string, MemoryReport]> = [];
   /** `live`: the server collects everything first and says what is live (only at the end: a collection changes what follows). */
   const reportMemoryAt = async (moment: string, live = false) => {

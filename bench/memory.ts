@@ -5,8 +5,9 @@
 // heap (used and reserved) and what is outside it (code, native libraries, SQLite,
 // buffers, allocator slack), at start, after the warm-up and at the end; its resident
 // memory is sampled every 5 s of the measured run, to show whether it stays flat. The
-// load runs twice on the one database: on a server as `npm start` starts it, and on
-// one with V8's heap capped at 256 MB (the README's advice for small machines).
+// load runs twice on the one database: on a server as `npm start` starts it (bin/serve:
+// V8's heap capped, glibc's allocator giving memory back), and on one started as
+// `node bin/quire.js serve`, without those settings.
 import { benchLoadMix, seedLargeOrganization, type LoadMixResult } from './load.ts';
 import type { BenchDatabase } from './support.ts';
 
@@ -19,12 +20,10 @@ export interface MemoryReport {
   live?: number;
 }
 
-const HEAP_CAP = '--max-old-space-size=256';
-
 export async function benchMemory(database: BenchDatabase, seconds: number): Promise<Array<[run: string, LoadMixResult]>> {
   const large = await seedLargeOrganization(database);
   return [
-    ['as started', await benchLoadMix(database, seconds, { large, memoryReports: true })],
-    [HEAP_CAP, await benchLoadMix(database, seconds, { large, memoryReports: true, nodeOptions: [HEAP_CAP] })],
+    ['as `npm start` starts it', await benchLoadMix(database, seconds, { large, memoryReports: true })],
+    ['without its memory settings (`node bin/quire.js serve`)', await benchLoadMix(database, seconds, { large, memoryReports: true, asNpmStart: false })],
   ];
 }

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
+import { childPids, freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
 
 let database: TestDatabase;
 let server: ServerProcess | undefined;
@@ -187,16 +187,27 @@ describe('quire command line', () => {
     }
   });
 
-  it('stops the server when `npm start` is sent SIGTERM, as a supervisor does', async () => {
+  it("serves with `npm start` under a small machine's memory settings, the caller's own winning, and stops when it is sent SIGTERM, as a supervisor does", async () => {
     const port = await freePort();
     const npm = spawn('npm', ['start'], {
       cwd: dirname(dirname(QUIRE_BIN)),
-      env: { ...process.env, ...database.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port) },
+      env: { ...process.env, ...database.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), NODE_OPTIONS: '--max-old-space-size=1024', MALLOC_ARENA_MAX: '4' },
       stdio: 'ignore',
     });
     const npmExited = new Promise((resolve) => npm.on('close', resolve));
     const ready = () => fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok || undefined, () => undefined);
     await waitFor('npm start to serve', ready);
+    // npm's shell execs the launcher, which execs the server: one process under npm, so the signal reaches it.
+    const [serverPid] = childPids(npm.pid!);
+    expect(readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0').slice(0, 3)).toEqual(['node', expect.stringMatching(/quire\.js$/), 'serve']);
+    const environment = Object.fromEntries(
+      readFileSync(`/proc/${serverPid}/environ`, 'utf8')
+        .split('\0')
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+    // V8 takes the last of a repeated flag, so the caller's cap follows the launcher's.
+    expect(environment.NODE_OPTIONS).toBe('--max-old-space-size=256 --max-old-space-size=1024');
+    expect(environment).toMatchObject({ MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144', MALLOC_TRIM_THRESHOLD_: '262144' });
     npm.kill('SIGTERM');
     await npmExited;
     await waitFor('the server to stop', async () => ((await ready()) ? undefined : true), 10_000);

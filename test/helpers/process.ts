@@ -46,10 +46,23 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `quire serve` (with options for Node itself, such as a profiler's) and waits until /readyz answers. */
-export async function startServerProcess(env: Record<string, string | undefined>, nodeOptions: string[] = []): Promise<ServerProcess> {
+/** `npm start`'s launcher: `quire serve` with the memory settings of a small machine. */
+const NPM_START = fileURLToPath(new URL('../../bin/serve', import.meta.url));
+
+/**
+ * Starts `quire serve` (with options for Node itself, such as a profiler's), or with
+ * `asNpmStart` as `npm start` starts it (Node's options then go in env.NODE_OPTIONS, as
+ * a user's would), and waits until /readyz answers.
+ */
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  nodeOptions: string[] = [],
+  { asNpmStart = false }: { asNpmStart?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeOptions, QUIRE_BIN, 'serve'], {
+  if (asNpmStart && nodeOptions.length > 0) throw new Error('npm start takes Node options in NODE_OPTIONS');
+  const [command, ...args] = asNpmStart ? ['sh', NPM_START] : [process.execPath, ...nodeOptions, QUIRE_BIN, 'serve'];
+  const child = spawn(command, args, {
     env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
