@@ -166,10 +166,11 @@ export function compactTags(markdown: string): string {
   const tags = lines.map((line) => tagOf(line.slice(CONTAINER_PREFIX.exec(line)![1].length)));
   // An embed's body (its caption) is optional: a lone `{% embed %}` keeps the blank line after it.
   const bodiedEmbeds = new Set<number>();
+  let openEmbed: number | undefined;
   tags.forEach((tag, index) => {
-    if (tag?.name !== 'embed' || tag.closing) return;
-    const next = tags.findIndex((candidate, at) => at > index && candidate?.name === 'embed');
-    if (next >= 0 && tags[next]!.closing) bodiedEmbeds.add(index);
+    if (tag?.name !== 'embed') return;
+    if (tag.closing && openEmbed !== undefined) bodiedEmbeds.add(openEmbed);
+    openEmbed = tag.closing ? undefined : index;
   });
   const isTag = (index: number | undefined, closing: boolean) => {
     const tag = index === undefined ? undefined : tags[index];
