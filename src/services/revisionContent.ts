@@ -14,7 +14,7 @@ import { findRevisionGit, revisionGitStamp } from '../db/repos/gitSync.ts';
 import type { Db, GitBlob, GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { presentPage, presentPageTree } from '../presenters/page.ts';
 import { presentGitCommit } from '../presenters/gitSync.ts';
-import { pageTreeJson } from '../lib/pageTreeJson.ts';
+import { pageListAnswerJson } from '../lib/pageTreeJson.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
 
@@ -213,8 +213,8 @@ export async function revisionGitOf(db: Db, revisionId: string, stamp?: string):
 /**
  * Page lists as sent, by space, tree and Git commit: what a page list presents is made
  * only of those (and the server's public URL), none of which a revision's reader can
- * change. Presenting and serializing a list took ~100 µs for 20 pages and ~20 ms (with
- * ~15 MB of short-lived objects) for 5,000, on every read; GitBook's renderer reads its
+ * change. Presenting and serializing a list takes ~100 µs for 20 pages and ~20 ms for
+ * 5,000 (page by page: pageListAnswerJson), on every read; GitBook's renderer reads its
  * site's page list for most pages it renders. Lists up to 256 KB of JSON (about 500
  * pages) are kept, 4 MB in all, and of larger ones only the last read: serving an
  * organization of 5,000-page spaces (2.6 MB lists), keeping one held the process as
@@ -239,7 +239,13 @@ export function pageListJson(ctx: ServiceContext, spaceId: string, view: Revisio
   const key = presentedPagesKey(ctx, spaceId, view);
   const kept = pageListAnswers.get(key) ?? lastLargePageList.get(key);
   if (kept) return kept;
-  const json = pageTreeJson({ pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), gitPathsOf(view).pages) });
+  const children = childrenOfSettledTree(view.tree);
+  const git = gitPathsOf(view).pages;
+  const json = pageListAnswerJson(
+    children.get(null) ?? [],
+    (page) => children.get(page.id) ?? [],
+    (page) => presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { nested: false, git }),
+  );
   (json.length <= KEPT_LIST_LENGTH ? pageListAnswers : lastLargePageList).keep(key, json);
   return json;
 }

@@ -70,6 +70,8 @@ describe('writing content through change requests', () => {
     ];
     for (let start = 0; start < changes.length; start += 50) expect((await edit(changeRequest.id, changes.slice(start, start + 50))).status).toBe(200);
     expect((await merge(changeRequest.id)).status).toBe(200);
+    // The page list is presented page by page as it is written, the revision whole: the same pages.
+    expect(await pages()).toEqual((await request(testApp.app, 'GET', `${base}/content`, { token })).body.pages);
     for (const path of [`${base}/content/pages`, `${base}/content`]) {
       const answer = await request(testApp.app, 'GET', path, { token });
       expect(answer.status).toBe(200);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pageTreeJson } from '../../src/lib/pageTreeJson.ts';
+import { pageListAnswerJson, pageTreeJson } from '../../src/lib/pageTreeJson.ts';
 
 interface Page {
   id: string;
@@ -57,5 +57,34 @@ describe('page tree answers written in pieces', () => {
     expect(pageTreeJson(small)).toBe(JSON.stringify(small));
     const error = { error: { code: 404, message: 'No page' } };
     expect(pageTreeJson(error)).toBe(JSON.stringify(error));
+  });
+});
+
+/** A page list written page by page, each page presented with its own fields and an empty `pages`, as the page list's presenter gives it. */
+const listedPageByPage = (pages: Page[]) =>
+  pageListAnswerJson(pages, (page) => page.pages, (page) => ({ ...page, pages: [] }));
+
+describe('page lists presented page by page as they are written', () => {
+  it('write exactly JSON.stringify\'s text of the whole list for any tree of pages', () => {
+    fc.assert(
+      fc.property(fc.array(pageTrees(6), { maxLength: 120 }), (pages) => {
+        expect(text(listedPageByPage(pages))).toBe(JSON.stringify({ pages }));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('are not misled by a title that reads like the pages field', () => {
+    const pages = [{ id: 'a', title: '"pages":[] \\"pages":[]', pages: [{ id: 'b', title: 'B', pages: [] }] }];
+    expect(text(listedPageByPage(pages))).toBe(JSON.stringify({ pages }));
+  });
+
+  it('write large lists, wide and deep, as UTF-8 bytes of the same text', () => {
+    const wide = Array.from({ length: 5_000 }, (_, index) => ({ id: `p${index}`, title: `Pâge ${index} 📘`, pages: [] }));
+    const written = listedPageByPage(wide);
+    expect(Buffer.isBuffer(written)).toBe(true);
+    expect(text(written)).toBe(JSON.stringify({ pages: wide }));
+    const deep = [chain(300), { id: 'after', title: 'After', pages: [] }];
+    expect(text(listedPageByPage(deep))).toBe(JSON.stringify({ pages: deep }));
   });
 });
