@@ -206,7 +206,7 @@ describe('quire command line', () => {
         .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
     );
     // V8 takes the last of a repeated flag, so the caller's cap follows the launcher's.
-    expect(environment.NODE_OPTIONS).toBe('--max-old-space-size=256 --max-old-space-size=1024');
+    expect(environment.NODE_OPTIONS).toBe('--max-old-space-size=256 --max-semi-space-size=8 --max-old-space-size=1024');
     expect(environment).toMatchObject({ MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144', MALLOC_TRIM_THRESHOLD_: '262144' });
     npm.kill('SIGTERM');
     await npmExited;
