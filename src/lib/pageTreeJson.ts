@@ -62,9 +62,15 @@ class Utf8Chunks {
     this.length = 0;
     this.encoded = true;
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    if (scratch.length - this.used < text.length * 3) {
-      this.filled.push(Buffer.from(scratch.subarray(0, this.used)));
+    const most = text.length * 3;
+    if (scratch.length - this.used < most) {
+      if (this.used > 0) this.filled.push(Buffer.from(scratch.subarray(0, this.used)));
       this.used = 0;
+      // A piece larger than the buffer (one field of many files, one huge title) is encoded on its own.
+      if (most > scratch.length) {
+        this.filled.push(Buffer.from(text, 'utf8'));
+        return;
+      }
     }
     this.used += encoder.encodeInto(text, scratch.subarray(this.used)).written;
   }

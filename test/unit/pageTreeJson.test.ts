@@ -52,6 +52,14 @@ describe('page tree answers written in pieces', () => {
     expect(JSON.parse(text(pageTreeJson(deep)))).toEqual(deep);
   });
 
+  it('write a field or a page larger than the buffer they are encoded in, between smaller ones, whole', () => {
+    const files = Array.from({ length: 4_000 }, (_, index) => ({ id: `f${index}`, name: `Fïle ${index} 📎 ${'x'.repeat(200)}` }));
+    const pages = Array.from({ length: 3_000 }, (_, index) => ({ id: `p${index}`, title: index === 1_500 ? 'Ţ'.repeat(600_000) : `Pâge ${index}`, pages: [] }));
+    const answer = { id: 'rev', files, pages };
+    expect(text(pageTreeJson(answer))).toBe(JSON.stringify(answer));
+    expect(text(pageListAnswerJson(pages, (page) => page.pages, (page) => page))).toBe(JSON.stringify({ pages }));
+  });
+
   it('write small answers and answers without pages exactly as JSON.stringify does', () => {
     const small = { pages: [{ id: 'a', title: 'A', pages: [{ id: 'b', title: 'B', pages: [] }] }] };
     expect(pageTreeJson(small)).toBe(JSON.stringify(small));
