@@ -32,7 +32,6 @@ const scratch = Buffer.allocUnsafeSlow(1 << 20);
 class Utf8Chunks {
   private readonly filled: Buffer[] = [];
   private used = 0;
-  private encoded = false;
   private parts: string[] = [];
   private length = 0;
 
@@ -45,14 +44,13 @@ class Utf8Chunks {
   /** The bytes written, in one buffer of their size. */
   finish(): Buffer {
     this.flush();
-    const bytes = Buffer.concat([...this.filled, scratch.subarray(0, this.used)]);
-    this.used = 0;
-    return bytes;
+    return Buffer.concat([...this.filled, scratch.subarray(0, this.used)]);
   }
 
   /** The text written, as a string while it is under one chunk, else as UTF-8. */
   finishText(): string | Buffer {
-    return this.encoded ? this.finish() : this.parts.join('');
+    const encoded = this.used > 0 || this.filled.length > 0;
+    return encoded ? this.finish() : this.parts.join('');
   }
 
   private flush(): void {
@@ -60,7 +58,6 @@ class Utf8Chunks {
     const text = this.parts.join('');
     this.parts = [];
     this.length = 0;
-    this.encoded = true;
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
     const most = text.length * 3;
     if (scratch.length - this.used < most) {
@@ -144,7 +141,7 @@ export function pageTreeJson(answer: unknown): string | Buffer {
 const EMPTY_SUB_PAGES = '"pages":[]';
 
 /**
- * A page list's JSON, `{"pages":[…]}`, as pageTreeJson writes the same answer presented
+ * A page list's JSON, `{"pages":[…]}`: JSON.stringify's text of the list presented
  * whole, but presented one page at a time as it is written: `present` gives a page with
  * an empty `pages`, where its sub-pages are then written. Presented whole, the list of
  * a 5,000-page space was ~15 MB of objects alive together while it was written, which
