@@ -137,14 +137,18 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
   const q = sql`to_tsquery('english', ${tsquery})`;
   const inScope = sql`(${q} && ${tsScope(scope)}::tsquery)`;
   const inSpaces = sql`(ss.space_id || '') = any(${spaceIds})`;
-  // ts_rank has no shortcut for the best few, so title matches too are ranked among the first candidates.
+  // ts_rank has no shortcut for the best few, so title matches too are ranked among the
+  // first candidates. Each candidate is ranked as the index scan reads its row, and only
+  // the winners are read again with their text and space: ranking after the join read
+  // every candidate's row a second time (1,000 lookups of 1,000 ids, 3 ms a common word).
   const ranked = (vector: 'ss.title_document' | 'ss.document', candidates: number) => sql<SectionHit>`
     with candidates as materialized (
-      select ss.id from search_sections ss where ${sql.ref(vector)} @@ ${inScope} and ${inSpaces} limit ${candidates}
+      select ss.id, ts_rank(${sql.ref(vector)}, ${q}) as rank from search_sections ss where ${sql.ref(vector)} @@ ${inScope} and ${inSpaces} limit ${candidates}
+    ), winners as (
+      select id, rank from candidates order by rank desc, id limit ${limit}
     )
-    select ${fields} from candidates c join search_sections ss on ss.id = c.id join spaces s on s.id = ss.space_id
-    order by ts_rank(${sql.ref(vector)}, ${q}) desc, ss.id
-    limit ${limit}`.execute(db);
+    select ${fields} from winners w join search_sections ss on ss.id = w.id join spaces s on s.id = ss.space_id
+    order by w.rank desc, w.id`.execute(db);
   const titles = await ranked('ss.title_document', TITLE_CANDIDATES);
   if (titles.rows.length === limit) return [titles.rows, []];
   const bodies = await ranked('ss.document', BODY_CANDIDATES);
