@@ -61,7 +61,7 @@ export function requireBearerToken(app: FastifyInstance): void {
     if (typeof organizationId === 'string') {
       const found = await findTokenOwnerWithOrganization(db, tokenHash, organizationId);
       owner = found?.owner;
-      readWithToken = { requestOrganization: { organizationId, organization: found?.organization } };
+      readWithToken = { requestOrganization: { organizationId, organization: found?.organization, accessVersion: found?.accessVersion ?? 0 } };
     } else if (typeof spaceId === 'string' && isRead(request)) {
       const found = await findTokenOwnerWithSpace(db, tokenHash, spaceId);
       owner = found?.owner;

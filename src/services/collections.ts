@@ -11,7 +11,7 @@ import { newId } from '../lib/ids.ts';
 import { collectionRole, spaceRole } from '../policies/content.ts';
 import { presentCollection, presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeCollection, authorizeCreateIn, loadContentCaller, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeCollection, authorizeCreateIn, loadContentCallerOf, spaceFacts, visibleContent } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
@@ -85,7 +85,7 @@ export async function listCollections(
   options: PageRequest & { nested?: boolean },
 ) {
   await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
-  const caller = await loadContentCaller(ctx.db, organizationId, actor.user.id);
+  const caller = await loadContentCallerOf(ctx, ctx.db, actor, organizationId);
   const visible = visibleContent(caller);
   const query = collectionsQuery(ctx.db, organizationId, options.nested === false).$if(visible !== undefined, (q) =>
     q.where('c.id', 'in', visible!.collectionIds.length ? visible!.collectionIds : ['']),

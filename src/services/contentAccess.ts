@@ -3,6 +3,7 @@
 import { BadRequest } from '../errors.ts';
 import { findCollection, collectionsOfOrganization } from '../db/repos/collections.ts';
 import { grantsOfUser } from '../db/repos/grants.ts';
+import { knownContentStanding, readContentStanding } from '../db/repos/contentStanding.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { isSpacePublishedOpenly } from '../db/repos/sites.ts';
@@ -33,6 +34,22 @@ export async function loadContentCaller(db: Db, organizationId: string, userId: 
     grantsOfUser(db, organizationId, userId),
   ]);
   return contentCallerFrom({ organization, collections, grants });
+}
+
+/**
+ * The caller's content standing in an organization, for an operation under
+ * /orgs/{organizationId}: the membership the request read with its token, and the rows
+ * beyond it (collections, grants, owned teams) kept by the organization's access
+ * version, read again only when it has moved (db/repos/contentStanding.ts). A search
+ * or a space list made three round trips for them on every request. A transaction, or
+ * another organization, reads them afresh.
+ */
+export async function loadContentCallerOf(ctx: ServiceContext, db: Db, actor: Actor, organizationId: string): Promise<ContentCaller> {
+  const read = db === ctx.db && actor.requestOrganization?.organizationId === organizationId ? actor.requestOrganization : undefined;
+  if (!read?.organization) return loadContentCaller(db, organizationId, actor.user.id);
+  const { collections, grants } =
+    knownContentStanding(organizationId, actor.user.id, read.accessVersion) ?? (await readContentStanding(db, organizationId, actor.user.id));
+  return contentCallerFrom({ organization: read.organization, collections, grants });
 }
 
 function contentCallerFrom({ organization, collections, grants }: ContentStandingRows): ContentCaller {

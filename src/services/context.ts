@@ -33,9 +33,10 @@ export interface Actor {
   tokenId: string;
   /**
    * The organization named in the request path and the caller's access to it, read
-   * with the token in one round trip (undefined organization: it does not exist).
+   * with the token in one round trip (undefined organization: it does not exist), and
+   * its access version, which names the rest of the caller's content standing there.
    */
-  requestOrganization?: { organizationId: string; organization: OrganizationWithAccessRow | undefined };
+  requestOrganization?: { organizationId: string; organization: OrganizationWithAccessRow | undefined; accessVersion: number };
   /**
    * On a read under /spaces/{spaceId}: that space, read with the token (undefined
    * space: none); for a site token, its site as published, read in the same query.

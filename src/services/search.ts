@@ -18,7 +18,7 @@ import type { Kysely } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
 import type { Database, Db } from '../db/schema.ts';
 import { presentSearchSpace, type FoundPage } from '../presenters/search.ts';
-import { authorizeSpace, loadContentCaller, visibleContent } from './contentAccess.ts';
+import { authorizeSpace, loadContentCallerOf, visibleContent } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { authorizeSiteRead } from './siteAccess.ts';
@@ -380,7 +380,7 @@ async function answer(ctx: ServiceContext, input: string, scope: Parameters<type
 
 export async function searchOrganization(ctx: ServiceContext, actor: Actor, organizationId: string, input: string, page: PageRequest) {
   await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
-  const visible = visibleContent(await loadContentCaller(ctx.db, organizationId, actor.user.id));
+  const visible = visibleContent(await loadContentCallerOf(ctx, ctx.db, actor, organizationId));
   const spaceIds = visible ? await spaceIdsVisibleTo(ctx.db, organizationId, visible) : undefined;
   return paginateList(await answer(ctx, input, { organizationId, spaceIds }), page);
 }

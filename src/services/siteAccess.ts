@@ -12,7 +12,7 @@ import { publishedSiteClaims, siteTokenCredentials, type ReadCredentials } from 
 import { spaceStanding } from '../policies/content.ts';
 import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { loadContentCaller, spaceFacts } from './contentAccess.ts';
+import { loadContentCallerOf, spaceFacts } from './contentAccess.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
 import { shownStructure, topLevelItems } from './siteStructure.ts';
 
@@ -70,7 +70,7 @@ export async function presentStructure(ctx: ServiceContext, actor: Actor, reader
   const shown = shownStructure(structure, claims);
   const [spaces, caller] = await Promise.all([
     findSpacesByIds(ctx.db, [...new Set(structure.siteSpaces.map((ss) => ss.space_id))]),
-    loadContentCaller(ctx.db, site.organization_id, actor.user.id),
+    loadContentCallerOf(ctx, ctx.db, actor, site.organization_id),
   ]);
   const spaceById = new Map(spaces.map((space) => [space.id, space]));
   const sectionPath = new Map(structure.sections.map((section) => [section.id, section.path]));

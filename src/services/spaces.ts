@@ -17,7 +17,7 @@ import { enqueueJob } from '../jobs/queue.ts';
 import { authorizeSpaceStanding, spaceRole } from '../policies/content.ts';
 import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeCreateIn, authorizeSpace, loadContentCaller, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
+import { authorizeCreateIn, authorizeSpace, loadContentCallerOf, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { afterCommit, recordEvent, recordNewSpaceContent, recordSitesUpdated, type CommittedEvent } from './events.ts';
@@ -120,7 +120,7 @@ export async function createSpace(ctx: ServiceContext, actor: Actor, organizatio
 
 export async function listSpaces(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
   await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
-  const caller = await loadContentCaller(ctx.db, organizationId, actor.user.id);
+  const caller = await loadContentCallerOf(ctx, ctx.db, actor, organizationId);
   return paginate(
     spacesQuery(ctx.db, organizationId, { visibleTo: visibleContent(caller) }),
     [

@@ -1,5 +1,6 @@
-// A read under /spaces/{spaceId} takes the caller's collections and grants from what
-// the process read under the organization's access version (db/repos/contentStanding.ts).
+// A read under /spaces/{spaceId} or /orgs/{organizationId} takes the caller's
+// collections and grants from what the process read under the organization's access
+// version (db/repos/contentStanding.ts).
 // Here the rows change through another connection to the database, as another
 // process, the CLI or SQL run by hand would change them: no code of this process runs
 // for the change, so only the database's triggers can move the version. And the rows
@@ -85,6 +86,62 @@ describe('a space read after roles changed outside this process', () => {
       await elsewhere.db.updateTable('collections').set({ default_level: 'edit' }).where('id', '=', collection.body.id).execute();
       expect((await readSpace(space.body.id, admin.token)).status).toBe(200);
       expect(counted).toHaveBeenCalledTimes(2);
+    } finally {
+      counted.mockRestore();
+    }
+  });
+});
+
+describe('a space list and a search after roles changed outside this process', () => {
+  const listed = async (organizationId: string, token: string) =>
+    (await request(testApp.app, 'GET', `/v1/orgs/${organizationId}/spaces`, { token })).body.items.map((space: { id: string }) => space.id);
+  const searched = async (organizationId: string, token: string) =>
+    (await request(testApp.app, 'GET', `/v1/orgs/${organizationId}/search?query=harbour`, { token })).body.items.map((space: { id: string }) => space.id);
+
+  it("shows a guest a private space at once when a grant is inserted, and hides it when the grant is deleted", async () => {
+    const { organizationId, admin } = await buildOrganization(testApp);
+    const guest = await buildMember(testApp, organizationId, 'read');
+    await request(testApp.app, 'PATCH', `/v1/orgs/${organizationId}/members/${guest.userId}`, { token: admin.token, body: { role: null } });
+    const space = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: {} });
+    const cr = await request(testApp.app, 'POST', `/v1/spaces/${space.body.id}/change-requests`, { token: admin.token, body: {} });
+    await request(testApp.app, 'POST', `/v1/spaces/${space.body.id}/change-requests/${cr.body.id}/content`, {
+      token: admin.token,
+      body: { changes: [{ operation: 'insert_page', document: '# Harbour\n\nShips come in.' }] },
+    });
+    expect((await request(testApp.app, 'POST', `/v1/spaces/${space.body.id}/change-requests/${cr.body.id}/merge`, { token: admin.token })).status).toBe(200);
+    await vi.waitFor(async () => expect(await searched(organizationId, admin.token)).toEqual([space.body.id]));
+    expect(await listed(organizationId, guest.token)).toEqual([]);
+    expect(await searched(organizationId, guest.token)).toEqual([]);
+
+    await elsewhere.db
+      .insertInto('content_grants')
+      .values({ organization_id: organizationId, target_kind: 'space', target_id: space.body.id, user_id: guest.userId, role: 'read', created_at: new Date().toISOString() })
+      .execute();
+    expect(await listed(organizationId, guest.token)).toEqual([space.body.id]);
+    expect(await searched(organizationId, guest.token)).toEqual([space.body.id]);
+
+    await elsewhere.db.deleteFrom('content_grants').where('user_id', '=', guest.userId).execute();
+    expect(await listed(organizationId, guest.token)).toEqual([]);
+    expect(await searched(organizationId, guest.token)).toEqual([]);
+  });
+
+  it('reads the rows behind the roles once per access version: a space list made again reads no collection or grant until the version moves', async () => {
+    const { organizationId, admin } = await buildOrganization(testApp);
+    const collection = await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: {} });
+    await request(testApp.app, 'POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { parent: collection.body.id } });
+    await listed(organizationId, admin.token);
+    // PostgreSQL: each statement is a round trip; SQLite: each statement it has not remembered is prepared.
+    const { db } = testApp.database;
+    const pool = postgresPoolOf(db);
+    const counted = pool ? vi.spyOn(pool, 'query') : vi.spyOn(sqliteConnectionOf(db)!, 'prepare');
+    const readingRoles = () =>
+      counted.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text)).filter((text) => /from "(collections|content_grants)"/.test(text));
+    try {
+      await listed(organizationId, admin.token);
+      expect(readingRoles()).toEqual([]);
+      await elsewhere.db.updateTable('collections').set({ default_level: 'edit' }).where('id', '=', collection.body.id).execute();
+      await listed(organizationId, admin.token);
+      expect(readingRoles()).toHaveLength(1);
     } finally {
       counted.mockRestore();
     }

@@ -83,7 +83,7 @@ function besideOwner<Row extends OwnerColumns>(row: Row): Omit<Row, keyof OwnerC
 
 type Nullable<Row> = { [Column in keyof Row]: Row[Column] | null };
 
-type OwnerWithOrganizationRow = OwnerColumns & Nullable<OrganizationWithAccessRow>;
+type OwnerWithOrganizationRow = OwnerColumns & Nullable<OrganizationWithAccessRow> & { access_version: number | null };
 
 const ownerWithOrganizationQuery = preparedQuery<'tokenHash' | 'organizationId', OwnerWithOrganizationRow>(
   (db, param) =>
@@ -110,13 +110,14 @@ export async function findTokenOwnerWithOrganization(
   db: Db,
   tokenHash: string,
   organizationId: string,
-): Promise<{ owner: TokenOwnerRow; organization: OrganizationWithAccessRow | undefined } | undefined> {
+): Promise<{ owner: TokenOwnerRow; organization: OrganizationWithAccessRow | undefined; accessVersion: number } | undefined> {
   const [row] = await ownerWithOrganizationQuery(db, { tokenHash, organizationId });
   if (!row) return undefined;
-  const organization = besideOwner(row);
+  const { access_version, ...organization } = besideOwner(row);
   return {
     owner: ownerOf(row),
     organization: organization.id === null ? undefined : (organization as OrganizationWithAccessRow),
+    accessVersion: Number(access_version),
   };
 }
 
