@@ -117,7 +117,7 @@ export async function matchingSections(
   limit: number,
 ): Promise<SectionHit[]> {
   if (query.terms.length === 0 || scope.spaceIds?.length === 0) return [];
-  const fields = sql`ss.id, ss.space_id, s.title as space_title, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
+  const fields = sql`ss.id, ss.space_id, s.title as space_title, s.revision_id as space_revision_id, ss.page_id, ss.section_index, ss.anchor, ss.page_title, ss.page_path, ss.heading, ss.body`;
   const [titleHits, bodyHits] =
     engineOf(db) === 'postgres' ? await postgresMatches(db, tsQuery(query), fields, scope, limit) : await sqliteMatches(db, fts5Query(query), fields, scope, limit);
   const seen = new Set(titleHits.map((hit) => hit.id));
@@ -126,7 +126,7 @@ export async function matchingSections(
 
 type Fragment = ReturnType<typeof sql>;
 
-async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope: Scope, limit: number) {
+async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope: Scope, limit: number): Promise<[SectionHit[], SectionHit[]]> {
   // The GIN index intersects the words with the scope's lexeme. The live spaces (an
   // array computed once) are then tested on each row it finds, which leaves out deleted
   // spaces; it is written `space_id || ''` so the planner cannot AND in the space
@@ -141,18 +141,26 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
   // first candidates. Each candidate is ranked as the index scan reads its row, and only
   // the winners are read again with their text and space: ranking after the join read
   // every candidate's row a second time (1,000 lookups of 1,000 ids, 3 ms a common word).
-  const ranked = (vector: 'ss.title_document' | 'ss.document', candidates: number) => sql<SectionHit>`
-    with candidates as materialized (
-      select ss.id, ts_rank(${sql.ref(vector)}, ${q}) as rank from search_sections ss where ${sql.ref(vector)} @@ ${inScope} and ${inSpaces} limit ${candidates}
+  // One statement, one round trip: the body's matches are looked for only when the
+  // titles' do not fill the answer (a one-time filter, evaluated before the scan).
+  const { rows } = await sql<SectionHit & { tier: number }>`
+    with title_candidates as materialized (
+      select ss.id, ts_rank(ss.title_document, ${q}) as rank from search_sections ss
+      where ss.title_document @@ ${inScope} and ${inSpaces} limit ${TITLE_CANDIDATES}
+    ), title_winners as (
+      select id, rank from title_candidates order by rank desc, id limit ${limit}
+    ), body_candidates as materialized (
+      select ss.id, ts_rank(ss.document, ${q}) as rank from search_sections ss
+      where (select count(*) from title_winners) < ${limit} and ss.document @@ ${inScope} and ${inSpaces} limit ${BODY_CANDIDATES}
+    ), body_winners as (
+      select id, rank from body_candidates order by rank desc, id limit ${limit}
     ), winners as (
-      select id, rank from candidates order by rank desc, id limit ${limit}
+      select id, rank, 0 as tier from title_winners union all select id, rank, 1 as tier from body_winners
     )
-    select ${fields} from winners w join search_sections ss on ss.id = w.id join spaces s on s.id = ss.space_id
-    order by w.rank desc, w.id`.execute(db);
-  const titles = await ranked('ss.title_document', TITLE_CANDIDATES);
-  if (titles.rows.length === limit) return [titles.rows, []];
-  const bodies = await ranked('ss.document', BODY_CANDIDATES);
-  return [titles.rows, bodies.rows];
+    select ${fields}, w.tier from winners w join search_sections ss on ss.id = w.id join spaces s on s.id = ss.space_id
+    order by w.tier, w.rank desc, w.id`.execute(db);
+  const hits = (tier: number) => rows.filter((row) => row.tier === tier).map(({ tier: _, ...hit }) => hit);
+  return [hits(0), hits(1)];
 }
 
 /**

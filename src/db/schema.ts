@@ -814,4 +814,5 @@ export interface PublishedSiteRows {
 }
 
 /** A matching section, with its space's title. */
-export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string };
+/** A section found by a search, with its space's title and current revision read in the same statement. */
+export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string; space_revision_id: string };

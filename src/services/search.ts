@@ -11,7 +11,7 @@ import { pagePath, shownToReaders, type FlatTree, type TreeOutline } from '../co
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
-import { findSpacesByIds, spaceIdsVisibleTo } from '../db/repos/spaces.ts';
+import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
 import { lockRow } from '../db/dialect.ts';
 import { enqueueJobOnce } from '../jobs/queue.ts';
 import type { Kysely } from 'kysely';
@@ -360,8 +360,8 @@ export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
 async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2], options: { leaveOutHidden?: boolean } = {}) {
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
-  const spaces = await findSpacesByIds(ctx.db, [...new Set(hits.map((hit) => hit.space_id))]);
-  const outlines = new Map(await Promise.all(spaces.map(async (space) => [space.id, await outlineOfRevision(ctx.db, space.revision_id)] as const)));
+  const revisions = new Map(hits.map((hit) => [hit.space_id, hit.space_revision_id]));
+  const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx.db, revisionId)] as const)));
   const found = new Map<string, Map<string, FoundPage>>();
   let rank = 0;
   hits.forEach((hit, index) => {
