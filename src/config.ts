@@ -32,6 +32,8 @@ export interface Config {
   secretsKey: string | undefined;
   /** Processes `quire serve` runs, sharing the port and the database; 1 serves in this process; `auto` is one per core. */
   workers: number;
+  /** PostgreSQL connections each process keeps at most (undefined: db/dialect.ts's default). */
+  databasePool: number | undefined;
   /** The most pages, and characters of markdown, one PDF export holds. */
   pdfMaxPages: number;
   pdfMaxText: number;
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: 1000 * parseWholeNumber('QUIRE_JOB_LEASE', env.QUIRE_JOB_LEASE ?? '60', 1),
     secretsKey: env.QUIRE_SECRETS_KEY ? parseSecretsKey(env.QUIRE_SECRETS_KEY) : undefined,
     workers: parseWorkers(env.QUIRE_WORKERS ?? '1'),
+    databasePool: env.QUIRE_DATABASE_POOL ? parseWholeNumber('QUIRE_DATABASE_POOL', env.QUIRE_DATABASE_POOL, 1) : undefined,
     corsOrigins: parseCorsOrigins(env.QUIRE_CORS_ORIGINS ?? ''),
     pdfMaxPages: env.QUIRE_PDF_MAX_PAGES ? parseWholeNumber('QUIRE_PDF_MAX_PAGES', env.QUIRE_PDF_MAX_PAGES, 1) : PDF_DEFAULT_LIMITS.pages,
     pdfMaxText: env.QUIRE_PDF_MAX_TEXT ? parseSize('QUIRE_PDF_MAX_TEXT', env.QUIRE_PDF_MAX_TEXT) : PDF_DEFAULT_LIMITS.text,

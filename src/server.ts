@@ -12,7 +12,7 @@ import { schedulePruning } from './services/events.ts';
 const JOB_POLL_MS = 5_000;
 
 export async function startServer(config: Config): Promise<FastifyInstance> {
-  const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePool });
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
   if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
