@@ -813,6 +813,5 @@ export interface PublishedSiteRows {
   spaces: Map<string, PublishedSpaceRow>;
 }
 
-/** A matching section, with its space's title. */
 /** A section found by a search, with its space's title and current revision read in the same statement. */
 export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string; space_revision_id: string };

@@ -38,11 +38,11 @@ export async function loadContentCaller(db: Db, organizationId: string, userId: 
 
 /**
  * The caller's content standing in an organization, for an operation under
- * /orgs/{organizationId}: the membership the request read with its token, and the rows
- * beyond it (collections, grants, owned teams) kept by the organization's access
- * version, read again only when it has moved (db/repos/contentStanding.ts). A search
- * or a space list made three round trips for them on every request. A transaction, or
- * another organization, reads them afresh.
+ * /orgs/{organizationId}: the membership (and whether the caller owns a team) the
+ * request read with its token, and the rows beyond it (collections, grants) kept by the
+ * organization's access version, read again only when it has moved
+ * (db/repos/contentStanding.ts). A search or a space list made three round trips for
+ * them on every request. A transaction, or another organization, reads them afresh.
  */
 export async function loadContentCallerOf(ctx: ServiceContext, db: Db, actor: Actor, organizationId: string): Promise<ContentCaller> {
   const read = db === ctx.db && actor.requestOrganization?.organizationId === organizationId ? actor.requestOrganization : undefined;
