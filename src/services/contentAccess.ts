@@ -3,7 +3,7 @@
 import { BadRequest } from '../errors.ts';
 import { findCollection, collectionsOfOrganization } from '../db/repos/collections.ts';
 import { grantsOfUser } from '../db/repos/grants.ts';
-import { knownContentStanding, readContentStanding } from '../db/repos/contentStanding.ts';
+import { contentStandingAt } from '../db/repos/contentStanding.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { isSpacePublishedOpenly } from '../db/repos/sites.ts';
@@ -24,7 +24,7 @@ import {
 } from '../policies/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { siteTokenOpensSpace } from './publishedAccess.ts';
-import { accessFromRow, authorizeInOrganization } from './organizations.ts';
+import { accessFromRow, authorizeInOrganization, organizationReadWithToken } from './organizations.ts';
 
 /** The content standing of any user (the caller, or a member being listed) in one organization. */
 export async function loadContentCaller(db: Db, organizationId: string, userId: string): Promise<ContentCaller> {
@@ -45,10 +45,9 @@ export async function loadContentCaller(db: Db, organizationId: string, userId: 
  * them on every request. A transaction, or another organization, reads them afresh.
  */
 export async function loadContentCallerOf(ctx: ServiceContext, db: Db, actor: Actor, organizationId: string): Promise<ContentCaller> {
-  const read = db === ctx.db && actor.requestOrganization?.organizationId === organizationId ? actor.requestOrganization : undefined;
+  const read = organizationReadWithToken(ctx, db, actor, organizationId);
   if (!read?.organization) return loadContentCaller(db, organizationId, actor.user.id);
-  const { collections, grants } =
-    knownContentStanding(organizationId, actor.user.id, read.accessVersion) ?? (await readContentStanding(db, organizationId, actor.user.id));
+  const { collections, grants } = await contentStandingAt(db, organizationId, actor.user.id, read.accessVersion);
   return contentCallerFrom({ organization: read.organization, collections, grants });
 }
 

@@ -39,8 +39,13 @@ export async function organizationWithAccess(
   actor: Actor,
   organizationId: string,
 ): Promise<OrganizationWithAccessRow | undefined> {
-  const preloaded = db === ctx.db && actor.requestOrganization?.organizationId === organizationId;
-  return preloaded ? actor.requestOrganization!.organization : findOrganizationWithAccess(db, organizationId, actor.user.id);
+  const read = organizationReadWithToken(ctx, db, actor, organizationId);
+  return read ? read.organization : findOrganizationWithAccess(db, organizationId, actor.user.id);
+}
+
+/** What the request read with its token about this organization, when it may stand for a new read: outside a transaction. */
+export function organizationReadWithToken(ctx: ServiceContext, db: Db, actor: Actor, organizationId: string): Actor['requestOrganization'] {
+  return db === ctx.db && actor.requestOrganization?.organizationId === organizationId ? actor.requestOrganization : undefined;
 }
 
 /** Loads an organization and checks the caller holds `permission` there (404 for non-members, 403 otherwise). */

@@ -1,7 +1,7 @@
 // API tokens, stored only as SHA-256 hashes.
 import type { Db, OrganizationWithAccessRow, TokenOwnerRow, ApiTokenRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { sql } from 'kysely';
-import { knownContentStanding, readContentStanding } from './contentStanding.ts';
+import { contentStandingAt } from './contentStanding.ts';
 import { preparedQuery } from '../prepared.ts';
 import { isMember, ownsTeam } from './organizations.ts';
 import { GIT_SYNC_COLUMNS } from './spaces.ts';
@@ -195,9 +195,7 @@ export async function findTokenOwnerWithSpace(db: Db, tokenHash: string, spaceId
   const known = answered.get(found);
   if (known) return known;
   const { row, revisionGitStamp, membership, accessVersion } = found.space;
-  const { owns_team, collections, grants } =
-    knownContentStanding(row.organization_id, found.owner.user_id, accessVersion) ??
-    (await readContentStanding(db, row.organization_id, found.owner.user_id));
+  const { owns_team, collections, grants } = await contentStandingAt(db, row.organization_id, found.owner.user_id, accessVersion);
   const answer = { owner: found.owner, space: { row, revisionGitStamp, standing: { organization: { ...membership, owns_team }, collections, grants } } };
   answered.set(found, answer);
   return answer;

@@ -60,15 +60,20 @@ const keyOf = (organizationId: string, userId: string, version: number) => `${or
 
 /**
  * The member's standing in the organization as of `accessVersion` (read with the
- * request's token), if this process has read it; synchronous, so a read that finds it
- * waits for nothing more. Shared between requests: nothing may change it.
+ * request's token): as this process kept it for that version, without waiting for
+ * anything, or else read as it is now and kept under the version it was read with.
+ * Shared between requests: nothing may change it.
  */
-export function knownContentStanding(organizationId: string, userId: string, accessVersion: number): StandingBeyondMembership | undefined {
-  return standings.get(keyOf(organizationId, userId, accessVersion));
+export function contentStandingAt(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  accessVersion: number,
+): StandingBeyondMembership | Promise<StandingBeyondMembership> {
+  return standings.get(keyOf(organizationId, userId, accessVersion)) ?? readContentStanding(db, organizationId, userId);
 }
 
-/** The member's standing as it is now, read and kept under the access version it was read with. */
-export async function readContentStanding(db: Db, organizationId: string, userId: string): Promise<StandingBeyondMembership> {
+async function readContentStanding(db: Db, organizationId: string, userId: string): Promise<StandingBeyondMembership> {
   const [read] = await standingQuery(db, { organizationId, userId });
   if (!read) return NO_STANDING;
   const { version, ...standing } = read;
