@@ -246,6 +246,7 @@ const benchmarks: Benchmark[] = [
           result.bareRequestsPerSecond ? ` (bare node:http under the same generator ${result.bareRequestsPerSecond.toFixed(0)} req/s: ${((result.requestsPerSecond / result.bareRequestsPerSecond) * 100).toFixed(1)}%)` : ''
         }, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms at 75% of capacity)`,
         `${label}: writes ${latency(result.writes)}`,
+        `${label}: read p99 of each 10 s: ${result.readP99ByWindow.map((p99) => p99.toFixed(1)).join(' ')} ms`,
         `${label}: read p50 / p99 by kind: ` +
           [...result.readsByKind].map(([kind, summary]) => `${kind} ${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)} ms`).join(', '),
         `${label}: server RSS ${result.rssAfterWarmupMb.toFixed(0)} MB after warm-up, ${result.rssEndMb.toFixed(0)} MB at the end ` +
@@ -253,6 +254,18 @@ const benchmarks: Benchmark[] = [
           `every 5 s: ${result.rssSamples.join(' ')} MB`,
         `${label}: server CPU ${result.serverCpuMsPerRequest.toFixed(3)} ms per request, ` +
           `${(result.serverCpuShare * 100).toFixed(0)}% of one core`,
+        ...(result.pauses
+          ? [
+              `${label}: stalls: server's event loop held ${result.pauses.serverLoopMaxMs.toFixed(0)} ms at worst, ` +
+                `GC ${result.pauses.serverGcMs.toFixed(0)} ms in all (${result.pauses.serverGcMaxMs.toFixed(0)} ms at worst); ` +
+                `generator's loop held ${result.pauses.generatorLoopMaxMs.toFixed(0)} ms at worst; slowest reads: ` +
+                result.slowestReads!.map(
+                  (read) =>
+                    `${read.kind} ${read.milliseconds.toFixed(0)} ms (server loop ${read.serverLoopMaxMs.toFixed(0)}, ` +
+                    `GC ${read.serverGcMs.toFixed(0)}, generator loop ${read.generatorLoopMaxMs.toFixed(0)})`,
+                ).join(', '),
+            ]
+          : []),
         ...(result.sql
           ? [
               `${label}: inside SQLite ${result.sql.msPerRequest.toFixed(3)} ms per request, ` +

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryReport } from './memory.ts';
 import { contentSeeder } from './search.ts';
 import { cpuMilliseconds, reportFrom, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
@@ -39,11 +40,35 @@ export interface LoadMixResult {
   /** Pages of the organization under load. */
   pages: number;
   /**
+   * The measured run's slowest reads, each beside the worst the server's event loop was
+   * held, V8's collection pauses in the server and the generator's own event loop held,
+   * over the seconds the read waited: whether a tail came from the server's thread, the
+   * generator, or neither (the kernel, the other processes, the database server).
+   * Single-process runs only.
+   */
+  slowestReads?: SlowRead[];
+  /** Over the measured run: the server's event loop held at worst, GC pauses in all and at worst, the generator's loop held at worst. */
+  pauses?: { serverLoopMaxMs: number; serverGcMs: number; serverGcMaxMs: number; generatorLoopMaxMs: number };
+  /**
+   * The read p99 of each 10 s of the measured run (by when reads were due): a tail
+   * spread over the run is queueing; one window far above the others is a stall, and at
+   * 700 req/s half a second of it is enough to make the whole run's p99.
+   */
+  readP99ByWindow: number[];
+  /**
    * For a closed-loop run: the same generator, connections and mix against a bare
    * node:http server answering the organization's bytes to every request, in the same
    * run: the capacity of this machine for any server, and the measure of Quire's.
    */
   bareRequestsPerSecond?: number;
+}
+
+export interface SlowRead {
+  kind: string;
+  milliseconds: number;
+  serverLoopMaxMs: number;
+  serverGcMs: number;
+  generatorLoopMaxMs: number;
 }
 
 export interface SqlTiming {
@@ -61,6 +86,7 @@ const PAGES_PER_SPACE = 50;
 
 const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.url));
 const MEMORY_PRELOAD = fileURLToPath(new URL('./memoryReport.mjs', import.meta.url));
+const PAUSES_PRELOAD = fileURLToPath(new URL('./pauses.mjs', import.meta.url));
 
 /**
  * The organization of 100,000 pages of bench/search.ts, written straight into the
@@ -103,6 +129,72 @@ function sqlTimingBetween(before: SqlTotals, after: SqlTotals, requests: number,
   };
 }
 
+/** One second of the server's, as bench/pauses.mjs writes it. */
+interface PauseSecond {
+  at: number;
+  loopMaxMs: number;
+  gcMs: number;
+  gcMaxMs: number;
+}
+
+/** How long this process's event loop was held at worst, by epoch second, until `stop`. */
+function loopDelayBySecond() {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  const maxBySecond = new Map<number, number>();
+  const sample = () => {
+    maxBySecond.set(Math.floor((Date.now() - 1) / 1000), histogram.max / 1e6);
+    histogram.reset();
+  };
+  const timer = setInterval(sample, 1000);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      histogram.disable();
+      return maxBySecond;
+    },
+  };
+}
+
+const SLOWEST_READS = 3;
+
+/** The run's slowest reads beside the stalls of the seconds they waited through, and the run's stalls in all. */
+function pausesOfRun(
+  run: { timedReads: Array<[string, number, number]>; generatorLoopMaxMs: Map<number, number>; startedAt: number; elapsedMs: number },
+  server: PauseSecond[],
+): Pick<LoadMixResult, 'slowestReads' | 'pauses'> {
+  const serverBySecond = new Map(server.map((second) => [second.at, second]));
+  const secondsBetween = (fromMs: number, toMs: number) =>
+    Array.from({ length: Math.floor(toMs / 1000) - Math.floor(fromMs / 1000) + 1 }, (_, index) => Math.floor(fromMs / 1000) + index);
+  const over = (seconds: number[]) => ({
+    serverLoopMaxMs: Math.max(0, ...seconds.map((at) => serverBySecond.get(at)?.loopMaxMs ?? 0)),
+    serverGcMs: seconds.reduce((sum, at) => sum + (serverBySecond.get(at)?.gcMs ?? 0), 0),
+    serverGcMaxMs: Math.max(0, ...seconds.map((at) => serverBySecond.get(at)?.gcMaxMs ?? 0)),
+    generatorLoopMaxMs: Math.max(0, ...seconds.map((at) => run.generatorLoopMaxMs.get(at) ?? 0)),
+  });
+  const slowestReads = [...run.timedReads]
+    .sort((a, b) => b[2] - a[2])
+    .slice(0, SLOWEST_READS)
+    .map(([kind, dueAt, milliseconds]) => {
+      const { serverLoopMaxMs, serverGcMs, generatorLoopMaxMs } = over(secondsBetween(dueAt, dueAt + milliseconds));
+      return { kind, milliseconds, serverLoopMaxMs, serverGcMs, generatorLoopMaxMs };
+    });
+  return { slowestReads, pauses: over(secondsBetween(run.startedAt, run.startedAt + run.elapsedMs)) };
+}
+
+const WINDOW_MS = 10_000;
+
+function p99ByWindow(run: { timedReads: Array<[string, number, number]>; startedAt: number; elapsedMs: number }): number[] {
+  // The last reads, due as the run ended, count in its last whole window.
+  const lastWindow = Math.max(0, Math.floor(run.elapsedMs / WINDOW_MS) - 1);
+  const windows: number[][] = [];
+  for (const [, dueAt, milliseconds] of run.timedReads) {
+    (windows[Math.min(lastWindow, Math.max(0, Math.floor((dueAt - run.startedAt) / WINDOW_MS)))] ??= []).push(milliseconds);
+  }
+  return [...windows].filter(Boolean).map((latencies) => summarize(latencies).p99);
+}
+
 /** Resident memory of the server's processes, in MB. */
 function residentMegabytes(rootPid: number): number {
   return serverProcesses(rootPid).reduce((sum, pid) => {
@@ -141,9 +233,12 @@ export async function benchLoadMix(
   // Both reports come from one process only: the signal that asks for them reaches the primary alone.
   const timeSql = Boolean(process.env.BENCH_SQL_TIMING) && database.engine === 'sqlite' && workers === 1;
   const reportMemory = memoryReports && workers === 1;
+  const reportPauses = workers === 1;
   const sqlTimingFile = join(tmpdir(), `quire-sql-timing-${process.pid}.json`);
   const memoryFile = join(tmpdir(), `quire-memory-${process.pid}.json`);
-  const preloads = [...(timeSql ? [SQL_TIMING_PRELOAD] : []), ...(reportMemory ? [MEMORY_PRELOAD] : [])];
+  const pausesFile = join(tmpdir(), `quire-pauses-${process.pid}.json`);
+  // The pauses preload first: its report is written before the memory report's collection.
+  const preloads = [...(reportPauses ? [PAUSES_PRELOAD] : []), ...(timeSql ? [SQL_TIMING_PRELOAD] : []), ...(reportMemory ? [MEMORY_PRELOAD] : [])];
   const server = await startServerProcess({
     ...database.env,
     LOG_LEVEL: 'warn',
@@ -153,6 +248,7 @@ export async function benchLoadMix(
     NODE_OPTIONS: [...preloads.map((preload) => `--import ${preload}`), ...(reportMemory ? ['--expose-gc'] : [])].join(' '),
     ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
     ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
+    ...(reportPauses ? { BENCH_PAUSES_FILE: pausesFile } : {}),
   }, [], { asNpmStart });
   const memory: Array<[string, MemoryReport]> = [];
   /** `live`: the server collects everything first and says what is live (only at the end: a collection changes what follows). */
@@ -254,6 +350,9 @@ export async function benchLoadMix(
     const run = async (durationMs: number) => {
       const readLatencies = new Map(reads.map(([kind]) => [kind, [] as number[]]));
       const writeLatencies: number[] = [];
+      /** Every read's kind, when it was due (epoch ms) and how long it took. */
+      const timedReads: Array<[kind: string, dueAt: number, milliseconds: number]> = [];
+      const generatorLoop = loopDelayBySecond();
       let errors = 0;
       const until = Date.now() + durationMs;
       const intervalMs = offeredRate ? (CONNECTIONS / offeredRate) * 1000 : 0;
@@ -276,14 +375,16 @@ export async function benchLoadMix(
           }
           const milliseconds = performance.now() - started;
           (read ? readLatencies.get(read[0])! : writeLatencies).push(milliseconds);
+          if (read) timedReads.push([read[0], performance.timeOrigin + started, milliseconds]);
         }
       };
       const startedAt = Date.now();
       await Promise.all(Array.from({ length: CONNECTIONS }, connection));
       const elapsedMs = Date.now() - startedAt;
+      const generatorLoopMaxMs = generatorLoop.stop();
       const allReads = [...readLatencies.values()].flat();
       const requests = allReads.length + writeLatencies.length;
-      return { readLatencies, allReads, writeLatencies, errors, requests, elapsedMs, requestsPerSecond: requests / (elapsedMs / 1000) };
+      return { readLatencies, allReads, writeLatencies, timedReads, generatorLoopMaxMs, errors, requests, startedAt, elapsedMs, requestsPerSecond: requests / (elapsedMs / 1000) };
     };
 
     // Long enough for the caches and V8's heap to reach their working size.
@@ -300,6 +401,7 @@ export async function benchLoadMix(
       sqlBefore &&
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
     clearInterval(sampler);
+    const serverPauses = reportPauses ? await reportFrom<PauseSecond[]>(server.child.pid!, pausesFile, 'pauses') : undefined;
     const rssEndMb = residentMegabytes(server.child.pid!);
     await reportMemoryAt('at the end', true);
     let bareRequestsPerSecond: number | undefined;
@@ -316,6 +418,7 @@ export async function benchLoadMix(
     }
     return {
       bareRequestsPerSecond,
+      readP99ByWindow: p99ByWindow(measured),
       engine: database.engine,
       requestsPerSecond: measured.requestsPerSecond,
       reads: summarize(measured.allReads),
@@ -329,6 +432,7 @@ export async function benchLoadMix(
       serverCpuShare: cpuUsed / measured.elapsedMs,
       sql,
       memory: reportMemory ? memory : undefined,
+      ...(serverPauses && pausesOfRun(measured, serverPauses)),
       pages: large?.pages ?? SPACES * PAGES_PER_SPACE,
     };
   } finally {
@@ -336,6 +440,7 @@ export async function benchLoadMix(
     await stop(server.child);
     rmSync(sqlTimingFile, { force: true });
     rmSync(memoryFile, { force: true });
+    rmSync(pausesFile, { force: true });
     rmSync(`${memoryFile}.live`, { force: true });
   }
 }
