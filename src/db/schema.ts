@@ -730,6 +730,8 @@ export interface CommentWithPeople extends CommentsTable {
   resolver_display_name: string | null;
   resolver_photo_url: string | null;
   reply_count: number;
+  /** Its reactions with who reacted, as one JSON value (read with jsonRows). */
+  reactions: unknown;
 }
 
 export interface ChangeRequestWithAuthor extends ChangeRequestsTable {

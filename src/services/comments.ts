@@ -4,8 +4,9 @@
 import { BadRequest, Forbidden, NotFound } from '../errors.ts';
 import { linkResolverFor, markdownToDocument, mentionsIn } from '../content/document.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
-import { addReaction, commentsQuery, deleteComment, findComment, insertComment, reactionsOf, removeReaction, updateComment, type CommentScope } from '../db/repos/comments.ts';
+import { addReaction, commentsQuery, deleteComment, findComment, insertComment, removeReaction, updateComment, type CommentScope } from '../db/repos/comments.ts';
 import type { Db, CommentWithPeople } from '../db/schema.ts';
+import { jsonRows } from '../db/dialect.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -61,7 +62,7 @@ function permissionsFor(actor: Actor, role: Role, comment: CommentWithPeople) {
   return { view: true, edit: author, reply: roleAtLeast(role, 'comment'), delete: author || roleAtLeast(role, 'admin') };
 }
 
-/** Presents comments or replies of one place, with reactions and target pages read in bulk. */
+/** Presents comments or replies of one place, their reactions read with them and target pages from one tree. */
 async function presentMany(
   ctx: ServiceContext,
   actor: Actor,
@@ -69,7 +70,6 @@ async function presentMany(
   rows: CommentWithPeople[],
   format: CommentFormat = 'markdown',
 ) {
-  const reactions = await reactionsOf(ctx.db, rows.map((row) => row.id));
   const needsTree = format === 'document' || rows.some((row) => row.page_id);
   const tree: FlatTree = needsTree ? (await loadRevision(ctx, place.revisionId)).tree : new Map();
   const resolver = linkResolverFor(tree);
@@ -77,7 +77,7 @@ async function presentMany(
     const view = {
       publicUrl: ctx.config.publicUrl,
       listUrl: place.listUrl,
-      reactions: reactions.filter((reaction) => reaction.comment_id === row.id) as ReactionRow[],
+      reactions: jsonRows<ReactionRow>(row.reactions),
       body: format === 'document' ? markdownToDocument(row.body, resolver) : { markdown: row.body },
       ...(place.withPermissions ? { permissions: permissionsFor(actor, place.role, row) } : {}),
     };

@@ -90,6 +90,28 @@ describe('comments', () => {
     expect(removed.body.reactions.map((r: any) => [r.emoji, r.count])).toEqual([['👍', 1]]);
   });
 
+  it('lists each comment and reply with its own reactions and who reacted', async () => {
+    const { org, token, spaceComments } = await setup();
+    const other = await buildMember(testApp, org.organizationId, 'comment');
+    const first = (await post(spaceComments, token, { body: { markdown: 'first' } })).body;
+    const second = (await post(spaceComments, token, { body: { markdown: 'second' } })).body;
+    const reply = (await post(`${spaceComments}/${first.id}/replies`, token, { body: { markdown: 'reply' } })).body;
+    await request(testApp.app, 'PUT', `${spaceComments}/${first.id}`, { token: other.token, body: { addedReactions: ['🎉'] } });
+    await request(testApp.app, 'PUT', `${spaceComments}/${second.id}`, { token, body: { addedReactions: ['👍'] } });
+    await request(testApp.app, 'PUT', `${spaceComments}/${second.id}`, { token: other.token, body: { addedReactions: ['👍'] } });
+    await request(testApp.app, 'PUT', `${spaceComments}/${first.id}/replies/${reply.id}`, { token, body: { addedReactions: ['👀'] } });
+
+    const listed = (await request(testApp.app, 'GET', spaceComments, { token })).body.items;
+    const reactionsOf = (comment: any) => comment.reactions.map((r: any) => [r.emoji, r.users.map((u: any) => u.user.id)]);
+    expect(listed.map((comment: any) => [comment.id, reactionsOf(comment)])).toEqual([
+      [second.id, [['👍', [org.admin.userId, other.userId]]]],
+      [first.id, [['🎉', [other.userId]]]],
+    ]);
+    expect(listed[1].reactions[0].users[0]).toMatchObject({ user: { id: other.userId, email: expect.any(String) }, reactedAt: expect.any(String) });
+    const replies = (await request(testApp.app, 'GET', `${spaceComments}/${first.id}/replies`, { token })).body.items;
+    expect(replies.map(reactionsOf)).toEqual([[['👀', [org.admin.userId]]]]);
+  });
+
   it('lets only the author change a body (editedAt set), and the author or an admin delete', async () => {
     const { org, token, spaceComments } = await setup();
     const author = await buildMember(testApp, org.organizationId, 'comment');
