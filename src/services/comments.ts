@@ -148,30 +148,36 @@ export interface PostInput {
 }
 
 export async function postComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, input: PostInput) {
-  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'comment');
-  let pageBlob: string | null = null;
+  // The page and the revision it is read in come before the transaction: a tree is
+  // read through the process's cache, which a transaction's connection does not use.
+  let onPage: { revisionId: string; blob: string | null } | undefined;
   if (input.page !== undefined) {
-    const page = (await loadRevision(ctx, resolved.revisionId)).tree.get(input.page);
+    const { revisionId } = await resolvePlace(ctx, ctx.db, actor, place, 'comment');
+    const page = (await loadRevision(ctx, revisionId)).tree.get(input.page);
     if (!page) throw new BadRequest(`page: no page "${input.page}" in this content`);
-    pageBlob = page.blob;
+    onPage = { revisionId, blob: page.blob };
   }
   const id = newId();
-  await insertComment(ctx.db, {
-    id,
-    space_id: resolved.scope.spaceId,
-    change_request_id: resolved.scope.changeRequestId,
-    parent_id: null,
-    body: input.body.markdown,
-    mentions: JSON.stringify(mentionsIn(input.body.markdown)),
-    posted_by: actor.user.id,
-    posted_at: isoNow(ctx.clock),
-    edited_at: null,
-    resolved_at: null,
-    resolved_by: null,
-    revision_id: resolved.revisionId,
-    page_id: input.page ?? null,
-    page_blob: pageBlob,
-    node_id: input.node ?? null,
+  // The comment and its counter in one transaction, with the permission it was posted under.
+  await ctx.db.transaction().execute(async (trx) => {
+    const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
+    await insertComment(trx, {
+      id,
+      space_id: resolved.scope.spaceId,
+      change_request_id: resolved.scope.changeRequestId,
+      parent_id: null,
+      body: input.body.markdown,
+      mentions: JSON.stringify(mentionsIn(input.body.markdown)),
+      posted_by: actor.user.id,
+      posted_at: isoNow(ctx.clock),
+      edited_at: null,
+      resolved_at: null,
+      resolved_by: null,
+      revision_id: onPage?.revisionId ?? resolved.revisionId,
+      page_id: input.page ?? null,
+      page_blob: onPage?.blob ?? null,
+      node_id: input.node ?? null,
+    });
   });
   return getComment(ctx, actor, place, id);
 }
@@ -255,25 +261,27 @@ export async function getReply(
 }
 
 export async function postReply(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, body: { markdown: string }) {
-  const resolved = await resolvePlace(ctx, ctx.db, actor, place, 'comment');
-  const comment = await requireComment(ctx.db, resolved.scope, commentId);
   const id = newId();
-  await insertComment(ctx.db, {
-    id,
-    space_id: comment.space_id,
-    change_request_id: comment.change_request_id,
-    parent_id: comment.id,
-    body: body.markdown,
-    mentions: JSON.stringify(mentionsIn(body.markdown)),
-    posted_by: actor.user.id,
-    posted_at: isoNow(ctx.clock),
-    edited_at: null,
-    resolved_at: null,
-    resolved_by: null,
-    revision_id: comment.revision_id,
-    page_id: null,
-    page_blob: null,
-    node_id: null,
+  await ctx.db.transaction().execute(async (trx) => {
+    const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
+    const comment = await requireComment(trx, resolved.scope, commentId);
+    await insertComment(trx, {
+      id,
+      space_id: comment.space_id,
+      change_request_id: comment.change_request_id,
+      parent_id: comment.id,
+      body: body.markdown,
+      mentions: JSON.stringify(mentionsIn(body.markdown)),
+      posted_by: actor.user.id,
+      posted_at: isoNow(ctx.clock),
+      edited_at: null,
+      resolved_at: null,
+      resolved_by: null,
+      revision_id: comment.revision_id,
+      page_id: null,
+      page_blob: null,
+      node_id: null,
+    });
   });
   return getReply(ctx, actor, place, commentId, id);
 }

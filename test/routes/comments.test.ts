@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp, walkList } from '../helpers/app.ts';
+import { sql } from 'kysely';
+import { engine } from '../helpers/database.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
 
 const testApp = useTestApp();
@@ -21,6 +23,27 @@ async function setup() {
 }
 
 const post = (url: string, token: string, body: object) => request(testApp.app, 'POST', url, { token, body });
+
+/** Runs `during` while the database refuses to change `column` of `table`, as a write that fails halfway would. */
+async function refusingUpdatesOf(table: string, column: string, during: () => Promise<void>) {
+  const { db } = testApp.database;
+  if (engine === 'postgres') {
+    await sql`create function quire_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(db);
+    await sql.raw(`create trigger quire_test_refuse before update of ${column} on ${table} for each row execute function quire_test_refuse()`).execute(db);
+  } else {
+    await sql.raw(`create trigger quire_test_refuse before update of ${column} on ${table} begin select raise(abort, 'refused by the test'); end`).execute(db);
+  }
+  try {
+    await during();
+  } finally {
+    if (engine === 'postgres') {
+      await sql.raw(`drop trigger quire_test_refuse on ${table}`).execute(db);
+      await sql`drop function quire_test_refuse()`.execute(db);
+    } else {
+      await sql`drop trigger quire_test_refuse`.execute(db);
+    }
+  }
+}
 
 describe('comments', () => {
   it('posts a space comment on a page with every field, and counts it on the space', async () => {
@@ -110,6 +133,23 @@ describe('comments', () => {
     expect(listed[1].reactions[0].users[0]).toMatchObject({ user: { id: other.userId, email: expect.any(String) }, reactedAt: expect.any(String) });
     const replies = (await request(testApp.app, 'GET', `${spaceComments}/${first.id}/replies`, { token })).body.items;
     expect(replies.map(reactionsOf)).toEqual([[['👀', [org.admin.userId]]]]);
+  });
+
+  it('keeps no comment or reply whose counter could not move: each commits with its count or not at all', async () => {
+    const { token, base, spaceComments } = await setup();
+    const first = (await post(spaceComments, token, { body: { markdown: 'first' } })).body;
+    await refusingUpdatesOf('spaces', 'comments_open', async () => {
+      const refused = await post(spaceComments, token, { body: { markdown: 'second' } });
+      expect(refused.status).toBe(500);
+    });
+    await refusingUpdatesOf('comments', 'reply_count', async () => {
+      const refused = await post(`${spaceComments}/${first.id}/replies`, token, { body: { markdown: 'reply' } });
+      expect(refused.status).toBe(500);
+    });
+    const listed = (await request(testApp.app, 'GET', spaceComments, { token })).body.items;
+    expect(listed.map((comment: any) => [comment.body.markdown, comment.replies])).toEqual([['first', 0]]);
+    expect((await request(testApp.app, 'GET', `${spaceComments}/${first.id}/replies`, { token })).body.items).toEqual([]);
+    expect((await request(testApp.app, 'GET', base, { token })).body.comments).toBe(1);
   });
 
   it('lets only the author change a body (editedAt set), and the author or an admin delete', async () => {

@@ -6,6 +6,12 @@ import type { ChangeRequestRow, CommentRow, Db } from '../schema.ts';
 
 type Status = ChangeRequestRow['status'];
 
+/** Refuses to move a counter outside a transaction: a failure after the counted write would leave it wrong for good. */
+function inTransaction(db: Db): Db {
+  if (!db.isTransaction) throw new Error('A stored counter moves only in the transaction that writes what it counts');
+  return db;
+}
+
 const STATUS_COUNTERS: Partial<Record<Status, 'change_requests_open' | 'change_requests_draft'>> = {
   open: 'change_requests_open',
   draft: 'change_requests_draft',
@@ -22,7 +28,7 @@ export async function countChangeRequestTransition(db: Db, spaceId: string, from
   add(STATUS_COUNTERS[to], 1);
   const changed = [...deltas].filter(([, delta]) => delta !== 0);
   if (changed.length === 0) return;
-  await db
+  await inTransaction(db)
     .updateTable('spaces')
     .set((eb) => Object.fromEntries(changed.map(([column, delta]) => [column, eb(column, '+', delta)])))
     .where('id', '=', spaceId)
@@ -32,13 +38,13 @@ export async function countChangeRequestTransition(db: Db, spaceId: string, from
 /** An open comment (not a reply) came or went: it counts for its change request, or for its space outside change requests. */
 export async function countOpenComment(db: Db, comment: Pick<CommentRow, 'space_id' | 'change_request_id'>, delta: 1 | -1): Promise<void> {
   if (comment.change_request_id !== null) {
-    await db
+    await inTransaction(db)
       .updateTable('change_requests')
       .set((eb) => ({ comments_open: eb('comments_open', '+', delta) }))
       .where('id', '=', comment.change_request_id)
       .execute();
   } else {
-    await db
+    await inTransaction(db)
       .updateTable('spaces')
       .set((eb) => ({ comments_open: eb('comments_open', '+', delta) }))
       .where('id', '=', comment.space_id)
@@ -48,7 +54,7 @@ export async function countOpenComment(db: Db, comment: Pick<CommentRow, 'space_
 
 /** A reply to the comment came or went. */
 export async function countReply(db: Db, parentId: string, delta: 1 | -1): Promise<void> {
-  await db
+  await inTransaction(db)
     .updateTable('comments')
     .set((eb) => ({ reply_count: eb('reply_count', '+', delta) }))
     .where('id', '=', parentId)
