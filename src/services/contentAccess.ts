@@ -3,7 +3,7 @@
 import { BadRequest } from '../errors.ts';
 import { findCollection, collectionsOfOrganization } from '../db/repos/collections.ts';
 import { grantsOfUser } from '../db/repos/grants.ts';
-import { contentStandingAt } from '../db/repos/contentStanding.ts';
+import { contentStandingAt, findSpaceWithStanding } from '../db/repos/contentStanding.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { isSpacePublishedOpenly } from '../db/repos/sites.ts';
@@ -75,9 +75,9 @@ export interface AuthorizedSpace {
   space: SpaceRow;
   standing: Exclude<SpaceStanding, null>;
   caller: ContentCaller;
-  /** The space with its counters, when the request read it with its token (a read, outside any transaction). */
+  /** The space with its counters, as read outside any transaction (with the token, or with the caller's standing). */
   withCounters?: SpaceWithCounters;
-  /** The stamp of the Git commit its current revision matches (null: none), when read with the token. */
+  /** The stamp of the Git commit its current revision matches (null: none), when read outside any transaction. */
   revisionGitStamp?: string | null;
 }
 
@@ -94,16 +94,18 @@ export async function authorizeSpace(
   options: { shareKey?: string; deleted?: boolean; reach?: SpaceReach } = {},
 ): Promise<AuthorizedSpace> {
   // What the request read with its token is as fresh as a new read outside a
-  // transaction; a transaction reads afresh (plugins/auth.ts).
+  // transaction; a transaction reads afresh (plugins/auth.ts). A site token's reader
+  // has no roles to read: the space alone.
   const preloaded = !db.isTransaction && actor.requestSpace?.spaceId === spaceId ? actor.requestSpace : undefined;
-  const space = preloaded ? preloaded.space?.row : await findSpace(db, spaceId);
+  const read = preloaded ? preloaded.space : actor.site ? undefined : await findSpaceWithStanding(db, spaceId, actor.user.id);
+  const space = preloaded || !actor.site ? read?.row : await findSpace(db, spaceId);
   if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
     return authorizeSpaceStanding(null, permission, spaceId) as never;
   }
   const caller = actor.site
     ? SITE_READER
-    : preloaded?.space?.standing
-      ? contentCallerFrom(preloaded.space.standing)
+    : read?.standing
+      ? contentCallerFrom(read.standing)
       : await loadContentCaller(db, space.organization_id, actor.user.id);
   const facts = spaceFacts(space);
   if (spaceStanding(caller, facts, options.shareKey) === null) {
@@ -112,7 +114,9 @@ export async function authorizeSpace(
       : await isSpacePublishedOpenly(db, space.id, options.shareKey);
   }
   const standing = authorizeSpaceStanding(spaceStanding(caller, facts, options.shareKey), permission, spaceId, options.reach);
-  return { space, standing, caller, withCounters: preloaded?.space?.row, revisionGitStamp: preloaded?.space?.revisionGitStamp };
+  // Inside a transaction, what was read may be what the operation is about to change.
+  const presentable = db.isTransaction ? undefined : read;
+  return { space, standing, caller, withCounters: presentable?.row, revisionGitStamp: presentable?.revisionGitStamp };
 }
 
 /** authorizeSpace for what publishing never opens: change requests, comments, links, custom fields. */
