@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 
 export type Hash = string;
 
-/** Where objects live: in memory for tests, the database for Quire itself. */
+/** Where objects live: the database for Quire itself; in memory for tests, and to gather a revision's new objects before they are written. */
 export interface ObjectStore {
   /** The objects found among `hashes` (missing ones are simply absent). */
   get(hashes: Hash[]): Promise<Map<Hash, string>>;

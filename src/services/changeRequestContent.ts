@@ -5,7 +5,7 @@ import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyChanges, type PageChange } from '../content/changes.ts';
 import { mergeTrees, type MergeConflict, type TextMerger } from '../content/merge.ts';
 import { mergeReusables, writeReusables, type ReusableConflict, type ReusableEntry } from '../content/reusables.ts';
-import { ContentError, getAll, hashOf, type Hash } from '../content/objects.ts';
+import { ContentError, getAll, hashOf, MemoryObjectStore, type Hash } from '../content/objects.ts';
 import { childrenByParent, findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
@@ -419,17 +419,22 @@ export async function storeRevision(
   /** The tree this revision replaces, where nothing reads that one any more (rememberTree). */
   superseded?: Hash,
 ): Promise<string> {
-  const store = databaseObjectStore(trx);
-  if (blobs.size > 0) await store.put(blobs);
-  const root = await writeTree(store, content.tree, bases);
+  // The new objects of every kind are gathered first and written together: one
+  // statement where they fit, where each kind was a round trip of its own.
+  const fresh = new MemoryObjectStore();
+  await fresh.put(blobs);
+  const root = await writeTree(fresh, content.tree, bases);
+  const filesHash = await writeFiles(fresh, content.files);
+  const reusablesHash = await writeReusables(fresh, content.reusables);
+  await databaseObjectStore(trx).put(fresh.objects);
   rememberTree(root, content.tree, superseded);
   const revisionId = newId();
   await insertRevision(trx, {
     id: revisionId,
     parents: JSON.stringify(parents),
     root_hash: root,
-    files_hash: await writeFiles(store, content.files),
-    reusables_hash: await writeReusables(store, content.reusables),
+    files_hash: filesHash,
+    reusables_hash: reusablesHash,
     created_by: actor.user.id,
     created_at: isoNow(ctx.clock),
   });
