@@ -348,7 +348,6 @@ export async function benchLoadMix(
     ];
 
     const run = async (durationMs: number) => {
-      const readLatencies = new Map(reads.map(([kind]) => [kind, [] as number[]]));
       const writeLatencies: number[] = [];
       /** Every read's kind, when it was due (epoch ms) and how long it took. */
       const timedReads: Array<[kind: string, dueAt: number, milliseconds: number]> = [];
@@ -374,15 +373,17 @@ export async function benchLoadMix(
             errors++;
           }
           const milliseconds = performance.now() - started;
-          (read ? readLatencies.get(read[0])! : writeLatencies).push(milliseconds);
           if (read) timedReads.push([read[0], performance.timeOrigin + started, milliseconds]);
+          else writeLatencies.push(milliseconds);
         }
       };
       const startedAt = Date.now();
       await Promise.all(Array.from({ length: CONNECTIONS }, connection));
       const elapsedMs = Date.now() - startedAt;
       const generatorLoopMaxMs = generatorLoop.stop();
-      const allReads = [...readLatencies.values()].flat();
+      const readLatencies = new Map(reads.map(([kind]) => [kind, [] as number[]]));
+      for (const [kind, , milliseconds] of timedReads) readLatencies.get(kind)!.push(milliseconds);
+      const allReads = timedReads.map(([, , milliseconds]) => milliseconds);
       const requests = allReads.length + writeLatencies.length;
       return { readLatencies, allReads, writeLatencies, timedReads, generatorLoopMaxMs, errors, requests, startedAt, elapsedMs, requestsPerSecond: requests / (elapsedMs / 1000) };
     };
