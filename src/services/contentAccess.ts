@@ -98,7 +98,7 @@ export async function authorizeSpace(
   // has no roles to read: the space alone.
   const preloaded = !db.isTransaction && actor.requestSpace?.spaceId === spaceId ? actor.requestSpace : undefined;
   const read = preloaded ? preloaded.space : actor.site ? undefined : await findSpaceWithStanding(db, spaceId, actor.user.id);
-  const space = preloaded || !actor.site ? read?.row : await findSpace(db, spaceId);
+  const space = actor.site && !preloaded ? await findSpace(db, spaceId) : read?.row;
   if (!space || (space.deleted_at !== null) !== (options.deleted ?? false)) {
     return authorizeSpaceStanding(null, permission, spaceId) as never;
   }
