@@ -10,6 +10,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Comp
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { Database } from './schema.ts';
+import { attachReader } from './sqliteReader.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -144,9 +145,10 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // Required here, so a server on PostgreSQL never loads SQLite's driver.
   const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
   let database: SqliteDatabase.Database;
+  const file = join(dataDir, 'quire.db');
   try {
     makeDataDir(dataDir);
-    database = new Sqlite(join(dataDir, 'quire.db'));
+    database = new Sqlite(file);
   } catch (error) {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new Error(`QUIRE_DATA_DIR "${dataDir}" is not a folder Quire can write its database in (${reason})`);
@@ -168,7 +170,15 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const connection = withStatementCache(database);
   const db = new Kysely<Database>({ dialect: new PatientSqliteDialect({ database: connection }) });
   sqliteConnections.set(db, connection);
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  const closeReader = attachReader(db, file);
+  return {
+    db,
+    engine: 'sqlite',
+    close: async () => {
+      await closeReader();
+      await db.destroy();
+    },
+  };
 }
 
 /** The PostgreSQL pool behind each Kysely instance, for named prepared statements. */

@@ -14,6 +14,7 @@ import { sql, type Insertable } from 'kysely';
 import type { SearchQuery } from '../content/search.ts';
 import { engineOf } from './dialect.ts';
 import type { Database, Db, SectionHit } from './schema.ts';
+import { readBesideRequests } from './sqliteReader.ts';
 
 /** Section ids an organization's range holds on SQLite; ranges stay below 2^52, so ids are exact JavaScript numbers. */
 const RANGE_SIZE = 2 ** 30;
@@ -168,7 +169,7 @@ async function postgresMatches(db: Db, tsquery: string, fields: Fragment, scope:
  * index order when bounded. One statement ranks ids first and reads only the winners'
  * text after (sorting ids keeps each candidate's kilobytes out of the sort), so the
  * answer comes from one snapshot. The bounded form walks the matches once, ranking as
- * it goes.
+ * it goes. It runs on SQLite's reader thread, beside the requests (sqliteReader.ts).
  */
 async function sqliteRanked(
   db: Db,
@@ -183,15 +184,17 @@ async function sqliteRanked(
       join search_sections ss on ss.id = search_fts.rowid
       join spaces s on s.id = ss.space_id
     where search_fts match ${match} and ${inScope}`;
-  const winners = await sql<SectionHit>`
+  return readBesideRequests(
+    db,
+    sql<SectionHit>`
     with ranked as (
       select id, score from (${matches}${candidates === undefined ? sql`` : sql` limit ${candidates}`})
       order by score, id
       limit ${limit}
     )
     select ${fields} from ranked r join search_sections ss on ss.id = r.id join spaces s on s.id = ss.space_id
-    order by r.score, r.id`.execute(db);
-  return winners.rows;
+    order by r.score, r.id`,
+  );
 }
 
 async function sqliteMatches(db: Db, match: string, fields: Fragment, scope: Scope, limit: number) {

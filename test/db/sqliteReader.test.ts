@@ -1,0 +1,59 @@
+// Reads that rank many rows (search) run beside the requests: on SQLite on a thread of
+// their own with a connection of their own, which must see every commit made before
+// them; inside a transaction on the transaction's connection, which alone sees its writes.
+import { availableParallelism } from 'node:os';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/index.ts';
+import { readBesideRequests } from '../../src/db/sqliteReader.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { bootstrap } from '../../src/services/accounts.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+
+let database: TestDatabase;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  handle = await database.open();
+});
+
+afterAll(async () => {
+  await handle.close();
+  await database.drop();
+});
+
+describe('reads beside the requests', () => {
+  it('see what was committed just before them', async () => {
+    const { organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Acme', email: 'a@a.test', name: 'A' });
+    const title = () => readBesideRequests(handle.db, sql<{ title: string }>`select title from organizations where id = ${organization.id}`);
+    expect(await title()).toEqual([{ title: 'Acme' }]);
+    await sql`update organizations set title = 'Acme Docs' where id = ${organization.id}`.execute(handle.db);
+    expect(await title()).toEqual([{ title: 'Acme Docs' }]);
+  });
+
+  it('inside a transaction, see what the transaction wrote and has not committed', async () => {
+    const { organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Beta', email: 'b@b.test', name: 'B' });
+    await handle.db.transaction().execute(async (trx) => {
+      await sql`update organizations set title = 'Beta Renamed' where id = ${organization.id}`.execute(trx);
+      expect(await readBesideRequests(trx, sql<{ title: string }>`select title from organizations where id = ${organization.id}`)).toEqual([{ title: 'Beta Renamed' }]);
+    });
+  });
+
+  // On one core SQLite reads where they are asked (sqliteReader.ts).
+  it.runIf(availableParallelism() > 1)('leave the request thread free to answer others while they run', async () => {
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 5);
+    try {
+      // Counting to 3 million in SQL: a few hundred milliseconds of one statement.
+      const [row] = await readBesideRequests(
+        handle.db,
+        sql<{ counted: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as counted from n`,
+      );
+      expect(Number(row.counted)).toBe(3_000_000);
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(turns).toBeGreaterThan(5);
+  });
+});
