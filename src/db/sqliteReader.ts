@@ -27,9 +27,9 @@ export function attachReader(db: Kysely<Database>, file: string): () => Promise<
   const reader: Reader = { file };
   readers.set(db, reader);
   return async () => {
-    const pool = reader.pool;
-    reader.pool = undefined;
-    await pool?.destroy();
+    // A read asked after the database closed fails as it would on the closed connection, instead of starting a thread again.
+    readers.delete(db);
+    await reader.pool?.destroy();
   };
 }
 
