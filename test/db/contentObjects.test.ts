@@ -1,30 +1,18 @@
 // The database object store keeps the content library's promises on both engines.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { hashOf } from '../../src/content/objects.ts';
 import { readTree, writeTree } from '../../src/content/tree.ts';
 import { sameTree } from '../../src/content/merge.ts';
 import { databaseObjectStore } from '../../src/db/repos/contentObjects.ts';
 import { treeOf } from '../../src/services/revisionContent.ts';
-import type { DatabaseHandle } from '../../src/db/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabase } from '../helpers/app.ts';
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = await database.open();
-});
-
-afterAll(async () => {
-  await handle.close();
-  await database.drop();
-});
+const opened = useTestDatabase();
 
 describe('the database object store', () => {
   it('reads back a large tree written to it, and stores each object once', async () => {
-    const store = databaseObjectStore(handle.db);
+    const store = databaseObjectStore(opened.database.db);
     const changes: PageChange[] = [];
     for (let i = 0; i < 1200; i++) {
       changes.push({
@@ -38,7 +26,7 @@ describe('the database object store', () => {
     const tree = applyChanges(new Map(), changes);
     const root = await writeTree(store, tree);
     const count = async () =>
-      Number((await handle.db.selectFrom('content_objects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number((await opened.database.db.selectFrom('content_objects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const stored = await count();
     expect(sameTree(await readTree(store, root), tree)).toBe(true);
     await writeTree(store, tree);
@@ -50,7 +38,7 @@ describe('the database object store', () => {
   });
 
   it('lets a transaction read a tree that a request outside it is reading already, rather than wait for itself', { timeout: 10_000 }, async () => {
-    const store = databaseObjectStore(handle.db);
+    const store = databaseObjectStore(opened.database.db);
     const changes: PageChange[] = Array.from({ length: 2000 }, (_, i) => ({
       kind: 'insert' as const,
       id: `shared${i}`,
@@ -60,8 +48,8 @@ describe('the database object store', () => {
     }));
     const root = await writeTree(store, applyChanges(new Map(), changes));
     // On SQLite the transaction holds the one connection: the read outside cannot go on until it ends.
-    const outside = treeOf(handle.db, root);
-    const inside = await handle.db.transaction().execute(async (trx) => {
+    const outside = treeOf(opened.database.db, root);
+    const inside = await opened.database.db.transaction().execute(async (trx) => {
       await trx.selectFrom('content_objects').select('hash').limit(1).execute();
       return treeOf(trx, root);
     });

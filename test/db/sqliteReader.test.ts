@@ -3,38 +3,26 @@
 // them; inside a transaction on the transaction's connection, which alone sees its writes.
 import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/index.ts';
+import { describe, expect, it } from 'vitest';
 import { readBesideRequests } from '../../src/db/sqliteReader.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { bootstrap } from '../../src/services/accounts.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabase } from '../helpers/app.ts';
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = await database.open();
-});
-
-afterAll(async () => {
-  await handle.close();
-  await database.drop();
-});
+const opened = useTestDatabase();
 
 describe('reads beside the requests', () => {
   it('see what was committed just before them', async () => {
-    const { organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Acme', email: 'a@a.test', name: 'A' });
-    const title = () => readBesideRequests(handle.db, sql<{ title: string }>`select title from organizations where id = ${organization.id}`);
+    const { organization } = await bootstrap(opened.database.db, systemClock, { organizationTitle: 'Acme', email: 'a@a.test', name: 'A' });
+    const title = () => readBesideRequests(opened.database.db, sql<{ title: string }>`select title from organizations where id = ${organization.id}`);
     expect(await title()).toEqual([{ title: 'Acme' }]);
-    await sql`update organizations set title = 'Acme Docs' where id = ${organization.id}`.execute(handle.db);
+    await sql`update organizations set title = 'Acme Docs' where id = ${organization.id}`.execute(opened.database.db);
     expect(await title()).toEqual([{ title: 'Acme Docs' }]);
   });
 
   it('inside a transaction, see what the transaction wrote and has not committed', async () => {
-    const { organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Beta', email: 'b@b.test', name: 'B' });
-    await handle.db.transaction().execute(async (trx) => {
+    const { organization } = await bootstrap(opened.database.db, systemClock, { organizationTitle: 'Beta', email: 'b@b.test', name: 'B' });
+    await opened.database.db.transaction().execute(async (trx) => {
       await sql`update organizations set title = 'Beta Renamed' where id = ${organization.id}`.execute(trx);
       expect(await readBesideRequests(trx, sql<{ title: string }>`select title from organizations where id = ${organization.id}`)).toEqual([{ title: 'Beta Renamed' }]);
     });
@@ -47,7 +35,7 @@ describe('reads beside the requests', () => {
     try {
       // Counting to 3 million in SQL: a few hundred milliseconds of one statement.
       const [row] = await readBesideRequests(
-        handle.db,
+        opened.database.db,
         sql<{ counted: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as counted from n`,
       );
       expect(Number(row.counted)).toBe(3_000_000);

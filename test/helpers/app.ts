@@ -46,6 +46,24 @@ export async function stopTestApp(testApp: TestApp): Promise<void> {
   await testApp.testDatabase.drop();
 }
 
+/**
+ * Opens a fresh database before the file's tests and closes and drops it after them,
+ * for tests that drive the database without an app. (Here, not in database.ts, which
+ * the benchmarks load without vitest.)
+ */
+export function useTestDatabase(): Pick<TestApp, 'database' | 'testDatabase'> {
+  const holder = {} as Pick<TestApp, 'database' | 'testDatabase'>;
+  beforeAll(async () => {
+    holder.testDatabase = await createTestDatabase();
+    holder.database = await holder.testDatabase.open();
+  });
+  afterAll(async () => {
+    await holder.database.close();
+    await holder.testDatabase.drop();
+  });
+  return holder;
+}
+
 /** Starts a test app before the file's tests and removes it after them. */
 export function useTestApp(env: Record<string, string> = {}): TestApp {
   const holder = {} as TestApp;
