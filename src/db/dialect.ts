@@ -1,5 +1,6 @@
 // Everything that differs between SQLite and PostgreSQL lives here: how a connection
 // is opened and tuned, and the few SQL spellings the engines disagree on.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
@@ -181,6 +182,36 @@ function openSqlite(dataDir: string): DatabaseHandle {
   };
 }
 
+/** Statement texts a PostgreSQL connection keeps parsed and planned, at most. */
+const POSTGRES_STATEMENTS_PER_CONNECTION = 200;
+
+/** The name a statement's text is prepared under on a PostgreSQL connection. */
+export function postgresStatementName(text: string): string {
+  return `quire_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Runs every statement with parameters as a named prepared statement, so PostgreSQL
+ * parses and plans each text once per connection instead of at every run. Kysely
+ * sends unnamed ones: under the mixed load, parsing and planning them was a quarter
+ * of PostgreSQL's CPU (bench/RESULTS.md, 2026-11-28). Texts without parameters
+ * (BEGIN, migrations of several statements) keep the simple protocol; beyond
+ * POSTGRES_STATEMENTS_PER_CONNECTION texts a connection runs new ones unnamed, so
+ * lists of ever-different lengths cannot grow a backend's memory without end.
+ */
+function prepareStatementsOf(client: pg.PoolClient): void {
+  const prepared = new Set<string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: typeof query }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) return query(text, values, callback);
+    if (!prepared.has(text)) {
+      if (prepared.size >= POSTGRES_STATEMENTS_PER_CONNECTION) return query(text, values);
+      prepared.add(text);
+    }
+    return query({ name: postgresStatementName(text), text, values });
+  };
+}
+
 /** The PostgreSQL pool behind each Kysely instance, for named prepared statements. */
 const postgresPools = new WeakMap<Kysely<Database>, pg.Pool>();
 
@@ -194,6 +225,7 @@ function openPostgres(databaseUrl: string, poolSize: number): DatabaseHandle {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle connection the server drops must not crash the process.
   pool.on('error', () => {});
+  pool.on('connect', prepareStatementsOf);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   postgresPools.set(db, pool);
   return { db, engine: 'postgres', close: () => db.destroy() };

@@ -14,8 +14,7 @@
 // keeps of it (JSON columns parsed, say): remembered rows are made once, and what is
 // made is shared by every reader of them, so nothing may change it.
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
-import { createHash } from 'node:crypto';
-import { engineOf, postgresPoolOf, sqliteConnectionOf, type Engine } from './dialect.ts';
+import { engineOf, postgresPoolOf, postgresStatementName, sqliteConnectionOf, type Engine } from './dialect.ts';
 import type { Database, Db } from './schema.ts';
 
 const REMEMBERED_RESULTS = 10_000;
@@ -46,7 +45,7 @@ export function preparedQuery<Name extends string, Row, Made = Row>(
       entry = {
         compiled,
         slots: compiled.parameters.map((parameter) => placeholders.get(parameter)),
-        statementName: `quire_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`,
+        statementName: postgresStatementName(compiled.sql),
       };
       compiledByEngine.set(engine, entry);
     }

@@ -8,9 +8,10 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { addUser, bootstrap } from '../../src/services/accounts.ts';
 import { revokeToken } from '../../src/services/users.ts';
 import { deleteMembership, updateMembership } from '../../src/db/repos/members.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
 import { preparedQuery } from '../../src/db/prepared.ts';
 import { engineOf } from '../../src/db/dialect.ts';
+import { sql } from 'kysely';
 
 let database: TestDatabase;
 let first: DatabaseHandle;
@@ -76,5 +77,48 @@ describe('prepared per-request queries', () => {
     });
     expect(seenInside).toBeUndefined();
     expect(await findTokenOwner(first.db, tokenHash)).toBeUndefined();
+  });
+});
+
+describe.runIf(engine === 'postgres')('statements on PostgreSQL', () => {
+  const preparedTexts = async (connection: typeof first.db) =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)).rows.map((row) => row.statement);
+
+  it('are parsed once on a connection and run by name after, in a transaction as outside one', async () => {
+    await first.db.connection().execute(async (connection) => {
+      const titles = connection.selectFrom('organizations').select('title').where('id', '=', 'none');
+      expect(await titles.execute()).toEqual([]);
+      expect(await titles.execute()).toEqual([]);
+      const insert = connection.insertInto('users').values({ id: 'u-prepared', email: 'p@p.test', display_name: 'P', created_at: new Date().toISOString() });
+      await connection.transaction().execute((trx) => trx.executeQuery(insert.compile()));
+      const texts = await preparedTexts(connection);
+      expect(texts.filter((text) => text === titles.compile().sql)).toHaveLength(1);
+      expect(texts).toContain(insert.compile().sql);
+    });
+  });
+
+  it('without parameters run as sent, so a text of several statements still runs', async () => {
+    await first.db.connection().execute(async (connection) => {
+      await sql`create temporary table several (n int); insert into several values (7)`.execute(connection);
+      expect((await sql<{ n: number }>`select n from several`.execute(connection)).rows).toEqual([{ n: 7 }]);
+      expect((await preparedTexts(connection)).some((text) => text.includes('several'))).toBe(false);
+    });
+  });
+
+  it('beyond 200 texts on a connection run unnamed, and answer as before', async () => {
+    const fresh = await database.open();
+    try {
+      await fresh.db.connection().execute(async (connection) => {
+        for (let n = 0; n < 210; n++) {
+          const { rows } = await sql<{ n: number }>`select ${n}::int + ${sql.raw(String(n))} as n`.execute(connection);
+          expect(rows).toEqual([{ n: 2 * n }]);
+        }
+        const texts = await preparedTexts(connection);
+        expect(texts).toHaveLength(200);
+        expect(texts.some((text) => text.includes('+ 209 as n'))).toBe(false);
+      });
+    } finally {
+      await fresh.close();
+    }
   });
 });
