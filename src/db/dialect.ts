@@ -194,7 +194,7 @@ export function postgresStatementName(text: string): string {
  * Runs every statement with parameters as a named prepared statement, so PostgreSQL
  * parses and plans each text once per connection instead of at every run. Kysely
  * sends unnamed ones: under the mixed load, parsing and planning them was a quarter
- * of PostgreSQL's CPU (bench/RESULTS.md, 2026-11-28). Texts without parameters
+ * of PostgreSQL's CPU (bench/RESULTS.md, session 34). Texts without parameters
  * (BEGIN, migrations of several statements) keep the simple protocol; beyond
  * POSTGRES_STATEMENTS_PER_CONNECTION texts a connection runs new ones unnamed, so
  * lists of ever-different lengths cannot grow a backend's memory without end.
