@@ -186,7 +186,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
 const POSTGRES_STATEMENTS_PER_CONNECTION = 200;
 
 /** The name a statement's text is prepared under on a PostgreSQL connection. */
-export function postgresStatementName(text: string): string {
+function postgresStatementName(text: string): string {
   return `quire_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 }
 
@@ -200,15 +200,15 @@ export function postgresStatementName(text: string): string {
  * lists of ever-different lengths cannot grow a backend's memory without end.
  */
 function prepareStatementsOf(client: pg.PoolClient): void {
-  const prepared = new Set<string>();
+  const names = new Map<string, string>();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // Kysely calls query(text, values); the pool's own query (prepared.ts) adds a callback.
   (client as unknown as { query: typeof query }).query = (text: unknown, values?: unknown, callback?: unknown) => {
-    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) return query(text, values, callback);
-    if (!prepared.has(text)) {
-      if (prepared.size >= POSTGRES_STATEMENTS_PER_CONNECTION) return query(text, values);
-      prepared.add(text);
-    }
-    return query({ name: postgresStatementName(text), text, values });
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) return query(text, values, callback);
+    let name = names.get(text);
+    if (name === undefined && names.size < POSTGRES_STATEMENTS_PER_CONNECTION) names.set(text, (name = postgresStatementName(text)));
+    const statement = name === undefined ? { text, values } : { name, text, values };
+    return callback === undefined ? query(statement) : query(statement, callback);
   };
 }
 

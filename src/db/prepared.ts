@@ -6,15 +6,15 @@
 // what Kysely's driver would do, minus its connection mutex: the mutex is only ever
 // held across an await while a transaction is open, and better-sqlite3 runs each
 // statement synchronously, so when no transaction is open nothing can interleave.
-// On PostgreSQL, outside a transaction, it runs as a named prepared statement, which
-// the server parses and plans once per connection.
+// On PostgreSQL, outside a transaction, it runs on the pool without Kysely's driver,
+// as a named prepared statement like every statement (dialect.ts).
 // With `remember`, SQLite results are kept until the database changes (any write by
 // this process, any commit by another), so repeated reads cost one version check and
 // a changed row is never served stale. `made` turns each row into what the caller
 // keeps of it (JSON columns parsed, say): remembered rows are made once, and what is
 // made is shared by every reader of them, so nothing may change it.
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
-import { engineOf, postgresPoolOf, postgresStatementName, sqliteConnectionOf, type Engine } from './dialect.ts';
+import { engineOf, postgresPoolOf, sqliteConnectionOf, type Engine } from './dialect.ts';
 import type { Database, Db } from './schema.ts';
 
 const REMEMBERED_RESULTS = 10_000;
@@ -28,7 +28,7 @@ export function preparedQuery<Name extends string, Row, Made = Row>(
   const madeAll = made ? (rows: Row[]) => rows.map(made) : (rows: Row[]) => rows as unknown as Made[];
   const compiledByEngine = new Map<
     Engine,
-    { compiled: CompiledQuery<Row>; slots: Array<Name | undefined>; statementName: string }
+    { compiled: CompiledQuery<Row>; slots: Array<Name | undefined> }
   >();
 
   function compile(db: Db) {
@@ -45,7 +45,6 @@ export function preparedQuery<Name extends string, Row, Made = Row>(
       entry = {
         compiled,
         slots: compiled.parameters.map((parameter) => placeholders.get(parameter)),
-        statementName: postgresStatementName(compiled.sql),
       };
       compiledByEngine.set(engine, entry);
     }
@@ -53,7 +52,7 @@ export function preparedQuery<Name extends string, Row, Made = Row>(
   }
 
   return async (db, values) => {
-    const { compiled, slots, statementName } = compile(db);
+    const { compiled, slots } = compile(db);
     const parameters = slots.map((slot, index) => (slot === undefined ? compiled.parameters[index] : values[slot]));
     const sqlite = db.isTransaction ? undefined : sqliteConnectionOf(db as Kysely<Database>);
     if (sqlite && !sqlite.inTransaction) {
@@ -68,7 +67,7 @@ export function preparedQuery<Name extends string, Row, Made = Row>(
       return rows;
     }
     const pool = db.isTransaction ? undefined : postgresPoolOf(db as Kysely<Database>);
-    if (pool) return madeAll((await pool.query({ name: statementName, text: compiled.sql, values: parameters })).rows as Row[]);
+    if (pool) return madeAll((await pool.query(compiled.sql, parameters)).rows as Row[]);
     const result = await db.executeQuery<Row>({ ...compiled, parameters });
     return madeAll(result.rows as Row[]);
   };

@@ -97,6 +97,20 @@ describe.runIf(engine === 'postgres')('statements on PostgreSQL', () => {
     });
   });
 
+  it('run by the per-request queries on the pool are prepared by name as well', async () => {
+    const fresh = await database.open();
+    try {
+      // One query at a time on a new pool: every one of them runs on its one connection.
+      const titleOf = preparedQuery<'id', { title: string }>((db, param) => db.selectFrom('organizations').select('title').where('id', '=', param('id')));
+      expect(await titleOf(fresh.db, { id: 'none' })).toEqual([]);
+      expect(await titleOf(fresh.db, { id: 'none' })).toEqual([]);
+      const texts = await preparedTexts(fresh.db);
+      expect(texts.filter((text) => text.startsWith('select "title" from "organizations"'))).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('without parameters run as sent, so a text of several statements still runs', async () => {
     await first.db.connection().execute(async (connection) => {
       await sql`create temporary table several (n int); insert into several values (7)`.execute(connection);
