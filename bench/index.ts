@@ -7,7 +7,7 @@
 // and 75% of the rate the first run reached), then as fast as answers come with
 // BENCH_LOAD_WORKERS server processes (default: one per core); BENCH_SQL_TIMING=1 adds
 // the single process's time inside SQLite.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
 import { benchEvents } from './events.ts';
@@ -241,10 +241,14 @@ const benchmarks: Benchmark[] = [
     run: async (database) => {
       const latency = (summary: LoadMixResult['reads']) =>
         `${summary.count} (p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms)`;
-      const lines = (label: string, result: LoadMixResult) => [
+      // A p99 at a share of capacity is a number of request-times (README, Performance):
+      // printed beside the milliseconds, it compares across days of different speed.
+      const requestTimes = (result: LoadMixResult, capacity: number) =>
+        `; the p99 is ${((result.reads.p99 * capacity) / 1000).toFixed(1)} request-times at the capacity of ${capacity.toFixed(0)} req/s`;
+      const lines = (label: string, result: LoadMixResult, capacity?: number) => [
         `${label}: ${result.requestsPerSecond.toFixed(0)} req/s${
           result.bareRequestsPerSecond ? ` (bare node:http under the same generator ${result.bareRequestsPerSecond.toFixed(0)} req/s: ${((result.requestsPerSecond / result.bareRequestsPerSecond) * 100).toFixed(1)}%)` : ''
-        }, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms at 75% of capacity)`,
+        }, errors ${result.errors}; reads ${latency(result.reads)} (target p99 < 50 ms at 75% of capacity)${capacity ? requestTimes(result, capacity) : ''}`,
         `${label}: writes ${latency(result.writes)}`,
         `${label}: read p99 of each 10 s: ${result.readP99ByWindow.map((p99) => p99.toFixed(1)).join(' ')} ms`,
         `${label}: read p50 / p99 by kind: ` +
@@ -286,7 +290,7 @@ const benchmarks: Benchmark[] = [
       const capacity = await benchLoadMix(database, loadSeconds);
       const output = lines('closed loop', capacity);
       const rates = loadRate ? [loadRate] : [0.5, 0.75].map((share) => Math.round(capacity.requestsPerSecond * share));
-      for (const offeredRate of rates) output.push(...lines(`paced at ${offeredRate} req/s`, await onFreshDatabase({ offeredRate })));
+      for (const offeredRate of rates) output.push(...lines(`paced at ${offeredRate} req/s`, await onFreshDatabase({ offeredRate }), capacity.requestsPerSecond));
       const workers = await onFreshDatabase({ workers: loadWorkers });
       output.push(...lines(`closed loop, QUIRE_WORKERS=${loadWorkers}`, workers));
       return output;
@@ -299,6 +303,9 @@ const openers: Record<string, () => Promise<BenchDatabase | undefined>> = {
   postgres: postgresDatabase,
 };
 
+// The machine's processor changes from day to day here, and the ratios with it (README,
+// Performance): a run names it, so figures are compared with their own machine's.
+console.log(`${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown processor'}, Node.js ${process.version}`);
 for (const benchmark of benchmarks.filter((candidate) => !only || only.includes(candidate.name))) {
   console.log(benchmark.title);
   if (benchmark.withoutDatabase) {
