@@ -96,11 +96,30 @@ export function inReadingOrder(tree: FlatTree, options: { from?: string; leaveOu
   return start ? [start, ...walk(start.id)] : [];
 }
 
-/** A page as search shows it: where it sits, and what of its metadata a result carries. */
+/**
+ * The tree without the given pages and what is under them, for a reader who may not read
+ * those: the same tree when there are none.
+ */
+export function treeWithout(tree: FlatTree, leftOut: ReadonlySet<string>): FlatTree {
+  if (leftOut.size === 0) return tree;
+  const kept: FlatTree = new Map();
+  for (const page of tree.values()) if (!withinAny(tree, page.id, leftOut)) kept.set(page.id, page);
+  return kept;
+}
+
+/** Whether the page or a page above it is one of `pageIds`. */
+export function withinAny(tree: FlatTree | TreeOutline, pageId: string, pageIds: ReadonlySet<string>): boolean {
+  for (let page = tree.get(pageId), depth = 0; page && depth <= tree.size; page = page.parentId ? tree.get(page.parentId) : undefined, depth++) {
+    if (pageIds.has(page.id)) return true;
+  }
+  return false;
+}
+
+/** A page as search shows it: where it sits, and what of its metadata a result carries or decides who sees it. */
 export interface OutlinePage {
   id: string;
   parentId: string | null;
-  meta: Pick<PageMeta, 'title'> & { description?: unknown; hidden?: unknown };
+  meta: Pick<PageMeta, 'title'> & { description?: unknown; hidden?: unknown; if?: unknown };
 }
 
 /** What search needs of a revision's pages; a fraction of the tree's memory, so every space searched stays cached. */
@@ -109,8 +128,8 @@ export type TreeOutline = ReadonlyMap<string, OutlinePage>;
 export function outlineOf(tree: FlatTree): TreeOutline {
   const outline = new Map<string, OutlinePage>();
   for (const page of tree.values()) {
-    const { title, description, hidden } = page.meta;
-    const meta = { title, ...(description !== undefined ? { description } : {}), ...(hidden !== undefined ? { hidden } : {}) };
+    const { title, description, hidden, if: condition } = page.meta;
+    const meta = { title, ...(description !== undefined ? { description } : {}), ...(hidden !== undefined ? { hidden } : {}), ...(condition !== undefined ? { if: condition } : {}) };
     outline.set(page.id, { id: page.id, parentId: page.parentId, meta });
   }
   return outline;

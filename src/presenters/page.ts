@@ -54,7 +54,14 @@ export function presentPage(
   spaceId: string,
   tree: FlatTree,
   page: FlatPage,
-  options: { markdown?: string; nested?: boolean; children?: Map<string | null, FlatPage[]>; git?: Record<string, GitBlob> } = {},
+  options: {
+    markdown?: string;
+    nested?: boolean;
+    children?: Map<string | null, FlatPage[]>;
+    git?: Record<string, GitBlob>;
+    /** Whether the reader is shown each page's condition: members are; readers of published content never, as GitBook answers site tokens. */
+    conditions?: boolean;
+  } = {},
 ): PresentedPage {
   // Grouped once and handed down to the sub-pages: grouping per page would be quadratic.
   const byParent = options.nested === false ? undefined : (options.children ?? childrenByParent(tree));
@@ -70,12 +77,13 @@ export function presentPage(
     path,
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     urls: { app: pageAppUrl(publicUrl, spaceId, path) },
-    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent, git: options.git })),
+    pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent, git: options.git, conditions: options.conditions })),
     ...(type === 'document' ? { layout: layoutOf(page.meta.layout), tags: [], ...(page.blob ? { documentId: page.blob } : {}) } : {}),
     // A link page's href, as GitBook's reference: a page of the space when the path names one, else the URL.
     ...(type === 'link' && typeof page.meta.href === 'string' ? { target: linkResolverFor(tree, page.id)(page.meta.href) } : {}),
   };
   for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];
+  if (options.conditions && typeof page.meta.if === 'string') presented.condition = page.meta.if;
   const git = options.git?.[page.id];
   if (git) presented.git = { oid: git[1], path: git[0] };
   return presented;
@@ -88,6 +96,7 @@ export function presentPageTree(
   tree: FlatTree,
   children: Map<string | null, FlatPage[]>,
   git?: Record<string, GitBlob>,
+  conditions?: boolean,
 ): PresentedPage[] {
-  return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children, git }));
+  return (children.get(null) ?? []).map((page) => presentPage(publicUrl, spaceId, tree, page, { children, git, conditions }));
 }

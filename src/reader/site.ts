@@ -14,7 +14,7 @@ import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
-import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
+import { defaultSectionOf, orderedSections, pagesReadBy, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
 import { redirectedPath } from '../services/siteRedirects.ts';
 import { siteScripts } from '../services/integrationEvents.ts';
 import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type PageScripts } from './layout.ts';
@@ -175,7 +175,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   if (cached && (cached.specs.slugs.length === 0 || isDeepStrictEqual(await latestOpenApiVersions(ctx, site.organization_id, cached.specs.slugs), cached.specs.versions))) {
     return { status: 200, body: cached.html, cache: 'page', scripts };
   }
-  const view = await loadRevision(ctx, space.revision_id);
+  const view = await revisionReadBy(ctx, space.revision_id, claims);
   const order = inReadingOrder(view.tree, { leaveOutHidden: true }).filter((page) => page.meta.type !== 'group');
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
@@ -286,6 +286,12 @@ function pageAsMarkdown(page: FlatPage, markdown: string): string {
   return `# ${page.meta.title}\n\n${description}${markdown}`;
 }
 
+/** A space's published revision without the pages the reader's claims do not open. */
+async function revisionReadBy(ctx: ServiceContext, revisionId: string, claims: Record<string, unknown>): Promise<RevisionView> {
+  const view = await loadRevision(ctx, revisionId);
+  return { ...view, ...pagesReadBy(view.tree, claims) };
+}
+
 /** Every readable page of every site space the reader may see, for the files machines read. */
 async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }: PublishedSiteRows, claims: Record<string, unknown>, base: string) {
   const sections = new Map(orderedSections(structure).map((section) => [section.id, section]));
@@ -297,7 +303,7 @@ async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }
     if (!space || space.deleted_at) continue;
     const isDefault = siteSpace.id === (section ? section.default_site_space_id : site.default_site_space_id);
     const prefix = [...(section && section.id !== defaultSection ? [section.path] : []), ...(isDefault ? [] : [siteSpace.path])];
-    const view = await loadRevision(ctx, space.revision_id);
+    const view = await revisionReadBy(ctx, space.revision_id, claims);
     const pages = inReadingOrder(view.tree, { leaveOutHidden: true })
       .filter((page) => page.meta.type === 'document')
       .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownWithIncludes(ctx, view, page) }));

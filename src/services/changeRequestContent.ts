@@ -27,7 +27,7 @@ import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
 import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
 import { listsOf, presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
-import { slugify, uniquePath } from './siteStructure.ts';
+import { checkedCondition, slugify, uniquePath } from './siteStructure.ts';
 
 interface PageFields {
   title?: string;
@@ -38,6 +38,8 @@ interface PageFields {
   hidden?: boolean;
   noIndex?: boolean;
   noRobotsIndex?: boolean;
+  /** Adaptive content: when readers of published content see the page; '' removes it. Stored as Git Sync's front matter names it, `if`. */
+  condition?: string;
 }
 
 /** A page's content as sent: markdown (a string or {markdown}) or GitBook's JSONDocument ({document}). */
@@ -121,6 +123,11 @@ function readDocument(document: string | { markdown: string }, where: string): R
     if (typeof value !== wanted) throw new BadRequest(`${where}.document: front matter "${field}" must be a ${wanted}`);
     (front as Record<string, unknown>)[field] = value;
   }
+  // GitBook's front matter names a page's condition `if`.
+  if (split.front.if !== undefined) {
+    if (typeof split.front.if !== 'string') throw new BadRequest(`${where}.document: front matter "if" must be a string`);
+    front.condition = split.front.if;
+  }
   // A leading heading is the title, unless the front matter named one: then it is content.
   if (front.title !== undefined) return { front, body: split.body };
   const { title, body } = splitTitle(split.body);
@@ -146,11 +153,16 @@ async function writeJsonDocuments(changes: ContentChangeInput[]): Promise<Map<ob
   return written;
 }
 
-function metaFields(fields: PageFields): Partial<PageMeta> {
+/** Where a document's own condition is named, for its error. */
+const FRONT_CONDITION = (where: string) => `${where}.document: front matter "if"`;
+
+/** The page metadata fields set; `conditionField` names where the condition came from, for its error. */
+function metaFields(fields: PageFields, conditionField: string): Partial<PageMeta> {
   const meta: Partial<PageMeta> = {};
   for (const key of ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const) {
     if (fields[key] !== undefined) meta[key] = fields[key] as never;
   }
+  if (fields.condition !== undefined) meta.if = fields.condition === '' ? undefined : checkedCondition(conditionField, fields.condition);
   return meta;
 }
 
@@ -334,8 +346,8 @@ function applyBatch(
         placement: { parentId, index: change.at },
         meta: {
           type,
-          ...metaFields(change),
-          ...metaFields(front),
+          ...metaFields(change, `${where}.condition`),
+          ...metaFields(front, FRONT_CONDITION(where)),
           ...(type === 'link' ? { href: change.href } : {}),
           title,
           slug: change.slug ?? freeSlug(tree, parentId, title),
@@ -359,7 +371,7 @@ function applyBatch(
       pageChange = {
         kind: 'update',
         id,
-        meta: { ...metaFields(change), ...(document ? metaFields(document.front) : {}), ...(title !== undefined ? { title } : {}), updatedAt: now },
+        meta: { ...metaFields(change, `${where}.condition`), ...(document ? metaFields(document.front, FRONT_CONDITION(where)) : {}), ...(title !== undefined ? { title } : {}), updatedAt: now },
         ...(document ? { blob: hashOf(document.body) } : {}),
         ...(moves ? { placement: { parentId, index: change.at } } : {}),
       };

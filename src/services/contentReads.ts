@@ -6,6 +6,9 @@ import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
+import { pagesReadBy } from './siteStructure.ts';
+import { publishedReaderClaims } from './publishedAccess.ts';
+import type { SpaceStanding } from '../policies/content.ts';
 import {
   documentJsonOf,
   gitPathsOf,
@@ -43,14 +46,25 @@ async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, se
     return { view: await loadRevision(ctx, (await requireChangeRequest(ctx.db, spaceId, selector.changeRequest)).revision_id) };
   }
   const { space, standing, revisionGitStamp } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
-  if ('current' in selector) return { view: { ...(await loadRevision(ctx, space.revision_id)), published: standing === 'published' }, gitStamp: revisionGitStamp };
+  if ('current' in selector) return { view: readBy(await loadRevision(ctx, space.revision_id), standing, actor), gitStamp: revisionGitStamp };
   // What is published is the current revision; other revisions of the space (its
   // history, its change requests') are for those with a role on it.
   const visible = standing === 'published' ? selector.revisionId === space.revision_id : await isRevisionOfSpace(ctx.db, spaceId, selector.revisionId);
   if (!visible) {
     throw new NotFound(`No revision with id "${selector.revisionId}" in this space`);
   }
-  return { view: { ...(await loadRevision(ctx, selector.revisionId)), published: standing === 'published' } };
+  return { view: readBy(await loadRevision(ctx, selector.revisionId), standing, actor) };
+}
+
+/**
+ * A revision as its reader reads it: whole for those with a role on the space; for
+ * readers of published content, without the pages their claims do not open (a site
+ * token's claims; none for anyone else).
+ */
+function readBy(view: RevisionView, standing: SpaceStanding, actor: Actor): RevisionView {
+  if (standing !== 'published') return view;
+  const { tree, leftOut } = pagesReadBy(view.tree, publishedReaderClaims(actor));
+  return { ...view, tree, leftOut, published: true };
 }
 
 export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {

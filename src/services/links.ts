@@ -143,7 +143,7 @@ function pageLocation(ctx: ServiceContext, location: Location, pageId: string, a
     organization,
     space,
     versionContext,
-    page: presentPage(ctx.config.publicUrl, location.spaceId, location.view.tree, location.view.tree.get(pageId)!, { nested: false }),
+    page: presentPage(ctx.config.publicUrl, location.spaceId, location.view.tree, location.view.tree.get(pageId)!, { nested: false, conditions: true }),
     ...(anchor ? { internalLocation: { type: 'anchor' as const, anchor } } : {}),
   };
 }

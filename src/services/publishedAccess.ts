@@ -6,6 +6,7 @@ import { hasActiveShareLink } from '../db/repos/sites.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import type { Db, PublishedSiteRows, SiteRow } from '../db/schema.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
+import type { Actor } from './context.ts';
 import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
 import { shownStructure } from './siteStructure.ts';
 
@@ -18,6 +19,14 @@ export type { ReadCredentials };
 export async function publishedSiteClaims(db: Db, site: SiteRow, credentials: ReadCredentials): Promise<Record<string, unknown> | undefined> {
   const shareKeyActive = site.visibility === 'share-link' && credentials.shareKey !== undefined && (await hasActiveShareLink(db, site.id, credentials.shareKey));
   return claimsByRule({ published: site.published === 1, visibility: site.visibility, visitorKey: site.visitor_key }, credentials, { shareKeyActive });
+}
+
+/**
+ * The claims a reader of published content reads the API with: a site token's (a
+ * verified visitor's, else none); none for anyone else the content is published to.
+ */
+export function publishedReaderClaims(actor: Pick<Actor, 'site'>): Record<string, unknown> {
+  return actor.site?.claims ?? {};
 }
 
 /** What a site token stands for: its share key, and the visitor's claims if a visitor token was verified when it was minted. */

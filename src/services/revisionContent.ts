@@ -164,6 +164,8 @@ export interface RevisionView {
   reusables: readonly ReusableEntry[];
   /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
   published?: boolean;
+  /** The pages closed to this reader of published content, left out of `tree` (services/siteStructure.ts: pagesReadBy); '' or absent: none. */
+  leftOut?: string;
   /** The commit the revision matches, for API reads (Git Sync). */
   git?: RevisionGit;
 }
@@ -226,12 +228,18 @@ const KEPT_LIST_LENGTH = 256_000;
 const pageListAnswers = new WeightBoundedCache<string | Buffer>(4_000_000, (json) => json.length, KEPT_LIST_LENGTH);
 const lastLargePageList = new WeightBoundedCache<string | Buffer>(1, () => 1);
 
+/** The tree a view reads, as a cache key: the revision's, less the pages closed to its reader. */
+function treeKey(view: RevisionView): string {
+  return view.leftOut ? `${view.revision.root_hash}-${view.leftOut}` : view.revision.root_hash;
+}
+
 /**
  * What every presented page of a revision is made of, as a cache key: the address its
- * URLs start with, the space, the tree and the Git commit its pages sit in.
+ * URLs start with, the space, the tree, the Git commit its pages sit in, and whether
+ * its reader is shown pages' conditions (members are; readers of published content not).
  */
 function presentedPagesKey(ctx: ServiceContext, spaceId: string, view: RevisionView): string {
-  return `${ctx.config.publicUrl} ${spaceId} ${view.revision.root_hash} ${view.git ? revisionGitStamp(view.git.row) : ''}`;
+  return `${ctx.config.publicUrl} ${spaceId} ${treeKey(view)} ${view.git ? revisionGitStamp(view.git.row) : ''} ${view.published ? 'published' : ''}`;
 }
 
 /** The JSON of the revision's pages, nested, as a page list answers them: serialized once per space, tree and commit. */
@@ -244,7 +252,7 @@ export function pageListJson(ctx: ServiceContext, spaceId: string, view: Revisio
   const json = pageListAnswerJson(
     children.get(null) ?? [],
     (page) => children.get(page.id) ?? [],
-    (page) => presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { nested: false, git }),
+    (page) => presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { nested: false, git, conditions: !view.published }),
   );
   (json.length <= KEPT_LIST_LENGTH ? pageListAnswers : lastLargePageList).keep(key, json);
   return json;
@@ -347,7 +355,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     object: 'revision' as const,
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
-    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages),
+    pages: presentPageTree(ctx.config.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages, !view.published),
     files: view.files.map((file) => presentFile(ctx, file, git.files[file.id], view.published)),
     reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
     tags: [],
@@ -387,9 +395,9 @@ export async function pageWithContentJson(
   const children = childrenOfSettledTree(view.tree);
   let json: string;
   if (format === 'markdown') {
-    json = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git, children }));
+    json = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git, children, conditions: !view.published }));
   } else {
-    const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children }));
+    const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children, conditions: !view.published }));
     json = `${presented.slice(0, -1)},"document":${await documentJsonOf(ctx, view, page, page.id)}}`;
   }
   pageAnswers.keep(key, json);
@@ -406,7 +414,7 @@ const resolvedDocuments = new WeightBoundedCache<string>(4_000_000, (json) => js
 
 /** The JSON of a page's (or, without `fromPageId`, a reusable content's) document, its links resolved where it sits. */
 export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {
-  const key = `${view.revision.root_hash} ${view.revision.files_hash} ${fromPageId ?? ''} ${content.blob}`;
+  const key = `${treeKey(view)} ${view.revision.files_hash} ${fromPageId ?? ''} ${content.blob}`;
   const kept = resolvedDocuments.get(key);
   if (kept !== undefined) return kept;
   const { document } = await pageDocument(ctx, content);

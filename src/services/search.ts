@@ -22,7 +22,8 @@ import { authorizeSpace, loadContentCallerOf, visibleContent } from './contentAc
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { authorizeSiteRead } from './siteAccess.ts';
-import { shownStructure } from './siteStructure.ts';
+import { pageReadBy, shownStructure } from './siteStructure.ts';
+import { publishedReaderClaims } from './publishedAccess.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
 import { listsOf, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
@@ -354,10 +355,16 @@ export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
 /**
  * The matches of a query among the given spaces, as GitBook answers a search: spaces,
  * each with its pages best first. Ranked by the index (title matches first, then the
- * body's by relevance); a page found in a space's current content only, and, for
- * readers of a published site, never a hidden page or one under it.
+ * body's by relevance); a page found in a space's current content only, never one
+ * closed to the reader's claims (pagesReadBy) or under one, and, for readers of a
+ * published site, never a hidden page or one under it.
  */
-async function answer(ctx: ServiceContext, input: string, scope: Parameters<typeof matchingSections>[2], options: { leaveOutHidden?: boolean } = {}) {
+async function answer(
+  ctx: ServiceContext,
+  input: string,
+  scope: Parameters<typeof matchingSections>[2],
+  options: { leaveOutHidden?: boolean; claims?: Record<string, unknown> } = {},
+) {
   const query = parseSearchQuery(input);
   const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
   const revisions = new Map(hits.map((hit) => [hit.space_id, hit.space_revision_id]));
@@ -367,7 +374,7 @@ async function answer(ctx: ServiceContext, input: string, scope: Parameters<type
   hits.forEach((hit, index) => {
     const outline = outlines.get(hit.space_id);
     const page = outline?.get(hit.page_id);
-    if (!page || (options.leaveOutHidden && !shownToReaders(outline!, page.id))) return;
+    if (!page || (options.leaveOutHidden && !shownToReaders(outline!, page.id)) || !pageReadBy(outline!, page.id, options.claims)) return;
     let pages = found.get(hit.space_id);
     if (!pages) found.set(hit.space_id, (pages = new Map()));
     let entry = pages.get(page.id);
@@ -386,8 +393,9 @@ export async function searchOrganization(ctx: ServiceContext, actor: Actor, orga
 }
 
 export async function searchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, input: string, page: PageRequest) {
-  const { space } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
-  const [result] = await answer(ctx, input, { organizationId: space.organization_id, spaceIds: [spaceId] });
+  const { space, standing } = await authorizeSpace(ctx.db, actor, spaceId, 'view');
+  const claims = standing === 'published' ? publishedReaderClaims(actor) : undefined;
+  const [result] = await answer(ctx, input, { organizationId: space.organization_id, spaceIds: [spaceId] }, { claims });
   return paginateList(result?.pages ?? [], page);
 }
 
@@ -432,5 +440,5 @@ export async function searchSite(ctx: ServiceContext, actor: Actor, organization
     else searched = current && !defaults.includes(current) ? [current, ...defaults] : defaults;
   }
   const spaceIds = [...new Set(searched.map((siteSpace) => siteSpace.space_id))];
-  return paginateList(await answer(ctx, request.query, { organizationId: site.organization_id, spaceIds }, { leaveOutHidden: true }), page);
+  return paginateList(await answer(ctx, request.query, { organizationId: site.organization_id, spaceIds }, { leaveOutHidden: true, claims }), page);
 }

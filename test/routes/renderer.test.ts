@@ -301,3 +301,89 @@ describe('site search', () => {
     void resolved;
   });
 });
+
+describe('a page with a condition (adaptive content)', () => {
+  it("is read by readers of published content whose claims meet it, with the pages under it, and by no other reader; members read every page and its condition", async () => {
+    const { call, space, site, sites, path, open } = await publishSampleSite(testApp, 'visitor-auth');
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', ref: 'pro', document: '# Pro guide\n\nDedicated regions for pro plans.', condition: 'visitor.claims.plan == "pro"' },
+        { operation: 'insert_page', ref: 'regions', into: 'pro', document: '# Regions\n\nPick a dedicated region.' },
+        { operation: 'insert_page', ref: 'beta', document: '---\nif: visitor.claims.beta == true\n---\n\n# Beta features\n\nTry the beta dashboard.' },
+      ],
+    });
+    expect(edited.status).toBe(200);
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).status).toBe(200);
+    const content = `/v1/spaces/${space.id}/content`;
+    const asMember = (await call('GET', `${content}/pages`)).body.pages as Array<{ id: string; title: string; condition?: string; pages: Array<{ id: string; title: string }> }>;
+    const byTitle = (pages: typeof asMember, title: string) => pages.find((page) => page.title === title);
+    expect(byTitle(asMember, 'Pro guide')).toMatchObject({ condition: 'visitor.claims.plan == "pro"', pages: [{ title: 'Regions' }] });
+    expect(byTitle(asMember, 'Beta features')).toMatchObject({ condition: 'visitor.claims.beta == true' });
+    const proGuide = byTitle(asMember, 'Pro guide')!;
+    const regions = proGuide.pages[0];
+    const beta = byTitle(asMember, 'Beta features')!;
+
+    // Site tokens as GitBook's renderer gets them, for two visitors.
+    const { privateKey } = (await call('GET', `${sites}/${site.id}/publishing/auth`)).body;
+    const visitorToken = (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(privateKey));
+    const siteTokenFor = async (claims: Record<string, unknown>) =>
+      (await resolve({ url: `https://quire.test/sites/${site.id}/reference`, visitor: { jwtToken: await visitorToken(claims) } })).body.apiToken as string;
+    const pro = await siteTokenFor({ plan: 'pro' });
+    const free = await siteTokenFor({ plan: 'free' });
+    const read = (token: string, url: string, body?: object) => request(testApp.app, body ? 'POST' : 'GET', url, { token, body });
+    const titles = (pages: Array<{ title: string; pages: unknown[] }>): string[] => pages.flatMap((page) => [page.title, ...titles(page.pages as typeof pages)]);
+
+    const proPages = (await read(pro, `${content}/pages`)).body;
+    expectGitBookAnswer('listPages', proPages);
+    expect(titles(proPages.pages)).toEqual(expect.arrayContaining(['Pro guide', 'Regions']));
+    expect(titles(proPages.pages)).not.toContain('Beta features');
+    expect(proPages.pages.find((page: { title: string }) => page.title === 'Pro guide')).not.toHaveProperty('condition');
+    expect((await read(pro, `${content}/page/${regions.id}`)).status).toBe(200);
+    expect((await read(pro, `${content}/page/${beta.id}`)).status).toBe(404);
+
+    expect(titles((await read(free, `${content}/pages`)).body.pages)).not.toEqual(expect.arrayContaining(['Pro guide']));
+    expect(titles((await read(free, `${content}/pages`)).body.pages).filter((title) => ['Pro guide', 'Regions', 'Beta features'].includes(title))).toEqual([]);
+    for (const url of [`${content}/page/${proGuide.id}`, `${content}/page/${regions.id}`, `${content}/page/${regions.id}/document`, `${content}/path/pro-guide/regions`, `${content}/path/pro-guide`]) {
+      const refused = await read(free, url);
+      expect(refused.status, url).toBe(404);
+      expect(refused.body.error.code).toBe(404);
+    }
+    expect((await read(free, `${content}/page/${byTitle(asMember, 'Reference')!.id}`)).status).toBe(200);
+    const search = async (token: string, query: string) =>
+      (await read(token, `/v1/orgs/${space.organization}/sites/${site.id}/search`, { query, scope: { mode: 'all' } })).body.items.flatMap((found: { pages: Array<{ title: string }> }) => found.pages.map((page) => page.title));
+    expect(await search(pro, 'dedicated region')).toEqual(expect.arrayContaining(['Pro guide', 'Regions']));
+    expect(await search(free, 'dedicated region')).not.toEqual(expect.arrayContaining(['Regions']));
+    expect((await search(free, 'dedicated region')).filter((title: string) => ['Pro guide', 'Regions'].includes(title))).toEqual([]);
+
+    // Quire's own reader, with the visitor's token.
+    const proReader = await open(`${path}/pro-guide/regions?jwt_token=${await visitorToken({ plan: 'pro' })}`);
+    expect(proReader.response.statusCode).toBe(200);
+    expect(proReader.document.querySelector('main')!.textContent).toContain('Pick a dedicated region.');
+    const freeJwt = await visitorToken({ plan: 'free' });
+    expect((await open(`${path}/pro-guide/regions?jwt_token=${freeJwt}`)).response.statusCode).toBe(404);
+    expect((await open(`${path}/pro-guide/regions.md?jwt_token=${freeJwt}`)).response.statusCode).toBe(404);
+    expect((await open(`${path}/pro-guide/regions.md?jwt_token=${await visitorToken({ plan: 'pro' })}`)).response.statusCode).toBe(200);
+    const freeReader = await open(`${path}/reference?jwt_token=${freeJwt}`);
+    expect(freeReader.document.body.textContent).not.toContain('Pro guide');
+    const llms = (await open(`${path}/llms-full.txt?jwt_token=${freeJwt}`)).response.body;
+    expect(llms).toContain('Welcome.');
+    expect(llms).not.toContain('Dedicated regions for pro plans.');
+    expect(llms).not.toContain('Pick a dedicated region.');
+
+    // A condition that does not parse is refused; "" removes one.
+    const next = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const nextContent = `/v1/spaces/${space.id}/change-requests/${next.id}/content`;
+    const wrong = await call('POST', nextContent, { changes: [{ operation: 'update_page', page: proGuide.id, condition: 'visitor.claims.(' }] });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.message).toMatch(/^changes\[0\]\.condition: the expression is invalid/);
+    const wrongFront = await call('POST', nextContent, { changes: [{ operation: 'insert_page', document: '---\nif: alert(1)\n---\n\n# X' }] });
+    expect(wrongFront.status).toBe(400);
+    expect(wrongFront.body.error.message).toMatch(/^changes\[0\]\.document: front matter "if": the expression is invalid/);
+    expect((await call('POST', nextContent, { changes: [{ operation: 'update_page', page: proGuide.id, condition: '' }] })).status).toBe(200);
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${next.id}/merge`)).status).toBe(200);
+    expect(titles((await read(free, `${content}/pages`)).body.pages)).toEqual(expect.arrayContaining(['Pro guide', 'Regions']));
+    expect(byTitle((await call('GET', `${content}/pages`)).body.pages, 'Pro guide')).not.toHaveProperty('condition');
+  });
+});

@@ -6,7 +6,7 @@ import { applyChanges, type PageChange } from '../../src/content/changes.ts';
 import { mergeText, mergeTrees, sameTree } from '../../src/content/merge.ts';
 import { ContentError, MemoryObjectStore, hashOf } from '../../src/content/objects.ts';
 import { mergeReusables } from '../../src/content/reusables.ts';
-import { inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, writeTree, type FlatTree } from '../../src/content/tree.ts';
+import { inReadingOrder, outlineOf, pagePath, readTree, shownToReaders, treeWithout, withinAny, writeTree, type FlatTree } from '../../src/content/tree.ts';
 
 function blobStore(texts: Map<string, string>) {
   return async (hashes: string[]) => new Map(hashes.filter((h) => texts.has(h)).map((h) => [h, texts.get(h)!]));
@@ -197,6 +197,37 @@ describe('pages readers see', () => {
           expect(shownToReaders(outline, id), id).toBe(shown.has(id));
         }
         expect(shownToReaders(tree, 'absent')).toBe(false);
+      }),
+    );
+  });
+
+  it('leaves out the pages closed to a reader and everything under them, and nothing else, keeping the same tree when none is closed', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 40 }), (pages) => {
+        const tree: FlatTree = applyChanges(
+          new Map(),
+          pages.map(([parent], index): PageChange => ({
+            kind: 'insert',
+            id: `p${index}`,
+            placement: { parentId: index === 0 || parent % 3 === 0 ? null : `p${parent % index}` },
+            meta: { title: `P${index}`, slug: `p${index}`, type: 'document' },
+            blob: null,
+          })),
+        );
+        const closed = new Set(pages.flatMap(([, isClosed], index) => (isClosed ? [`p${index}`] : [])));
+        const read = treeWithout(tree, closed);
+        if (closed.size === 0) expect(read).toBe(tree);
+        for (const page of tree.values()) {
+          let above: string | null = page.id;
+          let underClosed = false;
+          while (above !== null) {
+            underClosed ||= closed.has(above);
+            above = tree.get(above)!.parentId;
+          }
+          expect(read.has(page.id), page.id).toBe(!underClosed);
+          expect(withinAny(outlineOf(tree), page.id, closed), page.id).toBe(underClosed);
+          if (read.has(page.id)) expect(read.get(page.id)).toBe(page);
+        }
       }),
     );
   });

@@ -55,6 +55,9 @@ const PageFields = {
   hidden: Type.Optional(Type.Boolean()),
   noIndex: Type.Optional(Type.Boolean()),
   noRobotsIndex: Type.Optional(Type.Boolean()),
+  condition: Type.Optional(
+    Type.String({ maxLength: 1000, description: "Adaptive content: readers of published content are shown the page when their claims meet it (visitor.claims.plan == \"pro\"); \"\" removes it" }),
+  ),
 };
 const MAX_MARKDOWN = 1_000_000;
 /** Largest body of a content batch: 20 files of 1 MB in base64, with room for markdown. */

@@ -43,6 +43,7 @@ export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
     hidden: Type.Optional(Type.Boolean()),
     noIndex: Type.Optional(Type.Boolean()),
     noRobotsIndex: Type.Optional(Type.Boolean()),
+    condition: Type.Optional(Type.String({ description: "Adaptive content: the visitor claims' condition under which readers of published content are shown the page. Members only." })),
     createdAt: Type.Optional(Type.String({ format: 'date-time' })),
     updatedAt: Type.Optional(Type.String({ format: 'date-time' })),
     urls: Type.Object({ app: Type.String() }),
