@@ -128,6 +128,29 @@ export function withIncludedMarkdown(markdown: string, markdownOf: (reusableCont
   return markdown.replace(INCLUDE_TAG, (tag, id: string) => markdownOf(id)?.replace(INCLUDE_TAG, '').trim() ?? tag);
 }
 
+const CONDITION_TAG = /\{%\s*if\s/;
+
+/** Whether markdown holds a block shown on a condition ({% if %}): most pages hold none. */
+export function hasConditionalBlocks(markdown: string): boolean {
+  return CONDITION_TAG.test(markdown);
+}
+
+/**
+ * The document as a reader reads it once its conditions are decided: each `if` block
+ * whose expression `holds` gives its blocks in its place, and each other one nothing,
+ * as the reader renders it (reader/render.ts).
+ */
+export function withConditionsDecided<Document extends { nodes: unknown[] }>(document: Document, holds: (expression: string) => boolean): Document {
+  const decide = (nodes: unknown[]): unknown[] =>
+    nodes.flatMap((node) => {
+      if (typeof node !== 'object' || node === null) return [node];
+      const fields = node as { type?: unknown; data?: { expression?: unknown }; nodes?: unknown[]; fragments?: unknown[] };
+      if (fields.type === 'if') return holds(String(fields.data?.expression ?? '')) ? decide(fields.nodes ?? []) : [];
+      return [{ ...fields, ...(Array.isArray(fields.nodes) ? { nodes: decide(fields.nodes) } : {}), ...(Array.isArray(fields.fragments) ? { fragments: decide(fields.fragments) } : {}) }];
+    });
+  return { ...document, nodes: decide(document.nodes) };
+}
+
 /** A node's lists of nodes, which withKeys walks itself. */
 const isChildList = (field: string) => field === 'nodes' || field === 'fragments';
 

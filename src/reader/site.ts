@@ -3,7 +3,8 @@
 // a path names, the page at the rest of the path in that space's current revision (or
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
-import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks, withIncludedMarkdown } from '../content/document.ts';
+import { hasConditionalBlocks, linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks, withIncludedMarkdown } from '../content/document.ts';
+import { runSized } from '../workers/pool.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
@@ -182,7 +183,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(childrenOfSettledTree(view.tree), pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return notFound();
-  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownWithIncludes(ctx, view, page)), contentType: 'text/markdown; charset=utf-8' };
+  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownWithIncludes(ctx, view, page, claims)), contentType: 'text/markdown; charset=utf-8' };
   const { document: written, ready } = await pageDocument(ctx, page);
   // The document keeps links as written; what they lead to depends on where the page sits.
   const resolveLink = linkResolverFor(view.tree, page.id, namedFiles(view.files));
@@ -273,12 +274,14 @@ function linkHref(page: FlatPage): string | undefined {
   return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
 }
 
-/** A page's markdown as readers of markdown get it: what it includes in place (withIncludedMarkdown). */
-async function markdownWithIncludes(ctx: ServiceContext, view: RevisionView, page: FlatPage): Promise<string> {
+/** A page's markdown as a reader of markdown gets it: what it includes in place (withIncludedMarkdown), and what conditions show them. */
+async function markdownWithIncludes(ctx: ServiceContext, view: RevisionView, page: FlatPage, claims: Record<string, unknown>): Promise<string> {
   const markdown = await markdownOf(ctx.db, page);
   const included = view.reusables.filter((reusable) => markdown.includes(reusable.id));
   const texts = new Map(await Promise.all(included.map(async (reusable) => [reusable.id, await markdownOf(ctx.db, reusable)] as const)));
-  return withIncludedMarkdown(markdown, (id) => texts.get(id));
+  const whole = withIncludedMarkdown(markdown, (id) => texts.get(id));
+  // What a condition shows only some readers is not written for the others.
+  return hasConditionalBlocks(whole) ? runSized('markdownReadBy', { markdown: whole, claims }, whole.length) : whole;
 }
 
 function pageAsMarkdown(page: FlatPage, markdown: string): string {
@@ -306,7 +309,7 @@ async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }
     const view = await revisionReadBy(ctx, space.revision_id, claims);
     const pages = inReadingOrder(view.tree, { leaveOutHidden: true })
       .filter((page) => page.meta.type === 'document')
-      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownWithIncludes(ctx, view, page) }));
+      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownWithIncludes(ctx, view, page, claims) }));
     spaces.push({ spaceId: space.id, title: space.title, pages });
   }
   return spaces;

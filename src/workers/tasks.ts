@@ -2,7 +2,18 @@
 // and answers plain data (structured-clonable), and knows neither HTTP nor SQL.
 import type { MessagePort } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
-import { documentToMarkdown, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, withIncludedBlocks, type JSONDocument, type NamedFile } from '../content/document.ts';
+import {
+  documentToMarkdown,
+  linkResolverFor,
+  linksAsWritten,
+  linkWriterFor,
+  markdownToDocument,
+  withConditionsDecided,
+  withIncludedBlocks,
+  type JSONDocument,
+  type NamedFile,
+} from '../content/document.ts';
+import { conditionHolds } from '../lib/conditions.ts';
 import { linksOf } from '../content/links.ts';
 import { mergeText } from '../content/merge.ts';
 import { parseOpenApiText } from '../content/openapi.ts';
@@ -37,6 +48,11 @@ export const tasks = {
   },
   /** A JSONDocument sent by a client as the markdown to store, its pages linked by id. */
   documentToMarkdown: (input: { document: JSONDocument }) => documentToMarkdown(input.document, { link: linkWriterFor(new Map()) }),
+  /** Markdown as a reader with these claims reads it: the conditional blocks decided, the rest written back as it was written. */
+  markdownReadBy: (input: { markdown: string; claims: Record<string, unknown> }) =>
+    documentToMarkdown(withConditionsDecided(markdownToDocument(input.markdown, linksAsWritten), (expression) => conditionHolds(expression, input.claims)), {
+      link: linkWriterFor(new Map()),
+    }),
   linksOf: (input: { pages: Array<{ id: string; markdown: string }>; tree: FlatTree; files: NamedFile[] }) =>
     input.pages.map((page) => linksOf(page.markdown, linkResolverFor(input.tree, page.id, input.files))),
   async pdf(input: PdfTask): Promise<void> {

@@ -85,6 +85,16 @@ describe('the built-in reader', () => {
     expect((await open(path, { cookie })).response.statusCode).toBe(200);
     const free = await open(`${path}/reference?jwt_token=${await token({ plan: 'free' })}`);
     expect(free.document.querySelector('main')!.textContent).not.toContain('Pro plans');
+    // Its markdown, as machines read it, decides the same conditions.
+    const proMarkdown = (await open(`${path}/reference.md?jwt_token=${await token({ plan: 'pro' })}`)).response.body;
+    expect(proMarkdown).toContain('Pro plans get a dedicated region.');
+    expect(proMarkdown).toContain('stays text.');
+    for (const markdown of [proMarkdown, (await open(`${path}/reference.md?jwt_token=${await token({ plan: 'free' })}`)).response.body, (await open(`${path}/llms-full.txt?jwt_token=${await token({})}`)).response.body]) {
+      expect(markdown).not.toContain('Never shown.');
+      expect(markdown).not.toContain('{% if');
+    }
+    expect((await open(`${path}/reference.md?jwt_token=${await token({ plan: 'free' })}`)).response.body).not.toContain('Pro plans');
+    expect((await open(`${path}/llms-full.txt?jwt_token=${await token({})}`)).response.body).not.toContain('Pro plans');
     expect((await open(`${path}/reference?jwt_token=${await token({ plan: 'pro' }, 'not-the-key')}`)).response.statusCode).toBe(404);
   });
 

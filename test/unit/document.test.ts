@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, resolveWrittenLinks, withKeys } from '../../src/content/document.ts';
+import { documentToMarkdown, hasConditionalBlocks, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, resolveWrittenLinks, withConditionsDecided, withKeys } from '../../src/content/document.ts';
 import { applyChanges } from '../../src/content/changes.ts';
 
 const tree = applyChanges(new Map(), [
@@ -103,6 +103,20 @@ describe('markdown to JSON documents', () => {
         expect(resolveWrittenLinks(markdownToDocument(markdown, linksAsWritten), resolveHere)).toEqual(markdownToDocument(markdown, resolveHere));
       }
     }
+  });
+});
+
+describe('conditional blocks decided for a reader', () => {
+  const markdown = 'Everyone.\n\n{% if visitor.claims.plan == "pro" %}\nPro only, see [regions](regions.md).\n\n{% if visitor.claims.beta %}\nPro beta only.\n{% endif %}\n{% endif %}\n\n* one\n* two\n';
+  const readAs = (holds: (expression: string) => boolean) =>
+    documentToMarkdown(withConditionsDecided(markdownToDocument(markdown, linksAsWritten), holds), { link: linkWriterFor(new Map()) });
+
+  it('keeps the blocks of each condition that holds in its place, and leaves out those of one that does not, nested ones too', () => {
+    expect(hasConditionalBlocks(markdown)).toBe(true);
+    expect(hasConditionalBlocks('No {%if} here, {% include "x" %}.')).toBe(false);
+    expect(readAs(() => true)).toBe('Everyone.\n\nPro only, see [regions](regions.md).\n\nPro beta only.\n\n* one\n* two\n');
+    expect(readAs((expression) => !expression.includes('beta'))).toBe('Everyone.\n\nPro only, see [regions](regions.md).\n\n* one\n* two\n');
+    expect(readAs(() => false)).toBe('Everyone.\n\n* one\n* two\n');
   });
 });
 
