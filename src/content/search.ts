@@ -76,15 +76,31 @@ export function parseSearchQuery(input: string): SearchQuery {
   return { terms: terms.filter((term) => term.words.length > 1 || term.prefix || !STOP_WORDS.has(term.words[0])) };
 }
 
+/** Each query word as a pattern of its stem-like start: stemming may have matched "install" for "installing". */
+function queryNeedles(query: SearchQuery): string[] {
+  return query.terms.flatMap((term) => term.words).map((word) => (word.length > 5 ? word.slice(0, word.length - 3) : word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+/**
+ * Whether a text holds every word of the query, each as the excerpt looks for it (its
+ * stem-like start): for a text the index did not match itself, such as a section as one
+ * reader may read it. It may refuse what the index's stemming would match, never the
+ * other way round.
+ */
+export function queryMatcher(query: SearchQuery): (text: string) => boolean {
+  const words = queryNeedles(query).map((needle) => new RegExp(`(?<![\\p{L}\\p{N}])${needle}`, 'u'));
+  return (text) => {
+    const lower = text.toLowerCase();
+    return words.every((word) => word.test(lower));
+  };
+}
+
 /**
  * What search shows under a result: the text around the first place any query word
  * appears. Made once per query (one pattern for all its words) and applied to each hit.
  */
 export function excerpter(query: SearchQuery, width = 160): (text: string) => string {
-  // Stemming may have matched "install" for "installing": look for the word's stem-like start.
-  const needles = query.terms
-    .flatMap((term) => term.words)
-    .map((word) => (word.length > 5 ? word.slice(0, word.length - 3) : word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const needles = queryNeedles(query);
   const firstWord = needles.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${needles.join('|')})`, 'u') : undefined;
   return (text) => {
     const at = firstWord ? text.toLowerCase().search(firstWord) : -1;

@@ -3,8 +3,7 @@
 // a path names, the page at the rest of the path in that space's current revision (or
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
-import { hasConditionalBlocks, linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks, withIncludedMarkdown } from '../content/document.ts';
-import { runSized } from '../workers/pool.ts';
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
@@ -12,7 +11,7 @@ import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
-import { presentFile, loadRevision, markdownOf, type RevisionView } from '../services/revisionContent.ts';
+import { presentFile, loadRevision, markdownReadBy, markdownWithIncludes, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
 import { defaultSectionOf, orderedSections, pagesReadBy, shownStructure, siteSpaceAtPath, topLevelItems } from '../services/siteStructure.ts';
@@ -22,6 +21,7 @@ import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, 
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { matchingSections } from '../db/fullText.ts';
+import { hitsReadBy } from '../services/search.ts';
 import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf, reusableContentsOf } from './render.ts';
 import { OpenApiView } from './openapi.ts';
 import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
@@ -183,7 +183,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
   const page = pathOfPage.length === 0 ? order.find((candidate) => candidate.meta.type === 'document') : findPageByPath(childrenOfSettledTree(view.tree), pathOfPage.join('/'));
   if (!page || page.meta.type !== 'document') return notFound();
-  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownWithIncludes(ctx, view, page, claims)), contentType: 'text/markdown; charset=utf-8' };
+  if (asMarkdown) return { status: 200, body: pageAsMarkdown(page, await markdownReadBy(await markdownWithIncludes(ctx, view, page), claims)), contentType: 'text/markdown; charset=utf-8' };
   const { document: written, ready } = await pageDocument(ctx, page);
   // The document keeps links as written; what they lead to depends on where the page sits.
   const resolveLink = linkResolverFor(view.tree, page.id, namedFiles(view.files));
@@ -274,15 +274,6 @@ function linkHref(page: FlatPage): string | undefined {
   return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
 }
 
-/** A page's markdown as a reader of markdown gets it: what it includes in place (withIncludedMarkdown), and what conditions show them. */
-async function markdownWithIncludes(ctx: ServiceContext, view: RevisionView, page: FlatPage, claims: Record<string, unknown>): Promise<string> {
-  const markdown = await markdownOf(ctx.db, page);
-  const included = view.reusables.filter((reusable) => markdown.includes(reusable.id));
-  const texts = new Map(await Promise.all(included.map(async (reusable) => [reusable.id, await markdownOf(ctx.db, reusable)] as const)));
-  const whole = withIncludedMarkdown(markdown, (id) => texts.get(id));
-  // What a condition shows only some readers is not written for the others.
-  return hasConditionalBlocks(whole) ? runSized('markdownReadBy', { markdown: whole, claims }, whole.length) : whole;
-}
 
 function pageAsMarkdown(page: FlatPage, markdown: string): string {
   const description = typeof page.meta.description === 'string' && page.meta.description ? `${page.meta.description}\n\n` : '';
@@ -309,7 +300,7 @@ async function sitePages(ctx: ServiceContext, { site, structure, spaces: shown }
     const view = await revisionReadBy(ctx, space.revision_id, claims);
     const pages = inReadingOrder(view.tree, { leaveOutHidden: true })
       .filter((page) => page.meta.type === 'document')
-      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: () => markdownWithIncludes(ctx, view, page, claims) }));
+      .map((page) => ({ page, url: [base, ...prefix, pagePath(view.tree, page.id)].join('/'), markdown: async () => markdownReadBy(await markdownWithIncludes(ctx, view, page), claims) }));
     spaces.push({ spaceId: space.id, title: space.title, pages });
   }
   return spaces;
@@ -361,7 +352,7 @@ async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, cla
   const pageUrls = new Map(spaces.flatMap((space) => space.pages.map(({ page, url }) => [page.id, { url, title: page.meta.title }] as const)));
   const query = parseSearchQuery(input);
   const spaceIds = [...new Set(spaces.map((space) => space.spaceId))];
-  const hits = await matchingSections(ctx.db, query, { organizationId: site.organization_id, spaceIds }, SEARCH_RESULTS * 3);
+  const hits = await hitsReadBy(ctx, await matchingSections(ctx.db, query, { organizationId: site.organization_id, spaceIds }, SEARCH_RESULTS * 3), query, claims);
   const excerpt = excerpter(query);
   const results = hits.flatMap((hit) => {
     const page = pageUrls.get(hit.page_id);

@@ -1,6 +1,7 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { linkResolverFor, namedFiles, withKeys } from '../content/document.ts';
+import { hasConditionalBlocks, linkResolverFor, namedFiles, withIncludedMarkdown, withKeys } from '../content/document.ts';
+import { runSized } from '../workers/pool.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
 import { getAll, type Hash } from '../content/objects.ts';
@@ -148,6 +149,19 @@ export async function requireRevision(db: Db, revisionId: string): Promise<Revis
 export async function markdownOf(db: Db, page: Pick<FlatPage, 'blob'>): Promise<string> {
   if (page.blob === null) return '';
   return (await objectTexts(db, markdownTexts, [page.blob]))[0];
+}
+
+/** A page's markdown as a reader of markdown gets it (a page's `.md`, llms-full.txt, search): what it includes in place (withIncludedMarkdown). */
+export async function markdownWithIncludes(ctx: ServiceContext, view: Pick<RevisionView, 'reusables'>, page: Pick<FlatPage, 'blob'>): Promise<string> {
+  const markdown = await markdownOf(ctx.db, page);
+  const included = view.reusables.filter((reusable) => markdown.includes(reusable.id));
+  const texts = new Map(await Promise.all(included.map(async (reusable) => [reusable.id, await markdownOf(ctx.db, reusable)] as const)));
+  return withIncludedMarkdown(markdown, (id) => texts.get(id));
+}
+
+/** Markdown as a reader with these claims reads it: what a condition shows only some readers is not written for the others. */
+export async function markdownReadBy(markdown: string, claims: Record<string, unknown>): Promise<string> {
+  return hasConditionalBlocks(markdown) ? runSized('markdownReadBy', { markdown, claims }, markdown.length) : markdown;
 }
 
 export function requirePage(tree: FlatTree, pageId: string): FlatPage {

@@ -5,7 +5,7 @@
 // The sections are made outside any transaction (large pages on worker threads) and
 // written in short ones that check the space has not moved, so no write waits on parsing.
 import { getAll } from '../content/objects.ts';
-import { excerpter, parseSearchQuery, type PageSection } from '../content/search.ts';
+import { excerpter, parseSearchQuery, queryMatcher, type PageSection, type SearchQuery } from '../content/search.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath, shownToReaders, type FlatTree, type TreeOutline } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -16,7 +16,7 @@ import { lockRow } from '../db/dialect.ts';
 import { enqueueJobOnce } from '../jobs/queue.ts';
 import type { Kysely } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
-import type { Database, Db } from '../db/schema.ts';
+import type { Database, Db, SectionHit } from '../db/schema.ts';
 import { presentSearchSpace, type FoundPage } from '../presenters/search.ts';
 import { authorizeSpace, loadContentCallerOf, visibleContent } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -26,8 +26,8 @@ import { pageReadBy, shownStructure } from './siteStructure.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
-import { listsOf, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
-import { withIncludedMarkdown } from '../content/document.ts';
+import { listsOf, loadRevision, markdownReadBy, markdownWithIncludes, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
+import { hasConditionalBlocks, withIncludedMarkdown } from '../content/document.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
 const HITS_CONSIDERED = 50;
@@ -353,6 +353,37 @@ export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
 }
 
 /**
+ * Hits as a reader with these claims may see them. The index holds the text of blocks
+ * shown on a condition ({% if %}), for members' searches; in a page holding such blocks
+ * each hit's text becomes what the reader's claims show of its section, and a hit whose
+ * query that text no longer holds is left out: neither the words nor the fact of the
+ * match reach a reader the condition hides them from. Other pages' hits are as found.
+ */
+export async function hitsReadBy(ctx: ServiceContext, hits: SectionHit[], query: SearchQuery, claims: Record<string, unknown>): Promise<SectionHit[]> {
+  const sectionsByPage = new Map<string, PageSection[]>();
+  for (const revisionId of new Set(hits.map((hit) => hit.space_revision_id))) {
+    const view = await loadRevision(ctx, revisionId);
+    for (const pageId of new Set(hits.filter((hit) => hit.space_revision_id === revisionId).map((hit) => hit.page_id))) {
+      const page = view.tree.get(pageId);
+      if (!page) continue;
+      const markdown = await markdownWithIncludes(ctx, view, page);
+      if (!hasConditionalBlocks(markdown)) continue;
+      const readable = await markdownReadBy(markdown, claims);
+      const [sections] = await runSized('sectionsOf', { pages: [{ markdown: readable, title: page.meta.title }] }, readable.length);
+      sectionsByPage.set(`${revisionId} ${pageId}`, sections);
+    }
+  }
+  if (sectionsByPage.size === 0) return hits;
+  const matches = queryMatcher(query);
+  return hits.flatMap((hit) => {
+    const sections = sectionsByPage.get(`${hit.space_revision_id} ${hit.page_id}`);
+    if (!sections) return [hit];
+    const section = sections.find((candidate) => candidate.anchor === hit.anchor && candidate.heading === hit.heading);
+    return section && matches(`${hit.page_title}\n${section.heading}\n${section.text}`) ? [{ ...hit, body: section.text }] : [];
+  });
+}
+
+/**
  * The matches of a query among the given spaces, as GitBook answers a search: spaces,
  * each with its pages best first. Ranked by the index (title matches first, then the
  * body's by relevance); a page found in a space's current content only, never one
@@ -366,7 +397,8 @@ async function answer(
   options: { leaveOutHidden?: boolean; claims?: Record<string, unknown> } = {},
 ) {
   const query = parseSearchQuery(input);
-  const hits = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
+  const matched = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
+  const hits = options.claims ? await hitsReadBy(ctx, matched, query, options.claims) : matched;
   const revisions = new Map(hits.map((hit) => [hit.space_id, hit.space_revision_id]));
   const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx.db, revisionId)] as const)));
   const found = new Map<string, Map<string, FoundPage>>();

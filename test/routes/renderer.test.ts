@@ -354,8 +354,12 @@ describe('a page with a condition (adaptive content)', () => {
     const search = async (token: string, query: string) =>
       (await read(token, `/v1/orgs/${space.organization}/sites/${site.id}/search`, { query, scope: { mode: 'all' } })).body.items.flatMap((found: { pages: Array<{ title: string }> }) => found.pages.map((page) => page.title));
     expect(await search(pro, 'dedicated region')).toEqual(expect.arrayContaining(['Pro guide', 'Regions']));
-    expect(await search(free, 'dedicated region')).not.toEqual(expect.arrayContaining(['Regions']));
-    expect((await search(free, 'dedicated region')).filter((title: string) => ['Pro guide', 'Regions'].includes(title))).toEqual([]);
+    // The Reference page says it too, in a block only pro visitors are shown.
+    expect(await search(pro, 'dedicated region')).toContain('Reference');
+    expect(await search(free, 'dedicated region')).toEqual([]);
+    const freeResults = (await read(free, `/v1/orgs/${space.organization}/sites/${site.id}/search`, { query: 'plans', scope: { mode: 'all' } })).body;
+    expect(JSON.stringify(freeResults)).not.toContain('Pro plans');
+    expect(JSON.stringify(freeResults)).not.toContain('Never shown');
 
     // Quire's own reader, with the visitor's token.
     const proReader = await open(`${path}/pro-guide/regions?jwt_token=${await visitorToken({ plan: 'pro' })}`);
@@ -367,6 +371,10 @@ describe('a page with a condition (adaptive content)', () => {
     expect((await open(`${path}/pro-guide/regions.md?jwt_token=${await visitorToken({ plan: 'pro' })}`)).response.statusCode).toBe(200);
     const freeReader = await open(`${path}/reference?jwt_token=${freeJwt}`);
     expect(freeReader.document.body.textContent).not.toContain('Pro guide');
+    const readerSearch = (await open(`${path}?q=dedicated+region&jwt_token=${freeJwt}`)).document.querySelector('main')!.textContent!;
+    expect(readerSearch).not.toContain('Pro plans');
+    expect(readerSearch).not.toContain('Pick a dedicated region');
+    expect((await open(`${path}?q=dedicated+region&jwt_token=${await visitorToken({ plan: 'pro' })}`)).document.querySelector('main')!.textContent).toContain('Pro plans get a dedicated region');
     const llms = (await open(`${path}/llms-full.txt?jwt_token=${freeJwt}`)).response.body;
     expect(llms).toContain('Welcome.');
     expect(llms).not.toContain('Dedicated regions for pro plans.');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { excerpter, parseSearchQuery, sectionsOf } from '../../src/content/search.ts';
+import { excerpter, parseSearchQuery, queryMatcher, sectionsOf } from '../../src/content/search.ts';
 
 describe('search text and queries', () => {
   it('splits a page into the text before the first heading and one section per heading', () => {
@@ -58,5 +58,26 @@ describe('search text and queries', () => {
     expect(excerpt).toContain('walrus');
     expect(excerpt.startsWith('…')).toBe(true);
     expect(excerpt.length).toBeLessThanOrEqual(170);
+  });
+});
+
+describe('a text matched against a query outside the index', () => {
+  it('holds a query when it holds every word, by the start the excerpt looks for, and the last word as a prefix', () => {
+    const matches = (query: string, text: string) => queryMatcher(parseSearchQuery(query))(text);
+    expect(matches('dedicated regions', 'Pick a Dedicated region.')).toBe(true);
+    expect(matches('installing', 'Install the agent')).toBe(true);
+    expect(matches('"dedicated region" beta', 'A dedicated region.')).toBe(false);
+    expect(matches('dedic', 'Dedicated')).toBe(true);
+    expect(matches('region', 'subregion')).toBe(false);
+    expect(matches('', 'anything')).toBe(true);
+  });
+
+  it('holds every text that contains each of the query words', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,9}$/), { minLength: 1, maxLength: 4 }), fc.array(fc.stringMatching(/^[a-z]{1,9}$/), { maxLength: 8 }), (query, filler) => {
+        const text = [...filler, ...query].join(' ');
+        expect(queryMatcher(parseSearchQuery(query.join(' ')))(text)).toBe(true);
+      }),
+    );
   });
 });
