@@ -58,13 +58,13 @@ async function loadedView(ctx: ServiceContext, actor: Actor, spaceId: string, se
 
 /**
  * A revision as its reader reads it: whole for those with a role on the space; for
- * readers of published content, without the pages their claims do not open (a site
- * token's claims; none for anyone else).
+ * readers of published content, without the pages their claims do not open, and with
+ * what conditions show decided by them (a site token's claims; none for anyone else).
  */
 function readBy(view: RevisionView, standing: SpaceStanding, actor: Actor): RevisionView {
   if (standing !== 'published') return view;
-  const { tree, leftOut } = pagesReadBy(view.tree, publishedReaderClaims(actor));
-  return { ...view, tree, leftOut, published: true };
+  const claims = publishedReaderClaims(actor);
+  return { ...view, ...pagesReadBy(view.tree, claims), published: true, claims };
 }
 
 export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {

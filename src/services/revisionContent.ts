@@ -1,6 +1,7 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { hasConditionalBlocks, linkResolverFor, namedFiles, withIncludedMarkdown, withKeys } from '../content/document.ts';
+import { hasConditionalBlocks, linkResolverFor, namedFiles, withConditionsDecided, withIncludedMarkdown, withKeys } from '../content/document.ts';
+import { conditionHolds } from '../lib/conditions.ts';
 import { runSized } from '../workers/pool.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
@@ -180,6 +181,8 @@ export interface RevisionView {
   published?: boolean;
   /** The pages closed to this reader of published content, left out of `tree` (services/siteStructure.ts: pagesReadBy); '' or absent: none. */
   leftOut?: string;
+  /** A reader of published content's claims: what they read of a page has its conditional blocks decided by them. Absent for members. */
+  claims?: Record<string, unknown>;
   /** The commit the revision matches, for API reads (Git Sync). */
   git?: RevisionGit;
 }
@@ -392,8 +395,9 @@ const pageAnswers = new WeightBoundedCache<string>(4_000_000, (json) => json.len
 
 /**
  * A page with its content, as JSON text: markdown as stored, or GitBook's JSON document
- * derived from it, spliced in as kept (documentJsonOf) rather than parsed and serialized
- * again, which was a third of the read.
+ * derived from it, spliced in as kept (sharedDocumentJson) rather than parsed and
+ * serialized again, which was a third of the read; for a reader of published content,
+ * either with its conditional blocks decided by their claims.
  */
 export async function pageWithContentJson(
   ctx: ServiceContext,
@@ -408,13 +412,21 @@ export async function pageWithContentJson(
   const git = gitPathsOf(view).pages;
   const children = childrenOfSettledTree(view.tree);
   let json: string;
+  // An answer with conditions decided for its reader is theirs alone: made, never kept.
+  let readersOwn: boolean;
   if (format === 'markdown') {
-    json = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: await markdownOf(ctx.db, page), git, children, conditions: !view.published }));
+    const markdown = await markdownOf(ctx.db, page);
+    const readable = view.claims ? await markdownReadBy(markdown, view.claims) : markdown;
+    readersOwn = readable !== markdown;
+    json = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: readable, git, children, conditions: !view.published }));
   } else {
     const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children, conditions: !view.published }));
-    json = `${presented.slice(0, -1)},"document":${await documentJsonOf(ctx, view, page, page.id)}}`;
+    const shared = await sharedDocumentJson(ctx, view, page, page.id);
+    const readable = documentJsonReadBy(view, shared);
+    readersOwn = readable !== shared;
+    json = `${presented.slice(0, -1)},"document":${readable}}`;
   }
-  pageAnswers.keep(key, json);
+  if (!readersOwn) pageAnswers.keep(key, json);
   return json;
 }
 
@@ -427,7 +439,8 @@ export async function pageWithContentJson(
 const resolvedDocuments = new WeightBoundedCache<string>(4_000_000, (json) => json.length, 64_000);
 
 /** The JSON of a page's (or, without `fromPageId`, a reusable content's) document, its links resolved where it sits. */
-export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {
+/** A document's JSON with its links resolved where it is read from, as every reader shares it: kept by what it is made of. */
+async function sharedDocumentJson(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {
   const key = `${treeKey(view)} ${view.revision.files_hash} ${fromPageId ?? ''} ${content.blob}`;
   const kept = resolvedDocuments.get(key);
   if (kept !== undefined) return kept;
@@ -435,6 +448,25 @@ export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, co
   const json = JSON.stringify(withKeys(document, linkResolverFor(view.tree, fromPageId, namedFiles(view.files))));
   resolvedDocuments.keep(key, json);
   return json;
+}
+
+/** How a document's JSON holds a block shown on a condition. */
+const CONDITIONAL_BLOCK_JSON = '"type":"if"';
+
+/**
+ * A document's JSON as its reader reads it: for a reader of published content, each
+ * block shown on a condition decided by their claims, as GitBook's API answers its
+ * renderer (which leaves `if` blocks to the API and draws nothing for them). The shared
+ * JSON, kept for everyone, when there is nothing to decide.
+ */
+function documentJsonReadBy(view: RevisionView, json: string): string {
+  const claims = view.claims;
+  if (!claims || !json.includes(CONDITIONAL_BLOCK_JSON)) return json;
+  return JSON.stringify(withConditionsDecided(JSON.parse(json) as { nodes: unknown[] }, (expression) => conditionHolds(expression, claims)));
+}
+
+export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {
+  return documentJsonReadBy(view, await sharedDocumentJson(ctx, view, content, fromPageId));
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

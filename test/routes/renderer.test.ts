@@ -350,7 +350,24 @@ describe('a page with a condition (adaptive content)', () => {
       expect(refused.status, url).toBe(404);
       expect(refused.body.error.code).toBe(404);
     }
-    expect((await read(free, `${content}/page/${byTitle(asMember, 'Reference')!.id}`)).status).toBe(200);
+    // Blocks shown on a condition are decided for the token's visitor, as GitBook's API does for its renderer (which draws nothing for an if block).
+    const reference = byTitle(asMember, 'Reference')!;
+    const asMarkdown = (await read(free, `${content}/page/${reference.id}`)).body.markdown as string;
+    expect(asMarkdown).toContain('stays text.');
+    expect(asMarkdown).not.toContain('Pro plans');
+    expect(asMarkdown).not.toContain('{% if');
+    expect((await read(pro, `${content}/page/${reference.id}`)).body.markdown).toContain('Pro plans get a dedicated region.');
+    for (const [token, shown] of [[pro, true], [free, false]] as const) {
+      for (const url of [`${content}/page/${reference.id}/document`, `${content}/page/${reference.id}?format=document`]) {
+        const text = JSON.stringify((await read(token, url)).body);
+        expect(text, url).not.toContain('"type":"if"');
+        expect(text.includes('Pro plans get a dedicated region.'), url).toBe(shown);
+        expect(text).not.toContain('Never shown.');
+      }
+    }
+    const asMembers = JSON.stringify((await call('GET', `${content}/page/${reference.id}/document`)).body);
+    expect(asMembers).toContain('"type":"if"');
+    expect(asMembers).toContain('Never shown.');
     const search = async (token: string, query: string) =>
       (await read(token, `/v1/orgs/${space.organization}/sites/${site.id}/search`, { query, scope: { mode: 'all' } })).body.items.flatMap((found: { pages: Array<{ title: string }> }) => found.pages.map((page) => page.title));
     expect(await search(pro, 'dedicated region')).toEqual(expect.arrayContaining(['Pro guide', 'Regions']));
