@@ -152,9 +152,20 @@ export async function markdownOf(db: Db, page: Pick<FlatPage, 'blob'>): Promise<
   return (await objectTexts(db, markdownTexts, [page.blob]))[0];
 }
 
-/** A page's markdown as a reader of markdown gets it (a page's `.md`, llms-full.txt, search): what it includes in place (withIncludedMarkdown). */
-export async function markdownWithIncludes(ctx: ServiceContext, view: Pick<RevisionView, 'reusables'>, page: Pick<FlatPage, 'blob'>): Promise<string> {
-  const markdown = await markdownOf(ctx.db, page);
+/** Several pages' markdown, those not kept read in one query. */
+export async function markdownsOf(db: Db, pages: Array<Pick<FlatPage, 'blob'>>): Promise<string[]> {
+  const hashes = pages.flatMap((page) => (page.blob === null ? [] : [page.blob]));
+  const texts = new Map(hashes.length === 0 ? [] : (await objectTexts(db, markdownTexts, hashes)).map((text, index) => [hashes[index], text] as const));
+  return pages.map((page) => (page.blob === null ? '' : texts.get(page.blob)!));
+}
+
+/**
+ * A page's markdown as a reader of markdown gets it (a page's `.md`, llms-full.txt,
+ * search): what it includes in place (withIncludedMarkdown). `stored`: its own
+ * markdown, when read already.
+ */
+export async function markdownWithIncludes(ctx: ServiceContext, view: Pick<RevisionView, 'reusables'>, page: Pick<FlatPage, 'blob'>, stored?: string): Promise<string> {
+  const markdown = stored ?? (await markdownOf(ctx.db, page));
   const included = view.reusables.filter((reusable) => markdown.includes(reusable.id));
   const texts = new Map(await Promise.all(included.map(async (reusable) => [reusable.id, await markdownOf(ctx.db, reusable)] as const)));
   return withIncludedMarkdown(markdown, (id) => texts.get(id));

@@ -26,7 +26,7 @@ import { pageReadBy, shownStructure } from './siteStructure.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
-import { listsOf, loadRevision, markdownReadBy, markdownWithIncludes, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
+import { listsOf, loadRevision, markdownReadBy, markdownsOf, markdownWithIncludes, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
 import { hasConditionalBlocks, withIncludedMarkdown } from '../content/document.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
@@ -363,14 +363,14 @@ export async function hitsReadBy(ctx: ServiceContext, hits: SectionHit[], query:
   const sectionsByPage = new Map<string, PageSection[]>();
   for (const revisionId of new Set(hits.map((hit) => hit.space_revision_id))) {
     const view = await loadRevision(ctx, revisionId);
-    for (const pageId of new Set(hits.filter((hit) => hit.space_revision_id === revisionId).map((hit) => hit.page_id))) {
-      const page = view.tree.get(pageId);
-      if (!page) continue;
-      const markdown = await markdownWithIncludes(ctx, view, page);
+    const pages = [...new Set(hits.filter((hit) => hit.space_revision_id === revisionId).map((hit) => hit.page_id))].flatMap((id) => view.tree.get(id) ?? []);
+    const stored = await markdownsOf(ctx.db, pages);
+    for (const [index, page] of pages.entries()) {
+      const markdown = await markdownWithIncludes(ctx, view, page, stored[index]);
       if (!hasConditionalBlocks(markdown)) continue;
       const readable = await markdownReadBy(markdown, claims);
       const [sections] = await runSized('sectionsOf', { pages: [{ markdown: readable, title: page.meta.title }] }, readable.length);
-      sectionsByPage.set(`${revisionId} ${pageId}`, sections);
+      sectionsByPage.set(`${revisionId} ${page.id}`, sections);
     }
   }
   if (sectionsByPage.size === 0) return hits;
