@@ -2,7 +2,7 @@
 // returns a new tree and leaves the one given untouched; a batch of edits either
 // applies whole or throws ContentError naming what is wrong.
 import { ContentError, type Hash } from './objects.ts';
-import { childrenByParent, type FlatPage, type FlatTree, type PageMeta } from './tree.ts';
+import { childrenByParent, pageAndAncestors, type FlatPage, type FlatTree, type PageMeta } from './tree.ts';
 
 export interface Placement {
   /** The parent page, or null for the top level. */
@@ -17,12 +17,7 @@ export type PageChange =
   | { kind: 'delete'; id: string };
 
 function isWithin(tree: FlatTree, pageId: string, ancestorId: string): boolean {
-  let current: string | null = pageId;
-  for (let steps = 0; current !== null && steps <= tree.size; steps++) {
-    if (current === ancestorId) return true;
-    current = tree.get(current)?.parentId ?? null;
-  }
-  return false;
+  return pageAndAncestors(tree, pageId).pages.some((page) => page.id === ancestorId);
 }
 
 /** Puts a page among its new siblings and renumbers them 0..n-1. */

@@ -107,12 +107,24 @@ export function treeWithout(tree: FlatTree, leftOut: ReadonlySet<string>): FlatT
   return kept;
 }
 
+/**
+ * The page and the pages above it, nearest first, and whether they reach the top of the
+ * tree: a parent missing from the tree, or a loop, ends them short.
+ */
+export function pageAndAncestors<Page extends { id: string; parentId: string | null }>(tree: ReadonlyMap<string, Page>, pageId: string): { pages: Page[]; reachTop: boolean } {
+  const pages: Page[] = [];
+  let page = tree.get(pageId);
+  while (page && pages.length < tree.size) {
+    pages.push(page);
+    if (!page.parentId) return { pages, reachTop: true };
+    page = tree.get(page.parentId);
+  }
+  return { pages, reachTop: false };
+}
+
 /** Whether the page or a page above it is one of `pageIds`. */
 export function withinAny(tree: FlatTree | TreeOutline, pageId: string, pageIds: ReadonlySet<string>): boolean {
-  for (let page = tree.get(pageId), depth = 0; page && depth <= tree.size; page = page.parentId ? tree.get(page.parentId) : undefined, depth++) {
-    if (pageIds.has(page.id)) return true;
-  }
-  return false;
+  return pageAndAncestors<FlatPage | OutlinePage>(tree, pageId).pages.some((page) => pageIds.has(page.id));
 }
 
 /** A page as search shows it: where it sits, and what of its metadata a result carries or decides who sees it. */
@@ -137,12 +149,8 @@ export function outlineOf(tree: FlatTree): TreeOutline {
 
 /** Whether readers see a page: it is in the tree, and neither it nor a page above it is hidden. As inReadingOrder decides, for one page. */
 export function shownToReaders(tree: FlatTree | TreeOutline, pageId: string): boolean {
-  for (let page = tree.get(pageId), depth = 0; depth <= tree.size; page = page.parentId ? tree.get(page.parentId) : undefined, depth++) {
-    if (!page) return false;
-    if (page.meta.hidden === true) return false;
-    if (!page.parentId) return true;
-  }
-  return false;
+  const { pages, reachTop } = pageAndAncestors<FlatPage | OutlinePage>(tree, pageId);
+  return reachTop && pages.every((page) => page.meta.hidden !== true);
 }
 
 /** A tree as its objects: each page's node and children list hashes, and every object's hash. */
