@@ -97,23 +97,47 @@ export function withReusableContents<Node>(node: Node, rename: (target: string) 
   return renamed as Node;
 }
 
+/** A block or inline as the walks below read it: its kind, its data and its lists of nodes. */
+interface NodeFields {
+  type?: unknown;
+  data?: { ref?: { reusableContent?: unknown }; expression?: unknown };
+  nodes?: unknown[];
+  fragments?: unknown[];
+}
+
+/**
+ * The nodes with each one `replace` answers for put in place of its answer (a list, empty
+ * to leave it out), and every other one copied with its lists of nodes walked the same way.
+ */
+function withNodesReplaced(nodes: unknown[], replace: (node: NodeFields) => unknown[] | undefined): unknown[] {
+  return nodes.flatMap((node) => {
+    if (typeof node !== 'object' || node === null) return [node];
+    const fields = node as NodeFields;
+    return (
+      replace(fields) ?? [
+        {
+          ...fields,
+          ...(Array.isArray(fields.nodes) ? { nodes: withNodesReplaced(fields.nodes, replace) } : {}),
+          ...(Array.isArray(fields.fragments) ? { fragments: withNodesReplaced(fields.fragments, replace) } : {}),
+        },
+      ]
+    );
+  });
+}
+
 /**
  * The document with the blocks of each reusable content it includes in place of the
  * include, for readers and PDFs. An include within included blocks is left out (GitBook
  * nests none), so no content includes itself; an include `blocksOf` does not know shows nothing.
  */
 export function withIncludedBlocks<Document extends { nodes: unknown[] }>(document: Document, blocksOf: (reusableContentId: string) => unknown[] | undefined): Document {
-  const expand = (nodes: unknown[], included: boolean): unknown[] =>
-    nodes.flatMap((node) => {
-      if (typeof node !== 'object' || node === null) return [node];
-      const fields = node as { type?: unknown; data?: { ref?: { reusableContent?: unknown } }; nodes?: unknown[]; fragments?: unknown[] };
-      if (fields.type === 'reusable-content') {
-        const id = fields.data?.ref?.reusableContent;
-        return included || typeof id !== 'string' ? [] : expand(blocksOf(id) ?? [], true);
-      }
-      return [{ ...fields, ...(Array.isArray(fields.nodes) ? { nodes: expand(fields.nodes, included) } : {}), ...(Array.isArray(fields.fragments) ? { fragments: expand(fields.fragments, included) } : {}) }];
-    });
-  return { ...document, nodes: expand(document.nodes, false) };
+  const nestedLeftOut = (node: NodeFields) => (node.type === 'reusable-content' ? [] : undefined);
+  const inPlace = (node: NodeFields) => {
+    if (node.type !== 'reusable-content') return undefined;
+    const id = node.data?.ref?.reusableContent;
+    return typeof id === 'string' ? withNodesReplaced(blocksOf(id) ?? [], nestedLeftOut) : [];
+  };
+  return { ...document, nodes: withNodesReplaced(document.nodes, inPlace) };
 }
 
 const INCLUDE_TAG = /\{% include "([^"\\]+)" %\}/g;
@@ -137,18 +161,12 @@ export function hasConditionalBlocks(markdown: string): boolean {
 
 /**
  * The document as a reader reads it once its conditions are decided: each `if` block
- * whose expression `holds` gives its blocks in its place, and each other one nothing,
- * as the reader renders it (reader/render.ts).
+ * whose expression `holds` gives its blocks in its place, and each other one nothing.
  */
 export function withConditionsDecided<Document extends { nodes: unknown[] }>(document: Document, holds: (expression: string) => boolean): Document {
-  const decide = (nodes: unknown[]): unknown[] =>
-    nodes.flatMap((node) => {
-      if (typeof node !== 'object' || node === null) return [node];
-      const fields = node as { type?: unknown; data?: { expression?: unknown }; nodes?: unknown[]; fragments?: unknown[] };
-      if (fields.type === 'if') return holds(String(fields.data?.expression ?? '')) ? decide(fields.nodes ?? []) : [];
-      return [{ ...fields, ...(Array.isArray(fields.nodes) ? { nodes: decide(fields.nodes) } : {}), ...(Array.isArray(fields.fragments) ? { fragments: decide(fields.fragments) } : {}) }];
-    });
-  return { ...document, nodes: decide(document.nodes) };
+  const decided = (node: NodeFields): unknown[] | undefined =>
+    node.type !== 'if' ? undefined : holds(String(node.data?.expression ?? '')) ? withNodesReplaced(node.nodes ?? [], decided) : [];
+  return { ...document, nodes: withNodesReplaced(document.nodes, decided) };
 }
 
 /** A node's lists of nodes, which withKeys walks itself. */

@@ -50,8 +50,6 @@ export interface RenderContext {
   href(ref: ContentRef): string | undefined;
   /** A page's title, for content references. */
   pageTitle?(pageId: string): string | undefined;
-  /** Whether an adaptive-content condition holds for this reader. */
-  condition?(expression: string): boolean;
   /** The site's search for a query, where a button that opens the search (or asks the assistant, which Quire has not) leads. */
   search?(query: string): string;
   /** The organization's OpenAPI spec of this slug, loaded for the page (openApiSpecsOf). */
@@ -366,7 +364,8 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'prompt':
         return [h('figure', { className: ['prompt'] }, [h('figcaption', {}, [t(String(data.description ?? ''))]), ...blocks(childBlocks(node))])];
       case 'if':
-        return context.condition?.(String(data.expression ?? '')) ? blocks(childBlocks(node)) : [];
+        // Conditions are decided for the reader before rendering (withConditionsDecided); one left undecided shows nothing.
+        return [];
       case 'swagger':
       case 'openapi-operation':
       case 'openapi-webhook': {

@@ -3,7 +3,7 @@
 // a path names, the page at the rest of the path in that space's current revision (or
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
-import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withIncludedBlocks } from '../content/document.ts';
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withConditionsDecided, withIncludedBlocks } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
@@ -211,7 +211,10 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     const reusable = view.reusables.find((candidate) => candidate.id === id);
     if (reusable) included.set(id, (await pageDocument(ctx, reusable)).document.nodes);
   }
-  const document = withIncludedBlocks(written, (id) => included.get(id));
+  const document = withConditionsDecided(
+    withIncludedBlocks(written, (id) => included.get(id)),
+    (expression) => conditionHolds(expression, claims),
+  );
   const slugs = openApiSpecsOf(document);
   const [specs] = await Promise.all([Promise.all(slugs.map((slug) => publishedOpenApiDocument(ctx, site.organization_id, slug))), loadRenderers()]);
   const content = documentToHast(document, {
@@ -223,7 +226,6 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     href,
     search: (query) => (query ? `${base}?q=${encodeURIComponent(query)}` : base),
     pageTitle: (pageId) => view.tree.get(pageId)?.meta.title,
-    condition: (expression) => conditionHolds(expression, claims),
   });
   const children = childrenOfSettledTree(view.tree);
   const navigation = (parentId: string | null): NavigationItem[] =>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../../src/content/gitbook/fromMarkdown.ts';
-import { withIncludedBlocks } from '../../src/content/document.ts';
+import { withConditionsDecided, withIncludedBlocks } from '../../src/content/document.ts';
 import type { ContentRef } from '../../src/content/gitbook/model.ts';
 import { loadRenderers, outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
 import { READER_STYLESHEET } from '../../src/reader/layout.ts';
@@ -14,17 +14,17 @@ const resolve = (url: string): ContentRef =>
 const context: RenderContext = {
   href: (ref) => (ref.kind === 'url' ? ref.url : ref.kind === 'page' ? `/docs/${ref.page}` : ref.kind === 'file' ? `/files/${ref.file}` : ref.kind === 'anchor' ? `#${ref.anchor}` : undefined),
   pageTitle: (pageId) => (pageId === 'p1' ? 'The guide' : undefined),
-  condition: (expression) => expression === 'visitor.claims.pro',
   search: (query) => `/search?q=${encodeURIComponent(query)}`,
 };
 
 /** The reusable contents pages include: rc1 includes itself, which shows once. */
 const reusables: Record<string, string> = { rc1: 'Shared **words**.\n\n{% include "/reusable-content/rc1" %}' };
 
-/** The page's markdown rendered with what it includes in place, as a DOM to query. */
+/** The page's markdown rendered with what it includes in place and its conditions decided for a reader with the `pro` claim, as a DOM to query. */
 function render(markdown: string) {
   const included = (id: string) => (reusables[id] === undefined ? undefined : markdownToDocument(reusables[id], resolve).nodes);
-  const html = renderDocument(withIncludedBlocks(markdownToDocument(markdown, resolve), included), context);
+  const decided = withConditionsDecided(withIncludedBlocks(markdownToDocument(markdown, resolve), included), (expression) => expression === 'visitor.claims.pro');
+  const html = renderDocument(decided, context);
   return { html, document: parseHTML(`<!doctype html><html><body>${html}</body></html>`).document };
 }
 
