@@ -398,15 +398,17 @@ async function answer(
 ) {
   const query = parseSearchQuery(input);
   const matched = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
-  const hits = options.claims ? await hitsReadBy(ctx, matched, query, options.claims) : matched;
-  const revisions = new Map(hits.map((hit) => [hit.space_id, hit.space_revision_id]));
+  const revisions = new Map(matched.map((hit) => [hit.space_id, hit.space_revision_id]));
   const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx.db, revisionId)] as const)));
+  const inReadablePages = matched.filter((hit) => {
+    const outline = outlines.get(hit.space_id);
+    return outline?.has(hit.page_id) && (!options.leaveOutHidden || shownToReaders(outline, hit.page_id)) && pageReadBy(outline, hit.page_id, options.claims);
+  });
+  const hits = options.claims ? await hitsReadBy(ctx, inReadablePages, query, options.claims) : inReadablePages;
   const found = new Map<string, Map<string, FoundPage>>();
   let rank = 0;
   hits.forEach((hit, index) => {
-    const outline = outlines.get(hit.space_id);
-    const page = outline?.get(hit.page_id);
-    if (!page || (options.leaveOutHidden && !shownToReaders(outline!, page.id)) || !pageReadBy(outline!, page.id, options.claims)) return;
+    const page = outlines.get(hit.space_id)!.get(hit.page_id)!;
     let pages = found.get(hit.space_id);
     if (!pages) found.set(hit.space_id, (pages = new Map()));
     let entry = pages.get(page.id);
