@@ -1,7 +1,6 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { hasConditionalBlocks, linkResolverFor, namedFiles, withConditionsDecided, withIncludedMarkdown, withKeys } from '../content/document.ts';
-import { conditionHolds } from '../lib/conditions.ts';
+import { hasConditionalBlocks, linkResolverFor, namedFiles, withIncludedMarkdown, withKeys } from '../content/document.ts';
 import { runSized } from '../workers/pool.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
@@ -433,7 +432,7 @@ export async function pageWithContentJson(
   } else {
     const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children, conditions: !view.published }));
     const shared = await sharedDocumentJson(ctx, view, page, page.id);
-    const readable = documentJsonReadBy(view, shared);
+    const readable = await documentJsonReadBy(view, shared);
     readersOwn = readable !== shared;
     json = `${presented.slice(0, -1)},"document":${readable}}`;
   }
@@ -470,10 +469,9 @@ const CONDITIONAL_BLOCK_JSON = '"type":"if"';
  * renderer (which leaves `if` blocks to the API and draws nothing for them). The shared
  * JSON, kept for everyone, when there is nothing to decide.
  */
-function documentJsonReadBy(view: RevisionView, json: string): string {
-  const claims = view.claims;
-  if (!claims || !json.includes(CONDITIONAL_BLOCK_JSON)) return json;
-  return JSON.stringify(withConditionsDecided(JSON.parse(json) as { nodes: unknown[] }, (expression) => conditionHolds(expression, claims)));
+async function documentJsonReadBy(view: RevisionView, json: string): Promise<string> {
+  if (!view.claims || !json.includes(CONDITIONAL_BLOCK_JSON)) return json;
+  return runSized('documentJsonReadBy', { json, claims: view.claims }, json.length);
 }
 
 export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {

@@ -53,6 +53,9 @@ export const tasks = {
     documentToMarkdown(withConditionsDecided(markdownToDocument(input.markdown, linksAsWritten), (expression) => conditionHolds(expression, input.claims)), {
       link: linkWriterFor(new Map()),
     }),
+  /** A document's JSON as a reader with these claims reads it: the conditional blocks decided. */
+  documentJsonReadBy: (input: { json: string; claims: Record<string, unknown> }) =>
+    JSON.stringify(withConditionsDecided(JSON.parse(input.json) as { nodes: unknown[] }, (expression) => conditionHolds(expression, input.claims))),
   linksOf: (input: { pages: Array<{ id: string; markdown: string }>; tree: FlatTree; files: NamedFile[] }) =>
     input.pages.map((page) => linksOf(page.markdown, linkResolverFor(input.tree, page.id, input.files))),
   async pdf(input: PdfTask): Promise<void> {

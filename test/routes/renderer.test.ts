@@ -311,6 +311,8 @@ describe('a page with a condition (adaptive content)', () => {
         { operation: 'insert_page', ref: 'pro', document: '# Pro guide\n\nDedicated regions for pro plans.', condition: 'visitor.claims.plan == "pro"' },
         { operation: 'insert_page', ref: 'regions', into: 'pro', document: '# Regions\n\nPick a dedicated region.' },
         { operation: 'insert_page', ref: 'beta', document: '---\nif: visitor.claims.beta == true\n---\n\n# Beta features\n\nTry the beta dashboard.' },
+        // Long enough that its conditions are decided on a worker thread.
+        { operation: 'insert_page', ref: 'long', document: `# Long reference\n\n${'Plain words. '.repeat(6000)}\n\n{% if visitor.claims.plan == "pro" %}\nLong pro section.\n{% endif %}\n` },
       ],
     });
     expect(edited.status).toBe(200);
@@ -363,6 +365,16 @@ describe('a page with a condition (adaptive content)', () => {
         expect(text, url).not.toContain('"type":"if"');
         expect(text.includes('Pro plans get a dedicated region.'), url).toBe(shown);
         expect(text).not.toContain('Never shown.');
+      }
+    }
+    const long = byTitle(asMember, 'Long reference')!;
+    for (const [token, shown] of [[pro, true], [free, false]] as const) {
+      for (const url of [`${content}/page/${long.id}`, `${content}/page/${long.id}/document`, `${content}/page/${long.id}?format=document`]) {
+        const text = JSON.stringify((await read(token, url)).body);
+        expect(text, url).toContain('Plain words.');
+        expect(text.includes('Long pro section.'), url).toBe(shown);
+        expect(text, url).not.toContain('{% if');
+        expect(text, url).not.toContain('"type":"if"');
       }
     }
     const asMembers = JSON.stringify((await call('GET', `${content}/page/${reference.id}/document`)).body);
