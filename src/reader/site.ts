@@ -20,8 +20,7 @@ import { siteScripts } from '../services/integrationEvents.ts';
 import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type PageScripts } from './layout.ts';
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
-import { matchingSections } from '../db/fullText.ts';
-import { hitsReadBy } from '../services/search.ts';
+import { hitsSeenBy } from '../services/search.ts';
 import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf, reusableContentsOf } from './render.ts';
 import { OpenApiView } from './openapi.ts';
 import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
@@ -354,7 +353,7 @@ async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, cla
   const pageUrls = new Map(spaces.flatMap((space) => space.pages.map(({ page, url }) => [page.id, { url, title: page.meta.title }] as const)));
   const query = parseSearchQuery(input);
   const spaceIds = [...new Set(spaces.map((space) => space.spaceId))];
-  const hits = await hitsReadBy(ctx, await matchingSections(ctx.db, query, { organizationId: site.organization_id, spaceIds }, SEARCH_RESULTS * 3), query, claims);
+  const { hits } = await hitsSeenBy(ctx, query, { organizationId: site.organization_id, spaceIds }, { leaveOutHidden: true, claims });
   const excerpt = excerpter(query);
   const results = hits.flatMap((hit) => {
     const page = pageUrls.get(hit.page_id);

@@ -359,7 +359,7 @@ export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
  * query that text no longer holds is left out: neither the words nor the fact of the
  * match reach a reader the condition hides them from. Other pages' hits are as found.
  */
-export async function hitsReadBy(ctx: ServiceContext, hits: SectionHit[], query: SearchQuery, claims: Record<string, unknown>): Promise<SectionHit[]> {
+async function hitsReadBy(ctx: ServiceContext, hits: SectionHit[], query: SearchQuery, claims: Record<string, unknown>): Promise<SectionHit[]> {
   const sectionsByPage = new Map<string, PageSection[]>();
   for (const revisionId of new Set(hits.map((hit) => hit.space_revision_id))) {
     const view = await loadRevision(ctx, revisionId);
@@ -383,6 +383,47 @@ export async function hitsReadBy(ctx: ServiceContext, hits: SectionHit[], query:
   });
 }
 
+/** Sections read at most per query when hits in pages the reader may not read are left out. */
+const HITS_CONSIDERED_AT_MOST = HITS_CONSIDERED * 16;
+
+/** Who reads a search's hits: a reader of a published site (hidden pages left out), and a reader of published content's claims. */
+interface ReaderOfHits {
+  leaveOutHidden?: boolean;
+  claims?: Record<string, unknown>;
+}
+
+/**
+ * The first HITS_CONSIDERED matches in pages the reader may read, and the outlines of
+ * their spaces. Hits in other pages (not in the space's current content, hidden from a
+ * published site's readers, closed to the reader's claims) are left out after the match;
+ * when some were and the match may hold more, it looks further, so pages a reader cannot
+ * read do not take the places of those they can.
+ */
+async function matchesInReadablePages(ctx: ServiceContext, query: SearchQuery, scope: Parameters<typeof matchingSections>[2], reader: ReaderOfHits) {
+  for (let considered = HITS_CONSIDERED; ; considered *= 4) {
+    const matched = await matchingSections(ctx.db, query, scope, considered);
+    const revisions = new Map(matched.map((hit) => [hit.space_id, hit.space_revision_id]));
+    const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx.db, revisionId)] as const)));
+    const inReadablePages = matched.filter((hit) => {
+      const outline = outlines.get(hit.space_id);
+      return outline?.has(hit.page_id) && (!reader.leaveOutHidden || shownToReaders(outline, hit.page_id)) && pageReadBy(outline, hit.page_id, reader.claims);
+    });
+    if (inReadablePages.length >= HITS_CONSIDERED || matched.length < considered || considered >= HITS_CONSIDERED_AT_MOST) {
+      return { inReadablePages: inReadablePages.slice(0, HITS_CONSIDERED), outlines };
+    }
+  }
+}
+
+/**
+ * The first HITS_CONSIDERED hits of a query a reader may see, best first, and the
+ * outlines of their spaces: only in pages they may read, and, for a reader of published
+ * content, as their claims show those pages (hitsReadBy).
+ */
+export async function hitsSeenBy(ctx: ServiceContext, query: SearchQuery, scope: Parameters<typeof matchingSections>[2], reader: ReaderOfHits) {
+  const { inReadablePages, outlines } = await matchesInReadablePages(ctx, query, scope, reader);
+  return { hits: reader.claims ? await hitsReadBy(ctx, inReadablePages, query, reader.claims) : inReadablePages, outlines };
+}
+
 /**
  * The matches of a query among the given spaces, as GitBook answers a search: spaces,
  * each with its pages best first. Ranked by the index (title matches first, then the
@@ -394,17 +435,10 @@ async function answer(
   ctx: ServiceContext,
   input: string,
   scope: Parameters<typeof matchingSections>[2],
-  options: { leaveOutHidden?: boolean; claims?: Record<string, unknown> } = {},
+  reader: ReaderOfHits = {},
 ) {
   const query = parseSearchQuery(input);
-  const matched = await matchingSections(ctx.db, query, scope, HITS_CONSIDERED);
-  const revisions = new Map(matched.map((hit) => [hit.space_id, hit.space_revision_id]));
-  const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx.db, revisionId)] as const)));
-  const inReadablePages = matched.filter((hit) => {
-    const outline = outlines.get(hit.space_id);
-    return outline?.has(hit.page_id) && (!options.leaveOutHidden || shownToReaders(outline, hit.page_id)) && pageReadBy(outline, hit.page_id, options.claims);
-  });
-  const hits = options.claims ? await hitsReadBy(ctx, inReadablePages, query, options.claims) : inReadablePages;
+  const { hits, outlines } = await hitsSeenBy(ctx, query, scope, reader);
   const found = new Map<string, Map<string, FoundPage>>();
   let rank = 0;
   hits.forEach((hit, index) => {

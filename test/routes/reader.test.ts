@@ -322,6 +322,24 @@ describe('the built-in reader', () => {
     expect((await open(`${path}/reference?q=npm`)).document.querySelector('main h1')!.textContent).toBe('Reference');
   });
 
+  it('finds a page for its readers even when more matches than a search reads lie in a hidden page that ranks first', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const headings = Array.from({ length: 60 }, (_, index) => `## Walrus ${index}\n\nTusks.`).join('\n\n');
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', document: `# Walrus notes\n\n${headings}`, hidden: true },
+        { operation: 'insert_page', document: '# Arctic animals\n\nThe walrus lives on the ice.' },
+      ],
+    });
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).status).toBe(200);
+    const asMember = (await call('GET', `/v1/spaces/${space.id}/search?query=walrus`)).body.items.map((page: { title: string }) => page.title);
+    expect(asMember[0]).toBe('Walrus notes');
+    const results = (await open(`${path}?q=walrus`)).document.querySelector('main')!.textContent!;
+    expect(results).toContain('Arctic animals');
+    expect(results).not.toContain('Walrus notes');
+  });
+
   it('passes axe-core\'s accessibility checks on every page kind: a page, a page of every block, search results, the 404 page and the front page', async () => {
     const { call, space, path, open } = await publishedSite();
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
