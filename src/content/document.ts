@@ -100,6 +100,7 @@ export function withReusableContents<Node>(node: Node, rename: (target: string) 
 /** A block or inline as the walks below read it: its kind, its data and its lists of nodes. */
 interface NodeFields {
   type?: unknown;
+  key?: unknown;
   data?: { ref?: { reusableContent?: unknown }; expression?: unknown };
   nodes?: unknown[];
   fragments?: unknown[];
@@ -130,12 +131,15 @@ function withNodesReplaced(nodes: unknown[], replace: (node: NodeFields) => unkn
  * include, for readers and PDFs. An include within included blocks is left out (GitBook
  * nests none), so no content includes itself; an include `blocksOf` does not know shows nothing.
  */
-export function withIncludedBlocks<Document extends { nodes: unknown[] }>(document: Document, blocksOf: (reusableContentId: string) => unknown[] | undefined): Document {
+export function withIncludedBlocks<Document extends { nodes: unknown[] }>(
+  document: Document,
+  blocksOf: (reusableContentId: string, include: { key?: unknown }) => unknown[] | undefined,
+): Document {
   const nestedLeftOut = (node: NodeFields) => (node.type === 'reusable-content' ? [] : undefined);
   const inPlace = (node: NodeFields) => {
     if (node.type !== 'reusable-content') return undefined;
     const id = node.data?.ref?.reusableContent;
-    return typeof id === 'string' ? withNodesReplaced(blocksOf(id) ?? [], nestedLeftOut) : [];
+    return typeof id === 'string' ? withNodesReplaced(blocksOf(id, node) ?? [], nestedLeftOut) : [];
   };
   return { ...document, nodes: withNodesReplaced(document.nodes, inPlace) };
 }
@@ -175,12 +179,12 @@ const isChildList = (field: string) => field === 'nodes' || field === 'fragments
 /**
  * The document with a key on every block and inline that has none, as GitBook's
  * documents carry them (its renderer keys tabs, list items and React nodes by them).
- * Keys are made from each node's place ("k0", "k0.2"), so that the same document
- * always has the same keys. Given `resolve`, its links written as-is are resolved in
+ * Keys are made from each node's place ("k0", "k0.2"; after `prefix`, "k" unless
+ * given), so that the same document always has the same keys. Given `resolve`, its links written as-is are resolved in
  * the same walk, as `resolveWrittenLinks` resolves them. Changed in place, as
  * `resolveWrittenLinks` changes it: the document must be the caller's own.
  */
-export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver): Document {
+export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver, prefix = 'k'): Document {
   const keyed = (nodes: unknown[], prefix: string): void => {
     nodes.forEach((node, index) => {
       if (typeof node !== 'object' || node === null) return;
@@ -196,7 +200,7 @@ export function withKeys<Document extends { nodes: unknown[] }>(document: Docume
       if (Array.isArray(fields.fragments)) keyed(fields.fragments, `${key}f`);
     });
   };
-  keyed(document.nodes, 'k');
+  keyed(document.nodes, prefix);
   return document;
 }
 

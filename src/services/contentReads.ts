@@ -10,7 +10,8 @@ import { pagesReadBy } from './siteStructure.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import type { SpaceStanding } from '../policies/content.ts';
 import {
-  documentJsonOf,
+  pageDocumentJson,
+  reusableDocumentJson,
   gitPathsOf,
   loadRevision,
   pageListJson,
@@ -20,7 +21,7 @@ import {
   presentReusableContent,
   requireFile,
   requireReusableContent,
-  type PageFormat,
+  type PageContentForm,
   presentRevision,
   requirePage,
   revisionGitOf,
@@ -81,23 +82,23 @@ export async function getPage(
   spaceId: string,
   selector: RevisionSelector,
   pageId: string,
-  format?: PageFormat,
+  form?: PageContentForm,
 ) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return pageWithContentJson(ctx, spaceId, view, requirePage(view.tree, pageId), format);
+  return pageWithContentJson(ctx, spaceId, view, requirePage(view.tree, pageId), form);
 }
 
-export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, path: string, format?: PageFormat) {
+export async function getPageByPath(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, path: string, form?: PageContentForm) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return pageWithContentJson(ctx, spaceId, view, pageAtPath(view.tree, path), format);
+  return pageWithContentJson(ctx, spaceId, view, pageAtPath(view.tree, path), form);
 }
 
 /** A page's JSON document alone, its links resolved where the page sits: what GitBook's renderer reads to render it. */
-export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, pageId: string) {
+export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, pageId: string, { dereferenced }: PageContentForm = {}) {
   const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
   const page = requirePage(view.tree, pageId);
   if (page.meta.type !== 'document') throw new NotFound(`Page "${pageId}" is a ${page.meta.type}: only document pages have a document`);
-  return documentJsonOf(ctx, view, page, page.id);
+  return pageDocumentJson(ctx, view, page, dereferenced);
 }
 
 /**
@@ -106,10 +107,10 @@ export async function getPageDocument(ctx: ServiceContext, actor: Actor, spaceId
  */
 export async function getDocumentById(ctx: ServiceContext, actor: Actor, spaceId: string, documentId: string) {
   const view = await viewOf(ctx, actor, spaceId, { current: true, metadata: false });
-  for (const page of view.tree.values()) if (page.blob === documentId) return documentJsonOf(ctx, view, page, page.id);
+  for (const page of view.tree.values()) if (page.blob === documentId) return pageDocumentJson(ctx, view, page);
   const reusable = view.reusables.find((candidate) => candidate.blob === documentId);
   if (!reusable) throw new NotFound(`No document with id "${documentId}" in this space's content`);
-  return documentJsonOf(ctx, view, reusable);
+  return reusableDocumentJson(ctx, view, reusable);
 }
 
 /**
@@ -131,7 +132,7 @@ export async function getReusableContent(ctx: ServiceContext, actor: Actor, spac
 /** A reusable content's JSON document, its links resolved as from the space's top. */
 export async function getReusableContentDocument(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, reusableContentId: string) {
   const view = await viewOf(ctx, actor, spaceId, { ...selector, metadata: false });
-  return documentJsonOf(ctx, view, requireReusableContent(view, reusableContentId));
+  return reusableDocumentJson(ctx, view, requireReusableContent(view, reusableContentId));
 }
 
 export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {

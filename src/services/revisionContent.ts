@@ -1,6 +1,6 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { hasConditionalBlocks, linkResolverFor, namedFiles, withIncludedMarkdown, withKeys } from '../content/document.ts';
+import { hasConditionalBlocks, linkResolverFor, namedFiles, withIncludedBlocks, withIncludedMarkdown, withKeys } from '../content/document.ts';
 import { runSized } from '../workers/pool.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
@@ -395,6 +395,12 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
 
 export type PageFormat = 'markdown' | 'document';
 
+/** How a page's content is read: its markdown, or GitBook's document, with the reusable contents it includes in place when `dereferenced`. */
+export interface PageContentForm {
+  format?: PageFormat;
+  dereferenced?: boolean;
+}
+
 /**
  * Pages with their markdown or document, as sent, by everything they are made of: the
  * address, the space, the tree (the page, its sub-pages, its content), the files its
@@ -414,9 +420,9 @@ export async function pageWithContentJson(
   spaceId: string,
   view: RevisionView,
   page: FlatPage,
-  format: PageFormat = 'markdown',
+  { format = 'markdown', dereferenced = false }: PageContentForm = {},
 ): Promise<string> {
-  const key = `${format} ${presentedPagesKey(ctx, spaceId, view)} ${view.revision.files_hash} ${page.id}`;
+  const key = `${format}${format === 'document' && dereferenced ? ' dereferenced' : ''} ${presentedPagesKey(ctx, spaceId, view)} ${view.revision.files_hash} ${page.id}`;
   const kept = pageAnswers.get(key);
   if (kept !== undefined) return kept;
   const git = gitPathsOf(view).pages;
@@ -432,8 +438,9 @@ export async function pageWithContentJson(
   } else {
     const presented = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { git, children, conditions: !view.published }));
     const shared = await sharedDocumentJson(ctx, view, page, page.id);
-    const readable = await documentJsonReadBy(view, shared);
-    readersOwn = readable !== shared;
+    const document = dereferenced ? await dereferencedDocumentJson(ctx, view, page, shared) : shared;
+    const readable = await documentJsonReadBy(view, document);
+    readersOwn = readable !== document;
     json = `${presented.slice(0, -1)},"document":${readable}}`;
   }
   if (!readersOwn) pageAnswers.keep(key, json);
@@ -469,13 +476,51 @@ const CONDITIONAL_BLOCK_JSON = '"type":"if"';
  * renderer (which leaves `if` blocks to the API and draws nothing for them). The shared
  * JSON, kept for everyone, when there is nothing to decide.
  */
+/** How a document's JSON holds an include of reusable content. */
+const INCLUDE_BLOCK_JSON = '"type":"reusable-content"';
+
+/**
+ * A page's document JSON with the blocks of each reusable content it includes in place
+ * of the include, as GitBook's API answers `dereferenced` (its renderer asks for
+ * documents so, and draws an include itself only as a fallback it reports as an error).
+ * The included blocks' links resolve as the reusable content's own document's do, from
+ * the space's top, and their keys follow the include's ("k3.0"), so that none repeats a
+ * key of the page. The shared JSON when the page includes nothing.
+ */
+async function dereferencedDocumentJson(ctx: ServiceContext, view: RevisionView, page: Pick<FlatPage, 'id' | 'blob'>, shared: string): Promise<string> {
+  if (!shared.includes(INCLUDE_BLOCK_JSON)) return shared;
+  const key = `dereferenced ${treeKey(view)} ${view.revision.files_hash} ${view.revision.reusables_hash} ${page.id} ${page.blob}`;
+  const kept = resolvedDocuments.get(key);
+  if (kept !== undefined) return kept;
+  const written = new Map<string, string>();
+  for (const reusable of view.reusables) {
+    if (shared.includes(reusable.id)) written.set(reusable.id, JSON.stringify((await pageDocument(ctx, reusable)).document.nodes));
+  }
+  const fromTop = linkResolverFor(view.tree, undefined, namedFiles(view.files));
+  const json = JSON.stringify(
+    withIncludedBlocks(JSON.parse(shared) as { nodes: unknown[] }, (id, include) => {
+      const nodes = written.get(id);
+      return nodes === undefined ? undefined : withKeys({ nodes: JSON.parse(nodes) as unknown[] }, fromTop, `${String(include.key)}.`).nodes;
+    }),
+  );
+  resolvedDocuments.keep(key, json);
+  return json;
+}
+
 async function documentJsonReadBy(view: RevisionView, json: string): Promise<string> {
   if (!view.claims || !json.includes(CONDITIONAL_BLOCK_JSON)) return json;
   return runSized('documentJsonReadBy', { json, claims: view.claims }, json.length);
 }
 
-export async function documentJsonOf(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {
-  return documentJsonReadBy(view, await sharedDocumentJson(ctx, view, content, fromPageId));
+/** The JSON of a reusable content's document as its reader reads it. */
+export async function reusableDocumentJson(ctx: ServiceContext, view: RevisionView, reusable: Pick<FlatPage, 'blob'>): Promise<string> {
+  return documentJsonReadBy(view, await sharedDocumentJson(ctx, view, reusable));
+}
+
+/** The JSON of a page's document as its reader reads it, `dereferenced` or not. */
+export async function pageDocumentJson(ctx: ServiceContext, view: RevisionView, page: Pick<FlatPage, 'id' | 'blob'>, dereferenced = false): Promise<string> {
+  const shared = await sharedDocumentJson(ctx, view, page, page.id);
+  return documentJsonReadBy(view, dereferenced ? await dereferencedDocumentJson(ctx, view, page, shared) : shared);
 }
 
 /** Finds a page by its path of slugs ("guides/install"). */

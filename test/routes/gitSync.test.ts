@@ -502,6 +502,19 @@ describe('Git Sync of reusable content', () => {
     expectGitBookAnswer('getReusableContentDocumentInRevisionById', documentAsSite.body);
     expect(documentAsSite.body).toEqual(document);
     expectGitBookAnswer('getReusableContentInRevisionById', (await asSite(`/v1/spaces/${space.id}/revisions/${revision.id}/reusable-contents/${support.id}`)).body);
+    // A page's document as the renderer asks for it (dereferenced) holds the included blocks in place of the include, its link resolved and every key its own.
+    const setupDocument = `/v1/spaces/${space.id}/revisions/${revision.id}/page/${setup.id}/document`;
+    const dereferenced = (await asSite(`${setupDocument}?evaluated=deterministic-only&dereferenced=reusable-contents`)).body;
+    expectGitBookAnswer('getPageDocumentInRevisionById', dereferenced);
+    const types = (nodes: Array<{ type: string }>) => nodes.map((node) => node.type);
+    expect(types(dereferenced.nodes)).not.toContain('reusable-content');
+    expect(types(dereferenced.nodes)).toContain('hint');
+    expect(JSON.stringify(dereferenced)).toContain(JSON.stringify({ kind: 'page', page: setup.id }));
+    const keys = JSON.stringify(dereferenced).match(/"key":"[^"]*"/g)!;
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(types((await asSite(setupDocument)).body.nodes)).toContain('reusable-content');
+    const setupAsDocument = (await asSite(`/v1/spaces/${space.id}/content/page/${setup.id}?format=document&dereferenced=true`)).body;
+    expect(setupAsDocument.document).toEqual(dereferenced);
     expect(page.body).toMatch(/Stuck\? Read <a href="[^"]*\/setup">the setup<\/a> again\./);
     // Readers of markdown (a page's .md, llms-full.txt) get its markdown in place of the include.
     const sitePath = new URL(published.urls.published).pathname;

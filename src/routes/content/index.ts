@@ -17,7 +17,7 @@ import {
   listFiles,
   type RevisionSelector,
 } from '../../services/contentReads.ts';
-import { downloadFile } from '../../services/revisionContent.ts';
+import { downloadFile, type PageContentForm, type PageFormat } from '../../services/revisionContent.ts';
 import { getEmbed } from '../../services/embeds.ts';
 import { renderPdfLink } from '../../services/pdf.ts';
 import type { PageRequest } from '../../db/pagination.ts';
@@ -102,11 +102,25 @@ const FormatQuery = {
   ),
 };
 
-/** GitBook's renderer asks for documents "evaluated" and "dereferenced": Quire's documents hold no expressions or references to expand. */
+/** GitBook's renderer asks for documents "evaluated" and "dereferenced". */
 const DocumentQuery = {
-  evaluated: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('deterministic-only')], { description: 'Accepted for compatibility: nothing in a Quire document is evaluated' })),
-  dereferenced: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('reusable-contents')], { description: 'Accepted for compatibility: nothing in a Quire document is a reference to expand' })),
+  evaluated: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Literal('deterministic-only')], {
+      description: "Accepted for compatibility: Quire decides conditional blocks for every reader of published content by the reader's claims, and for no member",
+    }),
+  ),
+  dereferenced: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Literal('reusable-contents')], {
+      description: "true or reusable-contents: the blocks of each reusable content a page includes in place of the include (a reusable content's own document keeps its includes)",
+    }),
+  ),
 };
+
+/** The page's content as the query asks for it. */
+function pageContentFormOf(query: unknown): PageContentForm {
+  const { format, dereferenced } = query as { format?: PageFormat; dereferenced?: boolean | string };
+  return { format, dereferenced: dereferenced === true || dereferenced === 'reusable-contents' };
+}
 
 const JsonDocument = Type.Object({ object: Type.Literal('document'), data: Type.Object({}, { additionalProperties: true }), nodes: Type.Array(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true });
 
@@ -213,13 +227,13 @@ function contentRoutes(
           operationId: `get${operationPrefix}PageById`,
           summary: 'One page of a revision, with its markdown',
           params: Type.Object({ ...params, pageId }),
-          querystring: Type.Object({ ...ContentQuery, ...FormatQuery }),
+          querystring: Type.Object({ ...ContentQuery, ...FormatQuery, ...DocumentQuery }),
           response: { 200: PageSchema, ...errors(404) },
         },
       },
       async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return sendJsonText(reply, await getPage(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.pageId, (request.query as { format?: 'markdown' | 'document' }).format));
+        return sendJsonText(reply, await getPage(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values.pageId, pageContentFormOf(request.query)));
       },
     );
     app.get(
@@ -237,7 +251,7 @@ function contentRoutes(
       },
       async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return sendJsonText(reply, await getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId));
+        return sendJsonText(reply, await getPageDocument(ctx, request.actor, values.spaceId, selector(values), values.pageId, pageContentFormOf(request.query)));
       },
     );
     app.get(
@@ -272,7 +286,7 @@ function contentRoutes(
       },
       async (request, reply) => {
         const values = request.params as Record<string, string>;
-        return sendJsonText(reply, await getPageByPath(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values['*'], (request.query as { format?: 'markdown' | 'document' }).format));
+        return sendJsonText(reply, await getPageByPath(ctx, request.actor, values.spaceId, { ...selector(values), ...metadataOf(request.query) }, values['*'], pageContentFormOf(request.query)));
       },
     );
     app.get(
