@@ -372,13 +372,14 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write({ nodes: [table] })).toBe(markdown);
   });
 
-  it('reads a mention of a page, in text and in a cell, and writes it as GitBook does, its text the last part of its path', () => {
+  it('reads a mention of a page, in text and in a cell, and writes it as GitBook does, its text the last part of its path or the anchor it leads to', () => {
     const markdown =
-      'See [install](/pages/install/ "mention") and [guide.md](/pages/guide.md "mention").\n\n<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td><a data-mention href="/pages/setup">setup</a></td></tr></tbody></table>\n';
+      'See [install](/pages/install/ "mention"), [guide.md](/pages/guide.md "mention") and [#page-covers](/pages/page/#page-covers "mention").\n\n<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td><a data-mention href="/pages/setup">setup</a></td></tr></tbody></table>\n';
     const [paragraph, table] = expectStable(markdown).nodes;
     expect(paragraph.nodes!.filter((node): node is Inline => node.object === 'inline').map((node) => [node.type, node.data.ref])).toEqual([
       ['mention', { kind: 'page', page: 'install/' }],
       ['mention', { kind: 'page', page: 'guide.md' }],
+      ['mention', { kind: 'page', page: 'page/#page-covers' }],
     ]);
     expect(kindsIn(table.fragments![0].nodes)).toContain('mention');
     expect(write(read(markdown))).toBe(markdown);

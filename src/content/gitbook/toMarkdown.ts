@@ -160,9 +160,15 @@ function selectedHtml(column: SelectColumn, value: unknown): string {
     .join('');
 }
 
-/** The text GitBook gives a link it writes to a page or a file: the last part of its path (`git-sync` for `../git-sync/`, `inline.md`). */
+/**
+ * The text GitBook gives a link it writes to a page or a file: the last part of its path
+ * (`git-sync` for `../git-sync/`, `inline.md`), or the anchor for a place in a page
+ * (`#page-covers` for `../page/#page-covers`).
+ */
 function linkName(url: string): string {
-  return url.split('#')[0].split('/').filter(Boolean).at(-1) ?? url;
+  const [path, anchor] = url.split('#');
+  if (anchor) return `#${anchor}`;
+  return path.split('/').filter(Boolean).at(-1) ?? url;
 }
 
 /** A character as the hexadecimal reference hast-util-to-html writes, as GitBook does (`&#x26;`). */
