@@ -217,6 +217,8 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
   const children = childrenOfSettledTree(tree);
   const directory = fromPageId && tree.has(fromPageId) ? posix.dirname(pageFile(tree, fromPageId, children)) : '.';
   return (url) => {
+    // An empty link (GitBook's inactive button) leads nowhere, not to the page's folder.
+    if (url === '') return { kind: 'url', url };
     if (url.startsWith('#')) return { kind: 'anchor', anchor: url.slice(1) };
     const file = /^\/?files\/([^/?#]+)/.exec(url);
     if (file) return { kind: 'file', file: file[1] };

@@ -257,8 +257,9 @@ async function importedContent(
   for (const asset of repository.assets) await addFile(asset);
 
   /** Where a link of a page's (or reusable content's) file leads in the repository, relative to the docs' root. */
+  // An empty link (GitBook's inactive button) names no file: not the page's folder.
   const pathFrom = (page: { path?: string }, url: string) => {
-    if (url.startsWith('#') || hasScheme(url) || url.startsWith('//')) return undefined;
+    if (url === '' || url.startsWith('#') || hasScheme(url) || url.startsWith('//')) return undefined;
     const path = decodePath(url);
     const joined = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(page.path ?? '.'), path));
     return joined.startsWith('..') ? undefined : joined.replace(/\/$/, '');

@@ -72,6 +72,8 @@ describe('markdown to JSON documents', () => {
     expect(fromInstall('../guide/install.md')).toEqual({ kind: 'page', page: 'install' });
     expect(fromInstall('../.gitbook/assets/logo.png')).toEqual({ kind: 'file', file: 'f1' });
     expect(fromInstall('../.gitbook/assets/missing.png')).toEqual({ kind: 'url', url: '../.gitbook/assets/missing.png' });
+    // An empty link (an inactive button's) leads nowhere rather than to the page's folder.
+    expect(fromInstall('')).toEqual({ kind: 'url', url: '' });
     expect(linkResolverFor(tree, 'guide', files)('install.md')).toEqual({ kind: 'page', page: 'install' });
     const write = linkWriterFor(tree, 'install', files);
     // A page with sub-pages is linked by its folder, as GitBook writes it.
