@@ -31,7 +31,8 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 const DOCS: Record<string, string | Buffer> = {
   '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/setup: guide/install.md\n',
   'docs/SUMMARY.md':
-    '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Installation](guide/install.md \"Setting up\")\n  * [Steps](guide/install.md#steps)\n* [Changelog](https://example.com/changelog)\n\n## API Reference <a href="#reference" id="reference"></a>\n\n* [API](reference/api.md)\n',
+    '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Installation](guide/install.md \"Setting up\")\n  * [Steps](guide/install.md#steps)\n* [Changelog](https://example.com/changelog)\n\n## API Reference <a href="#reference" id="reference"></a>\n\n* [API](reference/api.md)\n\n***\n\n* [Pricing](pricing.md)\n',
+  'docs/pricing.md': '# Pricing\n\nSee [#steps](guide/install.md#steps "mention"). Plans: <a class="button primary">Coming soon</a>\n',
   'docs/README.md': '# Welcome\n\nStart with the [install guide](guide/install.md#steps). See the [API](reference/api.md).\n',
   'docs/guide/README.md':
     '---\ndescription: All about it\nicon: rocket\nlayout:\n  width: wide\n  title:\n    visible: true\n  outline:\n    visible: false\n  metadata:\n    visible: true\n---\n\n# Guide\n\n{% hint style="info" %}\nRead it all.\n{% endhint %}\n\n<figure><img src="../.gitbook/assets/my logo (1).png" alt="The logo"><figcaption><p>Caption</p></figcaption></figure>\n\n{% file src="../.gitbook/assets/guide.pdf" %}\n{% endfile %}\n\n{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}\n',
@@ -118,12 +119,13 @@ describe('Git Sync import', () => {
     expect(info.operation.warnings).toEqual(['not in SUMMARY.md, so not imported: notes.md']);
 
     const pages = await pagesOf(space.id);
-    // A section of a page listed on its own is a link; a group's anchor is its slug.
+    // A section of a page listed on its own is a link; a group's anchor is its slug; `***` ends a group.
     expect(outline(pages)).toEqual([
       ['document', 'Welcome'],
       ['document', 'Guide', [['document', 'Install'], ['link', 'Steps']]],
       ['link', 'Changelog'],
       ['group', 'API Reference', [['document', 'API']]],
+      ['document', 'Pricing'],
     ]);
     expect(pages[3]).toMatchObject({ slug: 'reference', pages: [{ path: 'reference/api' }] });
     const [welcome, guide, changelog, reference] = pages;
@@ -228,7 +230,7 @@ describe('Git Sync export', () => {
     expect(written.files['docs/guide/upgrade-notes.md']).toBe('# Upgrade notes\n\nFirst read [install](install.md).\n');
     expect(written.files['docs/reference/api.md']).toBe(text(DOCS['docs/reference/api.md']).replace('# API', '# HTTP API'));
     expect(written.files['docs/SUMMARY.md']).toBe(text(DOCS['docs/SUMMARY.md']).replace('  * [Steps](guide/install.md#steps)\n', '  * [Steps](guide/install.md#steps)\n  * [Upgrade notes](guide/upgrade-notes.md)\n').replace('[API]', '[HTTP API]'));
-    for (const path of ['docs/README.md', 'docs/guide/README.md', 'docs/guide/install.md', '.gitbook.yaml', 'docs/notes.md', 'src/app.js']) expect(written.files[path], path).toBe(text(DOCS[path]));
+    for (const path of ['docs/README.md', 'docs/guide/README.md', 'docs/guide/install.md', 'docs/pricing.md', '.gitbook.yaml', 'docs/notes.md', 'src/app.js']) expect(written.files[path], path).toBe(text(DOCS[path]));
     expect(written.bytes['docs/.gitbook/assets/my logo (1).png'].equals(PNG)).toBe(true);
 
     const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;

@@ -71,6 +71,22 @@ describe("GitBook's repository format", () => {
     expect(read.assets).toEqual(['.gitbook/assets/a b.png']);
   });
 
+  it('reads and writes top-level pages after a group behind ***, which ends the group, as GitBook writes them', async () => {
+    const summary = '# Table of contents\n\n* [Home](README.md)\n\n## Help\n\n* [Support](help/support.md)\n\n***\n\n* [Pricing](pricing.md)\n';
+    const read = await readRepository(source({ 'SUMMARY.md': summary, 'README.md': '# Home\n', 'help/support.md': '# Support\n', 'pricing.md': '# Pricing\n' }));
+    expect(shape(read.pages)).toEqual([
+      ['document', 'Home', 'README.md', []],
+      ['group', 'Help', null, [['document', 'Support', 'help/support.md', []]]],
+      ['document', 'Pricing', 'pricing.md', []],
+    ]);
+    const written: ExportedPage[] = [
+      { kind: 'document', title: 'Home', path: 'README.md', children: [] },
+      { kind: 'group', title: 'Help', children: [{ kind: 'document', title: 'Support', path: 'help/support.md', children: [] }] },
+      { kind: 'document', title: 'Pricing', path: 'pricing.md', children: [] },
+    ];
+    expect(writeSummary(written, 'SUMMARY.md')).toBe(summary);
+  });
+
   it('writes SUMMARY.md as it reads it back, for any tree of pages, groups and links', async () => {
     const title = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ()[\]_-]{0,12}[A-Za-z0-9]$/);
     const leaf = title.map((name): ExportedPage => ({ kind: 'document', title: name, children: [] }));
@@ -83,7 +99,7 @@ describe("GitBook's repository format", () => {
       ),
     })).page;
     const group = fc.tuple(title, fc.array(page, { minLength: 1, maxLength: 3 })).map(([name, children]): ExportedPage => ({ kind: 'group', title: name, children }));
-    const tree = fc.tuple(fc.array(page, { maxLength: 3 }), fc.array(group, { maxLength: 2 })).map(([pages, groups]) => [...pages, ...groups]);
+    const tree = fc.array(fc.oneof(page, group), { maxLength: 5 });
 
     await fc.assert(
       fc.asyncProperty(tree, async (pages) => {

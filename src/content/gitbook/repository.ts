@@ -196,6 +196,9 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[]):
       const anchor = node.children.map((child) => (child.type === 'html' ? /\bid="([^"]+)"/.exec(child.value)?.[1] : undefined)).find(Boolean);
       group = { kind: 'group', title: textOf(node).trim(), ...(anchor ? { slug: anchor } : {}), children: [] };
       top.push(group);
+    } else if (node.type === 'thematicBreak') {
+      // GitBook writes `***` after a group for the top-level pages that follow it.
+      group = undefined;
     } else if (node.type === 'list') {
       (group ? group.children : top).push(...items(node));
     }
@@ -339,13 +342,20 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string): string
       list(entry.children, depth + 1);
     }
   };
-  // Lists after a `##` heading belong to its group, so a top-level page can only come
-  // before the groups: GitBook's format has no place for one between them.
-  list(pages.filter((entry) => entry.kind !== 'group'), 0);
-  for (const group of pages.filter((entry) => entry.kind === 'group')) {
-    const anchor = group.anchor ? ` <a href="#${group.anchor}" id="${group.anchor}"></a>` : '';
-    lines.push('', `## ${literal(group.title)}${anchor}`, '');
-    list(group.children, 0);
+  // A list after a `##` heading belongs to its group: top-level pages that follow a group
+  // come after `***`, which ends it, as GitBook writes them.
+  let afterGroup = false;
+  for (const entry of pages) {
+    if (entry.kind === 'group') {
+      const anchor = entry.anchor ? ` <a href="#${entry.anchor}" id="${entry.anchor}"></a>` : '';
+      lines.push('', `## ${literal(entry.title)}${anchor}`, '');
+      list(entry.children, 0);
+      afterGroup = true;
+      continue;
+    }
+    if (afterGroup) lines.push('', '***', '');
+    afterGroup = false;
+    list([entry], 0);
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
