@@ -399,18 +399,24 @@ describe("GitBook's HTML forms in markdown", () => {
 });
 
 describe("GitBook's written layout", () => {
-  it('writes back as GitBook wrote them: closing tags one after another, a task with its sub-list, emphasis with underscores, an e-mail link, and a dark image whose file name has a space', () => {
+  it('writes back as GitBook wrote them: closing tags one after another, a task with its sub-list, emphasis with underscores, an e-mail link, dark images, one sized to the line, and a paragraph of only a line break', () => {
     const markdown = [
       '{% tabs %}\n{% tab title="A" %}\nOne\n{% endtab %}\n\n{% tab title="B" %}\n{% hint style="info" %}\nTwo\n{% endhint %}\n{% endtab %}\n{% endtabs %}',
       '* [ ] A task\n  * [ ] Its sub-task\n* [ ] Another',
       '<table data-card-size="large" data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td>Card</td></tr></tbody></table>',
       'Write _now_ to [me@x.test](mailto:me@x.test).',
       'Open the menu <picture><source srcset="/files/icon dark (1).svg" media="(prefers-color-scheme: dark)"><img src="/files/icon (1).svg" alt="Menu"></picture>.',
+      'Drag the handle <picture><source srcset="/files/handle dark.svg" media="(prefers-color-scheme: dark)"><img src="/files/handle.svg" alt="" data-size="line"></picture> to move it.',
+      '<br>',
+      'A paragraph of its own ended by a line break.',
     ].join('\n\n') + '\n';
     const document = expectStable(markdown);
     expect(write(document)).toBe(markdown);
     const picture = (document.nodes[4].nodes ?? []).find((node): node is Inline => node.object === 'inline' && node.type === 'inline-image');
     expect(picture?.data).toMatchObject({ ref: { kind: 'file', file: 'icon (1).svg' }, refDark: { kind: 'file', file: 'icon dark (1).svg' } });
+    const handle = (document.nodes[5].nodes ?? []).find((node): node is Inline => node.object === 'inline' && node.type === 'inline-image');
+    expect(handle?.data).toMatchObject({ ref: { kind: 'file', file: 'handle.svg' }, size: 'line' });
+    expect(document.nodes[6]).toMatchObject({ type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: '\n' }] }] });
     const sized = read('<picture><source srcset="/files/dark.png 2x, /files/dark-small.png 1x" media="(prefers-color-scheme: dark)"><img src="/files/light.png" alt=""></picture>');
     expect(kindsIn(sized.nodes).has('inline-image') || kindsIn(sized.nodes).has('image')).toBe(true);
     expect(JSON.stringify(sized)).toContain('"refDark":{"kind":"file","file":"dark.png"}');

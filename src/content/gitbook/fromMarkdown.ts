@@ -488,9 +488,12 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const children = phrasing(inner, marks);
       out.push(...(ref ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: children } as Inline] : children));
     } else if (name === 'picture') {
-      const image = pictureImage(inner.map((node) => ('value' in node ? String(node.value) : '')).join(''));
+      const html = inner.map((node) => ('value' in node ? String(node.value) : '')).join('');
+      const image = pictureImage(html);
       if (!image) return undefined;
-      out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: image });
+      // An image sized to the line of text, as an `<img>` alone is read.
+      const lineSized = /<img\b[^>]*\sdata-size="line"/i.test(html);
+      out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: lineSized ? { ...image, size: 'line' } : image });
     } else if (SIMPLE_MARK_TAGS[name]) out.push(...phrasing(inner, withMark(marks, markOf(SIMPLE_MARK_TAGS[name]))));
     else return undefined;
     return end;
@@ -633,6 +636,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const alone = elements.length === 1 && tree.children.every((child) => child.type !== 'text' || !child.value.trim());
     if (alone && elements[0].tagName === 'table') return htmlTable(elements[0]);
     if (alone && elements[0].tagName === 'pre') return preCodeBlock(elements[0]);
+    // GitBook writes a paragraph holding only a line break as `<br>` on its own line.
+    if (alone && elements[0].tagName === 'br') return block('paragraph', [text('\n')]);
     return (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);
   };
 
