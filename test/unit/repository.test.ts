@@ -122,17 +122,17 @@ describe("GitBook's repository format", () => {
     );
   });
 
-  it('writes a page as its front matter, every field of it, its title as a heading and its body', () => {
+  it('writes a page as its front matter, every field of it, its title as a heading and its body, a blank line after the title even when nothing follows, as GitBook does', () => {
     expect(writePageFile({}, 'Guide', 'Body.\n')).toBe('# Guide\n\nBody.\n');
-    expect(writePageFile({ description: 'About: it', hidden: true, coverHeight: 461 }, 'Guide', '')).toBe("---\ndescription: 'About: it'\nhidden: true\ncoverHeight: 461\n---\n\n# Guide\n");
-    expect(writePageFile('icon:   rocket # as written\n', 'Guide', '')).toBe('---\nicon:   rocket # as written\n---\n\n# Guide\n');
+    expect(writePageFile({ description: 'About: it', hidden: true, coverHeight: 461 }, 'Guide', '')).toBe("---\ndescription: 'About: it'\nhidden: true\ncoverHeight: 461\n---\n\n# Guide\n\n");
+    expect(writePageFile('icon:   rocket # as written\n', 'Guide', '')).toBe('---\nicon:   rocket # as written\n---\n\n# Guide\n\n');
   });
 
   it("writes front matter as GitBook's repositories have it: long text folded at 80 columns, a no-break space escaped in double quotes", () => {
     const description = 'Create and publish documentation your users will love, with tools to build guides, references and more.';
     expect(writePageFile({ description, icon: 'book' }, 'Guide', '')).toBe(
-      '---\ndescription: >-\n  Create and publish documentation your users will love, with tools to build\n  guides, references and more.\nicon: book\n---\n\n# Guide\n',
+      '---\ndescription: >-\n  Create and publish documentation your users will love, with tools to build\n  guides, references and more.\nicon: book\n---\n\n# Guide\n\n',
     );
-    expect(writePageFile({ description: 'Add pages —\u00a0and links' }, 'Guide', '')).toBe('---\ndescription: "Add pages —\\_and links"\n---\n\n# Guide\n');
+    expect(writePageFile({ description: 'Add pages —\u00a0and links' }, 'Guide', '')).toBe('---\ndescription: "Add pages —\\_and links"\n---\n\n# Guide\n\n');
   });
 });

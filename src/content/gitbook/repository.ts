@@ -379,5 +379,6 @@ export function writeIncludeFile(title: string, body: string): string {
 export function writePageFile(front: Record<string, unknown> | string, title: string, body: string): string {
   const fields = typeof front === 'string' ? {} : Object.fromEntries(Object.entries(front).filter(([, value]) => value !== undefined));
   const yaml = typeof front === 'string' ? front : Object.keys(fields).length > 0 ? frontMatterYaml(fields) : '';
-  return `${yaml ? `---\n${yaml}---\n\n` : ''}# ${title}\n${body.trim() ? `\n${body.trim()}\n` : ''}`;
+  // GitBook writes a blank line after the title even when nothing follows it.
+  return `${yaml ? `---\n${yaml}---\n\n` : ''}# ${title}\n\n${body.trim() ? `${body.trim()}\n` : ''}`;
 }
