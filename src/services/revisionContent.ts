@@ -455,7 +455,6 @@ export async function pageWithContentJson(
  */
 const resolvedDocuments = new WeightBoundedCache<string>(4_000_000, (json) => json.length, 64_000);
 
-/** The JSON of a page's (or, without `fromPageId`, a reusable content's) document, its links resolved where it sits. */
 /** A document's JSON with its links resolved where it is read from, as every reader shares it: kept by what it is made of. */
 async function sharedDocumentJson(ctx: ServiceContext, view: RevisionView, content: Pick<FlatPage, 'blob'>, fromPageId?: string): Promise<string> {
   const key = `${treeKey(view)} ${view.revision.files_hash} ${fromPageId ?? ''} ${content.blob}`;
@@ -470,12 +469,6 @@ async function sharedDocumentJson(ctx: ServiceContext, view: RevisionView, conte
 /** How a document's JSON holds a block shown on a condition. */
 const CONDITIONAL_BLOCK_JSON = '"type":"if"';
 
-/**
- * A document's JSON as its reader reads it: for a reader of published content, each
- * block shown on a condition decided by their claims, as GitBook's API answers its
- * renderer (which leaves `if` blocks to the API and draws nothing for them). The shared
- * JSON, kept for everyone, when there is nothing to decide.
- */
 /** How a document's JSON holds an include of reusable content. */
 const INCLUDE_BLOCK_JSON = '"type":"reusable-content"';
 
@@ -507,6 +500,12 @@ async function dereferencedDocumentJson(ctx: ServiceContext, view: RevisionView,
   return json;
 }
 
+/**
+ * A document's JSON as its reader reads it: for a reader of published content, each
+ * block shown on a condition decided by their claims, as GitBook's API answers its
+ * renderer (which leaves `if` blocks to the API and draws nothing for them). The shared
+ * JSON, kept for everyone, when there is nothing to decide.
+ */
 async function documentJsonReadBy(view: RevisionView, json: string): Promise<string> {
   if (!view.claims || !json.includes(CONDITIONAL_BLOCK_JSON)) return json;
   return runSized('documentJsonReadBy', { json, claims: view.claims }, json.length);
