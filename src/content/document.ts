@@ -180,9 +180,10 @@ const isChildList = (field: string) => field === 'nodes' || field === 'fragments
  * The document with a key on every block and inline that has none, as GitBook's
  * documents carry them (its renderer keys tabs, list items and React nodes by them).
  * Keys are made from each node's place ("k0", "k0.2"; after `prefix`, "k" unless
- * given), so that the same document always has the same keys. Given `resolve`, its links written as-is are resolved in
- * the same walk, as `resolveWrittenLinks` resolves them. Changed in place, as
- * `resolveWrittenLinks` changes it: the document must be the caller's own.
+ * given), so that the same document always has the same keys. Given `resolve`, its
+ * links written as-is are resolved in the same walk, as `resolveWrittenLinks` resolves
+ * them. Changed in place, as `resolveWrittenLinks` changes it: the document must be the
+ * caller's own.
  */
 export function withKeys<Document extends { nodes: unknown[] }>(document: Document, resolve?: LinkResolver, prefix = 'k'): Document {
   const keyed = (nodes: unknown[], prefix: string): void => {

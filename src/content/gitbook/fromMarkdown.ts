@@ -488,26 +488,27 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const children = phrasing(inner, marks);
       out.push(...(ref ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: children } as Inline] : children));
     } else if (name === 'picture') {
-      const html = inner.map((node) => ('value' in node ? String(node.value) : '')).join('');
-      const image = pictureImage(html);
+      const image = pictureImage(inner.map((node) => ('value' in node ? String(node.value) : '')).join(''), { inline: true });
       if (!image) return undefined;
-      // An image sized to the line of text, as an `<img>` alone is read.
-      const lineSized = /<img\b[^>]*\sdata-size="line"/i.test(html);
-      out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: lineSized ? { ...image, size: 'line' } : image });
+      out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: image });
     } else if (SIMPLE_MARK_TAGS[name]) out.push(...phrasing(inner, withMark(marks, markOf(SIMPLE_MARK_TAGS[name]))));
     else return undefined;
     return end;
   };
 
-  /** The data of an image written as `<picture>` (a dark source and an `<img>`) or `<img>`. */
-  const pictureImage = (html: string): Record<string, unknown> | undefined => {
+  /**
+   * The data of an image written as `<picture>` (a dark source and an `<img>`) or `<img>`;
+   * `inline`, with its size when it is sized to the line of text, as an `<img>` alone is read.
+   */
+  const pictureImage = (html: string, { inline = false } = {}): Record<string, unknown> | undefined => {
     const tree = fromHtml(html, { fragment: true });
     const img = findElement(tree, 'img');
     const dark = findElements(tree, 'source').find((source) => /dark/.test(String(source.properties.media ?? '')));
     const ref = img ? refOf(String(img.properties.src ?? ''), true) : undefined;
     if (!img || !ref) return undefined;
     const refDark = dark ? refOf(srcSetUrl(dark.properties.srcSet), true) : undefined;
-    return defined({ ref, refDark, alt: img.properties.alt ? String(img.properties.alt) : undefined });
+    const size = inline && img.properties.dataSize === 'line' ? 'line' : undefined;
+    return defined({ ref, refDark, alt: img.properties.alt ? String(img.properties.alt) : undefined, size });
   };
 
   /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
