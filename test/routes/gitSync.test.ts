@@ -481,7 +481,12 @@ describe('Git Sync of reusable content', () => {
     expect((await call('GET', `/v1/spaces/${space.id}/content/reusable-contents/nope`)).status).toBe(404);
     // Nobody outside the space reads it.
     const outsider = await buildOrganization(testApp, 'Outside');
-    for (const path of [`content/reusable-contents/${support.id}`, `revisions/${revision.id}/reusable-contents/${support.id}/document`, `documents/${support.document}`]) {
+    for (const path of [
+      `content/reusable-contents/${support.id}`,
+      `revisions/${revision.id}/reusable-contents/${support.id}/document`,
+      `documents/${support.document}`,
+      `revisions/${revision.id}/page/${setup.id}/document?dereferenced=reusable-contents`,
+    ]) {
       expect((await call('GET', `/v1/spaces/${space.id}/${path}`, undefined, outsider.admin.token)).status, path).toBe(404);
     }
 
@@ -517,6 +522,9 @@ describe('Git Sync of reusable content', () => {
     expect(types((await asSite(setupDocument)).body.nodes)).toContain('reusable-content');
     const setupAsDocument = (await asSite(`/v1/spaces/${space.id}/content/page/${setup.id}?format=document&dereferenced=true`)).body;
     expect(setupAsDocument.document).toEqual(dereferenced);
+    const refused = await asSite(`${setupDocument}?dereferenced=everything`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/dereferenced/);
     expect(page.body).toMatch(/Stuck\? Read <a href="[^"]*\/setup">the setup<\/a> again\./);
     // Readers of markdown (a page's .md, llms-full.txt) get its markdown in place of the include.
     const sitePath = new URL(published.urls.published).pathname;
