@@ -422,7 +422,8 @@ describe('Git Sync of reusable content', () => {
     'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Setup](guide/setup.md)\n',
     'README.md': '# Home\n\nWelcome.\n\n{% include ".gitbook/includes/support.md" %}\n',
     'guide/setup.md': '# Setup\n\nFirst this.\n\n{% include "../.gitbook/includes/support.md" %}\n',
-    '.gitbook/includes/support.md': '---\ntitle: Support\n---\n\n{% hint style="warning" %}\nStuck? Read [the setup](../../guide/setup.md) again.\n{% endhint %}\n',
+    '.gitbook/includes/support.md':
+      '---\ntitle: Support\n---\n\n{% hint style="warning" %}\nStuck? Read [the setup](../../guide/setup.md) again.\n{% endhint %}\n\n{% if visitor.claims.plan == "pro" %}\nPro plans get a call.\n{% endif %}\n',
   };
 
   it("keeps a page's front matter as GitBook wrote it, its order and its folded text, when Quire writes the page again, and writes a description changed in Quire as GitBook would", async () => {
@@ -507,7 +508,8 @@ describe('Git Sync of reusable content', () => {
     expect(revisionAsSite.body.reusableContents).toEqual([support]);
     const documentAsSite = await asSite(`/v1/spaces/${space.id}/revisions/${revision.id}/reusable-contents/${support.id}/document?evaluated=deterministic-only&dereferenced=reusable-contents`);
     expectGitBookAnswer('getReusableContentDocumentInRevisionById', documentAsSite.body);
-    expect(documentAsSite.body).toEqual(document);
+    // Its conditional block decided for the site's reader, who has no claims.
+    expect(documentAsSite.body).toEqual({ ...document, nodes: document.nodes.filter((node) => (node.type as string) !== 'if') });
     expectGitBookAnswer('getReusableContentInRevisionById', (await asSite(`/v1/spaces/${space.id}/revisions/${revision.id}/reusable-contents/${support.id}`)).body);
     // A page's document as the renderer asks for it (dereferenced) holds the included blocks in place of the include, its link resolved and every key its own.
     const setupDocument = `/v1/spaces/${space.id}/revisions/${revision.id}/page/${setup.id}/document`;
@@ -519,6 +521,12 @@ describe('Git Sync of reusable content', () => {
     expect(JSON.stringify(dereferenced)).toContain(JSON.stringify({ kind: 'page', page: setup.id }));
     const keys = JSON.stringify(dereferenced).match(/"key":"[^"]*"/g)!;
     expect(new Set(keys).size).toBe(keys.length);
+    // The included conditional block is decided for the site's reader (no claims: not shown), as the page's own are; members read it as written.
+    expect(JSON.stringify(dereferenced)).not.toContain('"type":"if"');
+    expect(JSON.stringify(dereferenced)).not.toContain('Pro plans get a call.');
+    const asMember = JSON.stringify((await call('GET', `${setupDocument}?dereferenced=reusable-contents`)).body);
+    expect(asMember).toContain('"type":"if"');
+    expect(asMember).toContain('Pro plans get a call.');
     expect(types((await asSite(setupDocument)).body.nodes)).toContain('reusable-content');
     const setupAsDocument = (await asSite(`/v1/spaces/${space.id}/content/page/${setup.id}?format=document&dereferenced=true`)).body;
     expect(setupAsDocument.document).toEqual(dereferenced);
