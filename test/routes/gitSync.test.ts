@@ -154,10 +154,12 @@ describe('Git Sync import', () => {
     expect((await call('GET', `/v1/spaces/${space.id}`)).body.gitSync).toEqual({ repoName: 'docs', url: server.bareUrl, updatedAt: expect.any(String) });
   });
 
-  it('reports a file listed twice, a listed file that is missing, and an unreadable configuration, with what it did about each', async () => {
+  it('reports a file listed twice, a listed file that is missing, pages GitBook computes, and an unreadable configuration, with what it did about each', async () => {
+    // GitBook's form of an API reference it generates from an OpenAPI spec: the source, as YAML under the page.
+    const computed = '  * ```yaml\n    props:\n      models: false\n    type: builtin:openapi\n    dependencies:\n      spec:\n        ref:\n          kind: openapi\n          spec: petstore\n    ```\n';
     server.commit(
       {
-        'SUMMARY.md': '# Summary\n\n* [Intro](README.md)\n* [Again](README.md)\n* [Ghost](ghost.md)\n* Plain text entry\n',
+        'SUMMARY.md': `# Summary\n\n* [Intro](README.md)\n${computed}* [Again](README.md)\n* [Ghost](ghost.md)\n* Plain text entry\n`,
         'README.md': '# Intro\n',
       },
       'Odd summary',
@@ -166,6 +168,7 @@ describe('Git Sync import', () => {
     const space = await newSpace();
     const info = await importInto(space.id, { ref: 'refs/heads/odd' });
     expect(info.operation.warnings).toEqual([
+      'SUMMARY.md: pages GitBook computes (builtin:openapi) from the OpenAPI spec "petstore" are left out: Quire does not compute pages; openapi-operation blocks in a page show a spec\'s operations',
       'SUMMARY.md: "Plain text entry" links to no file; it is left out',
       'SUMMARY.md: README.md is listed more than once; it is imported where it is first listed',
       'SUMMARY.md: ghost.md does not exist; its page is imported empty',

@@ -7,7 +7,7 @@
 // pages show with `{% include "../.gitbook/includes/<name>.md" %}`.
 // Pure: the caller lists and reads the repository (a git tree, a folder) and stores
 // what this answers.
-import type { List, ListItem, Root } from 'mdast';
+import type { Code, List, ListItem, Root } from 'mdast';
 import { posix } from 'node:path';
 import { dump as dumpYaml } from 'js-yaml';
 import { parse as parseYaml } from 'yaml';
@@ -180,6 +180,8 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[]):
     if (!link) {
       const title = paragraph ? textOf(paragraph).trim() : '';
       if (title) warnings.push(`${summaryPath}: "${title}" links to no file; it is left out`);
+      const computed = item.children.find((child): child is Code => child.type === 'code');
+      if (computed) warnings.push(computedPagesWarning(summaryPath, computed.value));
       return nested;
     }
     const title = textOf(link).trim() || link.url;
@@ -204,6 +206,24 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[]):
     }
   }
   return top;
+}
+
+/**
+ * GitBook writes pages it computes (an API reference from an OpenAPI spec, a translation)
+ * as a YAML block in SUMMARY.md: their source, not their pages. Quire computes no pages,
+ * so it says what is left out rather than dropping it unseen.
+ */
+function computedPagesWarning(summaryPath: string, yaml: string): string {
+  let source: { type?: unknown; dependencies?: { spec?: { ref?: { spec?: unknown } } } } | undefined;
+  try {
+    source = parseYaml(yaml) as typeof source;
+  } catch {
+    // Not YAML: said below as a block of no known kind.
+  }
+  const spec = source?.dependencies?.spec?.ref?.spec;
+  const from = typeof spec === 'string' ? ` from the OpenAPI spec "${spec}"` : '';
+  const kind = typeof source?.type === 'string' ? source.type : 'an unknown kind';
+  return `${summaryPath}: pages GitBook computes (${kind})${from} are left out: Quire does not compute pages; openapi-operation blocks in a page show a spec's operations`;
 }
 
 const isMarkdown = (path: string) => /\.md$/i.test(path);
