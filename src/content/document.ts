@@ -205,6 +205,9 @@ export function withKeys<Document extends { nodes: unknown[] }>(document: Docume
   return document;
 }
 
+/** A link to a page as Quire's markdown stores it, `/pages/<id>#anchor`: the page while the tree has it. */
+export const STORED_PAGE_LINK = /^\/?pages\/([^/?#]+)(?:#(.*))?$/;
+
 /**
  * Resolves links as a page of a revision sees them: "#anchor", "/files/<id>",
  * "/pages/<id>", paths of pages relative to the page's own file ("../guide/README.md#install",
@@ -223,7 +226,7 @@ export function linkResolverFor(tree: FlatTree, fromPageId?: string, files: Read
     if (url.startsWith('#')) return { kind: 'anchor', anchor: url.slice(1) };
     const file = /^\/?files\/([^/?#]+)/.exec(url);
     if (file) return { kind: 'file', file: file[1] };
-    const page = /^\/?pages\/([^/?#]+)(?:#(.*))?$/.exec(url);
+    const page = STORED_PAGE_LINK.exec(url);
     if (page && tree.has(page[1])) return { kind: 'page', page: page[1], ...(page[2] ? { anchor: page[2] } : {}) };
     if (hasScheme(url) || url.startsWith('//')) return { kind: 'url', url };
     const [path, anchor] = url.split('#');

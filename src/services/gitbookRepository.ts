@@ -4,11 +4,12 @@
 // where their files keep their paths), and a revision becomes the files of a repository.
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, posix, relative as relativePath, sep } from 'node:path';
-import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, pageLinkPath, withReusableContents, type ContentRef } from '../content/document.ts';
+import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, namedFiles, pageLinkPath, STORED_PAGE_LINK, withReusableContents, type ContentRef } from '../content/document.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
 import { parse as parseYaml } from 'yaml';
 import { ASSETS_DIRECTORY, decodePath, INCLUDES_DIRECTORY, readConfig, readRepository, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
+import { brokenLinkTo } from '../content/gitbook/toMarkdown.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -522,6 +523,10 @@ export async function revisionAsRepository(
         const target = ref.kind === 'page' || ref.kind === 'anchor' ? ref.page : undefined;
         if (target && pagePaths.has(target)) return `${pageLinkPath(directory, pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
         if (ref.kind === 'file' && filePaths.has(ref.file)) return relative(filePaths.get(ref.file)!);
+        // A page or file that is gone, in GitBook's form for it (Quire's own, /pages/<id>, would read as a path).
+        if (ref.kind === 'file') return brokenLinkTo('files', ref.file);
+        const gone = ref.kind === 'url' ? STORED_PAGE_LINK.exec(ref.url) : null;
+        if (gone && !tree.has(gone[1])) return brokenLinkTo('pages', gone[1]);
         return fallback(ref);
       },
     });

@@ -397,6 +397,32 @@ describe("Git Sync export of a space's changes", () => {
     expect((await call('DELETE', `/v1/spaces/${space.id}/git`)).body.error.message).toBe(`Space "${space.id}" is not synced with a git repository`);
   });
 
+  it("writes links to a page or a file that is gone in GitBook's broken-link form, which it reads back as written", async () => {
+    server.commit(
+      {
+        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Plan](plan.md)\n',
+        'README.md': '# Home\n\nSee [the plan](plan.md) and [the manual](/files/gone123).\n\n{% content-ref url="plan.md" %}\n[plan.md](plan.md)\n{% endcontent-ref %}\n',
+        'plan.md': '# Plan\n\nSoon.\n',
+      },
+      'Linked',
+      'linked',
+    );
+    const space = await newSpace('Broken');
+    expect((await importInto(space.id, { ref: 'refs/heads/linked' })).operation.state).toBe('success');
+    const plan = await byTitle(space.id, 'Plan');
+    await mergeChange(space.id, [{ operation: 'delete_page', page: plan.id }]);
+    const exported = await exportFrom(space.id, { ref: 'refs/heads/gone' });
+    expect(exported.operation, JSON.stringify(exported.operation)).toMatchObject({ state: 'success' });
+    const written = server.read('gone').files['README.md'];
+    expect(written).toBe(
+      `# Home\n\nSee [the plan](/broken/pages/${plan.id}) and [the manual](/broken/files/gone123).\n\n{% content-ref url="/broken/pages/${plan.id}" %}\n[Broken link](/broken/pages/${plan.id})\n{% endcontent-ref %}\n`,
+    );
+    const again = await newSpace('Broken again');
+    expect((await importInto(again.id, { ref: 'refs/heads/gone' })).operation.state).toBe('success');
+    expect((await exportFrom(again.id, { ref: 'refs/heads/gone-again' })).operation.state).toBe('success');
+    expect(server.read('gone-again').files['README.md']).toBe(written);
+  });
+
   it('exports nothing after a standalone export, a snapshot', async () => {
     const space = await newSpace('Snapshot');
     expect((await exportFrom(space.id, { ref: 'refs/heads/snapshot', standalone: true })).operation.state).toBe('success');

@@ -487,6 +487,15 @@ describe("GitBook's written layout", () => {
       '<tr><td>Elsewhere<br><br>Two breaks</td><td><a href="https://x.test/guide">https://x.test/guide</a></td><td><a href="../assets/missing.png">missing.png</a></td></tr></tbody></table>\n';
     expect(write(expectStable(markdown))).toBe(markdown);
   });
+
+  it('names a link to a page or file that is gone "Broken link", as GitBook writes its /broken/ links', () => {
+    const markdown =
+      '{% content-ref url="/broken/pages/b29aoPwtKZKkAO7zajgr" %}\n[Broken link](/broken/pages/b29aoPwtKZKkAO7zajgr)\n{% endcontent-ref %}\n\n' +
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead>' +
+      '<tbody><tr><td>Plans</td><td><a href="/broken/files/LYc9VEC4k1NRXaB3zinZ">Broken link</a></td></tr>' +
+      '<tr><td>Agent</td><td><a href="/broken/spaces/NkEGS7hzeqa35sMXQZ4X/pages/KHHFlE1MtpVIaZboN8b2">Broken link</a></td></tr></tbody></table>\n';
+    expect(write(expectStable(markdown))).toBe(markdown);
+  });
 });
 
 describe('GitBook markdown corpus', () => {

@@ -160,12 +160,18 @@ function selectedHtml(column: SelectColumn, value: unknown): string {
     .join('');
 }
 
+/** GitBook's link to a page, file or space that is gone (or not shared with the exporter), as its export writes it. */
+const BROKEN_LINK = /^\/broken\/(?:pages|files|spaces)\//;
+export const brokenLinkTo = (kind: 'pages' | 'files', id: string): string => `/broken/${kind}/${id}`;
+
 /**
  * The text GitBook gives a link it writes to a page or a file: the last part of its path
  * (`git-sync` for `../git-sync/`, `inline.md`), or the anchor for a place in a page
- * (`#page-covers` for `../page/#page-covers`).
+ * (`#page-covers` for `../page/#page-covers`); "Broken link" where the page or file is
+ * gone (`/broken/pages/<id>`, its form for a reference it cannot resolve).
  */
 function linkName(url: string): string {
+  if (BROKEN_LINK.test(url)) return 'Broken link';
   const [path, anchor] = url.split('#');
   if (anchor) return `#${anchor}`;
   return path.split('/').filter(Boolean).at(-1) ?? url;
