@@ -396,7 +396,7 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const strip = (path: string) => (keptRoot && path.startsWith(keptRoot) ? path.slice(keptRoot.length) : path);
   const keptOf = (paths: Record<string, GitBlob>) => new Map(Object.entries(paths).map(([id, [path]]) => [id, strip(path)]));
   const kept = { pages: keptOf(keptPaths.pages), reusables: keptOf(keptPaths.reusables ?? {}) };
-  const layout = await revisionAsRepository(ctx.db, revisionId, config, kept, async (path, bytes) => {
+  const layout = await revisionAsRepository(ctx.db, space, config, kept, async (path, bytes) => {
     const oid = await workspace.writeBlob(bytes, present);
     oids.set(path, oid);
     written.set(prefix + path, oid);

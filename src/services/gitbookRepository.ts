@@ -15,9 +15,10 @@ import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type Pa
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { findRevisionGit } from '../db/repos/gitSync.ts';
 import { firstAdminId } from '../db/repos/members.ts';
+import { openApiSpecsQuery } from '../db/repos/openApiSpecs.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db, GitPaths } from '../db/schema.ts';
+import type { Db, GitPaths, SpaceRow } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -483,13 +484,13 @@ export interface RepositoryLayout {
  */
 export async function revisionAsRepository(
   db: Db,
-  revisionId: string,
+  space: Pick<SpaceRow, 'organization_id' | 'revision_id'>,
   config: RepositoryConfig,
   kept: { pages: Map<string, string>; reusables: Map<string, string> },
   /** Called once per file, one at a time: memory holds one file's bytes, not the space's. */
   write: (path: string, bytes: Buffer) => Promise<void>,
 ): Promise<RepositoryLayout> {
-  const revision = await requireRevision(db, revisionId);
+  const revision = await requireRevision(db, space.revision_id);
   const tree = await treeOf(db, revision.root_hash);
   const store = databaseObjectStore(db);
   const { files, reusables } = await listsOf(db, revision);
@@ -511,6 +512,8 @@ export async function revisionAsRepository(
   const markdown = await store.get([...[...tree.values()].flatMap((page) => (page.blob ? [page.blob] : [])), ...reusables.map((reusable) => reusable.blob)]);
   const resolverFiles = namedFiles(files);
   const fallback = linkWriterFor(tree);
+  // Specs fetched from an address; one uploaded as text has none to write.
+  const specUrls = new Map((await openApiSpecsQuery(db, space.organization_id).execute()).flatMap((spec) => (spec.source_url ? [[spec.slug, spec.source_url] as const] : [])));
   /** A file's markdown as written at `path`: links to pages, files and reusable contents relative to it. */
   const written = (text: string, path: string, fromPageId?: string) => {
     const directory = posix.dirname(path);
@@ -529,6 +532,7 @@ export async function revisionAsRepository(
         if (gone && !tree.has(gone[1])) return brokenLinkTo('pages', gone[1]);
         return fallback(ref);
       },
+      openApiSpecUrl: (spec) => specUrls.get(spec),
     });
     return { body, relative };
   };
@@ -608,7 +612,7 @@ export async function exportSpaceToFolder(ctx: ServiceContext, spaceId: string, 
     // No configuration: GitBook's defaults.
   }
   const config = readConfig(configText, '');
-  const layout = await revisionAsRepository(ctx.db, space.revision_id, config, { pages: new Map(), reusables: new Map() }, async (path, bytes) => {
+  const layout = await revisionAsRepository(ctx.db, space, config, { pages: new Map(), reusables: new Map() }, async (path, bytes) => {
     const target = join(folder, ...config.root.split('/').filter(Boolean), ...path.split('/'));
     await mkdir(join(target, '..'), { recursive: true });
     await writeFile(target, bytes);

@@ -44,7 +44,7 @@ const DOCS: Record<string, string | Buffer> = {
   'src/app.js': 'console.log("code lives here too");\n',
 };
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, token = org.admin.token) => request(testApp.app, method, url, { token, body });
+const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, token = org.admin.token) => request(testApp.app, method, url, { token, body });
 
 /** The app's address, listening from the first test that calls it through the official client. */
 async function listening(): Promise<string> {
@@ -395,6 +395,23 @@ describe("Git Sync export of a space's changes", () => {
     const sealed = await testApp.database.db.selectFrom('space_git_syncs').select('export_sealed_url').where('space_id', '=', space.id).execute();
     expect(sealed).toEqual([]);
     expect((await call('DELETE', `/v1/spaces/${space.id}/git`)).body.error.message).toBe(`Space "${space.id}" is not synced with a git repository`);
+  });
+
+  it("writes an OpenAPI block with GitBook's link to the organization's spec where the spec comes from an address, and its tag alone for a spec uploaded as text", async () => {
+    // Nothing listens there: the spec's processing fails at once, and its address is all the export needs.
+    const address = 'http://127.0.0.1:1/openapi.yaml';
+    const specs = `/v1/orgs/${org.organizationId}/openapi`;
+    expect((await call('PUT', `${specs}/fetched`, { source: { url: address } })).status).toBe(201);
+    expect((await call('PUT', `${specs}/uploaded`, { source: { text: 'openapi: 3.1.0\ninfo:\n  title: Up\n  version: 1.0.0\npaths: {}\n' } })).status).toBe(201);
+    const page =
+      `# API\n\n{% openapi-operation spec="fetched" path="/pets" method="get" %}\n[OpenAPI fetched](${address})\n{% endopenapi-operation %}\n\n` +
+      '{% openapi-schemas spec="fetched" schemas="Pet" grouped="false" %}\n[OpenAPI fetched](' + address + ')\n{% endopenapi-schemas %}\n\n' +
+      '{% openapi-operation spec="uploaded" path="/" method="get" %}\n';
+    server.commit({ 'SUMMARY.md': '# Table of contents\n\n* [API](README.md)\n', 'README.md': page }, 'API', 'specs');
+    const space = await newSpace('Specs');
+    expect((await importInto(space.id, { ref: 'refs/heads/specs' })).operation.state).toBe('success');
+    expect((await exportFrom(space.id, { ref: 'refs/heads/specs-again' })).operation.state).toBe('success');
+    expect(server.read('specs-again').files['README.md']).toBe(page);
   });
 
   it("writes links to a page or a file that is gone in GitBook's broken-link form, which it reads back as written", async () => {

@@ -101,6 +101,23 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(only('{% openapi-webhook spec="pets" name="newPet" method="post" %}')).toMatchObject({ type: 'openapi-webhook', data: { name: 'newPet', method: 'post' } });
   });
 
+  it("writes a named spec's blocks with GitBook's link to the spec as their body where the spec's address is known, reads them either way, and keeps grouped as written", () => {
+    const markdown =
+      '{% openapi-operation spec="gitbook" path="/" method="get" %}\n[OpenAPI gitbook](https://api.gitbook.com/openapi.yaml)\n{% endopenapi-operation %}\n\n' +
+      '{% openapi-schemas spec="gitbook" schemas="Pet,Owner" grouped="true" %}\n[OpenAPI gitbook](https://api.gitbook.com/openapi.yaml)\n{% endopenapi-schemas %}\n\n' +
+      '{% openapi-schemas spec="uploaded" schemas="Zone" %}\n\n' +
+      '{% openapi-webhook spec="gitbook" name="newPet" method="post" %}\n[OpenAPI gitbook](https://api.gitbook.com/openapi.yaml)\n{% endopenapi-webhook %}\n';
+    const document = read(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual(['openapi-operation', 'openapi-schemas', 'openapi-schemas', 'openapi-webhook']);
+    expect(document.nodes.map((node) => node.data.grouped)).toEqual([undefined, true, undefined, undefined]);
+    const specUrls = new Map([['gitbook', 'https://api.gitbook.com/openapi.yaml']]);
+    expect(documentToMarkdown(document, { link, openApiSpecUrl: (spec) => specUrls.get(spec) })).toBe(markdown);
+    // Without addresses (markdown answered by the API), each is its tag alone.
+    expect(write(document)).toBe(
+      '{% openapi-operation spec="gitbook" path="/" method="get" %}\n\n{% openapi-schemas spec="gitbook" schemas="Pet,Owner" grouped="true" %}\n\n{% openapi-schemas spec="uploaded" schemas="Zone" %}\n\n{% openapi-webhook spec="gitbook" name="newPet" method="post" %}\n',
+    );
+  });
+
   it('keeps what an older page wrote inside a swagger or content-ref block beyond its link, after the block', () => {
     const document = expectStable('{% swagger src="https://x.test/o.json" path="/pets" method="get" %}\n[https://x.test/o.json](https://x.test/o.json)\n\nLists the pets.\n{% endswagger %}');
     expect(document.nodes.map((node) => node.type)).toEqual(['swagger', 'paragraph']);

@@ -787,7 +787,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       case 'openapi-operation':
         return [voidBlock('openapi-operation', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, path: attrs.path ?? '', method: attrs.method ?? '', headless: bool(attrs.headless) }))];
       case 'openapi-schemas':
-        return [voidBlock('openapi-schemas', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, schemas: (attrs.schemas ?? '').split(',').map((name) => name.trim()).filter(Boolean), grouped: bool(attrs.grouped) ?? true, title: attrs.title }))];
+        return [voidBlock('openapi-schemas', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, schemas: (attrs.schemas ?? '').split(',').map((name) => name.trim()).filter(Boolean), grouped: bool(attrs.grouped), title: attrs.title }))];
       case 'openapi-webhook':
         return [voidBlock('openapi-webhook', defined({ ref: { kind: 'openapi', spec: attrs.spec ?? '' }, name: attrs.name ?? '', method: attrs.method ?? '', headless: bool(attrs.headless) }))];
       case 'include': {

@@ -155,6 +155,9 @@ export function isolateTags(markdown: string): string {
   return out.join('\n');
 }
 
+/** Tags GitBook writes alone or with a body and an end tag. */
+const MAYBE_BODIED = new Set(['embed', 'openapi-operation', 'openapi-schemas', 'openapi-webhook']);
+
 /**
  * GitBook's own layout for written tags: no blank line just inside a container's
  * opening and closing tags (`{% hint %}` then its text on the next line), nor between
@@ -164,17 +167,18 @@ export function isolateTags(markdown: string): string {
 export function compactTags(markdown: string): string {
   const lines = markdown.split('\n');
   const tags = lines.map((line) => tagOf(line.slice(CONTAINER_PREFIX.exec(line)![1].length)));
-  // An embed's body (its caption) is optional: a lone `{% embed %}` keeps the blank line after it.
-  const bodiedEmbeds = new Set<number>();
-  let openEmbed: number | undefined;
+  // The body of an embed (its caption) or of a spec's block (the spec's link) is optional: such a tag alone keeps the blank line after it.
+  const bodied = new Set<number>();
+  const open = new Map<string, number>();
   tags.forEach((tag, index) => {
-    if (tag?.name !== 'embed') return;
-    if (tag.closing && openEmbed !== undefined) bodiedEmbeds.add(openEmbed);
-    openEmbed = tag.closing ? undefined : index;
+    if (!tag || !MAYBE_BODIED.has(tag.name)) return;
+    if (tag.closing && open.has(tag.name)) bodied.add(open.get(tag.name)!);
+    if (tag.closing) open.delete(tag.name);
+    else open.set(tag.name, index);
   });
   const isTag = (index: number | undefined, closing: boolean) => {
     const tag = index === undefined ? undefined : tags[index];
-    return tag !== undefined && tag.closing === closing && (closing || CONTAINER_TAGS.has(tag.name) || tag.name === 'file' || tag.name === 'content-ref' || tag.name === 'openapi' || bodiedEmbeds.has(index!));
+    return tag !== undefined && tag.closing === closing && (closing || CONTAINER_TAGS.has(tag.name) || tag.name === 'file' || tag.name === 'content-ref' || tag.name === 'openapi' || bodied.has(index!));
   };
   const blank = (line: string | undefined) => line !== undefined && /^[ \t>]*$/.test(line);
   // The lines kept, by their index.

@@ -292,6 +292,11 @@ function leafNodes(leaf: Leaf): md.PhrasingContent[] {
 
 export interface MarkdownContext {
   link: LinkWriter;
+  /**
+   * Where the organization's OpenAPI spec of this name is published, when a repository is
+   * written: GitBook writes it in the body of a block that shows part of the spec.
+   */
+  openApiSpecUrl?: (spec: string) => string | undefined;
 }
 
 export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, context: MarkdownContext): string {
@@ -390,6 +395,15 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     ...children,
     raw(`{% end${name} %}`),
   ];
+
+  /** A block showing part of an organization's OpenAPI spec: GitBook's link to the spec as its body where the spec's address is known, its tag alone otherwise. */
+  const specBlock = (name: string, data: Record<string, unknown>, attrs: Parameters<typeof writeTag>[1]): md.RootContent[] => {
+    const spec = (data.ref as { spec?: string } | undefined)?.spec;
+    const written = { spec, ...attrs };
+    const url = spec ? context.openApiSpecUrl?.(spec) : undefined;
+    if (!url) return [raw(writeTag(name, written))];
+    return tagged(name, written, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: `OpenAPI ${spec}` }] }] }]);
+  };
 
   const paragraph = (nodes: Block['nodes']): md.Paragraph => {
     const children = phrasing((nodes ?? []) as Array<TextNode | Inline>);
@@ -582,11 +596,11 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         return tagged('openapi', { src, path: data.path as string, method: data.method as string, expanded: data.expanded as boolean | undefined, fullWidth: data.fullWidth as boolean | undefined }, [{ type: 'paragraph', children: [{ type: 'link', url: src, children: [{ type: 'text', value: src }] }] }]);
       }
       case 'openapi-operation':
-        return [raw(writeTag('openapi-operation', { spec: (data.ref as { spec?: string })?.spec, path: data.path as string, method: data.method as string, headless: data.headless as boolean | undefined }))];
+        return specBlock('openapi-operation', data, { path: data.path as string, method: data.method as string, headless: data.headless as boolean | undefined });
       case 'openapi-schemas':
-        return [raw(writeTag('openapi-schemas', { spec: (data.ref as { spec?: string })?.spec, schemas: ((data.schemas as string[]) ?? []).join(','), grouped: data.grouped === false ? 'false' : undefined, title: data.title as string | undefined }))];
+        return specBlock('openapi-schemas', data, { schemas: ((data.schemas as string[]) ?? []).join(','), grouped: data.grouped as boolean | undefined, title: data.title as string | undefined });
       case 'openapi-webhook':
-        return [raw(writeTag('openapi-webhook', { spec: (data.ref as { spec?: string })?.spec, name: data.name as string, method: data.method as string, headless: data.headless as boolean | undefined }))];
+        return specBlock('openapi-webhook', data, { name: data.name as string, method: data.method as string, headless: data.headless as boolean | undefined });
       case 'reusable-content':
         return [raw(writeTag('include', {}, (data.ref as { reusableContent?: string })?.reusableContent ?? ''))];
       case 'integration': {
