@@ -28,6 +28,8 @@ import type { Actor, ServiceContext } from './context.ts';
 import { listsOf, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
+const hasCredentials = (url: string) => URL.canParse(url) && (new URL(url).username !== '' || new URL(url).password !== '');
+
 /** The largest file an import brings in; a larger one stays where it is and is reported. */
 export const MAX_GIT_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -512,8 +514,10 @@ export async function revisionAsRepository(
   const markdown = await store.get([...[...tree.values()].flatMap((page) => (page.blob ? [page.blob] : [])), ...reusables.map((reusable) => reusable.blob)]);
   const resolverFiles = namedFiles(files);
   const fallback = linkWriterFor(tree);
-  // Specs fetched from an address; one uploaded as text has none to write.
-  const specUrls = new Map((await openApiSpecsQuery(db, space.organization_id).execute()).flatMap((spec) => (spec.source_url ? [[spec.slug, spec.source_url] as const] : [])));
+  // A repository may be public: only a public spec's address is written (as its content's
+  // public URL is answered), never one holding credentials; one uploaded as text has none.
+  const specs = await openApiSpecsQuery(db, space.organization_id).where('s.visibility', '=', 'public').execute();
+  const specUrls = new Map(specs.flatMap((spec) => (spec.source_url && !hasCredentials(spec.source_url) ? [[spec.slug, spec.source_url] as const] : [])));
   /** A file's markdown as written at `path`: links to pages, files and reusable contents relative to it. */
   const written = (text: string, path: string, fromPageId?: string) => {
     const directory = posix.dirname(path);

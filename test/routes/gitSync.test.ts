@@ -397,15 +397,20 @@ describe("Git Sync export of a space's changes", () => {
     expect((await call('DELETE', `/v1/spaces/${space.id}/git`)).body.error.message).toBe(`Space "${space.id}" is not synced with a git repository`);
   });
 
-  it("writes an OpenAPI block with GitBook's link to the organization's spec where the spec comes from an address, and its tag alone for a spec uploaded as text", async () => {
+  it("writes an OpenAPI block with GitBook's link to the organization's spec where the spec is public and comes from an address, and its tag alone for a private spec, one whose address holds credentials or one uploaded as text", async () => {
     // Nothing listens there: the spec's processing fails at once, and its address is all the export needs.
     const address = 'http://127.0.0.1:1/openapi.yaml';
     const specs = `/v1/orgs/${org.organizationId}/openapi`;
     expect((await call('PUT', `${specs}/fetched`, { source: { url: address } })).status).toBe(201);
+    expect((await call('PUT', `${specs}/internal`, { source: { url: 'http://127.0.0.1:1/internal.yaml?token=secret' } })).status).toBe(201);
+    expect((await call('PUT', `${specs}/signed-in`, { source: { url: 'http://reader:secret@127.0.0.1:1/openapi.yaml' } })).status).toBe(201);
     expect((await call('PUT', `${specs}/uploaded`, { source: { text: 'openapi: 3.1.0\ninfo:\n  title: Up\n  version: 1.0.0\npaths: {}\n' } })).status).toBe(201);
+    for (const slug of ['fetched', 'signed-in', 'uploaded']) expect((await call('PATCH', `${specs}/${slug}`, { visibility: 'public' })).status).toBe(200);
     const page =
       `# API\n\n{% openapi-operation spec="fetched" path="/pets" method="get" %}\n[OpenAPI fetched](${address})\n{% endopenapi-operation %}\n\n` +
       '{% openapi-schemas spec="fetched" schemas="Pet" grouped="false" %}\n[OpenAPI fetched](' + address + ')\n{% endopenapi-schemas %}\n\n' +
+      '{% openapi-operation spec="internal" path="/" method="get" %}\n\n' +
+      '{% openapi-operation spec="signed-in" path="/" method="get" %}\n\n' +
       '{% openapi-operation spec="uploaded" path="/" method="get" %}\n';
     server.commit({ 'SUMMARY.md': '# Table of contents\n\n* [API](README.md)\n', 'README.md': page }, 'API', 'specs');
     const space = await newSpace('Specs');
