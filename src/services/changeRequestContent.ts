@@ -7,7 +7,7 @@ import { mergeTrees, type MergeConflict, type TextMerger } from '../content/merg
 import { mergeReusables, writeReusables, type ReusableConflict, type ReusableEntry } from '../content/reusables.ts';
 import { ContentError, getAll, hashOf, MemoryObjectStore, type Hash } from '../content/objects.ts';
 import { childrenByParent, findPageByPath, pagePath, writeTree, type FlatTree, type PageMeta } from '../content/tree.ts';
-import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
+import { isSafeLinkUrl, SAFE_LINK_SCHEMES } from '../content/gitbook/safety.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { JSONDocument } from '../content/gitbook/model.ts';
 import { runSized } from '../workers/pool.ts';
@@ -330,7 +330,7 @@ function applyBatch(
       const type = change.type ?? 'document';
       if (type === 'link' && !change.href) throw new BadRequest(`${where}.href: a link page needs the URL it links to`);
       if (type === 'link' && !isSafeLinkUrl(change.href!)) {
-        throw new BadRequest(`${where}.href: a link page leads to an http(s) or mailto URL, or a relative path`);
+        throw new BadRequest(`${where}.href: a link page leads to a relative path or a URL of ${SAFE_LINK_SCHEMES.join(', ')}`);
       }
       if (type !== 'document' && change.document !== undefined) throw new BadRequest(`${where}.document: only document pages have content`);
       if (type === 'document' && change.document === undefined) throw new BadRequest(`${where}.document is required for a document page`);

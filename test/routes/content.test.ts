@@ -211,16 +211,16 @@ describe('writing content through change requests', () => {
     }
   });
 
-  it('leads link pages only to http(s), mailto or relative paths, since readers will follow them', async () => {
+  it('leads link pages only to relative paths and URLs of schemes that run no script (web, e-mail, telephone, chat), since readers will follow them', async () => {
     const { openChangeRequest, edit } = await setup();
     const changeRequest = await openChangeRequest();
-    for (const href of ['https://example.com', 'http://example.com/a?b', 'mailto:docs@example.com', '../guide/README.md#install', '/s/abc', '#top']) {
+    for (const href of ['https://example.com', 'http://example.com/a?b', 'mailto:docs@example.com', 'tel:+15555550100', 'matrix:r/docs:example.org', '../guide/README.md#install', '/s/abc', '#top']) {
       expect((await edit(changeRequest.id, [{ operation: 'insert_page', type: 'link', title: 'L', href }])).status, href).toBe(200);
     }
-    for (const href of ['javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x']) {
+    for (const href of ['javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd']) {
       const refused = await edit(changeRequest.id, [{ operation: 'insert_page', type: 'link', title: 'L', href }]);
       expect(refused.status, href).toBe(400);
-      expect(refused.body.error.message).toBe('changes[0].href: a link page leads to an http(s) or mailto URL, or a relative path');
+      expect(refused.body.error.message).toBe('changes[0].href: a link page leads to a relative path or a URL of http, https, mailto, tel, callto, sms, ftp, ftps, xmpp, matrix');
     }
   });
 

@@ -251,6 +251,13 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(kindsIn(document.nodes).has('link')).toBe(false);
   });
 
+  it('keeps links to a telephone, a chat room or an FTP server, schemes that run no script, as written', () => {
+    const markdown = 'Call [support](tel:+15555550100), text [us](sms:+15555550100), join [the room](matrix:r/docs:example.org) or fetch [the archive](ftp://ftp.example.org/docs.zip).\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(JSON.stringify(document)).toContain('"url":"tel:+15555550100"');
+  });
+
   it('leaves tags inside code alone', () => {
     const code = only('```markdown\n{% hint style="info" %}\nLiteral\n{% endhint %}\n```');
     expect(code.type).toBe('code');

@@ -1,14 +1,20 @@
 // What a document may point at: nothing in it may run script when it is rendered.
 
-/** Schemes a link may lead to when it is rendered for readers: none that runs script. */
-const SAFE_LINK_SCHEMES = new Set(['http', 'https', 'mailto']);
+/**
+ * Schemes a link may lead to when it is rendered for readers: none that runs script.
+ * DOMPurify's default list of URI schemes, which documentation links use beyond the web
+ * (a support line as `tel:`, a chat room as `matrix:`), but for `cid:`, which names a
+ * part of an e-mail.
+ */
+export const SAFE_LINK_SCHEMES = ['http', 'https', 'mailto', 'tel', 'callto', 'sms', 'ftp', 'ftps', 'xmpp', 'matrix'] as const;
+const safeSchemes = new Set<string>(SAFE_LINK_SCHEMES);
 
 /**
- * True for a URL that is safe to render as a link: http(s), mailto, or a relative path
+ * True for a URL that is safe to render as a link: one of SAFE_LINK_SCHEMES, or a relative path
  * or anchor. Browsers drop ASCII whitespace and control characters inside a scheme
  * ("java\tscript:"), so they are dropped here before the scheme is read.
  */
 export function isSafeLinkUrl(url: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.replace(/[\u0000-\u0020\u007f]/g, ''));
-  return scheme === null || SAFE_LINK_SCHEMES.has(scheme[1].toLowerCase());
+  return scheme === null || safeSchemes.has(scheme[1].toLowerCase());
 }

@@ -88,7 +88,7 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
         Type.Unsafe<'document' | 'group' | 'link'>({ type: 'string', enum: ['document', 'group', 'link'], description: 'document (default), group or link' }),
       ),
       href: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 2048, description: 'Where a link page leads: an http(s) or mailto URL, or a relative path' }),
+        Type.String({ minLength: 1, maxLength: 2048, description: 'Where a link page leads: a relative path, or a URL of http, https, mailto, tel, callto, sms, ftp, ftps, xmpp or matrix' }),
       ),
       document: Type.Optional(DocumentSchema),
       into: Type.Optional(IdParam('Parent page id or batch ref; omitted: the top level')),
