@@ -3,6 +3,7 @@
 // a path names, the page at the rest of the path in that space's current revision (or
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
+import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withConditionsDecided, withIncludedBlocks } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
@@ -272,7 +273,7 @@ function pageScripts(ctx: ServiceContext, scripts: SiteScript[], origin: string 
 
 function linkHref(page: FlatPage): string | undefined {
   const target = typeof page.meta.href === 'string' ? page.meta.href : undefined;
-  return target && /^(https?:|mailto:|\/|\.)/i.test(target) ? target : undefined;
+  return target && isSafeLinkUrl(target) ? target : undefined;
 }
 
 

@@ -234,6 +234,23 @@ describe('the built-in reader', () => {
     expect((await open(later)).response.headers['x-quire-cache']).toBe('page');
   });
 
+  it('lists link pages in the navigation by their target, a telephone number too, by the rule that checks every link', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', type: 'link', title: 'Status', href: 'https://status.example.com' },
+        { operation: 'insert_page', type: 'link', title: 'Call us', href: 'tel:+15555550100' },
+      ],
+    });
+    expect(edited.status).toBe(200);
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const { document } = await open(`${path}/reference`);
+    const links = [...document.querySelectorAll('nav.pages a')].map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toContainEqual(['Status', 'https://status.example.com']);
+    expect(links).toContainEqual(['Call us', 'tel:+15555550100']);
+  });
+
   it('serves a page again from its cache, and the new content as soon as a merge changes it', async () => {
     const { call, space, path, open } = await publishedSite();
     const first = (await open(`${path}/reference`)).response.body;
