@@ -481,8 +481,9 @@ export interface RepositoryLayout {
 }
 
 /**
- * A revision in GitBook's format: each page a file (where it was at the last sync, else
- * GitBook's layout), files in .gitbook/assets, links relative, and SUMMARY.md.
+ * A space's current revision in GitBook's format: each page a file (where it was at the
+ * last sync, else GitBook's layout), files in .gitbook/assets, links relative, OpenAPI
+ * blocks naming the organization's public specs' addresses, and SUMMARY.md.
  */
 export async function revisionAsRepository(
   db: Db,
