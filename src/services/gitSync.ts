@@ -10,7 +10,7 @@
 // last sync is imported and merged first. The URL's credentials are sealed in the job
 // and never stored or logged in clear.
 import { posix } from 'node:path';
-import { readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
+import { computedPagesBlocksOf, readConfig, RepositoryFormatError, readRepository, type RepositorySource } from '../content/gitbook/repository.ts';
 import { deleteSpaceGitSync, endGitSyncOperation, findLastRevisionGitOfSpace, findRevisionGit, findSpaceGitSync, updateSpaceGitSync, upsertRevisionGit, upsertSpaceGitSync } from '../db/repos/gitSync.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { findSpace } from '../db/repos/spaces.ts';
@@ -395,7 +395,10 @@ async function exportFrom(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const keptRoot = keptPaths.root ?? prefix;
   const strip = (path: string) => (keptRoot && path.startsWith(keptRoot) ? path.slice(keptRoot.length) : path);
   const keptOf = (paths: Record<string, GitBlob>) => new Map(Object.entries(paths).map(([id, [path]]) => [id, strip(path)]));
-  const kept = { pages: keptOf(keptPaths.pages), reusables: keptOf(keptPaths.reusables ?? {}) };
+  // Pages GitBook computes are listed in SUMMARY.md by their source, which Quire does not compute: they stay where they are listed.
+  const summary = existing.get(prefix + config.summary);
+  const computedPages = summary ? computedPagesBlocksOf((await workspace.read(summary)).toString('utf8'), config.summary) : [];
+  const kept = { pages: keptOf(keptPaths.pages), reusables: keptOf(keptPaths.reusables ?? {}), computedPages };
   const layout = await revisionAsRepository(ctx.db, space, config, kept, async (path, bytes) => {
     const oid = await workspace.writeBlob(bytes, present);
     oids.set(path, oid);

@@ -8,7 +8,7 @@ import { documentToMarkdown, hasScheme, linkResolverFor, linksAsWritten, linkWri
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
 import { parse as parseYaml } from 'yaml';
-import { ASSETS_DIRECTORY, decodePath, INCLUDES_DIRECTORY, readConfig, readRepository, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
+import { ASSETS_DIRECTORY, computedPagesBlocksOf, decodePath, INCLUDES_DIRECTORY, readConfig, readRepository, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type ComputedPagesBlock, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
 import { brokenLinkTo } from '../content/gitbook/toMarkdown.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
@@ -489,7 +489,8 @@ export async function revisionAsRepository(
   db: Db,
   space: Pick<SpaceRow, 'organization_id' | 'revision_id'>,
   config: RepositoryConfig,
-  kept: { pages: Map<string, string>; reusables: Map<string, string> },
+  /** Where pages and includes were at the last sync, and the blocks of computed pages the repository's SUMMARY.md lists. */
+  kept: { pages: Map<string, string>; reusables: Map<string, string>; computedPages?: ComputedPagesBlock[] },
   /** Called once per file, one at a time: memory holds one file's bytes, not the space's. */
   write: (path: string, bytes: Buffer) => Promise<void>,
 ): Promise<RepositoryLayout> {
@@ -498,6 +499,13 @@ export async function revisionAsRepository(
   const store = databaseObjectStore(db);
   const { files, reusables } = await listsOf(db, revision);
   const pagePaths = defaultPagePaths(tree, config.readme, kept.pages);
+  // GitBook writes a page with computed pages under it as its folder's README.md; in Quire it has no sub-pages of its own, so without a path kept from a sync it would be a file of its name.
+  const takenPaths = new Set(pagePaths.values());
+  for (const { parent } of kept.computedPages ?? []) {
+    const alone = parent.replace(/\/README\.md$/, '.md');
+    const page = alone !== parent && !takenPaths.has(parent) ? [...pagePaths].find(([, path]) => path === alone)?.[0] : undefined;
+    if (page) pagePaths.set(page, parent);
+  }
   const reusablePaths = defaultReusablePaths(reusables, kept.reusables);
   const filePaths = new Map<string, string>();
   const usedNames = new Set<string>();
@@ -567,7 +575,7 @@ export async function revisionAsRepository(
         children: outline(page.id),
       };
     });
-  await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary)));
+  await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary, kept.computedPages)));
   return { pagePaths, filePaths, reusablePaths };
 }
 
@@ -617,8 +625,12 @@ export async function exportSpaceToFolder(ctx: ServiceContext, spaceId: string, 
     // No configuration: GitBook's defaults.
   }
   const config = readConfig(configText, '');
-  const layout = await revisionAsRepository(ctx.db, space, config, { pages: new Map(), reusables: new Map() }, async (path, bytes) => {
-    const target = join(folder, ...config.root.split('/').filter(Boolean), ...path.split('/'));
+  const docs = join(folder, ...config.root.split('/').filter(Boolean));
+  // As Git Sync does: the folder's SUMMARY.md keeps the blocks of pages GitBook computes.
+  const summary = await readFile(join(docs, ...config.summary.split('/')), 'utf8').catch(() => undefined);
+  const computedPages = summary === undefined ? [] : computedPagesBlocksOf(summary, config.summary);
+  const layout = await revisionAsRepository(ctx.db, space, config, { pages: new Map(), reusables: new Map(), computedPages }, async (path, bytes) => {
+    const target = join(docs, ...path.split('/'));
     await mkdir(join(target, '..'), { recursive: true });
     await writeFile(target, bytes);
   });

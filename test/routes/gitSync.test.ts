@@ -168,7 +168,7 @@ describe('Git Sync import', () => {
     const space = await newSpace();
     const info = await importInto(space.id, { ref: 'refs/heads/odd' });
     expect(info.operation.warnings).toEqual([
-      'SUMMARY.md: pages GitBook computes (builtin:openapi) from the OpenAPI spec "petstore" are left out: Quire does not compute pages; openapi-operation blocks in a page show a spec\'s operations',
+      'SUMMARY.md: pages GitBook computes (builtin:openapi) from the OpenAPI spec "petstore" are left out of the space: Quire does not compute pages (openapi-operation blocks in a page show a spec\'s operations); an export to the repository keeps their block in SUMMARY.md',
       'SUMMARY.md: "Plain text entry" links to no file; it is left out',
       'SUMMARY.md: README.md is listed more than once; it is imported where it is first listed',
       'SUMMARY.md: ghost.md does not exist; its page is imported empty',
@@ -417,6 +417,25 @@ describe("Git Sync export of a space's changes", () => {
     expect((await importInto(space.id, { ref: 'refs/heads/specs' })).operation.state).toBe('success');
     expect((await exportFrom(space.id, { ref: 'refs/heads/specs-again' })).operation.state).toBe('success');
     expect(server.read('specs-again').files['README.md']).toBe(page);
+  });
+
+  it("keeps SUMMARY.md's blocks of pages GitBook computes where they are listed when it exports, under a page and in a group, though the space leaves those pages out", async () => {
+    const openapi = (indent: string, spec: string) =>
+      `${indent}* \`\`\`yaml\n${['props:', '  models: false', '  grouping: by-operation', 'type: builtin:openapi', 'dependencies:', '  spec:', '    ref:', '      kind: openapi', `      spec: ${spec}`].map((line) => `${indent}  ${line}\n`).join('')}${indent}  \`\`\`\n`;
+    const summary =
+      `# Table of contents\n\n* [Home](README.md)\n* [API reference](api/README.md)\n${openapi('  ', 'petstore')}  * [Errors](api/errors.md)\n\n## Webhooks\n\n${openapi('', 'hooks')}* [Signing](signing.md)\n`;
+    server.commit(
+      { 'SUMMARY.md': summary, 'README.md': '# Home\n\nHi.\n', 'api/README.md': '# API reference\n\nAll of it.\n', 'api/errors.md': '# Errors\n\nCodes.\n', 'signing.md': '# Signing\n\nHMAC.\n' },
+      'Computed',
+      'computed',
+    );
+    const space = await newSpace('Computed');
+    const imported = await importInto(space.id, { ref: 'refs/heads/computed' });
+    expect(imported.operation.warnings).toHaveLength(2);
+    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Home'], ['document', 'API reference', [['document', 'Errors']]], ['group', 'Webhooks', [['document', 'Signing']]]]);
+    await mergeChange(space.id, [{ operation: 'insert_page', document: '# Later\n\nWritten in Quire.' }]);
+    expect((await exportFrom(space.id, { ref: 'refs/heads/computed' })).operation.state).toBe('success');
+    expect(server.read('computed').files['SUMMARY.md']).toBe(`${summary}\n***\n\n* [Later](later.md)\n`);
   });
 
   it("writes links to a page or a file that is gone in GitBook's broken-link form, which it reads back as written", async () => {

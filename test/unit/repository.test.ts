@@ -2,12 +2,26 @@
 // configuration, SUMMARY.md both ways, the folder layout, front matter and titles.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readConfig, readRepository, splitFrontMatter, splitTitle, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryPage } from '../../src/content/gitbook/repository.ts';
+import { computedPagesBlocksOf, readConfig, readRepository, splitFrontMatter, splitTitle, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryPage } from '../../src/content/gitbook/repository.ts';
 
 const source = (files: Record<string, string>) => ({ paths: Object.keys(files), read: async (path: string) => Buffer.from(files[path]) });
 const shape = (pages: RepositoryPage[]): unknown[] => pages.map((page) => [page.kind, page.title, page.path ?? page.href ?? null, shape(page.children)]);
 
 describe("GitBook's repository format", () => {
+  it('writes the blocks of pages GitBook computes back at their place among their page\'s items, and one whose page is gone at the end of the top level', () => {
+    const block = (indent: string, spec: string) => `${indent}* \`\`\`yaml\n${indent}  type: builtin:openapi\n${indent}  dependencies:\n${indent}    spec:\n${indent}      ref:\n${indent}        kind: openapi\n${indent}        spec: ${spec}\n${indent}  \`\`\`\n`;
+    const summary = `# Table of contents\n\n* [Home](README.md)\n* [API](api/README.md)\n  * [Intro](api/intro.md)\n${block('  ', 'pets')}  * [Errors](api/errors.md)\n* [Old](old/README.md)\n${block('  ', 'legacy')}`;
+    const blocks = computedPagesBlocksOf(summary, 'SUMMARY.md');
+    expect(blocks.map(({ parent, index }) => [parent, index])).toEqual([['api/README.md', 1], ['old/README.md', 0]]);
+    const page = (title: string, path: string, children: ExportedPage[] = []): ExportedPage => ({ kind: 'document', title, path, children });
+    const pages = [page('Home', 'README.md'), page('API', 'api/README.md', [page('Intro', 'api/intro.md'), page('Errors', 'api/errors.md')]), page('Old', 'old/README.md')];
+    expect(writeSummary(pages, 'SUMMARY.md', blocks)).toBe(summary);
+    // The page that listed the legacy spec's pages is gone: its block stays, at the end.
+    expect(writeSummary(pages.slice(0, 2), 'SUMMARY.md', blocks)).toBe(
+      `# Table of contents\n\n* [Home](README.md)\n* [API](api/README.md)\n  * [Intro](api/intro.md)\n${block('  ', 'pets')}  * [Errors](api/errors.md)\n${block('', 'legacy')}`,
+    );
+  });
+
   it('reads the reusable contents of .gitbook/includes, titled by their front matter or else their file, and writes them back as GitBook does', async () => {
     const support = writeIncludeFile('Support', '\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n');
     expect(support).toBe('---\ntitle: Support\n---\n\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n');

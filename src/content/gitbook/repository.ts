@@ -166,31 +166,49 @@ function textOf(node: { type?: string; children?: unknown[]; value?: unknown }):
   return (node.children ?? []).map((child) => textOf(child as { children?: unknown[] })).join('');
 }
 
-/** The outline SUMMARY.md describes, paths relative to the docs' root. */
-function readSummary(markdown: string, summaryPath: string, warnings: string[]): Outline[] {
+/**
+ * A block of pages GitBook computes, as SUMMARY.md lists it: its YAML source, under the
+ * entry keyed `parent` (a page's path, a link's URL, `## <group title>`, or "" at the top)
+ * at `index` among that entry's items.
+ */
+export interface ComputedPagesBlock {
+  parent: string;
+  index: number;
+  yaml: string;
+}
+
+/** The outline SUMMARY.md describes, paths relative to the docs' root; the blocks of computed pages it lists go to `computed`. */
+function readSummary(markdown: string, summaryPath: string, warnings: string[], computed: ComputedPagesBlock[] = []): Outline[] {
   const root: Root = parseGitBookMarkdown(markdown).root;
   const directory = posix.dirname(summaryPath);
   const top: Outline[] = [];
   let group: Outline | undefined;
-  const items = (list: List): Outline[] => list.children.flatMap((item) => entry(item));
-  const entry = (item: ListItem): Outline[] => {
-    const nested = item.children.filter((child): child is List => child.type === 'list').flatMap(items);
+  const itemsSoFar = new Map<string, number>();
+  const items = (list: List, parent: string): Outline[] => list.children.flatMap((item) => entry(item, parent));
+  const entry = (item: ListItem, parent: string): Outline[] => {
+    const index = itemsSoFar.get(parent) ?? 0;
+    itemsSoFar.set(parent, index + 1);
     const paragraph = item.children.find((child) => child.type === 'paragraph');
     const link = paragraph?.children.find((child) => child.type === 'link');
+    const lists = item.children.filter((child): child is List => child.type === 'list');
     if (!link) {
       const title = paragraph ? textOf(paragraph).trim() : '';
       if (title) warnings.push(`${summaryPath}: "${title}" links to no file; it is left out`);
-      const computed = item.children.find((child): child is Code => child.type === 'code');
-      if (computed) warnings.push(computedPagesWarning(summaryPath, computed.value));
-      return nested;
+      const code = item.children.find((child): child is Code => child.type === 'code');
+      if (code) {
+        warnings.push(computedPagesWarning(summaryPath, code.value));
+        computed.push({ parent, index, yaml: code.value });
+      }
+      return lists.flatMap((list) => items(list, parent));
     }
     const title = textOf(link).trim() || link.url;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(link.url)) return [{ kind: 'link', title, href: link.url, children: nested }];
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link.url)) return [{ kind: 'link', title, href: link.url, children: lists.flatMap((list) => items(list, link.url)) }];
     const path = inside(directory, decodePath(link.url));
     if (path === undefined) {
       warnings.push(`${summaryPath}: "${link.url}" leads outside the docs; it is left out`);
-      return nested;
+      return lists.flatMap((list) => items(list, parent));
     }
+    const nested = lists.flatMap((list) => items(list, path));
     return [{ kind: 'document', title, path, ...(link.url.includes('#') ? { href: link.url } : {}), ...(link.title ? { label: link.title } : {}), children: nested }];
   };
   for (const node of root.children) {
@@ -202,10 +220,17 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[]):
       // GitBook writes `***` after a group for the top-level pages that follow it.
       group = undefined;
     } else if (node.type === 'list') {
-      (group ? group.children : top).push(...items(node));
+      (group ? group.children : top).push(...items(node, group ? `## ${group.title}` : ''));
     }
   }
   return top;
+}
+
+/** The blocks of computed pages a SUMMARY.md lists, which an export writes back where they were. */
+export function computedPagesBlocksOf(markdown: string, summaryPath: string): ComputedPagesBlock[] {
+  const computed: ComputedPagesBlock[] = [];
+  readSummary(markdown, summaryPath, [], computed);
+  return computed;
 }
 
 /**
@@ -223,7 +248,7 @@ function computedPagesWarning(summaryPath: string, yaml: string): string {
   const spec = source?.dependencies?.spec?.ref?.spec;
   const from = typeof spec === 'string' ? ` from the OpenAPI spec "${spec}"` : '';
   const kind = typeof source?.type === 'string' ? source.type : 'an unknown kind';
-  return `${summaryPath}: pages GitBook computes (${kind})${from} are left out: Quire does not compute pages; openapi-operation blocks in a page show a spec's operations`;
+  return `${summaryPath}: pages GitBook computes (${kind})${from} are left out of the space: Quire does not compute pages (openapi-operation blocks in a page show a spec's operations); an export to the repository keeps their block in ${summaryPath}`;
 }
 
 const isMarkdown = (path: string) => /\.md$/i.test(path);
@@ -352,14 +377,36 @@ function summaryLink(title: string, target: string, label?: string): string {
 }
 
 /** SUMMARY.md for a space's pages, written as GitBook writes it; paths relative to the summary's folder. */
-export function writeSummary(pages: ExportedPage[], summaryPath: string): string {
+export function writeSummary(pages: ExportedPage[], summaryPath: string, computed: ComputedPagesBlock[] = []): string {
   const directory = posix.dirname(summaryPath);
   const lines: string[] = ['# Table of contents', ''];
-  const list = (entries: ExportedPage[], depth: number) => {
+  const itemsSoFar = new Map<string, number>();
+  const written = new Set<ComputedPagesBlock>();
+  /**
+   * The blocks of computed pages that stood under `parent` (any, when undefined) at the
+   * place reached (all that are left, once its entries are written), as GitBook writes
+   * them: an item holding a YAML fence.
+   */
+  const computedBlocks = (parent: string | undefined, depth: number, rest: boolean) => {
+    for (;;) {
+      const index = itemsSoFar.get(parent ?? '') ?? 0;
+      const block = computed.find((candidate) => (parent === undefined || candidate.parent === parent) && !written.has(candidate) && (rest || candidate.index <= index));
+      if (!block) return;
+      written.add(block);
+      const indent = '  '.repeat(depth);
+      lines.push(`${indent}* \`\`\`yaml`, ...block.yaml.split('\n').map((line) => (line ? `${indent}  ${line}` : '')), `${indent}  \`\`\``);
+      itemsSoFar.set(parent ?? '', index + 1);
+    }
+  };
+  const list = (entries: ExportedPage[], depth: number, parent: string) => {
     for (const entry of entries) {
+      computedBlocks(parent, depth, false);
       const target = entry.kind === 'link' ? entry.href! : posix.relative(directory, entry.path!);
       lines.push(`${'  '.repeat(depth)}* ${summaryLink(entry.title, target, entry.label)}`);
-      list(entry.children, depth + 1);
+      itemsSoFar.set(parent, (itemsSoFar.get(parent) ?? 0) + 1);
+      const key = entry.kind === 'link' ? entry.href! : entry.path!;
+      list(entry.children, depth + 1, key);
+      computedBlocks(key, depth + 1, true);
     }
   };
   // A list after a `##` heading belongs to its group: top-level pages that follow a group
@@ -369,14 +416,18 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string): string
     if (entry.kind === 'group') {
       const anchor = entry.anchor ? ` <a href="#${entry.anchor}" id="${entry.anchor}"></a>` : '';
       lines.push('', `## ${literal(entry.title)}${anchor}`, '');
-      list(entry.children, 0);
+      list(entry.children, 0, `## ${entry.title}`);
+      computedBlocks(`## ${entry.title}`, 0, true);
       afterGroup = true;
       continue;
     }
     if (afterGroup) lines.push('', '***', '');
     afterGroup = false;
-    list([entry], 0);
+    list([entry], 0, '');
   }
+  computedBlocks('', 0, true);
+  // A block whose page is gone stays, at the top level, rather than be lost.
+  computedBlocks(undefined, 0, true);
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
 
