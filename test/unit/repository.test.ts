@@ -20,6 +20,10 @@ describe("GitBook's repository format", () => {
     expect(writeSummary(pages.slice(0, 2), 'SUMMARY.md', blocks)).toBe(
       `# Table of contents\n\n* [Home](README.md)\n* [API](api/README.md)\n  * [Intro](api/intro.md)\n${block('  ', 'pets')}  * [Errors](api/errors.md)\n${block('', 'legacy')}`,
     );
+    // After a group, the top level resumes after `***`, as GitBook writes it, or the block would be read into the group.
+    const grouped = writeSummary([{ kind: 'group', title: 'Guides', children: [page('Intro', 'api/intro.md')] }], 'SUMMARY.md', blocks.slice(1));
+    expect(grouped).toBe(`# Table of contents\n\n## Guides\n\n* [Intro](api/intro.md)\n\n***\n\n${block('', 'legacy')}`);
+    expect(computedPagesBlocksOf(grouped, 'SUMMARY.md').map(({ parent }) => parent)).toEqual(['']);
   });
 
   it('reads the reusable contents of .gitbook/includes, titled by their front matter or else their file, and writes them back as GitBook does', async () => {

@@ -425,8 +425,9 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string, compute
     afterGroup = false;
     list([entry], 0, '');
   }
+  // The rest (at the top, or a block whose page is gone) stays at the end of the top level, rather than be lost.
+  if (afterGroup && computed.some((block) => !written.has(block))) lines.push('', '***', '');
   computedBlocks('', 0, true);
-  // A block whose page is gone stays, at the top level, rather than be lost.
   computedBlocks(undefined, 0, true);
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
