@@ -417,7 +417,13 @@ function contentTypeOf(name: string): string {
 // ─── Export ─────────────────────────────────────────────────────────────────────────
 
 /** GitBook's layout for pages without a place yet: the first page is the README, a page with sub-pages a folder's README.md. */
-export function defaultPagePaths(tree: FlatTree, readme: string, kept: Map<string, string> = new Map()): Map<string, string> {
+export function defaultPagePaths(
+  tree: FlatTree,
+  readme: string,
+  kept: Map<string, string> = new Map(),
+  /** Folders' README.md paths that have pages under them Quire does not hold (pages GitBook computes): a page that would be written there is, as GitBook writes it. */
+  folderPages: ReadonlySet<string> = new Set(),
+): Map<string, string> {
   const paths = new Map<string, string>();
   const used = new Set<string>();
   for (const [id, path] of kept) {
@@ -446,8 +452,9 @@ export function defaultPagePaths(tree: FlatTree, readme: string, kept: Map<strin
       continue;
     }
     const directory = directoryOf(page.parentId ? tree.get(page.parentId) : undefined);
-    const hasChildren = (children.get(page.id) ?? []).length > 0;
-    paths.set(page.id, take(posix.join(directory, hasChildren ? `${page.meta.slug}/README.md` : `${page.meta.slug}.md`)));
+    const asFolder = posix.join(directory, `${page.meta.slug}/README.md`);
+    const hasChildren = (children.get(page.id) ?? []).length > 0 || folderPages.has(asFolder);
+    paths.set(page.id, take(hasChildren ? asFolder : posix.join(directory, `${page.meta.slug}.md`)));
   }
   return paths;
 }
@@ -498,14 +505,7 @@ export async function revisionAsRepository(
   const tree = await treeOf(db, revision.root_hash);
   const store = databaseObjectStore(db);
   const { files, reusables } = await listsOf(db, revision);
-  const pagePaths = defaultPagePaths(tree, config.readme, kept.pages);
-  // GitBook writes a page with computed pages under it as its folder's README.md; in Quire it has no sub-pages of its own, so without a path kept from a sync it would be a file of its name.
-  const takenPaths = new Set(pagePaths.values());
-  for (const { parent } of kept.computedPages ?? []) {
-    const alone = parent.replace(/\/README\.md$/, '.md');
-    const page = alone !== parent && !takenPaths.has(parent) ? [...pagePaths].find(([, path]) => path === alone)?.[0] : undefined;
-    if (page) pagePaths.set(page, parent);
-  }
+  const pagePaths = defaultPagePaths(tree, config.readme, kept.pages, new Set((kept.computedPages ?? []).map((block) => block.parent)));
   const reusablePaths = defaultReusablePaths(reusables, kept.reusables);
   const filePaths = new Map<string, string>();
   const usedNames = new Set<string>();
