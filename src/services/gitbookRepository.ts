@@ -28,7 +28,11 @@ import type { Actor, ServiceContext } from './context.ts';
 import { listsOf, requireRevision, treeOf } from './revisionContent.ts';
 import { slugify, uniquePath } from './siteStructure.ts';
 
-const hasCredentials = (url: string) => URL.canParse(url) && (new URL(url).username !== '' || new URL(url).password !== '');
+function hasCredentials(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { username, password } = new URL(url);
+  return username !== '' || password !== '';
+}
 
 /** The largest file an import brings in; a larger one stays where it is and is reported. */
 export const MAX_GIT_FILE_BYTES = 10 * 1024 * 1024;

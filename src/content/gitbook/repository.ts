@@ -177,6 +177,9 @@ export interface ComputedPagesBlock {
   yaml: string;
 }
 
+/** How a group is named as the `parent` of a block of computed pages, read and written alike. */
+const groupKey = (title: string) => `## ${title}`;
+
 /** The outline SUMMARY.md describes, paths relative to the docs' root; the blocks of computed pages it lists go to `computed`. */
 function readSummary(markdown: string, summaryPath: string, warnings: string[], computed: ComputedPagesBlock[] = []): Outline[] {
   const root: Root = parseGitBookMarkdown(markdown).root;
@@ -191,6 +194,7 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[], 
     const paragraph = item.children.find((child) => child.type === 'paragraph');
     const link = paragraph?.children.find((child) => child.type === 'link');
     const lists = item.children.filter((child): child is List => child.type === 'list');
+    const under = (key: string) => lists.flatMap((list) => items(list, key));
     if (!link) {
       const title = paragraph ? textOf(paragraph).trim() : '';
       if (title) warnings.push(`${summaryPath}: "${title}" links to no file; it is left out`);
@@ -199,17 +203,16 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[], 
         warnings.push(computedPagesWarning(summaryPath, code.value));
         computed.push({ parent, index, yaml: code.value });
       }
-      return lists.flatMap((list) => items(list, parent));
+      return under(parent);
     }
     const title = textOf(link).trim() || link.url;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(link.url)) return [{ kind: 'link', title, href: link.url, children: lists.flatMap((list) => items(list, link.url)) }];
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link.url)) return [{ kind: 'link', title, href: link.url, children: under(link.url) }];
     const path = inside(directory, decodePath(link.url));
     if (path === undefined) {
       warnings.push(`${summaryPath}: "${link.url}" leads outside the docs; it is left out`);
-      return lists.flatMap((list) => items(list, parent));
+      return under(parent);
     }
-    const nested = lists.flatMap((list) => items(list, path));
-    return [{ kind: 'document', title, path, ...(link.url.includes('#') ? { href: link.url } : {}), ...(link.title ? { label: link.title } : {}), children: nested }];
+    return [{ kind: 'document', title, path, ...(link.url.includes('#') ? { href: link.url } : {}), ...(link.title ? { label: link.title } : {}), children: under(path) }];
   };
   for (const node of root.children) {
     if (node.type === 'heading' && node.depth >= 2) {
@@ -220,7 +223,7 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[], 
       // GitBook writes `***` after a group for the top-level pages that follow it.
       group = undefined;
     } else if (node.type === 'list') {
-      (group ? group.children : top).push(...items(node, group ? `## ${group.title}` : ''));
+      (group ? group.children : top).push(...items(node, group ? groupKey(group.title) : ''));
     }
   }
   return top;
@@ -416,8 +419,8 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string, compute
     if (entry.kind === 'group') {
       const anchor = entry.anchor ? ` <a href="#${entry.anchor}" id="${entry.anchor}"></a>` : '';
       lines.push('', `## ${literal(entry.title)}${anchor}`, '');
-      list(entry.children, 0, `## ${entry.title}`);
-      computedBlocks(`## ${entry.title}`, 0, true);
+      list(entry.children, 0, groupKey(entry.title));
+      computedBlocks(groupKey(entry.title), 0, true);
       afterGroup = true;
       continue;
     }

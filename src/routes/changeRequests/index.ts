@@ -15,6 +15,7 @@ import {
   type ContentChangeInput,
   type Document,
 } from '../../services/changeRequestContent.ts';
+import { SAFE_LINK_SCHEMES } from '../../content/gitbook/safety.ts';
 import { changeRequestPdfLink } from '../../services/pdf.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
 import { FileSchema } from '../content/index.ts';
@@ -88,7 +89,7 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
         Type.Unsafe<'document' | 'group' | 'link'>({ type: 'string', enum: ['document', 'group', 'link'], description: 'document (default), group or link' }),
       ),
       href: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 2048, description: 'Where a link page leads: a relative path, or a URL of http, https, mailto, tel, callto, sms, ftp, ftps, xmpp or matrix' }),
+        Type.String({ minLength: 1, maxLength: 2048, description: `Where a link page leads: a relative path, or a URL of ${SAFE_LINK_SCHEMES.join(', ')}` }),
       ),
       document: Type.Optional(DocumentSchema),
       into: Type.Optional(IdParam('Parent page id or batch ref; omitted: the top level')),
