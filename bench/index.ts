@@ -107,12 +107,13 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'start',
-    title: '`quire serve` from its process starting to /readyz: first start on a fresh database, restarts of it empty and holding 100,000 pages',
+    title: '`quire serve` from its process starting to /readyz: first start on a fresh database, restarts of it empty and holding 100,000 pages; the processes of QUIRE_WORKERS=2, idle',
     run: async (database) => {
       const result = await benchStart(database);
       return [
         `first start ${result.freshMs.toFixed(0)} ms (RSS ${result.freshRssMb.toFixed(0)} MB); restart empty ${result.emptyMs.toFixed(0)} ms; ` +
           `restart with ${result.pages} pages ${result.fullMs.toFixed(0)} ms (RSS ${result.fullRssMb.toFixed(0)} MB) (target < 2,000 ms)`,
+        `QUIRE_WORKERS=2, idle: the primary ${result.primaryRssMb.toFixed(0)} MB, each worker ${result.workerRssMb.map((rss) => rss.toFixed(0)).join(' and ')} MB`,
       ];
     },
   },

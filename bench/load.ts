@@ -7,7 +7,7 @@
 // paced at a rate below capacity, it measures the latency users see at that load.
 // It also reports the server's CPU time per request and, with BENCH_SQL_TIMING=1 on
 // SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryReport } from './memory.ts';
 import { contentSeeder } from './search.ts';
-import { cpuMilliseconds, reportFrom, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { cpuMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -196,11 +196,8 @@ function p99ByWindow(run: { timedReads: Array<[string, number, number]>; started
 }
 
 /** Resident memory of the server's processes, in MB. */
-function residentMegabytes(rootPid: number): number {
-  return serverProcesses(rootPid).reduce((sum, pid) => {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return sum + Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  }, 0);
+function treeResidentMegabytes(rootPid: number): number {
+  return serverProcesses(rootPid).reduce((sum, pid) => sum + residentMegabytes(pid), 0);
 }
 
 /**
@@ -391,9 +388,9 @@ export async function benchLoadMix(
     // Long enough for the caches and V8's heap to reach their working size.
     await run(WARMUP_SECONDS * 1000);
     await reportMemoryAt('after the warm-up');
-    const rssAfterWarmupMb = residentMegabytes(server.child.pid!);
+    const rssAfterWarmupMb = treeResidentMegabytes(server.child.pid!);
     const rssSamples: number[] = [];
-    const sampler = setInterval(() => rssSamples.push(Math.round(residentMegabytes(server.child.pid!))), 5_000);
+    const sampler = setInterval(() => rssSamples.push(Math.round(treeResidentMegabytes(server.child.pid!))), 5_000);
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
     const measured = await run(seconds * 1000);
@@ -403,7 +400,7 @@ export async function benchLoadMix(
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
     clearInterval(sampler);
     const serverPauses = reportPauses ? await reportFrom<PauseSecond[]>(server.child.pid!, pausesFile, 'pauses') : undefined;
-    const rssEndMb = residentMegabytes(server.child.pid!);
+    const rssEndMb = treeResidentMegabytes(server.child.pid!);
     await reportMemoryAt('at the end', true);
     let bareRequestsPerSecond: number | undefined;
     if (!offeredRate && workers === 1) {

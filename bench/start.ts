@@ -4,12 +4,13 @@
 // database holding an organization of 100,000 pages. Nothing proportional to the
 // content may run before listening: the two restarts should take the same time. The
 // restarts are medians of three. The bundle of the sources is made before, as any
-// start after the first on a machine finds it made.
+// start after the first on a machine finds it made. Last, the empty database served
+// by QUIRE_WORKERS=2: the memory of the primary, which only supervises, and of each
+// worker, idle.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { freePort, QUIRE_BIN } from '../test/helpers/process.ts';
 import { contentSeeder } from './search.ts';
-import { runCli, stop, type BenchDatabase } from './support.ts';
+import { residentMegabytes, runCli, serverProcesses, stop, type BenchDatabase } from './support.ts';
 
 export interface StartResult {
   freshMs: number;
@@ -18,13 +19,23 @@ export interface StartResult {
   fullMs: number;
   fullRssMb: number;
   pages: number;
+  /** With QUIRE_WORKERS=2, idle: the primary's RSS and each worker's. */
+  primaryRssMb: number;
+  workerRssMb: number[];
 }
 
-/** Milliseconds from spawning `quire serve` to its first 200 from /readyz (polled every 5 ms), and its RSS then. */
-async function timeStart(env: Record<string, string | undefined>): Promise<{ ms: number; rssMb: number }> {
+/**
+ * Milliseconds from spawning `quire serve` to its first 200 from /readyz (polled every
+ * 5 ms), and the RSS of each of its processes (the server, or the primary and its
+ * workers) once all `workers` have started and a second has passed.
+ */
+async function timeStart(env: Record<string, string | undefined>, workers = 1): Promise<{ ms: number; rssMb: number[] }> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [QUIRE_BIN, 'serve'], { env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [QUIRE_BIN, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), QUIRE_WORKERS: String(workers), ...env },
+    stdio: 'ignore',
+  });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error('quire serve exited before it was ready');
@@ -36,8 +47,11 @@ async function timeStart(env: Record<string, string | undefined>): Promise<{ ms:
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
-    return { ms, rssMb: rss };
+    if (workers > 1) {
+      while (serverProcesses(child.pid!).length < workers + 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    return { ms, rssMb: serverProcesses(child.pid!).map(residentMegabytes) };
   } finally {
     await stop(child);
   }
@@ -54,6 +68,7 @@ export async function benchStart(database: BenchDatabase): Promise<StartResult> 
   await runCli(['--help'], database.env);
   const fresh = await timeStart(database.env);
   const empty = await medianStart(database.env);
+  const [primaryRssMb, ...workerRssMb] = (await timeStart(database.env, 2)).rssMb;
   const handle = await database.open();
   let pages: number;
   try {
@@ -65,5 +80,5 @@ export async function benchStart(database: BenchDatabase): Promise<StartResult> 
   }
   await runCli(['migrate'], database.env);
   const full = await medianStart(database.env);
-  return { freshMs: fresh.ms, freshRssMb: fresh.rssMb, emptyMs: empty.ms, fullMs: full.ms, fullRssMb: full.rssMb, pages };
+  return { freshMs: fresh.ms, freshRssMb: fresh.rssMb[0], emptyMs: empty.ms, fullMs: full.ms, fullRssMb: full.rssMb[0], pages, primaryRssMb, workerRssMb };
 }

@@ -165,6 +165,11 @@ export function serverProcesses(rootPid: number): number[] {
   return tree;
 }
 
+/** A process's resident memory (VmRSS), in MB. */
+export function residentMegabytes(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+}
+
 /** User plus system CPU time of the server's processes so far, in milliseconds (stat fields 14 and 15). */
 export function cpuMilliseconds(rootPid: number): number {
   return serverProcesses(rootPid).reduce((sum, pid) => {

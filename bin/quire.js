@@ -45,6 +45,11 @@ async function bundle() {
       bundle: true,
       platform: 'node',
       format: 'esm',
+      // What a command imports only when it runs (the HTTP server, the content library)
+      // goes into chunks of its own, loaded then: the primary of QUIRE_WORKERS and the
+      // admin commands do not load the whole server.
+      splitting: true,
+      outExtension: { '.js': '.mjs' },
       target: 'node20',
       write: false,
       // Written beside each bundle: stack traces name the sources' files and lines.
@@ -56,7 +61,7 @@ async function bundle() {
       logLevel: 'silent',
       plugins: [keepModuleUrl, dependenciesExternal],
     });
-    return result.outputFiles.map((output) => ({ name: basename(output.path).replace(/\.js(\.map)?$/, '.mjs$1'), text: output.text }));
+    return result.outputFiles.map((output) => ({ name: basename(output.path), text: output.text }));
   } finally {
     // esbuild's service is a child process of ~60 MB that would otherwise idle beside
     // every Quire process for its whole life.
@@ -80,10 +85,7 @@ function store(files) {
   } catch {
     const partial = `${directory}.${process.pid}.tmp`;
     mkdirSync(partial, { recursive: true });
-    for (const { name, text } of files) {
-      const code = name.endsWith('.mjs') ? text.replace(/\/\/# sourceMappingURL=.*\s*$/, `//# sourceMappingURL=${name}.map\n`) : text;
-      writeFileSync(join(partial, name), code);
-    }
+    for (const { name, text } of files) writeFileSync(join(partial, name), text);
     try {
       renameSync(partial, directory);
     } catch {

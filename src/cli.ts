@@ -1,10 +1,12 @@
 // The `quire` command line: serve, migrate, and admin commands for the first
 // organization, users and tokens. Runs with the same environment as the server and
 // is safe beside a running server (SQLite in WAL mode, PostgreSQL transactions).
+// What only some commands use (search, the content library, the sandbox; the HTTP
+// server, in cluster.ts) is imported by those commands: the primary process of
+// QUIRE_WORKERS, which only supervises, and the admin commands start without it.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { join, resolve } from 'node:path';
-import { reindexEverything } from './services/search.ts';
 import { copyInstance, CopyRefused } from './db/copy.ts';
 import { migrate, openMigratedDatabase, type DatabaseHandle } from './db/index.ts';
 import { openDatabase } from './db/dialect.ts';
@@ -17,9 +19,7 @@ import { serve } from './cluster.ts';
 import { pino } from 'pino';
 import { linkSigningKey } from './db/repos/settings.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
-import { createSandbox } from './sandbox/sandbox.ts';
 import type { ServiceContext } from './services/context.ts';
-import { exportSpaceToFolder, importFolderIntoSpace } from './services/gitbookRepository.ts';
 
 class UsageError extends Error {}
 
@@ -61,6 +61,7 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
 
 /** What a service needs, for commands that act through the services as the server does. */
 async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  const { createSandbox } = await import('./sandbox/sandbox.ts');
   return withDatabase(config, async (handle) => {
     const log = pino({ level: 'error' }, pino.destination(2));
     const ctx: ServiceContext = {
@@ -111,6 +112,7 @@ const commands: Record<string, Command> = {
     usage: 'quire reindex [--json]\n  Rebuilds the search index of every live space from its current revision, then exits.',
     options: { json },
     async run(values, config) {
+      const { reindexEverything } = await import('./services/search.ts');
       let spaces = 0;
       let pages = 0;
       // Progress on a terminal, one line rewritten in place; nothing extra for scripts.
@@ -135,6 +137,7 @@ const commands: Record<string, Command> = {
     options: { to: text, json },
     async run(values, config) {
       const to = required(values, 'to');
+      const { reindexEverything } = await import('./services/search.ts');
       const target = /^postgres(ql)?:\/\//.test(to) ? { databaseUrl: to, dataDir: config.dataDir } : { dataDir: resolve(to) };
       if (target.databaseUrl ? target.databaseUrl === config.databaseUrl : !config.databaseUrl && target.dataDir === config.dataDir) {
         throw new UsageError('--to names the database this instance already uses');
@@ -174,6 +177,7 @@ const commands: Record<string, Command> = {
       const onPage = (done: number, total: number) => {
         if (onTerminal && (done % 25 === 0 || done === total)) process.stderr.write(`\rImporting ${resolve(folder)}: ${done} of ${total} pages`);
       };
+      const { importFolderIntoSpace } = await import('./services/gitbookRepository.ts');
       const result = await withServices(config, (ctx) => importFolderIntoSpace(ctx, spaceId, resolve(folder), onPage));
       if (onTerminal) process.stderr.write('\n');
       print(values, result, [`Imported ${result.pages} pages and ${result.files} files.`, ...result.warnings.map((warning) => `  warning: ${warning}`)].join('\n'));
@@ -186,6 +190,7 @@ const commands: Record<string, Command> = {
     positionals: 1,
     async run(values, config, [folder]) {
       const spaceId = required(values, 'space');
+      const { exportSpaceToFolder } = await import('./services/gitbookRepository.ts');
       const result = await withServices(config, (ctx) => exportSpaceToFolder(ctx, spaceId, resolve(folder)));
       print(values, result, `Wrote ${result.pages} pages and ${result.files} files to ${resolve(folder)}.`);
     },
