@@ -815,5 +815,18 @@ export interface PublishedSiteRows {
   spaces: Map<string, PublishedSpaceRow>;
 }
 
+/** An active installation on a site, with what its scripts need: its integration's version and manifest. */
+export interface InstallationOnSiteRow {
+  installation_id: string;
+  integration_name: string;
+  version: number;
+  manifest: string;
+}
+
+/** A site as published, with the installations whose scripts its pages load (readPublishedSite, for the reader). */
+export interface PublishedSiteWithInstallations extends PublishedSiteRows {
+  installations: InstallationOnSiteRow[];
+}
+
 /** A section found by a search, with its space's title and current revision read in the same statement. */
 export type SectionHit = Selectable<SearchSectionsTable> & { space_title: string; space_revision_id: string };

@@ -28,7 +28,7 @@ import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/ope
 import { isDeepStrictEqual } from 'node:util';
 import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
-import type { PublishedSiteRows, SiteRow } from '../db/schema.ts';
+import type { PublishedSiteRows, PublishedSiteWithInstallations, SiteRow } from '../db/schema.ts';
 
 type SiteScript = Awaited<ReturnType<typeof siteScripts>>[number];
 
@@ -159,7 +159,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return machineFile(ctx, published, claims, base, segments[0]);
   // GitBook serves each page's markdown at its path with ".md" added.
   const asMarkdown = rest.length > 0 && rest[rest.length - 1].endsWith('.md');
-  const scripts = asMarkdown ? [] : await siteScripts(ctx, site, origin);
+  const scripts = asMarkdown ? [] : siteScripts(ctx, site, published.installations, origin);
   // Where no page answers, the site's redirects may.
   const notFound = async (): Promise<ReaderAnswer> => {
     const target = await redirectedPath(ctx, site, structure, `/${segments.join('/')}`);
@@ -347,9 +347,9 @@ export async function readFrontPage(ctx: ServiceContext): Promise<ReaderAnswer |
 const SEARCH_RESULTS = 20;
 
 /** The site's search: the published content of every site space the reader may see, hidden pages left out. */
-async function siteSearch(ctx: ServiceContext, published: PublishedSiteRows, claims: Record<string, unknown>, { base, origin }: { base: string; origin?: string }, input: string): Promise<ReaderAnswer> {
+async function siteSearch(ctx: ServiceContext, published: PublishedSiteWithInstallations, claims: Record<string, unknown>, { base, origin }: { base: string; origin?: string }, input: string): Promise<ReaderAnswer> {
   const { site } = published;
-  const scripts = await siteScripts(ctx, site, origin);
+  const scripts = siteScripts(ctx, site, published.installations, origin);
   const spaces = await sitePages(ctx, published, claims, base);
   const pageUrls = new Map(spaces.flatMap((space) => space.pages.map(({ page, url }) => [page.id, { url, title: page.meta.title }] as const)));
   const query = parseSearchQuery(input);

@@ -16,7 +16,7 @@ import { isAdministrator } from './organizations.ts';
 import { visibleIntegration } from './integrations.ts';
 import { findOrganizationById, findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import { findUserById } from '../db/repos/users.ts';
-import type { Db, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SiteRow, SpaceInstallationRow, UserRow } from '../db/schema.ts';
+import type { Db, InstallationOnSiteRow, InstallationWithCountsRow, IntegrationRow, SiteInstallationRow, SiteRow, SpaceInstallationRow, UserRow } from '../db/schema.ts';
 import { unseal } from '../lib/secretBox.ts';
 import { presentInstallation, presentIntegration, presentSiteInstallation, presentSiteIntegrationScript, presentSpaceInstallation, type IntegrationManifest } from '../presenters/integration.ts';
 import { presentOrganization } from '../presenters/organization.ts';
@@ -234,12 +234,12 @@ export async function fetchIntoIntegration(
 
 /**
  * The scripts a site's pages load (GitBook's SiteIntegrationScript): one for each active
- * installation on it whose integration may inject one, served at `baseUrl` (Quire's own
- * URL, or the site's hostname for its pages there). None while integrations cannot run.
+ * installation on it (`installations`, installationsOnSite's) whose integration may
+ * inject one, served at `baseUrl` (Quire's own URL, or the site's hostname for its pages
+ * there). None while integrations cannot run.
  */
-export async function siteScripts(ctx: ServiceContext, site: Pick<SiteRow, 'id' | 'organization_id'>, baseUrl = ctx.config.publicUrl) {
+export function siteScripts(ctx: ServiceContext, site: Pick<SiteRow, 'id'>, installations: readonly InstallationOnSiteRow[], baseUrl = ctx.config.publicUrl) {
   if (ctx.sandbox.unavailable) return [];
-  const installations = await installationsOnSite(ctx.db, site.organization_id, site.id);
   return installations.flatMap((installation) => {
     const manifest = injectingManifest(installation.manifest);
     return manifest ? [presentSiteIntegrationScript(baseUrl, installation, manifest, site.id)] : [];

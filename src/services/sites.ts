@@ -4,6 +4,7 @@ import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { deleteShareLink, deleteSite, findShareLink, insertShareLink, insertSite, isSiteHostnameTaken, shareLinksQuery, sitesQuery, updateShareLink, updateSite, type SiteFilter } from '../db/repos/sites.ts';
 import { countSiteSpaces, insertSiteSpace, readSiteStructure, updateSection } from '../db/repos/siteStructure.ts';
 import { findSpace } from '../db/repos/spaces.ts';
+import { installationsOnSite } from '../db/repos/integrations.ts';
 import type { Db, SiteRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -218,7 +219,7 @@ export async function getPublished(ctx: ServiceContext, actor: Actor, organizati
     structure: { type, structure },
     // Quire customizes a site as a whole: each site space reads the site's settings.
     customizations: { site: customization, siteSpaces: Object.fromEntries(siteSpaces.map((siteSpace) => [siteSpace.id, customization])) },
-    scripts: await siteScripts(ctx, reader.site),
+    scripts: siteScripts(ctx, reader.site, await installationsOnSite(ctx.db, reader.site.organization_id, reader.site.id)),
   };
 }
 

@@ -1,8 +1,8 @@
 // Published integrations, their scripts and images, and where they are installed.
-import { sql } from 'kysely';
+import { sql, type Expression, type Kysely } from 'kysely';
 import { containsInsensitive, containsText } from '../dialect.ts';
 import { preparedQuery } from '../prepared.ts';
-import type { Db, InstallationRow, IntegrationAssetRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../schema.ts';
+import type { Database, Db, InstallationOnSiteRow, InstallationRow, IntegrationAssetRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../schema.ts';
 
 export function findIntegration(db: Db, name: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('name', '=', name).executeTakeFirst();
@@ -233,25 +233,28 @@ export async function administersAnOrganization(db: Db, userId: string): Promise
   return row !== undefined;
 }
 
-const installationsOnSiteQuery = preparedQuery<'organizationId' | 'siteId', { installation_id: string; integration_name: string; version: number; manifest: string }>(
-  (db, param) =>
-    db
-      .selectFrom('integration_installations as n')
-      .innerJoin('integrations as i', 'i.name', 'n.integration_name')
-      .leftJoin('integration_site_installations as s', (join) => join.onRef('s.installation_id', '=', 'n.id').on('s.site_id', '=', param('siteId')))
-      .select(['n.id as installation_id', 'n.integration_name', 'i.version', 'i.manifest'])
-      .where('n.organization_id', '=', param('organizationId'))
-      .where('n.status', '=', 'active')
-      .where((eb) => eb.or([eb('s.status', '=', 'active'), eb.and([eb('n.site_selection', '=', 'all'), eb('s.status', 'is', null)])]))
-      .orderBy('n.id'),
+/**
+ * The active installations on a site: installed on it, or on every site of the
+ * organization and not paused on this one. The organization and the site are values,
+ * or columns of the query it is part of (siteStructure.ts reads them with the site).
+ */
+export function installationsOnSiteSelect(db: Kysely<Database>, organizationId: Expression<string> | string, siteId: Expression<string> | string) {
+  return db
+    .selectFrom('integration_installations as n')
+    .innerJoin('integrations as i', 'i.name', 'n.integration_name')
+    .leftJoin('integration_site_installations as s', (join) => join.onRef('s.installation_id', '=', 'n.id').on('s.site_id', '=', siteId))
+    .select(['n.id as installation_id', 'n.integration_name', 'i.version', 'i.manifest'])
+    .where('n.organization_id', '=', organizationId)
+    .where('n.status', '=', 'active')
+    .where((eb) => eb.or([eb('s.status', '=', 'active'), eb.and([eb('n.site_selection', '=', 'all'), eb('s.status', 'is', null)])]));
+}
+
+const installationsOnSiteQuery = preparedQuery<'organizationId' | 'siteId', InstallationOnSiteRow>(
+  (db, param) => installationsOnSiteSelect(db, param('organizationId'), param('siteId')).orderBy('n.id'),
   { remember: true },
 );
 
-/**
- * The active installations on a site, with their integration's version and manifest:
- * installed on it, or on every site of the organization and not paused on this one.
- * Every page of a published site reads them.
- */
+/** The active installations on a site (installationsOnSiteSelect), in id order. */
 export function installationsOnSite(db: Db, organizationId: string, siteId: string) {
   return installationsOnSiteQuery(db, { organizationId, siteId });
 }

@@ -3,9 +3,10 @@
 import { sql, type Expression, type Kysely } from 'kysely';
 import { jsonRows, jsonRowsOf } from '../dialect.ts';
 import { preparedQuery } from '../prepared.ts';
-import type { Database, Db, SiteStructureRows, PublishedSiteRows, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
+import type { Database, Db, InstallationOnSiteRow, SiteStructureRows, PublishedSiteRows, PublishedSiteWithInstallations, PublishedSpaceRow, SectionGroupRow, SectionRow, SiteRow, SiteSpaceRow, SpaceReadWithToken, SpaceWithCounters } from '../schema.ts';
 import { GIT_SYNC_COLUMNS } from './spaces.ts';
 import { REVISION_GIT_STAMP } from './gitSync.ts';
+import { installationsOnSiteSelect } from './integrations.ts';
 
 /** Every group, section and site space of a site, each list in position order. */
 export async function readSiteStructure(db: Db, siteId: string): Promise<SiteStructureRows> {
@@ -101,12 +102,14 @@ function structureColumns(db: Kysely<Database>, siteId: Expression<string> | str
   ];
 }
 
-const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>(
+const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns & { installations: unknown }>(
   (db, param) =>
     db
       .selectFrom('sites as site')
       .selectAll('site')
       .select(structureColumns(db, sql.ref<string>('site.id')))
+      // Every page of a published site loads its installations' scripts: read with the site, one round trip.
+      .select(jsonRowsOf(db, installationsOnSiteSelect(db, sql.ref<string>('site.organization_id'), sql.ref<string>('site.id'))).as('installations'))
       .where('site.id', '=', param('siteId')),
   { remember: true },
 );
@@ -149,11 +152,12 @@ function inPositionOrder<Row extends { position: string; id: string }>(rows: Row
   return rows.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteRows | undefined> {
+export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteWithInstallations | undefined> {
   const [row] = await publishedSiteQuery(db, { siteId });
   if (!row) return undefined;
-  const { groups, sections, site_spaces, spaces, ...site } = row;
-  return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
+  const { groups, sections, site_spaces, spaces, installations, ...site } = row;
+  const byId = (a: InstallationOnSiteRow, b: InstallationOnSiteRow) => (a.installation_id < b.installation_id ? -1 : 1);
+  return { ...publishedSiteOf(site, { groups, sections, site_spaces, spaces }), installations: jsonRows<InstallationOnSiteRow>(installations).sort(byId) };
 }
 
 /** A space and the site a site token reads (undefined when either is gone), in one round trip. */
