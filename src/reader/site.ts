@@ -30,7 +30,7 @@ import type { ElementContent } from 'hast';
 import { createHash } from 'node:crypto';
 import type { PublishedSiteRows, PublishedSiteWithInstallations, SiteRow } from '../db/schema.ts';
 
-type SiteScript = Awaited<ReturnType<typeof siteScripts>>[number];
+type SiteScript = ReturnType<typeof siteScripts>[number];
 
 export type ReaderAnswer =
   | {
