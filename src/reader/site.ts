@@ -10,7 +10,7 @@ import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
 import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
-import { readPublishedSite } from '../db/repos/siteStructure.ts';
+import { readPublishedSiteWithInstallations } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownReadBy, markdownWithIncludes, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -144,7 +144,7 @@ function describeMarkdown(markdown: string): ElementContent[] {
 
 /** A page of a published site at `path`, or with `query` at the site's root, its search results. */
 export async function readPublishedPage(ctx: ServiceContext, address: SiteAddress, path: string, credentials: ReadCredentials, query?: string): Promise<ReaderAnswer> {
-  const published = await readPublishedSite(ctx.db, address.siteId);
+  const published = await readPublishedSiteWithInstallations(ctx.db, address.siteId);
   const claims = published && (await publishedSiteClaims(ctx.db, published.site, credentials));
   if (!published || !claims) return { status: 404, body: notFoundPage(undefined) };
   const { site, structure } = published;

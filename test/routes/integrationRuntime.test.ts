@@ -395,9 +395,9 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect((await open(`${path}/start-here`)).document.querySelector('aside.cookie-notice')).toBeNull();
   }, 30_000);
 
-  it("loads the site's scripts on every page a reader reaches, as GitBook's pages do: its search results and its 404 page too, with their policy and the cookie notice, while a site without integrations loads only the reader's own script", async () => {
+  it("loads the site's scripts on every page a reader reaches, as GitBook's pages do: its search results and its 404 page too, with their policy and the cookie notice, while a site without integrations loads only the reader's own script, another site of the organization only once the installation covers every site, and another organization's site never", async () => {
     const counter = `export default { async fetch() { return new Response('window.counted = true;'); } };`;
-    const { org: owner, call: as, sites, site, path, open } = await publishSampleSite(testApp);
+    const { org: owner, call: as, sites, site, space, path, open } = await publishSampleSite(testApp);
     const manifest = { title: 'Counter', description: 'Counts readers', organization: owner.organizationId, visibility: 'private', script: counter };
     expect((await as('POST', '/v1/integrations/counter', { ...manifest, scopes: ['site:script:inject', 'site:script:cookies'], contentSecurityPolicy: { 'connect-src': 'https://count.example.com' } })).status).toBeLessThan(300);
     const readerScript = `${testApp.app.ctx.config.publicUrl}/reader/reader.js`;
@@ -419,6 +419,22 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
       expect(response.headers['content-security-policy'], reached).toContain("connect-src 'self' https://count.example.com");
       expect(document.querySelector('aside.cookie-notice'), reached).not.toBeNull();
     }
+    // Another site of the organization loads the script only once the installation covers every site; another organization's site never does.
+    const second = (await as('POST', sites, { title: 'Second Docs' })).body;
+    expect((await as('POST', `${sites}/${second.id}/site-spaces`, { spaceId: space.id })).status).toBe(201);
+    const secondPath = new URL((await as('POST', `${sites}/${second.id}/publish`)).body.urls.published).pathname;
+    const other = await publishSampleSite(testApp);
+    expect(scriptsOf((await open(`${secondPath}/start-here`)).document)).toEqual([[readerScript, 'defer']]);
+    expect((await as('PATCH', `/v1/integrations/counter/installations/${installation}`, { site_selection: 'all' })).status).toBe(200);
+    expect(scriptsOf((await open(`${secondPath}/start-here`)).document)).toEqual([
+      [readerScript, 'defer'],
+      [`${testApp.app.ctx.config.publicUrl}/v1/integrations/counter/installations/${installation}/sites/${second.id}/script.js?v=1`, 'async'],
+    ]);
+    const otherPage = await other.open(`${other.path}/start-here`);
+    expect(otherPage.response.statusCode).toBe(200);
+    expect(scriptsOf(otherPage.document)).toEqual([[readerScript, 'defer']]);
+    expect(otherPage.response.headers['content-security-policy']).not.toContain('count.example.com');
+
     // A site nobody may read answers its plain 404, which loads nothing of the site's.
     expect((await as('POST', `${sites}/${site.id}/unpublish`)).status).toBe(200);
     const unpublished = await open(`${path}/no-such-page`);

@@ -102,15 +102,17 @@ function structureColumns(db: Kysely<Database>, siteId: Expression<string> | str
   ];
 }
 
-const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns & { installations: unknown }>(
+const publishedSiteSelect = (db: Kysely<Database>, siteId: string) =>
+  db.selectFrom('sites as site').selectAll('site').select(structureColumns(db, sql.ref<string>('site.id'))).where('site.id', '=', siteId);
+
+const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>((db, param) => publishedSiteSelect(db, param('siteId')), { remember: true });
+
+/** The site with the installations whose scripts every page of it loads: what the reader reads first, in one round trip. */
+const publishedSiteWithInstallationsQuery = preparedQuery<'siteId', SiteRow & StructureColumns & { installations: unknown }>(
   (db, param) =>
-    db
-      .selectFrom('sites as site')
-      .selectAll('site')
-      .select(structureColumns(db, sql.ref<string>('site.id')))
-      // Every page of a published site loads its installations' scripts: read with the site, one round trip.
-      .select(jsonRowsOf(db, installationsOnSiteSelect(db, sql.ref<string>('site.organization_id'), sql.ref<string>('site.id'))).as('installations'))
-      .where('site.id', '=', param('siteId')),
+    publishedSiteSelect(db, param('siteId')).select(
+      jsonRowsOf(db, installationsOnSiteSelect(db, sql.ref<string>('site.organization_id'), sql.ref<string>('site.id'))).as('installations'),
+    ),
   { remember: true },
 );
 
@@ -152,8 +154,16 @@ function inPositionOrder<Row extends { position: string; id: string }>(rows: Row
   return rows.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteWithInstallations | undefined> {
+export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteRows | undefined> {
   const [row] = await publishedSiteQuery(db, { siteId });
+  if (!row) return undefined;
+  const { groups, sections, site_spaces, spaces, ...site } = row;
+  return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
+}
+
+/** The site as published with its installations (readPublishedSite's, and installationsOnSite's in id order), for the reader's pages. */
+export async function readPublishedSiteWithInstallations(db: Db, siteId: string): Promise<PublishedSiteWithInstallations | undefined> {
+  const [row] = await publishedSiteWithInstallationsQuery(db, { siteId });
   if (!row) return undefined;
   const { groups, sections, site_spaces, spaces, installations, ...site } = row;
   const byId = (a: InstallationOnSiteRow, b: InstallationOnSiteRow) => (a.installation_id < b.installation_id ? -1 : 1);
