@@ -48,7 +48,10 @@ async function timeStart(env: Record<string, string | undefined>, workers = 1): 
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (workers > 1) {
-      while (serverProcesses(child.pid!).length < workers + 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      while (serverProcesses(child.pid!).length < workers + 1) {
+        if (child.exitCode !== null) throw new Error('quire serve exited before its workers started');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     return { ms, rssMb: serverProcesses(child.pid!).map(residentMegabytes) };
