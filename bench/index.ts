@@ -51,6 +51,8 @@ const benchmarks: Benchmark[] = [
         `${(result.bytes / 1000).toFixed(0)} KB: markdown → document ${result.toDocumentMs.toFixed(1)} ms ` +
           `(${(result.toDocumentMs / result.baselineMs).toFixed(2)}× the plain parse, ${result.baselineMs.toFixed(1)} ms), ` +
           `document → markdown ${result.toMarkdownMs.toFixed(1)} ms (${(result.toMarkdownMs / result.baselineMs).toFixed(2)}×)`,
+        `${(result.largeBytes / 1000).toFixed(0)} KB: markdown → document ${result.largeToDocumentMs.toFixed(0)} ms, ` +
+          `${(result.largeToDocumentMs / result.largeBytes / (result.toDocumentMs / result.bytes)).toFixed(2)}× the 100 KB page's time per byte (target < 1.5: linear)`,
       ];
     },
   },

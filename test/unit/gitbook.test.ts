@@ -271,6 +271,32 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(lists.nodes.map((node) => node.object === 'block' && node.type)).toEqual(['list-tasks', 'list-unordered', 'list-unordered', 'list-ordered']);
     for (const list of lists.nodes.slice(1)) expect((list as Block).nodes?.[0]).toMatchObject({ type: 'list-item', nodes: [{ type: 'divider' }] });
   });
+
+  it('closes each tag and <details> with the nearest closing one of its kind, nesting counted, and leaves an opener never closed as an embed without a body or as text', () => {
+    const document = read(
+      '{% hint style="info" %}\nOuter\n\n{% hint style="warning" %}\nInner\n{% endhint %}\n{% endhint %}\n\n' +
+        '{% embed url="https://a.example" %}\n\n{% embed url="https://b.example" %}\nCaption B\n{% endembed %}\n\n' +
+        '<details><summary>One</summary>\n\n<details><summary>Two</summary>\n\nDeep\n\n</details>\n\n</details>\n\n' +
+        'A <mark style="color:red;">open <mark style="color:blue;">inner</mark> end\n\n' +
+        '{% hint %}\nnever closed\n\n{% hint style="danger" %}\nclosed\n{% endhint %}',
+    );
+    const outline = (nodes: Array<Block | Inline | TextNode>): unknown[] =>
+      nodes.map((node) =>
+        node.object === 'text'
+          ? node.leaves.map((leaf) => leaf.text).join('')
+          : { [node.type]: [...outline(node.nodes ?? []), ...(node.fragments ?? []).flatMap((fragment) => outline(fragment.nodes))] },
+      );
+    expect(outline(document.nodes)).toEqual([
+      { hint: [{ paragraph: ['Outer'] }, { hint: [{ paragraph: ['Inner'] }] }] },
+      { embed: [] },
+      { embed: [{ paragraph: ['Caption B'] }] },
+      { expandable: [{ paragraph: ['One'] }, { expandable: [{ paragraph: ['Two'] }, { paragraph: ['Deep'] }] }] },
+      { paragraph: ['A <mark style="color:red;">open inner end'] },
+      { paragraph: ['{% hint %}'] },
+      { paragraph: ['never closed'] },
+      { hint: [{ paragraph: ['closed'] }] },
+    ]);
+  });
 });
 
 describe("GitBook's HTML forms in markdown", () => {

@@ -302,17 +302,24 @@ function srcSetUrl(srcSet: unknown): string {
   return /^(.*?)\s+\d+(?:\.\d+)?[wx]\s*(?:,|$)/.exec(value)?.[1] ?? value;
 }
 
-/** The index of the tag closing the one at `from` in `nodes`, nesting counted; -1 when there is none. */
-function closingIndex<T>(nodes: T[], from: number, opens: (node: T) => boolean, closes: (node: T) => boolean): number {
-  let depth = 0;
-  for (let at = from + 1; at < nodes.length; at++) {
-    if (opens(nodes[at])) depth++;
-    else if (closes(nodes[at])) {
-      if (depth === 0) return at;
-      depth--;
-    }
-  }
-  return -1;
+/**
+ * For each node that opens something, the index of the node closing it, nesting counted
+ * (-1 when none does), in one pass: `keyOf` says what a node opens or closes. Looking
+ * ahead from each opener instead was quadratic in a page of openers never closed, as
+ * GitBook writes `{% embed %}` (a 1 MB page of GitBook's blocks took 28 s to parse).
+ */
+function closingIndexes<T>(nodes: readonly T[], keyOf: (node: T, index: number) => { key: string; closing: boolean } | undefined): Int32Array {
+  const closers = new Int32Array(nodes.length).fill(-1);
+  const open = new Map<string, number[]>();
+  nodes.forEach((node, index) => {
+    const found = keyOf(node, index);
+    if (!found) return;
+    let openers = open.get(found.key);
+    if (!openers) open.set(found.key, (openers = []));
+    if (!found.closing) openers.push(index);
+    else if (openers.length > 0) closers[openers.pop()!] = index;
+  });
+  return closers;
 }
 
 export function markdownToDocument(markdown: string, resolve: LinkResolver): JSONDocument {
@@ -348,6 +355,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
 
   const phrasing = (nodes: md.PhrasingContent[], marks: Mark[] = []): Phrasing => {
     const out: Phrasing = [];
+    let htmlClosers: Int32Array | undefined;
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index];
       switch (node.type) {
@@ -426,7 +434,11 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           break;
         }
         case 'html': {
-          const consumed = htmlInline(nodes, index, marks, out);
+          htmlClosers ??= closingIndexes(nodes, (candidate) => {
+            const tag = candidate.type === 'html' ? htmlTag(candidate.value) : undefined;
+            return tag && { key: tag.name, closing: tag.closing === true };
+          });
+          const consumed = htmlInline(nodes, index, htmlClosers[index], marks, out);
           if (consumed === undefined) out.push(text(node.value, marks));
           else index = consumed;
           break;
@@ -441,8 +453,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return out;
   };
 
-  /** Reads the inline HTML form at `index` into `out`; answers the last index it used, or undefined when it is no known form. */
-  const htmlInline = (nodes: md.PhrasingContent[], index: number, marks: Mark[], out: Phrasing): number | undefined => {
+  /** Reads the inline HTML form at `index`, closed at `end`, into `out`; answers the last index it used, or undefined when it is no known form. */
+  const htmlInline = (nodes: md.PhrasingContent[], index: number, end: number, marks: Mark[], out: Phrasing): number | undefined => {
     const tag = htmlTag((nodes[index] as md.Html).value);
     if (!tag || tag.closing) return undefined;
     const { name, props } = tag;
@@ -456,12 +468,6 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       out.push(image);
       return index;
     }
-    const end = closingIndex(
-      nodes,
-      index,
-      (node) => node.type === 'html' && htmlTag(node.value)?.name === name && !htmlTag(node.value)?.closing,
-      (node) => node.type === 'html' && htmlTag(node.value)?.name === name && htmlTag(node.value)?.closing === true,
-    );
     if (end < 0) return undefined;
     const inner = nodes.slice(index + 1, end);
     const innerText = inner.map((node) => ('value' in node ? String(node.value) : sourceOf(node))).join('');
@@ -813,16 +819,23 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
 
   function blocks(nodes: md.RootContent[]): Block[] {
     const out: Block[] = [];
+    const tags = nodes.map(tagAt);
+    // Tags pair with tags of their name, `<details>` with `</details>`.
+    const closers = closingIndexes(nodes, (node, index) => {
+      const tag = tags[index];
+      if (tag) return { key: `{% ${tag.name}`, closing: tag.closing };
+      if (node.type !== 'html') return undefined;
+      const value = node.value.trim();
+      if (/^<details[\s>]/i.test(value)) return { key: '<details', closing: false };
+      if (/^<\/details>\s*$/i.test(value)) return { key: '<details', closing: true };
+      return undefined;
+    });
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index];
-      const tag = tagAt(node);
+      const tag = tags[index];
       if (tag && !tag.closing) {
         const known = CONTAINER_TAGS.has(tag.name) || OPTIONAL_BODY.has(tag.name) || tag.name.startsWith('@') || tag.name === 'include';
-        const sameName = (candidate: md.RootContent, closing: boolean) => {
-          const other = tagAt(candidate);
-          return other !== undefined && other.name === tag.name && other.closing === closing;
-        };
-        const end = known && tag.name !== 'include' ? closingIndex(nodes, index, (candidate) => sameName(candidate, false), (candidate) => sameName(candidate, true)) : -1;
+        const end = known && tag.name !== 'include' ? closers[index] : -1;
         if (known && (end >= 0 || !CONTAINER_TAGS.has(tag.name))) {
           const made = tagBlocks(tag, end >= 0 ? nodes.slice(index + 1, end) : undefined);
           if (made) {
@@ -896,25 +909,18 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           break;
         case 'html': {
           const opening = /^<details(\s+open(?:="[^"]*")?)?\s*>/i.exec(node.value.trim());
-          if (opening) {
-            const end = closingIndex(
-              nodes,
-              index,
-              (candidate) => candidate.type === 'html' && /^<details[\s>]/i.test(candidate.value.trim()),
-              (candidate) => candidate.type === 'html' && /^<\/details>\s*$/i.test(candidate.value.trim()),
-            );
-            if (end >= 0) {
-              let summaryHtml = node.value.trim().slice(opening[0].length);
-              let bodyStart = index + 1;
-              const next = nodes[bodyStart];
-              if (!/<summary/i.test(summaryHtml) && next?.type === 'html' && /^<summary/i.test(next.value.trim())) {
-                summaryHtml = next.value;
-                bodyStart++;
-              }
-              out.push(expandable(summaryHtml, nodes.slice(bodyStart, end), Boolean(opening[1])));
-              index = end;
-              break;
+          const end = closers[index];
+          if (opening && end >= 0) {
+            let summaryHtml = node.value.trim().slice(opening[0].length);
+            let bodyStart = index + 1;
+            const next = nodes[bodyStart];
+            if (!/<summary/i.test(summaryHtml) && next?.type === 'html' && /^<summary/i.test(next.value.trim())) {
+              summaryHtml = next.value;
+              bodyStart++;
             }
+            out.push(expandable(summaryHtml, nodes.slice(bodyStart, end), Boolean(opening[1])));
+            index = end;
+            break;
           }
           const made = htmlBlock(node.value);
           out.push(made ?? block('paragraph', [text(node.value)]));
