@@ -209,8 +209,11 @@ export async function mergeTrees(
     const hashes = textMerges.flatMap((m) => [m.base, m.ours, m.theirs]).filter((hash): hash is Hash => hash !== null);
     const texts = await readBlobs([...new Set(hashes)]);
     const text = (hash: Hash | null) => (hash === null ? '' : (texts.get(hash) ?? ''));
-    for (const textMerge of textMerges) {
-      const result = await mergeTexts(text(textMerge.base), text(textMerge.ours), text(textMerge.theirs));
+    // All at once: each waits in the worker pool's queue ahead of background work, where
+    // one at a time let background work take the thread between two of them.
+    const results = await Promise.all(textMerges.map((textMerge) => mergeTexts(text(textMerge.base), text(textMerge.ours), text(textMerge.theirs))));
+    for (const [index, textMerge] of textMerges.entries()) {
+      const result = results[index];
       if ('regions' in result) {
         conflicts.push({ pageId: textMerge.pageId, kind: 'content', regions: result.regions });
         continue;

@@ -5,7 +5,7 @@
 import { getAll } from '../content/objects.ts';
 import { hasScheme, namedFiles } from '../content/document.ts';
 import type { PageLink, PageLinks } from '../content/links.ts';
-import { runInTextBatches, runSized } from '../workers/pool.ts';
+import { runInTextBatches, runSized, type Priority } from '../workers/pool.ts';
 import type { FlatPage } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -87,10 +87,10 @@ async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, 
 }
 
 /** The links of some pages of a revision, parsed on the worker threads. */
-async function linksOfPages(db: Db, view: RevisionView, documents: FlatPage[]): Promise<Map<string, PageLinks>> {
+async function linksOfPages(db: Db, view: RevisionView, documents: FlatPage[], priority?: Priority): Promise<Map<string, PageLinks>> {
   const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
   const texts = documents.map((page) => ({ id: page.id, markdown: page.blob ? markdown.get(page.blob)! : '' }));
-  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size));
+  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size, priority));
   return new Map(documents.map((page, index) => [page.id, parsedPages[index]]));
 }
 
@@ -107,7 +107,7 @@ export async function queueLinkChecksOfChange(ctx: ServiceContext, previous: str
   const [before, after] = await Promise.all([previous ? loadRevision(ctx, previous) : undefined, loadRevision(ctx, current)]);
   const changed = [...after.tree.values()].filter((page) => page.meta.type === 'document' && page.blob !== null && before?.tree.get(page.id)?.blob !== page.blob);
   if (changed.length === 0) return;
-  const urls = externalUrls((await linksOfPages(ctx.db, after, changed)).values());
+  const urls = externalUrls((await linksOfPages(ctx.db, after, changed, 'background')).values());
   if (urls.length > 0) await queueChecks(ctx, urls, await linkChecksFor(ctx.db, urls));
 }
 

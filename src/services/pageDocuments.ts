@@ -15,7 +15,7 @@ import { findSpace } from '../db/repos/spaces.ts';
 import { isoNow } from '../lib/clock.ts';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { runSized } from '../workers/pool.ts';
+import { runSized, type Priority } from '../workers/pool.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
 import { loadRevision, markdownOf } from './revisionContent.ts';
@@ -29,9 +29,9 @@ const cache = new WeightBoundedCache<string>(CAPACITY, (json) => json.length, CA
 /** Inflating on libuv's threads: a large document would hold the event loop for milliseconds. */
 const inflated = promisify(inflate);
 
-async function convert(ctx: ServiceContext, page: { blob: string }): Promise<string> {
+async function convert(ctx: ServiceContext, page: { blob: string }, priority?: Priority): Promise<string> {
   const markdown = await markdownOf(ctx.db, page);
-  const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length);
+  const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, priority);
   await insertPageDocument(ctx.db, { hash: page.blob, document: stored, created_at: isoNow(ctx.clock) });
   cache.keep(page.blob, json);
   return json;
@@ -69,7 +69,7 @@ export async function prepareSpaceDocuments(ctx: ServiceContext, spaceId: string
   let converted = 0;
   for (const page of pages) {
     if (stored.has(page.blob)) continue;
-    await convert(ctx, page);
+    await convert(ctx, page, 'background');
     stored.add(page.blob);
     converted++;
   }

@@ -98,7 +98,7 @@ export async function renderPdfLink(ctx: ServiceContext, token: string): Promise
       images,
       port: port2,
     },
-    [port2],
+    { transferList: [port2] },
   ).catch((error: unknown) => {
     port1.close();
     ctx.log.error({ err: error, revision: link.revision }, 'rendering a PDF failed');
