@@ -5,7 +5,7 @@ import { runInTextBatches, WaitedForFirstQueue, type Priority } from '../../src/
 const task = (name: string, priority?: Priority) => ({ name, [queueOptionsSymbol]: priority ? { priority } : null }) as never;
 const names = (queue: WaitedForFirstQueue) => {
   const out: string[] = [];
-  for (let next = queue.shift(); next; next = queue.shift()) out.push((next as { name: string }).name);
+  for (let next = queue.shift(); next; next = queue.shift()) out.push((next as unknown as { name: string }).name);
   return out;
 };
 
