@@ -95,18 +95,29 @@ export class WorkerdSandbox implements IntegrationSandbox {
   private nextSlot = 0;
   private runtime: { child: ChildProcess; release(): void; port: number; dir: string; exited: Promise<void> } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private closing = false;
 
   constructor(
     private readonly options: { binary: string; compatibilityDate: string; limits: SandboxLimits; egress: Egress; log: FastifyBaseLogger },
   ) {}
 
   run(script: { key: string; source: string }, form: FormData): Promise<ScriptAnswer> {
-    const turn = this.queue.then(() => this.runNow(script, form));
+    const turn = this.queue.then(() => {
+      if (this.closing) throw new SandboxRefused('Quire is stopping: the event is delivered again later, by another process or at the next start');
+      return this.runNow(script, form);
+    });
     this.queue = turn.catch(() => undefined);
     return turn;
   }
 
+  /**
+   * Ends the script that runs, and refuses those waiting for their turn: they are
+   * background deliveries (the requests that waited for a script have had their
+   * answers before the app closes), durable jobs that run again at the next start.
+   * Running a backlog first kept a stopping server up for as long as it took.
+   */
   async close(): Promise<void> {
+    this.closing = true;
     await this.queue;
     await this.stop();
     await this.options.egress.close();

@@ -11,6 +11,8 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { findWorkerd } from '../../src/sandbox/sandbox.ts';
 import { freePort } from '../helpers/process.ts';
 import { startGitServer } from '../helpers/gitServer.ts';
@@ -488,5 +490,40 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect((await holder).statusCode).toBe(200);
     // Answered or refused, every request gave its place back.
     expect(statuses(await Promise.all(Array.from({ length: 8 }, () => send(endpoints[0]))))).toEqual(Array(8).fill(200));
+  }, 30_000);
+  it('stops without running the deliveries waiting for the script, which the next start delivers: a stopping server does not work through a backlog first', async () => {
+    const stopping = await startTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
+    let next: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const slow = 'export default { async fetch() { await new Promise((resolve) => setTimeout(resolve, 1000)); return new Response("OK"); } };\n';
+      const publisher = await buildOrganization(stopping, 'Publisher');
+      const body = { title: 'Slow', description: 'Takes its time', scopes: [], organization: publisher.organizationId, visibility: 'public', script: slow };
+      expect((await request(stopping.app, 'POST', '/v1/integrations/slow', { token: publisher.admin.token, body })).status).toBeLessThan(300);
+      for (const name of ['One', 'Two', 'Three', 'Four', 'Five']) {
+        const installer = await buildOrganization(stopping, name);
+        expect((await request(stopping.app, 'POST', '/v1/integrations/slow/installations', { token: installer.admin.token, body: { organization: installer.organizationId } })).status).toBe(201);
+      }
+      const deliveries = () => stopping.database.db.selectFrom('event_deliveries').selectAll().where('subscriber', 'like', 'integration:%').execute();
+      await waitFor('the first delivery to start', async () => ((await deliveries()).some((delivery) => delivery.attempts > 0) ? true : undefined));
+
+      // Each event holds the script a second: at most the one running when it stopped was delivered.
+      await stopping.app.close();
+      expect((await deliveries()).filter((delivery) => delivery.state === 'done').length, 'deliveries the stopping server ran').toBeLessThanOrEqual(1);
+
+      const config = loadConfig({ ...stopping.testDatabase.env, LOG_LEVEL: 'silent', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_ALLOW_PRIVATE_URLS: 'true' });
+      next = await buildApp({ config, database: stopping.database, clock: stopping.clock });
+      const started = next;
+      await waitFor('every delivery, by the next start', async () => {
+        stopping.clock.advance(60_000);
+        await runDueJobs(started.ctx, jobHandlers);
+        const all = await deliveries();
+        return all.every((delivery) => delivery.state === 'done') ? all : undefined;
+      });
+      expect(await deliveries()).toHaveLength(5);
+    } finally {
+      await next?.close();
+      await stopping.database.close();
+      await stopping.testDatabase.drop();
+    }
   }, 30_000);
 });
