@@ -54,8 +54,6 @@ describe('the permission matrix', () => {
     expect(rows.filter((operation) => !operations.includes(operation)), 'rows for operations Quire does not have').toEqual([]);
   });
 
-  // In parts of a few dozen operations, each its own test: the whole matrix is over two
-  // thousand requests, longer than one test's time on a slow machine's PostgreSQL.
   for (const { rows, title } of PARTS) it(`gives every caller exactly the outcome the matrix says, ${title}`, async () => {
     const differences: string[] = [];
     for (const row of rows) {
