@@ -90,7 +90,7 @@ async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, 
 async function linksOfPages(db: Db, view: RevisionView, documents: FlatPage[], priority?: Priority): Promise<Map<string, PageLinks>> {
   const markdown = await getAll(databaseObjectStore(db), documents.flatMap((page) => (page.blob ? [page.blob] : [])));
   const texts = documents.map((page) => ({ id: page.id, markdown: page.blob ? markdown.get(page.blob)! : '' }));
-  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size, priority));
+  const parsedPages = await runInTextBatches(texts, (text) => text.markdown.length, (batch, size) => runSized('linksOf', { pages: batch, tree: view.tree, files: namedFiles(view.files) }, size, { priority }));
   return new Map(documents.map((page, index) => [page.id, parsedPages[index]]));
 }
 

@@ -31,7 +31,7 @@ const inflated = promisify(inflate);
 
 async function convert(ctx: ServiceContext, page: { blob: string }, priority?: Priority): Promise<string> {
   const markdown = await markdownOf(ctx.db, page);
-  const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, priority);
+  const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, { priority });
   await insertPageDocument(ctx.db, { hash: page.blob, document: stored, created_at: isoNow(ctx.clock) });
   cache.keep(page.blob, json);
   return json;

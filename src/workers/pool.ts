@@ -89,7 +89,7 @@ export async function runSized<Name extends keyof Tasks>(
   name: Name,
   input: Parameters<Tasks[Name]>[0],
   textLength: number,
-  priority: Priority = 'waited-for',
+  { priority }: { priority?: Priority } = {},
 ): Promise<Awaited<ReturnType<Tasks[Name]>>> {
   if (textLength >= INLINE_TEXT_LIMIT) return runOffThread(name, input, { priority });
   return (tasks[name] as (input: Parameters<Tasks[Name]>[0]) => Awaited<ReturnType<Tasks[Name]>>)(input);
