@@ -4,10 +4,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { COPIED_TABLES, DERIVED_TABLES } from '../../src/db/copy.ts';
 import type { DatabaseHandle } from '../../src/db/index.ts';
-import { request, useTestApp } from '../helpers/app.ts';
+import { request, testAppConfig, useTestApp } from '../helpers/app.ts';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
 import { runCli } from '../helpers/process.ts';
 import { buildWorld, MATRIX, type World } from '../routes/permissionMatrix.ts';
@@ -55,10 +54,8 @@ describe(`quire copy (${engine} → ${otherEngine})`, () => {
     try {
       // Frozen clocks: signed download URLs and dates in answers then match to the byte.
       const frozen = { now: () => new Date('2026-06-01T00:00:00.000Z') };
-      const config = (env: Record<string, string | undefined>) =>
-        loadConfig({ ...env, LOG_LEVEL: 'silent', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_RATE_LIMIT: '0' });
-      const original = await buildApp({ config: config(testApp.testDatabase.env), database: testApp.database, clock: frozen });
-      const moved = await buildApp({ config: config(target.env), database: copy, clock: frozen });
+      const original = await buildApp({ config: testAppConfig(testApp.testDatabase.env, { QUIRE_RATE_LIMIT: '0' }), database: testApp.database, clock: frozen });
+      const moved = await buildApp({ config: testAppConfig(target.env, { QUIRE_RATE_LIMIT: '0' }), database: copy, clock: frozen });
       const differences: string[] = [];
       let compared = 0;
       for (const row of MATRIX.filter((candidate) => candidate.operation.startsWith('GET '))) {

@@ -30,11 +30,16 @@ export interface TestApp {
   clock: TestClock;
 }
 
+/** The configuration of a test app on a database: silent, at http://quire.test, with `env` over that. */
+export function testAppConfig(databaseEnv: TestDatabase['env'], env: Record<string, string> = {}) {
+  return loadConfig({ ...databaseEnv, LOG_LEVEL: 'silent', QUIRE_PUBLIC_URL: 'http://quire.test', ...env });
+}
+
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase();
   const database = await testDatabase.open();
   const clock = createTestClock();
-  const config = loadConfig({ ...testDatabase.env, LOG_LEVEL: 'silent', QUIRE_PUBLIC_URL: 'http://quire.test', ...env });
+  const config = testAppConfig(testDatabase.env, env);
   const app = await buildApp({ config, database, clock });
   await app.ready();
   return { app, database, testDatabase, clock };

@@ -7,12 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } from '../helpers/app.ts';
+import { eventsDelivered, request, startTestApp, stopTestApp, testAppConfig, type TestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { findWorkerd } from '../../src/sandbox/sandbox.ts';
 import { freePort } from '../helpers/process.ts';
 import { startGitServer } from '../helpers/gitServer.ts';
@@ -491,6 +490,7 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     // Answered or refused, every request gave its place back.
     expect(statuses(await Promise.all(Array.from({ length: 8 }, () => send(endpoints[0]))))).toEqual(Array(8).fill(200));
   }, 30_000);
+
   it('stops without running the deliveries waiting for the script, which the next start delivers: a stopping server does not work through a backlog first', async () => {
     const stopping = await startTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
     let next: Awaited<ReturnType<typeof buildApp>> | undefined;
@@ -510,8 +510,7 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
       await stopping.app.close();
       expect((await deliveries()).filter((delivery) => delivery.state === 'done').length, 'deliveries the stopping server ran').toBeLessThanOrEqual(1);
 
-      const config = loadConfig({ ...stopping.testDatabase.env, LOG_LEVEL: 'silent', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_ALLOW_PRIVATE_URLS: 'true' });
-      next = await buildApp({ config, database: stopping.database, clock: stopping.clock });
+      next = await buildApp({ config: testAppConfig(stopping.testDatabase.env, { QUIRE_ALLOW_PRIVATE_URLS: 'true' }), database: stopping.database, clock: stopping.clock });
       const started = next;
       await waitFor('every delivery, by the next start', async () => {
         stopping.clock.advance(60_000);
