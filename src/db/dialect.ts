@@ -7,7 +7,26 @@ import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type DatabaseConnection, type Driver, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  type Driver,
+  type Expression,
+  type RawBuilder,
+  type SchemaMetadata,
+  type SelectQueryBuilder,
+  type TableMetadata,
+} from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { Database } from './schema.ts';
@@ -212,6 +231,75 @@ function prepareStatementsOf(client: pg.PoolClient): void {
   };
 }
 
+/**
+ * Kysely's PostgreSQL introspector reads the tables of every schema in the database,
+ * calling functions on each schema's name (has_schema_privilege, pg_get_serial_sequence):
+ * a schema another client drops meanwhile fails the read ("schema … does not exist"), and
+ * with it Quire's migrations and start. Two clients creating and dropping schemas beside
+ * it failed 11 of 15 starts. Quire lives in its one schema (the search path's first), and
+ * its migrator, the only reader of introspection, looks only there.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(this.db);
+    return rows.flatMap(({ name }) => (name === null ? [] : [{ name }]));
+  }
+
+  async getTables({ withInternalKyselyTables }: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+    const { rows } = await sql<{
+      schema: string;
+      table: string;
+      is_view: boolean;
+      column: string;
+      type: string;
+      type_schema: string;
+      not_null: boolean;
+      has_default: boolean;
+      comment: string | null;
+      auto_incrementing: boolean;
+    }>`
+      select ns.nspname as schema, c.relname as table, c.relkind = 'v' as is_view, a.attname as column,
+        t.typname as type, tns.nspname as type_schema, a.attnotnull as not_null, a.atthasdef as has_default,
+        col_description(c.oid, a.attnum) as comment,
+        pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname) is not null as auto_incrementing
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      join pg_catalog.pg_type t on t.oid = a.atttypid
+      join pg_catalog.pg_namespace tns on tns.oid = t.typnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p')
+      order by c.relname, a.attnum`.execute(this.db);
+    const tables = new Map<string, TableMetadata & { columns: TableMetadata['columns'][number][] }>();
+    for (const row of rows) {
+      if (!withInternalKyselyTables && (row.table === DEFAULT_MIGRATION_TABLE || row.table === DEFAULT_MIGRATION_LOCK_TABLE)) continue;
+      let table = tables.get(row.table);
+      if (!table) tables.set(row.table, (table = { name: row.table, schema: row.schema, isView: row.is_view, columns: [] }));
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        hasDefaultValue: row.has_default,
+        isAutoIncrementing: row.auto_incrementing,
+        comment: row.comment ?? undefined,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+class CurrentSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 /** The PostgreSQL pool behind each Kysely instance, for named prepared statements. */
 const postgresPools = new WeakMap<Kysely<Database>, pg.Pool>();
 
@@ -226,7 +314,7 @@ function openPostgres(databaseUrl: string, poolSize: number): DatabaseHandle {
   // An idle connection the server drops must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', prepareStatementsOf);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   postgresPools.set(db, pool);
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
