@@ -105,15 +105,29 @@ function structureColumns(db: Kysely<Database>, siteId: Expression<string> | str
 const publishedSiteSelect = (db: Kysely<Database>, siteId: string) =>
   db.selectFrom('sites as site').selectAll('site').select(structureColumns(db, sql.ref<string>('site.id'))).where('site.id', '=', siteId);
 
-const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns>((db, param) => publishedSiteSelect(db, param('siteId')), { remember: true });
+/** The site's row and structure parsed, once per remembered row (db/prepared.ts). */
+function publishedSiteRowsOf(row: SiteRow & StructureColumns): PublishedSiteRows {
+  const { groups, sections, site_spaces, spaces, ...site } = row;
+  return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
+}
+
+const publishedSiteQuery = preparedQuery<'siteId', SiteRow & StructureColumns, PublishedSiteRows>((db, param) => publishedSiteSelect(db, param('siteId')), {
+  remember: true,
+  made: publishedSiteRowsOf,
+});
+
+const byInstallationId = (a: InstallationOnSiteRow, b: InstallationOnSiteRow) => (a.installation_id < b.installation_id ? -1 : 1);
 
 /** The site with the installations whose scripts every page of it loads: what the reader reads first, in one round trip. */
-const publishedSiteWithInstallationsQuery = preparedQuery<'siteId', SiteRow & StructureColumns & { installations: unknown }>(
+const publishedSiteWithInstallationsQuery = preparedQuery<'siteId', SiteRow & StructureColumns & { installations: unknown }, PublishedSiteWithInstallations>(
   (db, param) =>
     publishedSiteSelect(db, param('siteId')).select(
       jsonRowsOf(db, installationsOnSiteSelect(db, sql.ref<string>('site.organization_id'), sql.ref<string>('site.id'))).as('installations'),
     ),
-  { remember: true },
+  {
+    remember: true,
+    made: ({ installations, ...row }) => ({ ...publishedSiteRowsOf(row), installations: jsonRows<InstallationOnSiteRow>(installations).sort(byInstallationId) }),
+  },
 );
 
 /**
@@ -154,20 +168,14 @@ function inPositionOrder<Row extends { position: string; id: string }>(rows: Row
   return rows.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** The site as published (shared by every reader of the remembered row: never changed). */
 export async function readPublishedSite(db: Db, siteId: string): Promise<PublishedSiteRows | undefined> {
-  const [row] = await publishedSiteQuery(db, { siteId });
-  if (!row) return undefined;
-  const { groups, sections, site_spaces, spaces, ...site } = row;
-  return publishedSiteOf(site, { groups, sections, site_spaces, spaces });
+  return (await publishedSiteQuery(db, { siteId }))[0];
 }
 
 /** The site as published with its installations (readPublishedSite's, and installationsOnSite's in id order), for the reader's pages. */
 export async function readPublishedSiteWithInstallations(db: Db, siteId: string): Promise<PublishedSiteWithInstallations | undefined> {
-  const [row] = await publishedSiteWithInstallationsQuery(db, { siteId });
-  if (!row) return undefined;
-  const { groups, sections, site_spaces, spaces, installations, ...site } = row;
-  const byId = (a: InstallationOnSiteRow, b: InstallationOnSiteRow) => (a.installation_id < b.installation_id ? -1 : 1);
-  return { ...publishedSiteOf(site, { groups, sections, site_spaces, spaces }), installations: jsonRows<InstallationOnSiteRow>(installations).sort(byId) };
+  return (await publishedSiteWithInstallationsQuery(db, { siteId }))[0];
 }
 
 /** A space and the site a site token reads (undefined when either is gone), in one round trip. */
