@@ -278,6 +278,8 @@ export interface PageDocumentsTable {
   hash: string;
   /** The JSONDocument, links as written, deflated, base64. */
   document: string;
+  /** The version of the conversion that made it (DOCUMENT_CONVERSION); 0: made before versions were kept. */
+  conversion: number;
   created_at: string;
 }
 

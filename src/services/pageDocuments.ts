@@ -12,6 +12,7 @@ import { inReadingOrder, type FlatPage } from '../content/tree.ts';
 import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { findPageDocument, insertPageDocument, storedDocumentHashes } from '../db/repos/pageDocuments.ts';
 import { findSpace } from '../db/repos/spaces.ts';
+import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
 import { isoNow } from '../lib/clock.ts';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
@@ -32,14 +33,14 @@ const inflated = promisify(inflate);
 async function convert(ctx: ServiceContext, page: { blob: string }, priority?: Priority): Promise<string> {
   const markdown = await markdownOf(ctx.db, page);
   const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, { priority });
-  await insertPageDocument(ctx.db, { hash: page.blob, document: stored, created_at: isoNow(ctx.clock) });
+  await insertPageDocument(ctx.db, { hash: page.blob, document: stored, conversion: DOCUMENT_CONVERSION, created_at: isoNow(ctx.clock) });
   cache.keep(page.blob, json);
   return json;
 }
 
 /** The document stored for this content, if any, kept in memory from now on. */
 async function storedDocument(ctx: ServiceContext, hash: string): Promise<string | undefined> {
-  const row = await findPageDocument(ctx.db, hash);
+  const row = await findPageDocument(ctx.db, hash, DOCUMENT_CONVERSION);
   if (!row) return undefined;
   const json = (await inflated(Buffer.from(row.document, 'base64'))).toString('utf8');
   cache.keep(hash, json);
@@ -65,7 +66,7 @@ export async function prepareSpaceDocuments(ctx: ServiceContext, spaceId: string
   if (!space || space.deleted_at || (await sitesShowingSpaces(ctx.db, [spaceId])).length === 0) return 0;
   const { tree } = await loadRevision(ctx, space.revision_id);
   const pages = inReadingOrder(tree, { leaveOutHidden: true }).filter((page): page is FlatPage & { blob: string } => page.blob !== null && page.meta.type === 'document');
-  const stored = await storedDocumentHashes(ctx.db, [...new Set(pages.map((page) => page.blob))]);
+  const stored = await storedDocumentHashes(ctx.db, [...new Set(pages.map((page) => page.blob))], DOCUMENT_CONVERSION);
   let converted = 0;
   for (const page of pages) {
     if (stored.has(page.blob)) continue;

@@ -1,13 +1,16 @@
 // Background work survives the process: Quire is killed while an OpenAPI spec is being
 // fetched, and the restarted Quire finishes the job from the database; a published
-// page's document made ahead after a merge still spares its first reader after a restart;
+// page's document made ahead after a merge still spares its first reader after a restart,
+// and one an earlier version's conversion stored is made again;
 // what follows a merge is done once although the process that merged dies doing it.
 import { createHmac } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { openDatabase } from '../../src/db/dialect.ts';
+import { DOCUMENT_CONVERSION } from '../../src/content/gitbook/conversion.ts';
 import { callServer, runCli, startServerProcess, waitFor } from '../helpers/process.ts';
 
 const SPEC = 'openapi: 3.0.3\ninfo:\n  title: Resumed\n  version: "1"\npaths: {}\n';
@@ -73,7 +76,7 @@ describe('durable background jobs', () => {
     }
   });
 
-  it('keep a published page\'s document made ahead after a merge, so that its first reader after a restart does not wait for it', async () => {
+  it("keep a published page's document made ahead after a merge for its first reader after a restart, and make again one an earlier Quire's conversion stored", async () => {
     const own = await createTestDatabase();
     const env = { ...own.env };
     const boot = await runCli(['admin', 'bootstrap', '--org', 'Reader', '--email', 'reader@quire.test', '--name', 'R', '--json'], env);
@@ -88,22 +91,46 @@ describe('durable background jobs', () => {
     await call('PATCH', `${sites}/${site.id}`, { visibility: 'public' });
     const published = await call('POST', `${sites}/${site.id}/publish`);
     const changeRequest = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: '# Orbit\n\nMade ahead, kept across restarts.' }] });
+    const pages = { orbit: 'Made ahead, kept across restarts.', apogee: 'Read anew by this Quire.', perigee: 'Read by a later Quire.' };
+    const changes = Object.entries(pages).map(([slug, text]) => ({ operation: 'insert_page', document: `# ${slug[0].toUpperCase()}${slug.slice(1)}\n\n${text}` }));
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const documentIds = Object.fromEntries(((await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages as Array<{ slug: string; documentId: string }>).map((page) => [page.slug, page.documentId]));
+    // What another version of Quire would have stored for two of the pages.
+    const storedBy = (conversion: number, text: string) => ({
+      conversion,
+      document: deflateSync(JSON.stringify({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] })).toString('base64'),
+    });
     const store = openDatabase({ dataDir: env.QUIRE_DATA_DIR, databaseUrl: env.DATABASE_URL });
     try {
-      await waitFor('the document to be made ahead', async () => ((await store.db.selectFrom('page_documents').select('hash').execute()).length > 0 ? true : undefined));
+      await waitFor('the documents to be made ahead', async () => ((await store.db.selectFrom('page_documents').select('hash').execute()).length === 3 ? true : undefined));
+      await store.db.updateTable('page_documents').set(storedBy(DOCUMENT_CONVERSION - 1, 'An earlier conversion.')).where('hash', '=', documentIds.apogee).execute();
+      await store.db.updateTable('page_documents').set(storedBy(DOCUMENT_CONVERSION + 1, 'A later conversion.')).where('hash', '=', documentIds.perigee).execute();
     } finally {
       await store.close();
     }
     first.child.kill('SIGKILL');
     await first.exited;
     const second = await startServerProcess(env);
-    try {
-      const page = await fetch(`${second.baseUrl}${new URL(published.urls.published).pathname}/orbit`);
+    const read = async (slug: string) => {
+      const page = await fetch(`${second.baseUrl}${new URL(published.urls.published).pathname}/${slug}`);
       expect(page.status).toBe(200);
-      expect(page.headers.get('x-quire-cache')).toBe('document');
-      expect(await page.text()).toContain('Made ahead, kept across restarts.');
+      return { made: page.headers.get('x-quire-cache'), text: await page.text() };
+    };
+    try {
+      expect(await read('orbit')).toEqual({ made: 'document', text: expect.stringContaining(pages.orbit) });
+      const apogee = await read('apogee');
+      expect(apogee.text).toContain(pages.apogee);
+      expect(apogee.text).not.toContain('An earlier conversion.');
+      // During an upgrade, what a later version stored is not replaced by an earlier one's.
+      expect((await read('perigee')).text).toContain(pages.perigee);
+      const after = openDatabase({ dataDir: env.QUIRE_DATA_DIR, databaseUrl: env.DATABASE_URL });
+      try {
+        const conversions = Object.fromEntries((await after.db.selectFrom('page_documents').select(['hash', 'conversion']).execute()).map((row) => [row.hash, row.conversion]));
+        expect([conversions[documentIds.orbit], conversions[documentIds.apogee], conversions[documentIds.perigee]]).toEqual([DOCUMENT_CONVERSION, DOCUMENT_CONVERSION, DOCUMENT_CONVERSION + 1]);
+      } finally {
+        await after.close();
+      }
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
