@@ -186,7 +186,8 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
 
   it('reads maths as blocks and inlines, and the list kinds with their start and checks', () => {
     expect(only('$$\nx^2\n$$')).toEqual({ object: 'block', type: 'math', isVoid: true, data: { formula: 'x^2' } });
-    expect(only('$$a + b$$')).toMatchObject({ type: 'math', data: { formula: 'a + b' } });
+    // GitBook writes a maths block on lines of its own, and a formula in a paragraph as `$$x$$` even when it is all the paragraph holds.
+    expect(only('$$a + b$$')).toMatchObject({ type: 'paragraph', nodes: [{ type: 'inline-math', data: { formula: 'a + b' } }] });
     expect(only('Sum $$a+b$$ here').nodes![1]).toMatchObject({ type: 'inline-math', data: { formula: 'a+b' } });
     expect(only('3. three\n4. four')).toMatchObject({ type: 'list-ordered', data: { start: 3 } });
     expect(only('- [x] done\n- [ ] open').nodes!.map((item) => (item as Block).data)).toEqual([{ checked: true }, { checked: false }]);
@@ -568,9 +569,11 @@ describe('GitBook markdown corpus', () => {
     for (const name of readdirSync(folder).filter((file) => file.endsWith('.md')).sort()) {
       read.update(JSON.stringify(markdownToDocument(readFileSync(new URL(name, folder), 'utf8'), linksAsWritten)));
     }
-    // One line per version: when the corpus reads otherwise, move DOCUMENT_CONVERSION and add the new line.
+    // One line per version. When the conversion reads the corpus otherwise, move DOCUMENT_CONVERSION and add a line;
+    // when the corpus itself changes, write each line anew from its version's conversion.
     const corpusReadBy: Record<number, string> = {
-      1: '03OTcCWchFccid9QX1T27qkemwEK4xZ99gZM5DJNAzY',
+      1: 'Do6tEAs7kpjJwqvb7Gi8ComVDp97lnVaXEorrKuSJJw',
+      2: '8gQGXomCF2fzlHyPyscvB6sz-0WpXI1WiccG0YiawpM',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });
@@ -619,7 +622,7 @@ describe('round trips over generated documents', () => {
   const container = (type: string, data: Record<string, unknown>, nodes: Block[]): Block => ({ object: 'block', type, isVoid: false, data, nodes });
   const text = (value: string): Block => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] }] });
   const spaced = (nodes: Array<TextNode | Inline>) => nodes.flatMap((node, index) => (index === 0 ? [node] : [{ object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] } as TextNode, node]));
-  // A paragraph starts with text: one holding only `$$x$$` or only images reads back as a maths or images block, as in GitBook.
+  // A paragraph starts with text: one holding only images reads back as an images block, as in GitBook.
   const alignment = fc.option(fc.constantFrom('start', 'center', 'end'), { nil: undefined, freq: 3 });
   const paragraph = fc
     .tuple(textNode, fc.array(fc.oneof(textNode, inline), { maxLength: 3 }), alignment)

@@ -848,10 +848,6 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       switch (node.type) {
         case 'paragraph': {
           const only = node.children.filter((child) => !(child.type === 'text' && !child.value.trim()));
-          if (only.length === 1 && only[0].type === 'inlineMath') {
-            out.push(voidBlock('math', { formula: only[0].value }));
-            break;
-          }
           if (only.length > 0 && only.every((child) => child.type === 'image')) {
             const images = (only as md.Image[]).flatMap((image) => {
               const ref = refOf(image.url, true);
