@@ -414,6 +414,8 @@ export interface SearchSectionsTable {
 export interface SearchStateTable {
   space_id: string;
   revision_id: string;
+  /** The version of the conversion its sections were made by (DOCUMENT_CONVERSION); 0: before versions were kept. */
+  conversion: number;
 }
 
 /** The link checker's last answer for an external URL (ok: 1 reachable, 0 broken, null not yet checked). */

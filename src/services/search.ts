@@ -6,6 +6,7 @@
 // written in short ones that check the space has not moved, so no write waits on parsing.
 import { getAll } from '../content/objects.ts';
 import { excerpter, parseSearchQuery, queryMatcher, type PageSection, type SearchQuery } from '../content/search.ts';
+import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
 import { runInTextBatches, runSized } from '../workers/pool.ts';
 import { pagePath, shownToReaders, type FlatTree, type TreeOutline } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -185,8 +186,8 @@ async function forgetIndexed(trx: Db, spaceId: string): Promise<boolean> {
 async function markIndexed(trx: Db, spaceId: string, revisionId: string): Promise<void> {
   await trx
     .insertInto('search_state')
-    .values({ space_id: spaceId, revision_id: revisionId })
-    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: revisionId }))
+    .values({ space_id: spaceId, revision_id: revisionId, conversion: DOCUMENT_CONVERSION })
+    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: revisionId, conversion: DOCUMENT_CONVERSION }))
     .execute();
 }
 
@@ -228,8 +229,9 @@ async function writeInSteps(
  * it has committed: the sections are made first, outside any transaction (on worker
  * threads for large pages), then written in short transactions that each check nothing
  * moved meanwhile (else it plans again); the index counts as moved only with the last.
- * A space never indexed is indexed anew. Should the process stop in between, the
- * start's catch-up plans the same writes again and finishes them.
+ * A space never indexed, or indexed by an earlier conversion, is indexed anew. Should
+ * the process stop in between, the start's catch-up plans the same writes again and
+ * finishes them.
  * Answers how many pages it rewrote.
  */
 export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string): Promise<number> {
@@ -237,14 +239,16 @@ export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string):
     reader
       .selectFrom('spaces as s')
       .leftJoin('search_state as st', 'st.space_id', 's.id')
-      .select(['s.revision_id as current', 'st.revision_id as indexed'])
+      .select(['s.revision_id as current', 'st.revision_id as indexed', 'st.conversion'])
       .where('s.id', '=', spaceId)
       .where('s.deleted_at', 'is', null)
       .executeTakeFirst();
   for (;;) {
     const at = await positions(db);
-    if (!at || at.indexed === at.current) return 0;
-    if (at.indexed === null) return reindexSpace(db, spaceId);
+    if (!at) return 0;
+    // Sections an earlier conversion made are made again, every page's.
+    if (at.indexed === null || (at.conversion ?? 0) < DOCUMENT_CONVERSION) return reindexSpace(db, spaceId);
+    if (at.indexed === at.current) return 0;
     const plan = await planIndex(db, spaceId, at.indexed, at.current);
     const writes = indexWrites(spaceId, [...plan.stale, ...plan.fresh], plan.rows);
     const steps: IndexWrite[] = writes.length > 1 ? [(trx) => forgetIndexed(trx, spaceId), ...writes] : writes;
@@ -329,15 +333,16 @@ function staleSpaces(db: Db) {
     .leftJoin('search_state as st', 'st.space_id', 's.id')
     .select('s.id')
     .where('s.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id'))]));
+    .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id')), eb('st.conversion', '<', DOCUMENT_CONVERSION)]));
 }
 
 export const CATCH_UP_SEARCH_JOB = 'catch-up-search';
 
 /**
  * At start, queues the catch-up of live spaces whose index is missing or behind their
- * revision: spaces that existed before search did, a database restored from elsewhere,
- * or a change whose process stopped before its index caught up. One query when nothing is behind; the indexing itself is a job,
+ * revision or the conversion: spaces that existed before search did, a database
+ * restored from elsewhere, a change whose process stopped before its index caught up,
+ * or an upgrade that reads some markdown otherwise. One query when nothing is behind; the indexing itself is a job,
  * so a start never waits on the size of the content.
  */
 export async function scheduleSearchCatchUp(ctx: ServiceContext): Promise<void> {

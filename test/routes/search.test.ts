@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
-import { reindexSpace } from '../../src/services/search.ts';
+import { catchUpStaleSpaces, reindexSpace } from '../../src/services/search.ts';
+import { DOCUMENT_CONVERSION } from '../../src/content/gitbook/conversion.ts';
 
 const testApp = useTestApp();
 
@@ -206,6 +207,22 @@ describe('search', () => {
     expect(titlesOf((await search('granite quay')).body)).toEqual(['Almanac']);
     expect(titlesOf((await search('ghost')).body)).toEqual([]);
     expect(titlesOf((await search('"Lantern 149"')).body)).toEqual(['Lantern 149']);
+  });
+
+  it('indexes anew, at the start\'s catch-up, a space an earlier conversion indexed: what this Quire reads in its pages is found, the old sections no longer', async () => {
+    const { createSpace, publish, search } = await setup();
+    const spaceId = await createSpace('Upgraded');
+    await publish(spaceId, [{ operation: 'insert_page', document: '# Sextant\n\nAn instrument of brass.' }]);
+    const db = testApp.database.db;
+    // What an earlier version of Quire had made of the page.
+    await db.updateTable('search_sections').set({ body: 'An instrument of copper.' }).where('space_id', '=', spaceId).execute();
+    await db.updateTable('search_state').set({ conversion: DOCUMENT_CONVERSION - 1 }).where('space_id', '=', spaceId).execute();
+    expect(titlesOf((await search('copper')).body)).toEqual(['Sextant']);
+    await catchUpStaleSpaces(testApp.app.ctx);
+    expect(titlesOf((await search('copper')).body)).toEqual([]);
+    expect(titlesOf((await search('brass')).body)).toEqual(['Sextant']);
+    const state = await db.selectFrom('search_state').select('conversion').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+    expect(state.conversion).toBe(DOCUMENT_CONVERSION);
   });
 
   it("finds an organization's pages among other organizations' pages of the same words, and follows a space to the organization it moves to", async () => {
