@@ -11,11 +11,14 @@
 import { createHmac } from 'node:crypto';
 import { countDeliveryAttempt, deleteEvent, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
 import { deleteJob, findJobs } from '../db/repos/jobs.ts';
+import { findSetting, writeSetting } from '../db/repos/settings.ts';
+import { listPublishedSites } from '../db/repos/sites.ts';
 import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
 import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, runHeldJob, startJobSoon, type HeldJob } from '../jobs/queue.ts';
+import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -319,6 +322,31 @@ async function revalidateRenderer(ctx: ServiceContext, event: SpaceContentUpdate
   }
   await response.body?.cancel();
   if (!response.ok) throw new RetryLater(`the renderer at ${renderer.url} answered ${response.status} to a revalidation; check QUIRE_RENDERER_SECRET against its GITBOOK_SECRET`);
+}
+
+/** The conversion the installation's processes last started with. */
+const CONVERSION_SETTING = 'document-conversion';
+
+/**
+ * At start, when the conversion that reads markdown has moved since the installation
+ * last started (an upgrade that reads some markdown otherwise): every published site is
+ * announced updated, so that GitBook's renderer stops serving pages rendered from the
+ * earlier reading. Quire's own follow by themselves: its rendered pages live in a
+ * process's memory, and a document or search index of another conversion is made again.
+ */
+export async function announceConversionChange(ctx: ServiceContext): Promise<void> {
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    if ((await findSetting(trx, CONVERSION_SETTING)) === String(DOCUMENT_CONVERSION)) return undefined;
+    await writeSetting(trx, CONVERSION_SETTING, String(DOCUMENT_CONVERSION));
+    const all: CommittedEvent = { held: [], queued: [] };
+    for (const site of await listPublishedSites(trx)) {
+      const announced = await recordSitesUpdated(ctx, trx, site.organization_id, [site.id]);
+      all.held.push(...announced.held);
+      all.queued.push(...announced.queued);
+    }
+    return all;
+  });
+  await afterCommit(ctx, committed);
 }
 
 export const PRUNE_EVENTS_JOB = 'prune-events';

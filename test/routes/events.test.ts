@@ -9,7 +9,8 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
-import { DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
+import { announceConversionChange, DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
+import { DOCUMENT_CONVERSION } from '../../src/content/gitbook/conversion.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 
 let renderer: Server;
@@ -129,6 +130,25 @@ describe('what follows a change of content', () => {
     testApp.clock.advance(61_000);
     await runDueJobs(testApp.app.ctx, jobHandlers);
     expect(calls.map((made) => JSON.parse(made.body))).toEqual([{ tags: [`site:${site.id}`] }]);
+  });
+
+  it("tells GitBook's renderer to revalidate every published site once, at the first start after an upgrade that reads markdown otherwise", async () => {
+    const { site, sites, call } = await publishSampleSite(testApp);
+    const unpublished = (await call('POST', sites, { title: 'Draft' })).body;
+    await eventsDelivered(testApp);
+    // What an earlier version of Quire recorded when it started.
+    await testApp.database.db.insertInto('settings').values({ key: 'document-conversion', value: String(DOCUMENT_CONVERSION - 1) })
+      .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: String(DOCUMENT_CONVERSION - 1) })).execute();
+    calls.length = 0;
+    await announceConversionChange(testApp.app.ctx);
+    await eventsDelivered(testApp);
+    const told = calls.splice(0).map((made) => JSON.parse(made.body).tags).flat();
+    expect(told).toContain(`site:${site.id}`);
+    expect(told).not.toContain(`site:${unpublished.id}`);
+    // The next start, and another process starting beside it, find it told.
+    await announceConversionChange(testApp.app.ctx);
+    await eventsDelivered(testApp);
+    expect(calls).toHaveLength(0);
   });
 
   it('indexes a duplicated space for search as its own content change', async () => {

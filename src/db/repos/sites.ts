@@ -136,3 +136,8 @@ export async function isSiteHostnameTaken(db: Db, hostname: string, exceptSiteId
   const row = await db.selectFrom('sites').select('id').where('hostname', '=', hostname).where('id', '!=', exceptSiteId).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every published site, whatever its visibility: what GitBook's renderer may hold pages of. */
+export function listPublishedSites(db: Db): Promise<Array<Pick<SiteRow, 'id' | 'organization_id'>>> {
+  return db.selectFrom('sites').select(['id', 'organization_id']).where('published', '=', 1).execute();
+}
