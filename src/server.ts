@@ -6,7 +6,7 @@ import { openMigratedDatabase } from './db/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { scheduleSearchCatchUp } from './services/search.ts';
-import { announceConversionChange, schedulePruning } from './services/events.ts';
+import { followConversionChange, schedulePruning } from './services/events.ts';
 
 /** How often an idle worker looks for due jobs. */
 const JOB_POLL_MS = 5_000;
@@ -18,7 +18,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
   schedulePruning(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the pruning of old events'));
   scheduleSearchCatchUp(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the search index catch-up; run `npx quire reindex`'));
-  announceConversionChange(app.ctx).catch((error) => app.log.error({ err: error }, "could not tell GitBook's renderer that pages read otherwise since the upgrade"));
+  followConversionChange(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue what follows a new conversion of markdown: documents are made when first read'));
   const worker = startJobWorker(app.ctx, jobHandlers, {
     intervalMs: JOB_POLL_MS,
     onError: (error) => app.log.error({ err: error }, 'job worker failed; retrying'),

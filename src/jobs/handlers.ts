@@ -4,6 +4,7 @@ import { DELIVER_EVENT_JOB, deliverEvent, PRUNE_EVENTS_JOB, pruneEvents } from '
 import { GIT_SYNC_JOB, runGitSync } from '../services/gitSync.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
+import { PREPARE_DOCUMENTS_JOB, prepareShownSpacesDocuments } from '../services/pageDocuments.ts';
 import { CATCH_UP_SEARCH_JOB, catchUpStaleSpaces } from '../services/search.ts';
 import { PURGE_SPACE_JOB, purgeDeletedSpace } from '../services/spaces.ts';
 import type { JobHandler } from './queue.ts';
@@ -17,4 +18,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [DELIVER_EVENT_JOB]: deliverEvent,
   [PRUNE_EVENTS_JOB]: pruneEvents,
   [CATCH_UP_SEARCH_JOB]: catchUpStaleSpaces,
+  [PREPARE_DOCUMENTS_JOB]: prepareShownSpacesDocuments,
 };

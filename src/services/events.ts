@@ -25,7 +25,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { exportContentChange, exportsChanges } from './gitSync.ts';
 import { deliverToInstallation, installationsReceiving } from './integrationEvents.ts';
 import { queueLinkChecksOfChange } from './links.ts';
-import { prepareSpaceDocuments } from './pageDocuments.ts';
+import { PREPARE_DOCUMENTS_JOB, prepareSpaceDocuments } from './pageDocuments.ts';
 import { catchUpSearchIndex } from './search.ts';
 
 export const DELIVER_EVENT_JOB = 'deliver-event';
@@ -329,15 +329,18 @@ const CONVERSION_SETTING = 'document-conversion';
 
 /**
  * At start, when the conversion that reads markdown has moved since the installation
- * last started (an upgrade that reads some markdown otherwise): every published site is
- * announced updated, so that GitBook's renderer stops serving pages rendered from the
- * earlier reading. Quire's own follow by themselves: its rendered pages live in a
- * process's memory, and a document or search index of another conversion is made again.
+ * last started (an upgrade that reads some markdown otherwise): the documents of the
+ * spaces sites show are made again ahead of their readers (a job), and every published
+ * site is announced updated, so that GitBook's renderer stops serving pages rendered
+ * from the earlier reading. A document or search index of another conversion is never
+ * served meanwhile (services/pageDocuments.ts, services/search.ts), and Quire's rendered
+ * pages live in a process's memory.
  */
-export async function announceConversionChange(ctx: ServiceContext): Promise<void> {
+export async function followConversionChange(ctx: ServiceContext): Promise<void> {
   const committed = await ctx.db.transaction().execute(async (trx) => {
     if ((await findSetting(trx, CONVERSION_SETTING)) === String(DOCUMENT_CONVERSION)) return undefined;
     await writeSetting(trx, CONVERSION_SETTING, String(DOCUMENT_CONVERSION));
+    await enqueueJob(trx, ctx.clock, PREPARE_DOCUMENTS_JOB, {});
     const all: CommittedEvent = { held: [], queued: [] };
     for (const site of await listPublishedSites(trx)) {
       const announced = await recordSitesUpdated(ctx, trx, site.organization_id, [site.id]);

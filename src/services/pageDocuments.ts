@@ -9,7 +9,7 @@
 // reader does not wait.
 import type { JSONDocument } from '../content/document.ts';
 import { inReadingOrder, type FlatPage } from '../content/tree.ts';
-import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
+import { sitesShowingSpaces, spacesShownBySites } from '../db/repos/siteStructure.ts';
 import { findPageDocument, insertPageDocument, storedDocumentHashes } from '../db/repos/pageDocuments.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
@@ -75,4 +75,13 @@ export async function prepareSpaceDocuments(ctx: ServiceContext, spaceId: string
     converted++;
   }
   return converted;
+}
+
+export const PREPARE_DOCUMENTS_JOB = 'prepare-documents';
+
+/** The job queued when the conversion moved (events.ts): the documents of every space a site shows, made ahead of their readers again. */
+export async function prepareShownSpacesDocuments(ctx: ServiceContext): Promise<void> {
+  for (const spaceId of await spacesShownBySites(ctx.db)) {
+    ctx.log.info({ spaceId, documents: await prepareSpaceDocuments(ctx, spaceId) }, 'page documents: made for this conversion');
+  }
 }

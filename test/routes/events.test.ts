@@ -9,8 +9,9 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
-import { announceConversionChange, DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
+import { followConversionChange, DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
 import { DOCUMENT_CONVERSION } from '../../src/content/gitbook/conversion.ts';
+import { prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 
 let renderer: Server;
@@ -132,21 +133,30 @@ describe('what follows a change of content', () => {
     expect(calls.map((made) => JSON.parse(made.body))).toEqual([{ tags: [`site:${site.id}`] }]);
   });
 
-  it("tells GitBook's renderer to revalidate every published site once, at the first start after an upgrade that reads markdown otherwise", async () => {
-    const { site, sites, call } = await publishSampleSite(testApp);
+  it("follows an upgrade that reads markdown otherwise, once, at its first start: the documents of the spaces sites show are made again, and GitBook's renderer revalidates every published site", async () => {
+    const { site, sites, space, call } = await publishSampleSite(testApp);
     const unpublished = (await call('POST', sites, { title: 'Draft' })).body;
     await eventsDelivered(testApp);
-    // What an earlier version of Quire recorded when it started.
-    await testApp.database.db.insertInto('settings').values({ key: 'document-conversion', value: String(DOCUMENT_CONVERSION - 1) })
+    const db = testApp.database.db;
+    const documentIds: string[] = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages.flatMap((page: any) => (page.documentId ? [page.documentId] : []));
+    expect(documentIds.length).toBeGreaterThan(0);
+    // What an earlier version of Quire recorded when it started, and the documents it made.
+    await db.insertInto('settings').values({ key: 'document-conversion', value: String(DOCUMENT_CONVERSION - 1) })
       .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: String(DOCUMENT_CONVERSION - 1) })).execute();
+    await prepareSpaceDocuments(testApp.app.ctx, space.id);
+    await db.updateTable('page_documents').set({ conversion: DOCUMENT_CONVERSION - 1 }).execute();
     calls.length = 0;
-    await announceConversionChange(testApp.app.ctx);
+    await followConversionChange(testApp.app.ctx);
     await eventsDelivered(testApp);
+    await runDueJobs(testApp.app.ctx, jobHandlers);
     const told = calls.splice(0).map((made) => JSON.parse(made.body).tags).flat();
     expect(told).toContain(`site:${site.id}`);
     expect(told).not.toContain(`site:${unpublished.id}`);
-    // The next start, and another process starting beside it, find it told.
-    await announceConversionChange(testApp.app.ctx);
+    const made = await db.selectFrom('page_documents').select('conversion').where('hash', 'in', documentIds).execute();
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.map((row) => row.conversion)).toEqual(made.map(() => DOCUMENT_CONVERSION));
+    // The next start, and another process starting beside it, find it followed.
+    await followConversionChange(testApp.app.ctx);
     await eventsDelivered(testApp);
     expect(calls).toHaveLength(0);
   });

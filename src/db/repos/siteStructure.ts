@@ -71,6 +71,11 @@ export async function sitesShowingSpaces(db: Db, spaceIds: string[]): Promise<st
   return rows.map((row) => row.site_id);
 }
 
+/** Every space some site shows. */
+export async function spacesShownBySites(db: Db): Promise<string[]> {
+  return (await db.selectFrom('site_spaces').select('space_id').distinct().execute()).map((row) => row.space_id);
+}
+
 /** Each column of a table, so that a JSON subquery can name them (jsonRowsOf); the type check keeps the lists whole. */
 function columns<Row>() {
   return <const Names extends ReadonlyArray<keyof Row & string>>(names: Names & ([Exclude<keyof Row, Names[number]>] extends [never] ? unknown : never)) => names;
