@@ -337,9 +337,12 @@ const CONVERSION_SETTING = 'document-conversion';
  * pages live in a process's memory.
  */
 export async function followConversionChange(ctx: ServiceContext): Promise<void> {
+  const current = String(DOCUMENT_CONVERSION);
+  // Read first: most starts find it current, and need not take SQLite's write lock to know.
+  if ((await findSetting(ctx.db, CONVERSION_SETTING)) === current) return;
   const committed = await ctx.db.transaction().execute(async (trx) => {
-    if ((await findSetting(trx, CONVERSION_SETTING)) === String(DOCUMENT_CONVERSION)) return undefined;
-    await writeSetting(trx, CONVERSION_SETTING, String(DOCUMENT_CONVERSION));
+    if ((await findSetting(trx, CONVERSION_SETTING)) === current) return undefined;
+    await writeSetting(trx, CONVERSION_SETTING, current);
     await enqueueJob(trx, ctx.clock, PREPARE_DOCUMENTS_JOB, {});
     const all: CommittedEvent = { held: [], queued: [] };
     for (const site of await listPublishedSites(trx)) {

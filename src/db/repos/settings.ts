@@ -9,7 +9,7 @@ export async function settingOrCreate(db: Db, key: string, create: () => string)
     .values({ key, value: create() })
     .onConflict((conflict) => conflict.column('key').doNothing())
     .execute();
-  return (await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value;
+  return (await findSetting(db, key))!;
 }
 
 /** A setting's value, if set. */
