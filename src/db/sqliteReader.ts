@@ -17,6 +17,9 @@ interface Reader {
 
 const readers = new WeakMap<Kysely<Database>, Reader>();
 
+/** Reads queued in the reader thread itself; it runs them one after another. */
+const READS_HANDED_OVER_AT_ONCE = 8;
+
 /**
  * Lets `db` (SQLite on `file`) read on a reader thread; answers how to end the thread.
  * On one core the thread would only take turns with the request thread, and each read
@@ -43,8 +46,17 @@ export async function readBesideRequests<Row>(db: Db, query: RawBuilder<Row>): P
   if (!reader) return (await query.execute(db)).rows;
   // One thread: on a small machine the request thread has the other core. An idle
   // thread ends after a minute and gives its memory back (~15 MB); the next read
-  // starts it again in a few milliseconds.
-  reader.pool ??= new Piscina({ filename: new URL('./sqliteReaderThread.js', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
+  // starts it again in a few milliseconds. Reads waiting are handed to it at once, not
+  // each when the request thread has taken the last one's answer: under load that
+  // thread is busy, and the reader sat idle between reads while searches queued
+  // (bench/RESULTS.md, 2026-11-29).
+  reader.pool ??= new Piscina({
+    filename: new URL('./sqliteReaderThread.js', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 60_000,
+    concurrentTasksPerWorker: READS_HANDED_OVER_AT_ONCE,
+  });
   const { sql, parameters } = query.compile(db);
   return reader.pool.run({ file: reader.file, sql, parameters });
 }
