@@ -1,11 +1,11 @@
 // Enqueueing and running durable jobs. A job is a kind, a JSON payload and a time to
 // run; handlers must be idempotent, since a job whose process died mid-run runs again
 // once its lease expires.
-import { claimDueJob, claimJob, deleteJob, findJobs, insertJob, reclaimJob, renewJobLease, rescheduleJob } from '../db/repos/jobs.ts';
+import { claimDueJob, claimJob, deleteJob, findJobs, insertJob, reclaimJob, renewJobLease, rescheduleJob, returnJobUntried } from '../db/repos/jobs.ts';
 import type { Db, JobRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { FetchRefused } from '../lib/safeFetch.ts';
-import { SandboxRefused } from '../sandbox/sandbox.ts';
+import { SandboxRefused, SandboxStopping } from '../sandbox/sandbox.ts';
 import { newId } from '../lib/ids.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -87,6 +87,11 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
     await handler(ctx, JSON.parse(job.payload));
     await deleteJob(ctx.db, job.id);
   } catch (error) {
+    if (error instanceof SandboxStopping) {
+      ctx.log.info({ job: job.id, kind: job.kind }, `job put back untried: ${error.message}`);
+      await returnJobUntried(ctx.db, job.id);
+      return;
+    }
     const retryAt = job.attempts >= MAX_JOB_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
     const message = String((error as Error)?.message ?? error);
     const facts = { job: job.id, kind: job.kind, attempt: job.attempts, retryAt: retryAt === NEVER ? 'never' : retryAt };

@@ -34,6 +34,14 @@ export interface IntegrationSandbox {
 /** A refusal of the sandbox (a limit reached, no runtime): the delivery's outcome, said in one line. */
 export class SandboxRefused extends Error {}
 
+/**
+ * A run refused because this process is stopping: the script never saw the event, so
+ * it is no attempt. The delivery and its job go back as they were, due at once, for
+ * another process or the next start; counted, restarts alone would use up its retries
+ * and push each next try further out.
+ */
+export class SandboxStopping extends SandboxRefused {}
+
 class UnavailableSandbox implements IntegrationSandbox {
   constructor(readonly unavailable: string) {}
   run(): Promise<ScriptAnswer> {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Egress } from './egress.ts';
-import { SandboxRefused, type IntegrationSandbox, type SandboxLimits, type ScriptAnswer } from './sandbox.ts';
+import { SandboxRefused, SandboxStopping, type IntegrationSandbox, type SandboxLimits, type ScriptAnswer } from './sandbox.ts';
 
 const ROUTER = `export default {
   async fetch(request, env) {
@@ -103,7 +103,7 @@ export class WorkerdSandbox implements IntegrationSandbox {
 
   run(script: { key: string; source: string }, form: FormData): Promise<ScriptAnswer> {
     const turn = this.queue.then(() => {
-      if (this.closing) throw new SandboxRefused('Quire is stopping: the event is delivered again later, by another process or at the next start');
+      if (this.closing) throw new SandboxStopping('Quire is stopping: the event is delivered again later, by another process or at the next start');
       return this.runNow(script, form);
     });
     this.queue = turn.catch(() => undefined);

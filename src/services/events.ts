@@ -9,7 +9,7 @@
 // them, since any process's worker runs the jobs. A delivery is marked done once; a
 // job run again after a crash finds it done and does nothing.
 import { createHmac } from 'node:crypto';
-import { countDeliveryAttempt, deleteEvent, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent } from '../db/repos/events.ts';
+import { countDeliveryAttempt, deleteEvent, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent, uncountDeliveryAttempt } from '../db/repos/events.ts';
 import { deleteJob, findJobs } from '../db/repos/jobs.ts';
 import { findSetting, writeSetting } from '../db/repos/settings.ts';
 import { listPublishedSites } from '../db/repos/sites.ts';
@@ -21,6 +21,7 @@ import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLate
 import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
+import { SandboxStopping } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { exportContentChange, exportsChanges } from './gitSync.ts';
 import { deliverToInstallation, installationsReceiving } from './integrationEvents.ts';
@@ -293,6 +294,10 @@ export async function deliverEvent(ctx: ServiceContext, payload: { eventId: stri
   try {
     await subscriber.run(ctx, eventOfRow(row), target, payload.eventId);
   } catch (error) {
+    if (error instanceof SandboxStopping) {
+      await uncountDeliveryAttempt(ctx.db, payload.eventId, payload.subscriber);
+      throw error;
+    }
     const state = delivery.attempts + 1 >= MAX_JOB_ATTEMPTS ? 'failed' : 'pending';
     await endDelivery(ctx.db, payload.eventId, payload.subscriber, { state, last_error: String((error as Error)?.message ?? error), updated_at: isoNow(ctx.clock) });
     throw error;

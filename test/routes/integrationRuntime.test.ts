@@ -491,7 +491,7 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect(statuses(await Promise.all(Array.from({ length: 8 }, () => send(endpoints[0]))))).toEqual(Array(8).fill(200));
   }, 30_000);
 
-  it('stops without running the deliveries waiting for the script, which the next start delivers: a stopping server does not work through a backlog first', async () => {
+  it('stops without running the deliveries waiting for the script, which go back untried, due at once, and the next start delivers: a stopping server does not work through a backlog first', async () => {
     const stopping = await startTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
     let next: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
@@ -509,6 +509,17 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
       // Each event holds the script a second: at most the one running when it stopped was delivered.
       await stopping.app.close();
       expect((await deliveries()).filter((delivery) => delivery.state === 'done').length, 'deliveries the stopping server ran').toBeLessThanOrEqual(1);
+      // The refused were never tried: restarts alone must not use up their retries or push them out.
+      const refused = (await deliveries()).filter((delivery) => delivery.state === 'pending' && delivery.attempts === 0 && delivery.last_error === null);
+      expect(refused.length, 'deliveries put back untried').toBeGreaterThanOrEqual(3);
+      const jobs = await stopping.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'deliver-event').execute();
+      const refusedJobs = jobs.filter((job) => refused.some((delivery) => job.payload.includes(delivery.event_id)));
+      expect(refusedJobs).toHaveLength(refused.length);
+      for (const job of refusedJobs) {
+        expect(job.attempts, 'a refused job counts no run').toBe(0);
+        expect(job.locked_until, 'a refused job is free for any process').toBeNull();
+        expect(job.run_at <= stopping.clock.now().toISOString(), 'a refused job is due at once').toBe(true);
+      }
 
       next = await buildApp({ config: testAppConfig(stopping.testDatabase.env, { QUIRE_ALLOW_PRIVATE_URLS: 'true' }), database: stopping.database, clock: stopping.clock });
       const started = next;

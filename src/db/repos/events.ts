@@ -45,6 +45,17 @@ export async function countDeliveryAttempt(db: Db, eventId: string, subscriber: 
     .execute();
 }
 
+/** Takes back the attempt counted for a run that never started (SandboxStopping): the delivery waits as before it. */
+export async function uncountDeliveryAttempt(db: Db, eventId: string, subscriber: string): Promise<void> {
+  await db
+    .updateTable('event_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+    .where('event_id', '=', eventId)
+    .where('subscriber', '=', subscriber)
+    .where('attempts', '>', 0)
+    .execute();
+}
+
 /** Records how an attempt ended; a delivery already done stays done. */
 export async function endDelivery(db: Db, eventId: string, subscriber: string, changes: Pick<EventDeliveryRow, 'state' | 'last_error' | 'updated_at'>): Promise<void> {
   await db.updateTable('event_deliveries').set(changes).where('event_id', '=', eventId).where('subscriber', '=', subscriber).where('state', '!=', 'done').execute();

@@ -55,6 +55,16 @@ export async function deleteJob(db: Db, jobId: string): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', jobId).execute();
 }
 
+/** Puts a claimed job back as it was before the claim: due, free for any process, its claim not counted as a run. */
+export async function returnJobUntried(db: Db, jobId: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set((eb) => ({ locked_until: null, attempts: eb('attempts', '-', 1) }))
+    .where('id', '=', jobId)
+    .where('attempts', '>', 0)
+    .execute();
+}
+
 export async function rescheduleJob(db: Db, jobId: string, runAt: string, lastError: string): Promise<void> {
   await db.updateTable('jobs').set({ run_at: runAt, locked_until: null, last_error: lastError }).where('id', '=', jobId).execute();
 }
