@@ -257,8 +257,36 @@ const preAsCode: Handle = (_state, element) => {
   return { type: 'code', lang: (codeBlock.data.syntax as string | undefined) ?? null, value: (codeBlock.nodes as Block[]).map(plainText).join('\n'), data: { codeBlock } } as md.Code;
 };
 
+/**
+ * The tag of GitBook's HTML form of a block, which it writes where its tag cannot go (in
+ * a list item, in a table's cell): `<div data-gb-custom-block data-tag="hint"
+ * data-style="info" class="hint hint-info">…</div>`, each of the tag's attributes as a
+ * `data-` attribute (`data-line-numbers` for `lineNumbers`).
+ */
+export function customBlockTag(element: Element): Tag | undefined {
+  const { dataGbCustomBlock, dataTag, ...properties } = element.properties;
+  if (element.tagName !== 'div' || dataGbCustomBlock === undefined || typeof dataTag !== 'string' || !dataTag) return undefined;
+  const attrs: Record<string, string> = {};
+  for (const [key, value] of Object.entries(properties)) {
+    if (/^data[A-Z]/.test(key) && value !== undefined && value !== null) attrs[key[4].toLowerCase() + key.slice(5)] = Array.isArray(value) ? value.join(' ') : String(value);
+  }
+  return { name: dataTag, closing: false, attrs, rest: '' };
+}
+
+/** A block's HTML form in HTML content (a table's cell) as a quote carrying its tag, which the converter reads as the tag would be (`tagBlocks`). */
+const customBlockAsQuote: Handle = (state, element) => {
+  const tag = customBlockTag(element);
+  if (!tag) return defaultHandlers.div(state, element);
+  return { type: 'blockquote', data: { gitbookTag: tag }, children: state.all(element) } as md.Blockquote;
+};
+
 /** hast → mdast keeping GitBook's inline HTML forms as tags. */
-const INLINE_FORM_HANDLERS: Record<string, Handle> = { ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags])), pre: preAsCode, picture: pictureAsTags };
+const INLINE_FORM_HANDLERS: Record<string, Handle> = {
+  ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags])),
+  pre: preAsCode,
+  picture: pictureAsTags,
+  div: customBlockAsQuote,
+};
 
 /** Elements holding blocks, whose loose text hast-util-to-mdast wraps in paragraphs. */
 const FLOW_CONTAINERS = new Set(['li', 'blockquote', 'div', 'dd', 'figcaption', 'details', 'section', 'article', 'aside']);
@@ -497,6 +525,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const image = pictureImage(inner.map((node) => ('value' in node ? String(node.value) : '')).join(''), { inline: true });
       if (!image) return undefined;
       out.push({ object: 'inline', type: 'inline-image', isVoid: true, data: image });
+    } else if (name === 'span' && props.dataGbCustomInline !== undefined) {
+      // GitBook's HTML form of an inline (an emoji in HTML): its code when it names one, its content otherwise.
+      const code = props.dataTag === 'emoji' && typeof props.dataCode === 'string' && /^[0-9a-f]+(-[0-9a-f]+)*$/i.test(props.dataCode) ? props.dataCode.toLowerCase() : undefined;
+      out.push(...(code ? [{ object: 'inline', type: 'emoji', isVoid: true, data: { code } } as Inline] : phrasing(inner, marks)));
     } else if (SIMPLE_MARK_TAGS[name]) out.push(...phrasing(inner, withMark(marks, markOf(SIMPLE_MARK_TAGS[name]))));
     else return undefined;
     return end;
@@ -637,15 +669,17 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return { ...made, data: { ...made.data, align } };
   };
 
-  const htmlBlock = (value: string): Block | undefined => {
+  const htmlBlock = (value: string): Block[] | undefined => {
     const tree = fromHtml(value, { fragment: true });
     const elements = tree.children.filter((child): child is Element => child.type === 'element');
     const alone = elements.length === 1 && tree.children.every((child) => child.type !== 'text' || !child.value.trim());
-    if (alone && elements[0].tagName === 'table') return htmlTable(elements[0]);
-    if (alone && elements[0].tagName === 'pre') return preCodeBlock(elements[0]);
+    if (alone && customBlockTag(elements[0])) return hastBlocks(elements);
+    if (alone && elements[0].tagName === 'table') return [htmlTable(elements[0])];
+    if (alone && elements[0].tagName === 'pre') return [preCodeBlock(elements[0])];
     // GitBook writes a paragraph holding only a line break as `<br>` on its own line.
-    if (alone && elements[0].tagName === 'br') return block('paragraph', [text('\n')]);
-    return (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);
+    if (alone && elements[0].tagName === 'br') return [block('paragraph', [text('\n')])];
+    const made = (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);
+    return made && [made];
   };
 
   const gfmTable = (table: md.Table): Block => {
@@ -879,6 +913,12 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           break;
         }
         case 'blockquote': {
+          const gitbookTag = (node.data as { gitbookTag?: Tag } | undefined)?.gitbookTag;
+          if (gitbookTag) {
+            // A tag Quire does not know keeps its content.
+            out.push(...(tagBlocks(gitbookTag, node.children) ?? blocks(node.children)));
+            break;
+          }
           const first = node.children[0];
           const alert = first?.type === 'paragraph' ? /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/i.exec(sourceOf(first).replace(/^>\s?/, '')) : null;
           if (alert && first.type === 'paragraph') {
@@ -918,8 +958,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
             index = end;
             break;
           }
-          const made = htmlBlock(node.value);
-          out.push(made ?? block('paragraph', [text(node.value)]));
+          out.push(...(htmlBlock(node.value) ?? [block('paragraph', [text(node.value)])]));
           break;
         }
         case 'definition':

@@ -116,10 +116,18 @@ function headingAnchor(id: string): string {
 /** Inlines HTML has no form for, which an aligned paragraph or heading is written without its alignment to keep. */
 const INLINES_WITHOUT_HTML = new Set(['inline-math', 'annotation']);
 
+/** Blocks written in HTML as they read back: a hint's HTML form holds only these. */
+const BLOCKS_WITH_HTML = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-item', 'code', 'code-line']);
+
+/** Whether nodes, and all they hold, have an HTML form that reads back as they are. */
+function holdsOnlyHtmlForms(nodes: Array<Block | Inline | TextNode>): boolean {
+  return nodes.every(
+    (child) => child.object === 'text' || ((child.object === 'block' ? BLOCKS_WITH_HTML.has(child.type) : !INLINES_WITHOUT_HTML.has(child.type)) && holdsOnlyHtmlForms(child.nodes ?? [])),
+  );
+}
+
 /** Whether a paragraph or heading is written as GitBook's aligned HTML: it has an alignment, and its inlines all have an HTML form. */
 function alignedAsHtml(node: Block): boolean {
-  const holdsOnlyHtmlForms = (nodes: Array<Block | Inline | TextNode>): boolean =>
-    nodes.every((child) => child.object === 'text' || (!INLINES_WITHOUT_HTML.has(child.type) && holdsOnlyHtmlForms(child.nodes ?? [])));
   return Boolean(TEXT_ALIGN_ATTRIBUTES[node.data?.align as string]) && holdsOnlyHtmlForms(node.nodes ?? []);
 }
 
@@ -306,12 +314,19 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     ref && typeof ref === 'object' && typeof (ref as { kind?: unknown }).kind === 'string' ? (context.link(ref as ContentRef) ?? '') : '';
 
   const phrasingHtml = (nodes: Array<TextNode | Inline>): string => {
-    const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS });
-    return htmlOnOneLine(hast).replace(/^<p>|<\/p>$/g, '');
+    htmlDepth++;
+    try {
+      const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS });
+      return htmlOnOneLine(hast).replace(/^<p>|<\/p>$/g, '');
+    } finally {
+      htmlDepth--;
+    }
   };
 
-  /** How deep the blocks being written are in HTML (a table's cell, a caption), where code is GitBook's `<pre>` form. */
+  /** How deep what is being written is in HTML (a table's cell, a caption), where code is GitBook's `<pre>` form and an emoji its `<span>`. */
   let htmlDepth = 0;
+  /** How deep the blocks being written are in list items, where GitBook writes a hint in its HTML form. */
+  let listItemDepth = 0;
   const blocksHtml = (nodes: Block[]): string => {
     htmlDepth++;
     try {
@@ -351,8 +366,12 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         }
         return [{ type: 'image', url: src, alt: (data.alt as string | undefined) ?? '' }];
       }
-      case 'emoji':
-        return [{ type: 'text', value: String(data.code ?? '').split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('') }];
+      case 'emoji': {
+        const code = String(data.code ?? '');
+        const glyph = code.split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
+        // In HTML GitBook writes an emoji in its inline's HTML form (fromMarkdown reads it back by its code).
+        return htmlDepth > 0 ? [raw(`<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${glyph}</span>`)] : [{ type: 'text', value: glyph }];
+      }
       case 'icon':
         return [raw(`<i class="fa-${attributeText(String(data.icon))}"${data.color ? ` style="color:${attributeText(String(data.color))};"` : ''}>:${htmlText(String(data.icon))}:</i>`)];
       case 'inline-math':
@@ -525,7 +544,13 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
           start: node.type === 'list-ordered' ? ((data.start as number | undefined) ?? 1) : undefined,
           spread: false,
           children: ((node.nodes ?? []) as Block[]).map((item): md.ListItem => {
-            const children = blocks((item.nodes ?? []) as Block[]) as md.ListItem['children'];
+            listItemDepth++;
+            let children: md.ListItem['children'];
+            try {
+              children = blocks((item.nodes ?? []) as Block[]) as md.ListItem['children'];
+            } finally {
+              listItemDepth--;
+            }
             const checked = node.type === 'list-tasks' ? item.data?.checked === true : undefined;
             // GFM reads a check only before text: a task starting with another block gets it on a line of its own.
             // Blocks of one item are written a blank line apart: run together, a table or a tag after a sub-list would continue it.
@@ -552,8 +577,15 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       }
       case 'math':
         return [{ type: 'math', value: String(data.formula ?? '') }];
-      case 'hint':
-        return tagged('hint', { style: data.style as string, icon: data.icon as string | undefined }, children());
+      case 'hint': {
+        const style = data.style as string;
+        const icon = data.icon as string | undefined;
+        // In a list item GitBook writes a hint in its HTML form (fromMarkdown's customBlockTag), as in HTML, where a tag cannot go; Quire does so where its content has an HTML form too.
+        const inHtml = htmlDepth > 0 || (listItemDepth > 0 && holdsOnlyHtmlForms((node.nodes ?? []) as Block[]));
+        if (!inHtml) return tagged('hint', { style, icon }, children());
+        const opening = `<div data-gb-custom-block data-tag="hint"${attributes({ 'data-style': style, 'data-icon': icon })} class="hint hint-${attributeText(style)}">`;
+        return [raw(`${opening}${blocksHtml((node.nodes ?? []) as Block[])}</div>`)];
+      }
       case 'tabs':
         return tagged('tabs', { fullWidth: data.fullWidth as boolean | undefined }, children());
       case 'tabs-item':
