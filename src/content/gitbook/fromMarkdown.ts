@@ -9,6 +9,8 @@ import { fromHtml } from 'hast-util-from-html';
 import { phrasing as isHastPhrasing } from 'hast-util-phrasing';
 import { toHtml } from 'hast-util-to-html';
 import { defaultHandlers, toMdast, type Handle } from 'hast-util-to-mdast';
+import { toHast } from 'mdast-util-to-hast';
+import { htmlBlockNames } from 'micromark-util-html-tag-name';
 import type * as md from 'mdast';
 import { phrasing as isPhrasing } from 'mdast-util-phrasing';
 import { toString } from 'mdast-util-to-string';
@@ -682,6 +684,23 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return made && [made];
   };
 
+  /**
+   * A markdown table's cell GitBook wrote with blocks in HTML, as it does a cell of
+   * several paragraphs or lines, or holding a hint (`| <p>One<br>two</p><p>Three</p> |`),
+   * markdown inlines among the tags: read whole as HTML, as an HTML table's cell is.
+   */
+  const cellOfBlockHtml = (cell: md.TableCell): Block[] | undefined => {
+    const holdsBlocks = cell.children.some((child) => {
+      const tag = child.type === 'html' ? htmlTag(child.value) : undefined;
+      return tag !== undefined && !tag.closing && (htmlBlockNames.includes(tag.name) || tag.name === 'pre');
+    });
+    if (!holdsBlocks) return undefined;
+    // As a paragraph's content: a root's children would be written a line apart.
+    const asParagraph = toHast({ type: 'paragraph', children: cell.children }, { allowDangerousHtml: true }) as Element;
+    const html = toHtml(asParagraph.children, { allowDangerousHtml: true });
+    return hastBlocks(fromHtml(html, { fragment: true }).children as ElementContent[]);
+  };
+
   const gfmTable = (table: md.Table): Block => {
     const [header, ...rows] = table.children;
     const width = Math.max(0, ...table.children.map((row) => row.children.length));
@@ -700,7 +719,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         const values: Record<string, string> = {};
         row.children.forEach((cell, column) => {
           const fragment = `r${rowIndex}c${column}`;
-          fragments.push({ object: 'fragment', fragment, nodes: [block('paragraph', phrasing(cell.children))] });
+          fragments.push({ object: 'fragment', fragment, nodes: cellOfBlockHtml(cell) ?? [block('paragraph', phrasing(cell.children))] });
           values[`c${column}`] = fragment;
         });
         return [`r${rowIndex}`, { orderIndex: orderIndex(rowIndex), values }];

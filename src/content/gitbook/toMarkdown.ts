@@ -464,7 +464,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       columns.every((id) => data.definition[id]?.type === 'text' && !data.definition[id]?.verticalAlignment && data.view.columnWidths?.[id] === undefined) &&
       records.every((record) => columns.every((id) => {
         const cell = cellBlocks(record.values[id]);
-        return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph' && !alignedAsHtml(cell[0]));
+        // A line break has no markdown form in a table's row: such a cell is written in HTML, `<br>`.
+        return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph' && !alignedAsHtml(cell[0]) && !plainText(cell[0]).includes('\n'));
       }));
     if (simple) {
       const cell = (children: md.PhrasingContent[]): md.TableCell => ({ type: 'tableCell', children });
