@@ -73,6 +73,25 @@ describe('GitBook content through the API', () => {
     expect(Object.values(table.data.definition).map((column: any) => column.title)).toEqual(['Setting', 'Default', 'Meaning']);
   });
 
+  it("answers pages in GitBook's earlier formats and HTML forms as the blocks they are, never a tag as text", async () => {
+    const docs = await setup();
+    await docs.publish([
+      { operation: 'insert_page', document: fixture('legacy.md') },
+      { operation: 'insert_page', document: fixture('html-forms.md') },
+    ]);
+    const earlier = await docs.pageId('Earlier formats');
+    const forms = await docs.pageId('HTML forms');
+    const document = async (page: string) => (await docs.call('GET', `/content/page/${page}`, undefined, { format: 'document' })).body.document;
+    const earlierDocument = await document(earlier);
+    expect(blocksOfType(earlierDocument.nodes, 'code').find((code) => code.data.title)?.data.title).toBe('settings.yaml');
+    expect(blocksOfType(earlierDocument.nodes, 'heading-2').map((heading) => heading.meta.id)).toEqual(['get-cakes', 'requests-block-data']);
+    expect(blocksOfType(earlierDocument.nodes, 'table')).toHaveLength(4);
+    const formsDocument = await document(forms);
+    expect(blocksOfType(formsDocument.nodes, 'hint').map((hint) => hint.data.style)).toEqual(['success', 'info', 'warning', 'info']);
+    expect(blocksOfType(formsDocument.nodes, 'emoji').length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify([earlierDocument, formsDocument])).not.toMatch(/\{%|data-gb-custom|<\/?(p|div|span)\b/);
+  });
+
   it('takes GitBook\'s JSONDocument as a page\'s content, stores it as GitBook markdown and answers it back alike', async () => {
     const { call, publish, pageId } = await setup();
     const sent = {

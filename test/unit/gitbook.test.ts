@@ -238,6 +238,54 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(read('###### Six\n\n# One').nodes.map((node) => node.type)).toEqual(['heading-3', 'heading-1']);
   });
 
+  it("reads GitBook's earlier formats: a page reference as a content reference, a code tab of one as a code block's title, several as tabs", () => {
+    const [reference, titled, tabs] = read(
+      '{% page-ref page="/pages/setup" %}\n\n' +
+        '{% code-tabs %}\n{% code-tabs-item title="settings.yaml" %}\n```yaml\nname: foo\n```\n{% endcode-tabs-item %}\n{% endcode-tabs %}\n\n' +
+        '{% code-tabs %}\n{% code-tabs-item title="app.js" %}\n```js\nx = 1\n```\n{% endcode-tabs-item %}\n{% code-tabs-item title="app.py" %}\n```python\nx = 1\n```\n{% endcode-tabs-item %}\n{% endcode-tabs %}\n',
+    ).nodes as Block[];
+    expect(reference).toMatchObject({ type: 'content-ref', data: { ref: { kind: 'page', page: 'setup' } } });
+    expect(titled).toMatchObject({ type: 'code', data: { syntax: 'yaml', title: 'settings.yaml' } });
+    expect(tabs.type).toBe('tabs');
+    expect((tabs.nodes as Block[]).map((item) => [item.data.title, (item.nodes as Block[])[0].data.syntax])).toEqual([['app.js', 'js'], ['app.py', 'python']]);
+  });
+
+  it('reads an API method block of either earlier form as the standard blocks GitBook turned it into: its summary, method and URL, description, a table per group of parameters, and its responses as tabs by status', () => {
+    const earliest = read(
+      '{% api-method method="get" host="https://api.example.com" path="/v1/cakes/:id" %}\n{% api-method-summary %}\nGet a cake\n{% endapi-method-summary %}\n\n' +
+        '{% api-method-description %}\nOne cake.\n{% endapi-method-description %}\n\n{% api-method-spec %}\n{% api-method-request %}\n' +
+        '{% api-method-path-parameters %}\n{% api-method-parameter name="id" type="string" required=true %}\nThe cake.\n{% endapi-method-parameter %}\n{% endapi-method-path-parameters %}\n\n' +
+        '{% api-method-query-parameters %}\n{% api-method-parameter name="recipe" type="string" %}\nA recipe.\n{% endapi-method-parameter %}\n{% endapi-method-query-parameters %}\n{% endapi-method-request %}\n\n' +
+        '{% api-method-response %}\n{% api-method-response-example httpCode=200 %}\n{% api-method-response-example-description %}\nFound.\n{% endapi-method-response-example-description %}\n\n```\n{"name": "cake"}\n```\n{% endapi-method-response-example %}\n{% endapi-method-response %}\n{% endapi-method-spec %}\n{% endapi-method %}\n',
+    ).nodes as Block[];
+    expect(earliest.map((node) => [node.type, leafText(node)])).toEqual([
+      ['heading-2', 'Get a cake'], ['paragraph', 'GET https://api.example.com/v1/cakes/:id'], ['paragraph', 'One cake.'],
+      ['heading-3', 'Path Parameters'], ['table', ''], ['heading-3', 'Query Parameters'], ['table', ''], ['heading-3', 'Responses'], ['tabs', 'Found.{"name": "cake"}'],
+    ]);
+    const rows = (table: Block) => Object.values(table.data.records as Record<string, { values: Record<string, string> }>).map((record) =>
+      Object.values(record.values).map((fragment) => table.fragments!.find((candidate) => candidate.fragment === fragment)!.nodes.map(leafText).join(' ')));
+    expect(rows(earliest[4])).toEqual([['id', 'string', 'Yes', 'The cake.']]);
+    expect(rows(earliest[6])).toEqual([['recipe', 'string', 'No', 'A recipe.']]);
+    expect((earliest[8].nodes as Block[])[0].data.title).toBe('200');
+
+    const later = read(
+      '{% swagger method="post" path="/cakes" baseUrl="https://api.example.com" summary="Bake a cake" %}\n{% swagger-description %}\nBakes one.\n{% endswagger-description %}\n\n' +
+        '{% swagger-parameter in="body" name="recipe" type="String" required="true" %}\nWhich cake.\n{% endswagger-parameter %}\n\n' +
+        '{% swagger-response status="201: Created" description="Baked" %}\n```json\n{}\n```\n{% endswagger-response %}\n{% endswagger %}\n',
+    ).nodes as Block[];
+    expect(later.map((node) => [node.type, leafText(node)])).toEqual([
+      ['heading-2', 'Bake a cake'], ['paragraph', 'POST https://api.example.com/cakes'], ['paragraph', 'Bakes one.'],
+      ['heading-3', 'Request Body'], ['table', ''], ['heading-3', 'Responses'], ['tabs', 'Baked{}'],
+    ]);
+    expect(rows(later[4])).toEqual([['recipe', 'String', 'Yes', 'Which cake.']]);
+    expect(JSON.stringify([earliest, later])).not.toContain('{%');
+  });
+
+  it('keeps a parameter written outside any API method as a paragraph naming it, then its description', () => {
+    const nodes = read('{% api-method-parameter name="id" type="string" required=true %}\nThe cake.\n{% endapi-method-parameter %}\n').nodes as Block[];
+    expect(nodes.map(leafText)).toEqual(['id (string, required)', 'The cake.']);
+  });
+
   it('keeps unknown tags and HTML as text, never dropping them', () => {
     const document = expectStable('{% vars.name %}\n\n<section>Old</section>\n\n{% mystery %}\nText\n{% endmystery %}');
     const text = JSON.stringify(document);
@@ -633,9 +681,9 @@ describe('GitBook markdown corpus', () => {
     // One line per version. When the conversion reads the corpus otherwise, move DOCUMENT_CONVERSION and add a line;
     // when the corpus itself changes, write each line anew from its version's conversion.
     const corpusReadBy: Record<number, string> = {
-      1: 'mNXzu4pp5KhsYn4KNV_TlbmtnfR5Q_QAuLX2Vr5zjUY',
-      2: 'O6DHRX9c22b1iYInDzo7nk23kcbiuKh7mKKhwM3t2ek',
-      3: 'RbY2BAGyvSnoeZx4jXfJ1I2UdXwLL6QEvR3eJw_eLOk',
+      1: 'i9kCXslgpUK2iYgN_i9Y_J2cjEj6L9SFxvPLY4rY5BI',
+      2: '5IL3NnXy_72nbpoamtUaAKMvyPAJptH3R-Ty1ftwXls',
+      3: 'SgIPs4N-aKCKvJqf9TkNo827o39FxWJ1AS9ytMhhKYw',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -75,7 +75,60 @@ const EMOJI = /((?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)(?:\p{
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const ALERTS: Record<string, string> = { NOTE: 'info', TIP: 'success', IMPORTANT: 'info', WARNING: 'warning', CAUTION: 'danger' };
 /** Tags whose closing tag is optional: with one, the blocks in between are their body. */
-const OPTIONAL_BODY = new Set(['embed', 'file', 'content-ref', 'openapi', 'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook']);
+const OPTIONAL_BODY = new Set(['embed', 'file', 'content-ref', 'openapi', 'swagger', 'openapi-operation', 'openapi-schemas', 'openapi-webhook', 'page-ref']);
+
+/**
+ * Tags of GitBook's earlier formats, still in repositories it synced then: code tabs
+ * (a code block's title was a tab of one), and the API method blocks, which GitBook
+ * turned into standard blocks in March 2024 and Quire reads as such (apiMethodBlocks).
+ * They always close. `{% page-ref %}` (a content reference) takes no body.
+ */
+const LEGACY_CONTAINER_TAGS = new Set([
+  'code-tabs', 'code-tabs-item',
+  'api-method', 'api-method-summary', 'api-method-description', 'api-method-spec', 'api-method-request', 'api-method-response',
+  'api-method-path-parameters', 'api-method-query-parameters', 'api-method-headers', 'api-method-body-parameters', 'api-method-form-data-parameters', 'api-method-cookies',
+  'api-method-parameter', 'api-method-response-example', 'api-method-response-example-description',
+  'swagger-description', 'swagger-parameter', 'swagger-response',
+]);
+
+/** Parameter groups of an API method, in the order they are shown: by the earlier block's group tag, and by a swagger parameter's `in`. */
+const PARAMETER_GROUPS: Array<{ title: string; tag: string; in: string }> = [
+  { title: 'Path Parameters', tag: 'api-method-path-parameters', in: 'path' },
+  { title: 'Query Parameters', tag: 'api-method-query-parameters', in: 'query' },
+  { title: 'Headers', tag: 'api-method-headers', in: 'header' },
+  { title: 'Cookies', tag: 'api-method-cookies', in: 'cookie' },
+  { title: 'Request Body', tag: 'api-method-body-parameters', in: 'body' },
+  { title: 'Form Data', tag: 'api-method-form-data-parameters', in: 'formData' },
+];
+
+/** A parameter of an API method block, read from its tag: shown as a paragraph where it stands alone, as a table's row in its group. */
+interface ApiParameter {
+  name: string;
+  type: string;
+  required: boolean;
+  description: Block[];
+  group?: string;
+}
+
+/** A grid table of text columns: its columns' titles and alignments, and each row's cells as blocks. */
+function gridTable(columns: Array<{ title: string; textAlignment?: string }>, rows: Block[][][]): Block {
+  const ids = columns.map((_, index) => `c${index}`);
+  const definition = Object.fromEntries(columns.map((column, index) => [ids[index], { id: ids[index], title: column.title, type: 'text', textAlignment: column.textAlignment ?? 'left' }]));
+  const hideHeader = columns.every((column) => column.title === '');
+  const fragments: Fragment[] = [];
+  const records = Object.fromEntries(
+    rows.map((cells, rowIndex) => {
+      const values: Record<string, string> = {};
+      cells.forEach((nodes, column) => {
+        const fragment = `r${rowIndex}c${column}`;
+        fragments.push({ object: 'fragment', fragment, nodes });
+        values[`c${column}`] = fragment;
+      });
+      return [`r${rowIndex}`, { orderIndex: orderIndex(rowIndex), values }];
+    }),
+  );
+  return voidBlock('table', { view: { type: 'grid', columns: ids, hideHeader }, definition, records }, { fragments });
+}
 
 function bool(value: string | undefined): boolean | undefined {
   return value === undefined ? undefined : value !== 'false';
@@ -704,28 +757,11 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   const gfmTable = (table: md.Table): Block => {
     const [header, ...rows] = table.children;
     const width = Math.max(0, ...table.children.map((row) => row.children.length));
-    const definition: Record<string, Record<string, unknown>> = {};
-    const columns: string[] = [];
-    for (let column = 0; column < width; column++) {
-      const id = `c${column}`;
-      columns.push(id);
+    const columns = Array.from({ length: width }, (_, column) => {
       const align = table.align?.[column];
-      definition[id] = { id, title: header?.children[column] ? sourceText(header.children[column]) : '', type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
-    }
-    const hideHeader = (header?.children ?? []).every((cell) => sourceText(cell) === '');
-    const fragments: Fragment[] = [];
-    const records = Object.fromEntries(
-      rows.map((row, rowIndex) => {
-        const values: Record<string, string> = {};
-        row.children.forEach((cell, column) => {
-          const fragment = `r${rowIndex}c${column}`;
-          fragments.push({ object: 'fragment', fragment, nodes: cellOfBlockHtml(cell) ?? [block('paragraph', phrasing(cell.children))] });
-          values[`c${column}`] = fragment;
-        });
-        return [`r${rowIndex}`, { orderIndex: orderIndex(rowIndex), values }];
-      }),
-    );
-    return voidBlock('table', { view: { type: 'grid', columns, hideHeader }, definition, records }, { fragments });
+      return { title: header?.children[column] ? sourceText(header.children[column]) : '', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
+    });
+    return gridTable(columns, rows.map((row) => row.children.map((cell) => cellOfBlockHtml(cell) ?? [block('paragraph', phrasing(cell.children))])));
   };
 
   /** A header cell's title as plain text, the way GitBook keeps column titles. */
@@ -748,14 +784,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         if (tail?.type === 'text') tail.value = tail.value.trimEnd();
       }
     }
-    const nodes = phrasing(children);
     // One level below its markdown, the page's title being the `#` (toMarkdown's headingLevel); deeper than `####` is a heading-3.
-    const type = `heading-${Math.min(3, Math.max(1, node.depth - 1))}`;
-    const computed = anchorOfText(nodes.map(function flat(child): string {
-      return child.object === 'text' ? child.leaves.map((leaf) => leaf.text).join('') : (child.nodes ?? []).map(flat).join('');
-    }).join(''));
-    // An anchor written out is kept even where it is the computed one: it stays when the heading's words change.
-    return { object: 'block', type, isVoid: false, data: id ? { id } : {}, meta: { id: id ?? computed }, nodes };
+    return headingBlock(`heading-${Math.min(3, Math.max(1, node.depth - 1))}`, phrasing(children), id);
   };
 
   const code = (node: md.Code, data: Record<string, unknown> = {}): Block =>
@@ -784,6 +814,131 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return [{ ...made, fragments: captionFragments([first]) }, ...rest];
   };
 
+  /**
+   * Parameters, responses and summaries read from an API method block's tags, by the
+   * blocks each is shown as until its method gathers them (apiMethodBlocks); a
+   * parameter's description blocks are its own.
+   */
+  const apiParameters = new WeakMap<Block, ApiParameter>();
+  const apiParameterDescriptions = new WeakSet<Block>();
+  const apiResponses = new WeakSet<Block>();
+  const apiSummaries = new WeakSet<Block>();
+
+  /** A parameter as it reads standing alone: `name` (type, required), then its description. */
+  const apiParameter = (parameter: ApiParameter): Block[] => {
+    const label = block('paragraph', [text(parameter.name, [markOf('code')]), text(` (${[parameter.type, parameter.required ? 'required' : ''].filter(Boolean).join(', ')})`)]);
+    apiParameters.set(label, parameter);
+    for (const node of parameter.description) apiParameterDescriptions.add(node);
+    return [label, ...parameter.description];
+  };
+
+  /**
+   * An API method block of GitBook's earlier formats (`{% api-method %}`, `{% swagger
+   * method path baseUrl summary %}`) as the standard blocks GitBook turned them into: its
+   * summary as a heading, the method and URL, its description, a table of parameters
+   * per group (name, type, required, description), and its responses as tabs named by
+   * their status, each with its description and example.
+   */
+  const apiMethodBlocks = (head: { summary?: Block[]; method: string; url: string }, content: Block[]): Block[] => {
+    const summary = head.summary ?? content.filter((node) => apiSummaries.has(node));
+    const rows = content.filter((node) => apiParameters.has(node)).map((node) => apiParameters.get(node)!);
+    const responses = content.filter((node) => apiResponses.has(node));
+    const rest = content.filter((node) => !apiSummaries.has(node) && !apiParameters.has(node) && !apiParameterDescriptions.has(node) && !apiResponses.has(node));
+    const methodLine = block('paragraph', [text(head.method.toUpperCase(), [markOf('code')]), text(' '), text(head.url, [markOf('code')])]);
+    const tables = PARAMETER_GROUPS.flatMap((group) => {
+      const inGroup = rows.filter((row) => (row.group ?? 'Parameters') === group.title);
+      return inGroup.length === 0 ? [] : [headingBlock('heading-3', [text(group.title)]), parameterTable(inGroup)];
+    });
+    const ungrouped = rows.filter((row) => !PARAMETER_GROUPS.some((group) => group.title === row.group));
+    return [
+      ...summary,
+      methodLine,
+      ...rest,
+      ...tables,
+      ...(ungrouped.length ? [headingBlock('heading-3', [text('Parameters')]), parameterTable(ungrouped)] : []),
+      ...(responses.length ? [headingBlock('heading-3', [text('Responses')]), block('tabs', responses)] : []),
+    ];
+  };
+
+  const parameterTable = (rows: ApiParameter[]): Block =>
+    gridTable(
+      [{ title: 'Name' }, { title: 'Type' }, { title: 'Required' }, { title: 'Description' }],
+      rows.map((row) => [
+        [block('paragraph', [text(row.name, [markOf('code')])])],
+        [block('paragraph', [text(row.type)])],
+        [block('paragraph', [text(row.required ? 'Yes' : 'No')])],
+        row.description.length ? row.description : [block('paragraph', [text('')])],
+      ]),
+    );
+
+  /** A response of an API method as a tab named by its status, its description first. */
+  const apiResponse = (status: string, description: string | undefined, content: Block[]): Block => {
+    const made = block('tabs-item', [...(description ? [block('paragraph', [text(description)])] : []), ...content], { title: status });
+    apiResponses.add(made);
+    return made;
+  };
+
+  /** The blocks a legacy tag (LEGACY_CONTAINER_TAGS, `page-ref`) makes. */
+  const legacyTagBlocks = (tag: Tag, body: () => Block[]): Block[] | undefined => {
+    const { attrs } = tag;
+    const group = PARAMETER_GROUPS.find((candidate) => candidate.tag === tag.name);
+    if (group) {
+      const made = body();
+      for (const node of made) {
+        const parameter = apiParameters.get(node);
+        if (parameter) parameter.group = group.title;
+      }
+      return made;
+    }
+    switch (tag.name) {
+      case 'page-ref': {
+        const ref = attrs.page ? refOf(attrs.page) : undefined;
+        return ref ? [voidBlock('content-ref', { ref })] : undefined;
+      }
+      case 'code-tabs-item':
+        return [block('tabs-item', body(), { title: attrs.title ?? '' })];
+      case 'code-tabs': {
+        const items = body();
+        const [only] = items;
+        // One tab was the earlier format's title of a code block.
+        const onlyCode = items.length === 1 && only.type === 'tabs-item' && only.nodes?.length === 1 ? (only.nodes[0] as Block) : undefined;
+        if (onlyCode?.type === 'code') {
+          const code = onlyCode;
+          return [{ ...code, data: { ...code.data, ...(only.data.title ? { title: only.data.title } : {}) } }];
+        }
+        return [block('tabs', items)];
+      }
+      case 'api-method':
+        return apiMethodBlocks({ method: attrs.method ?? '', url: `${attrs.host ?? ''}${attrs.path ?? ''}` }, body());
+      case 'swagger':
+        return apiMethodBlocks(
+          { summary: attrs.summary ? [headingBlock('heading-2', [text(attrs.summary)])] : [], method: attrs.method ?? '', url: `${attrs.baseUrl ?? ''}${attrs.path ?? ''}` },
+          body(),
+        );
+      case 'api-method-summary': {
+        const made = body().map((node) => (node.type === 'paragraph' ? headingBlock('heading-2', node.nodes as Phrasing) : node));
+        for (const node of made) apiSummaries.add(node);
+        return made;
+      }
+      case 'api-method-parameter':
+      case 'swagger-parameter':
+        return apiParameter({
+          name: attrs.name ?? '',
+          type: attrs.type ?? '',
+          required: attrs.required === 'true' || attrs.required === '',
+          description: body(),
+          group: PARAMETER_GROUPS.find((candidate) => candidate.in === attrs.in)?.title,
+        });
+      case 'api-method-response-example':
+        return [apiResponse(attrs.httpCode ?? '', undefined, body())];
+      case 'swagger-response':
+        return [apiResponse(attrs.status ?? '', attrs.description, body())];
+      default:
+        // The description, spec, request and response of an API method, and an example's description: their blocks, in place.
+        return LEGACY_CONTAINER_TAGS.has(tag.name) ? body() : undefined;
+    }
+  };
+
   /** The blocks a tag with a body makes, or undefined when the tag is not one Quire knows. */
   const tagBlocks = (tag: Tag, inner: md.RootContent[] | undefined): Block[] | undefined => {
     const { attrs } = tag;
@@ -793,6 +948,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const props = Object.fromEntries(Object.entries(attrs).map(([key, value]) => [key, propValue(value)]));
       return [voidBlock('integration', { integration, block: blockId, props }), ...body()];
     }
+    if (LEGACY_CONTAINER_TAGS.has(tag.name) || tag.name === 'page-ref' || (tag.name === 'swagger' && !attrs.src && attrs.method)) return legacyTagBlocks(tag, body);
     switch (tag.name) {
       case 'hint':
         return [block('hint', body(), defined({ style: HINT_STYLES.has(attrs.style) ? attrs.style : 'info', icon: attrs.icon }))];
@@ -887,9 +1043,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const node = nodes[index];
       const tag = tags[index];
       if (tag && !tag.closing) {
-        const known = CONTAINER_TAGS.has(tag.name) || OPTIONAL_BODY.has(tag.name) || tag.name.startsWith('@') || tag.name === 'include';
+        const container = CONTAINER_TAGS.has(tag.name) || LEGACY_CONTAINER_TAGS.has(tag.name);
+        const known = container || OPTIONAL_BODY.has(tag.name) || tag.name.startsWith('@') || tag.name === 'include';
         const end = known && tag.name !== 'include' ? closers[index] : -1;
-        if (known && (end >= 0 || !CONTAINER_TAGS.has(tag.name))) {
+        if (known && (end >= 0 || !container)) {
           const made = tagBlocks(tag, end >= 0 ? nodes.slice(index + 1, end) : undefined);
           if (made) {
             out.push(...made);
@@ -997,6 +1154,15 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
 /** A block's caption (an image's, an embed's, a file's, a drawing's): its `caption` fragment, none when it has no words. */
 function captionFragments(paragraphs: Block[]): Fragment[] {
   return paragraphs.length ? [{ object: 'fragment', fragment: 'caption', nodes: paragraphs }] : [];
+}
+
+/** A heading with its anchor: the one written out (`id`), or the one its words make. */
+function headingBlock(type: string, nodes: Phrasing, id?: string): Block {
+  const computed = anchorOfText(nodes.map(function flat(child): string {
+    return child.object === 'text' ? child.leaves.map((leaf) => leaf.text).join('') : (child.nodes ?? []).map(flat).join('');
+  }).join(''));
+  // An anchor written out is kept even where it is the computed one: it stays when the heading's words change.
+  return { object: 'block', type, isVoid: false, data: id ? { id } : {}, meta: { id: id ?? computed }, nodes };
 }
 
 function orderIndex(index: number): string {
