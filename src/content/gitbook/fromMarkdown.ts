@@ -806,12 +806,14 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   /**
    * A block GitBook writes as a tag whose body is its caption (`{% embed %}`, `{% file %}`):
    * the body's first paragraph is the block's caption fragment, as GitBook's renderer
-   * reads it; anything after it follows the block, never dropped.
+   * reads it; anything after it follows the block, never dropped. GitBook's earlier
+   * format wrote the caption as an attribute (`caption="A video"`), read where no body gives one.
    */
-  const withCaption = (made: Block, inner: md.RootContent[] | undefined): Block[] => {
+  const withCaption = (made: Block, inner: md.RootContent[] | undefined, captionAttribute: string | undefined): Block[] => {
     const [first, ...rest] = blocks(inner ?? []);
-    if (first?.type !== 'paragraph') return [made, ...(first ? [first] : []), ...rest];
-    return [{ ...made, fragments: captionFragments([first]) }, ...rest];
+    if (first?.type === 'paragraph') return [{ ...made, fragments: captionFragments([first]) }, ...rest];
+    const captioned = captionAttribute ? { ...made, fragments: captionFragments([block('paragraph', [text(captionAttribute)])]) } : made;
+    return [captioned, ...(first ? [first] : []), ...rest];
   };
 
   /**
@@ -984,10 +986,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         return [block('prompt', converted.filter((node) => node.type === 'code'), data), ...converted.filter((node) => node.type !== 'code')];
       }
       case 'embed':
-        return withCaption(voidBlock('embed', defined({ url: attrs.url ?? '', fullWidth: bool(attrs.fullWidth) })), inner);
+        return withCaption(voidBlock('embed', defined({ url: attrs.url ?? '', fullWidth: bool(attrs.fullWidth) })), inner, attrs.caption);
       case 'file': {
         const ref = attrs.src ? refOf(attrs.src) : undefined;
-        return ref ? withCaption(voidBlock('file', { ref }), inner) : undefined;
+        return ref ? withCaption(voidBlock('file', { ref }), inner, attrs.caption) : undefined;
       }
       case 'content-ref': {
         const ref = attrs.url ? refOf(attrs.url) : undefined;
