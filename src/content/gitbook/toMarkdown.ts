@@ -584,7 +584,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         // In a list item GitBook writes a hint in its HTML form (fromMarkdown's customBlockTag), as in HTML, where a tag cannot go; Quire does so where its content has an HTML form too.
         const inHtml = htmlDepth > 0 || (listItemDepth > 0 && holdsOnlyHtmlForms((node.nodes ?? []) as Block[]));
         if (!inHtml) return tagged('hint', { style, icon }, children());
-        const opening = `<div data-gb-custom-block data-tag="hint"${attributes({ 'data-style': style, 'data-icon': icon })} class="hint hint-${attributeText(style)}">`;
+        const opening = `<div data-gb-custom-block data-tag="hint"${attributes({ 'data-style': style, 'data-icon': icon })} class="hint hint-${attributeText(style ?? 'info')}">`;
         return [raw(`${opening}${blocksHtml((node.nodes ?? []) as Block[])}</div>`)];
       }
       case 'tabs':
