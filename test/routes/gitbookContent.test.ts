@@ -84,7 +84,7 @@ describe('GitBook content through the API', () => {
     const document = async (page: string) => (await docs.call('GET', `/content/page/${page}`, undefined, { format: 'document' })).body.document;
     const earlierDocument = await document(earlier);
     expect(blocksOfType(earlierDocument.nodes, 'code').find((code) => code.data.title)?.data.title).toBe('settings.yaml');
-    expect(blocksOfType(earlierDocument.nodes, 'heading-2').map((heading) => heading.meta.id)).toEqual(['get-cakes', 'requests-block-data']);
+    expect(blocksOfType(earlierDocument.nodes, 'heading-2').map((heading) => heading.meta.id)).toEqual(['get-cakes', 'requests-block-data', 'get-ip-blocks']);
     expect(blocksOfType(earlierDocument.nodes, 'table')).toHaveLength(4);
     const formsDocument = await document(forms);
     expect(blocksOfType(formsDocument.nodes, 'hint').map((hint) => hint.data.style)).toEqual(['success', 'info', 'warning', 'info']);

@@ -81,7 +81,7 @@ const OPTIONAL_BODY = new Set(['embed', 'file', 'content-ref', 'openapi', 'swagg
  * Tags of GitBook's earlier formats, still in repositories it synced then: code tabs
  * (a code block's title was a tab of one), and the API method blocks, which GitBook
  * turned into standard blocks in March 2024 and Quire reads as such (apiMethodBlocks).
- * They always close. `{% page-ref %}` (a content reference) takes no body.
+ * They close, but for an empty one GitBook left open. `{% page-ref %}` (a content reference) takes no body.
  */
 const LEGACY_CONTAINER_TAGS = new Set([
   'code-tabs', 'code-tabs-item',
@@ -1048,7 +1048,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         const container = CONTAINER_TAGS.has(tag.name) || LEGACY_CONTAINER_TAGS.has(tag.name);
         const known = container || OPTIONAL_BODY.has(tag.name) || tag.name.startsWith('@') || tag.name === 'include';
         const end = known && tag.name !== 'include' ? closers[index] : -1;
-        if (known && (end >= 0 || !container)) {
+        // An earlier format's tag may be left open (GitBook wrote an API method's empty request so): it then holds nothing.
+        if (known && (end >= 0 || !CONTAINER_TAGS.has(tag.name))) {
           const made = tagBlocks(tag, end >= 0 ? nodes.slice(index + 1, end) : undefined);
           if (made) {
             out.push(...made);
