@@ -9,6 +9,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { phrasing as isHastPhrasing } from 'hast-util-phrasing';
 import { toHtml } from 'hast-util-to-html';
 import { defaultHandlers, toMdast, type Handle } from 'hast-util-to-mdast';
+import { nameToEmoji } from 'gemoji';
 import { toHast } from 'mdast-util-to-hast';
 import { htmlBlockNames } from 'micromark-util-html-tag-name';
 import type * as md from 'mdast';
@@ -71,6 +72,17 @@ type Phrasing = Array<TextNode | Inline>;
 
 /** Emoji as GitBook's editor makes them: a pictographic character, with its modifiers and joins. */
 const EMOJI = /((?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)(?:\p{Emoji_Modifier}|\uFE0F|\u200D(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F?))*)/u;
+
+/**
+ * An emoji by its name, as GitBook's markdown also writes one (`:tada:`, GitBook's
+ * documentation, "Emojis": "Representation in Markdown"): a known name between colons,
+ * not inside a word or a number (`10:30:45`).
+ */
+const EMOJI_SHORTCODE = /(?<![\p{L}\p{N}:]):([a-z0-9_+-]+):(?![\p{L}\p{N}])/gu;
+
+function withShortcodesAsEmoji(value: string): string {
+  return value.includes(':') ? value.replace(EMOJI_SHORTCODE, (whole, name: string) => (Object.hasOwn(nameToEmoji, name) ? nameToEmoji[name] : whole)) : value;
+}
 
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const ALERTS: Record<string, string> = { NOTE: 'info', TIP: 'success', IMPORTANT: 'info', WARNING: 'warning', CAUTION: 'danger' };
@@ -424,7 +436,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   };
 
   const textWithEmoji = (value: string, marks: Mark[]): Phrasing =>
-    value.split(EMOJI).flatMap((part, index): Phrasing => {
+    withShortcodesAsEmoji(value).split(EMOJI).flatMap((part, index): Phrasing => {
       if (part === '') return [];
       if (index % 2 === 0) return [text(part, marks)];
       const code = [...part].map((char) => char.codePointAt(0)!.toString(16)).join('-');
