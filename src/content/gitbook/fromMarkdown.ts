@@ -777,9 +777,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   };
 
   /** A header cell's title as plain text, the way GitBook keeps column titles. */
-  const sourceText = (cell: md.TableCell) => phrasing(cell.children).map(function flat(node): string {
-    return node.object === 'text' ? node.leaves.map((leaf) => leaf.text).join('') : (node.nodes ?? []).map(flat).join('');
-  }).join('').trim();
+  const sourceText = (cell: md.TableCell) => phrasingText(phrasing(cell.children)).trim();
 
   const heading = (node: md.Heading): Block => {
     const children = [...node.children];
@@ -860,7 +858,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const rest = content.filter((node) => !apiSummaries.has(node) && !apiParameters.has(node) && !apiParameterDescriptions.has(node) && !apiResponses.has(node));
     const methodLine = block('paragraph', [text(head.method.toUpperCase(), [markOf('code')]), text(' '), text(head.url, [markOf('code')])]);
     const tables = PARAMETER_GROUPS.flatMap((group) => {
-      const inGroup = rows.filter((row) => (row.group ?? 'Parameters') === group.title);
+      const inGroup = rows.filter((row) => row.group === group.title);
       return inGroup.length === 0 ? [] : [headingBlock('heading-3', [text(group.title)]), parameterTable(inGroup)];
     });
     const ungrouped = rows.filter((row) => !PARAMETER_GROUPS.some((group) => group.title === row.group));
@@ -916,10 +914,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         const [only] = items;
         // One tab was the earlier format's title of a code block.
         const onlyCode = items.length === 1 && only.type === 'tabs-item' && only.nodes?.length === 1 ? (only.nodes[0] as Block) : undefined;
-        if (onlyCode?.type === 'code') {
-          const code = onlyCode;
-          return [{ ...code, data: { ...code.data, ...(only.data.title ? { title: only.data.title } : {}) } }];
-        }
+        if (onlyCode?.type === 'code') return [{ ...onlyCode, data: { ...onlyCode.data, ...(only.data.title ? { title: only.data.title } : {}) } }];
         return [block('tabs', items)];
       }
       case 'api-method':
@@ -1171,13 +1166,15 @@ function captionFragments(paragraphs: Block[]): Fragment[] {
   return paragraphs.length ? [{ object: 'fragment', fragment: 'caption', nodes: paragraphs }] : [];
 }
 
+/** The words of texts and inlines, run together (an annotation's note, a fragment, left out). */
+function phrasingText(nodes: Phrasing): string {
+  return nodes.map((node) => (node.object === 'text' ? node.leaves.map((leaf) => leaf.text).join('') : phrasingText(node.nodes ?? []))).join('');
+}
+
 /** A heading with its anchor: the one written out (`id`), or the one its words make. */
 function headingBlock(type: string, nodes: Phrasing, id?: string): Block {
-  const computed = anchorOfText(nodes.map(function flat(child): string {
-    return child.object === 'text' ? child.leaves.map((leaf) => leaf.text).join('') : (child.nodes ?? []).map(flat).join('');
-  }).join(''));
   // An anchor written out is kept even where it is the computed one: it stays when the heading's words change.
-  return { object: 'block', type, isVoid: false, data: id ? { id } : {}, meta: { id: id ?? computed }, nodes };
+  return { object: 'block', type, isVoid: false, data: id ? { id } : {}, meta: { id: id ?? anchorOfText(phrasingText(nodes)) }, nodes };
 }
 
 function orderIndex(index: number): string {

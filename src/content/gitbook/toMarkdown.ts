@@ -313,29 +313,24 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
   const href = (ref: unknown): string =>
     ref && typeof ref === 'object' && typeof (ref as { kind?: unknown }).kind === 'string' ? (context.link(ref as ContentRef) ?? '') : '';
 
-  const phrasingHtml = (nodes: Array<TextNode | Inline>): string => {
+  /** How deep what is being written is in HTML (a table's cell, a caption), where code is GitBook's `<pre>` form and an emoji its `<span>`. */
+  let htmlDepth = 0;
+  /** How deep the blocks being written are in list items, where GitBook writes a hint in its HTML form. */
+  let listItemDepth = 0;
+  const writtenInHtml = (write: () => HastNodes): string => {
     htmlDepth++;
     try {
-      const hast = toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS });
-      return htmlOnOneLine(hast).replace(/^<p>|<\/p>$/g, '');
+      return htmlOnOneLine(write());
     } finally {
       htmlDepth--;
     }
   };
 
-  /** How deep what is being written is in HTML (a table's cell, a caption), where code is GitBook's `<pre>` form and an emoji its `<span>`. */
-  let htmlDepth = 0;
-  /** How deep the blocks being written are in list items, where GitBook writes a hint in its HTML form. */
-  let listItemDepth = 0;
-  const blocksHtml = (nodes: Block[]): string => {
-    htmlDepth++;
-    try {
-      const tree: md.Root = { type: 'root', children: blocks(nodes) };
-      return htmlOnOneLine(toHast(tree, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }));
-    } finally {
-      htmlDepth--;
-    }
-  };
+  const phrasingHtml = (nodes: Array<TextNode | Inline>): string =>
+    writtenInHtml(() => toHast({ type: 'paragraph', children: phrasing(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS })).replace(/^<p>|<\/p>$/g, '');
+
+  const blocksHtml = (nodes: Block[]): string =>
+    writtenInHtml(() => toHast({ type: 'root', children: blocks(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }));
 
   /** A table cell's content: a lone paragraph as its text alone, as GitBook writes it (`<td>Text</td>`). */
   const cellHtml = (nodes: Block[]): string =>
