@@ -23,6 +23,7 @@ import * as storedCounters from './20261126_0019_stored_counters.ts';
 import * as reusableContents from './20261126_0020_reusable_contents.ts';
 import * as accessVersion from './20261127_0021_access_version.ts';
 import * as documentConversion from './20261129_0022_document_conversion.ts';
+import * as sectionSpaces from './20261129_0023_section_spaces.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '20261126_0020_reusable_contents': reusableContents,
   '20261127_0021_access_version': accessVersion,
   '20261129_0022_document_conversion': documentConversion,
+  '20261129_0023_section_spaces': sectionSpaces,
 };
 
 export const migrationProvider: MigrationProvider = {
