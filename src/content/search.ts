@@ -96,6 +96,23 @@ export function queryMatcher(query: SearchQuery): (text: string) => boolean {
 }
 
 /**
+ * Where in `text` the character at `lowerAt` of its lower-cased copy comes from: they
+ * part where a character lower-cases to more than itself (İ to i̇), so in a text with
+ * many, a match found on the copy lay further on in the text.
+ */
+function indexInText(text: string, lower: string, lowerAt: number): number {
+  if (lowerAt === -1 || lower.length === text.length) return lowerAt;
+  let lowered = 0;
+  let index = 0;
+  for (const character of text) {
+    if (lowered >= lowerAt) break;
+    lowered += character.toLowerCase().length;
+    index += character.length;
+  }
+  return index;
+}
+
+/**
  * What search shows under a result: the text around the first place any query word
  * appears. Made once per query (one pattern for all its words) and applied to each hit.
  */
@@ -103,7 +120,8 @@ export function excerpter(query: SearchQuery, width = 160): (text: string) => st
   const needles = queryNeedles(query);
   const firstWord = needles.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${needles.join('|')})`, 'u') : undefined;
   return (text) => {
-    const at = firstWord ? text.toLowerCase().search(firstWord) : -1;
+    const lower = text.toLowerCase();
+    const at = firstWord ? indexInText(text, lower, lower.search(firstWord)) : -1;
     const start = Math.max(0, (at === -1 ? 0 : at) - Math.floor(width / 4));
     const excerpt = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
     return `${start > 0 ? '…' : ''}${excerpt}${start + width < text.length ? '…' : ''}`;

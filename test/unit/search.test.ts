@@ -59,6 +59,14 @@ describe('search text and queries', () => {
     expect(excerpt.startsWith('…')).toBe(true);
     expect(excerpt.length).toBeLessThanOrEqual(170);
   });
+
+  it('cuts the excerpt around the match in a text whose capitals lower-case to two characters (İ)', () => {
+    const text = `${'İİİİ İİİİ. '.repeat(40)}The walrus appears here. ${'More filler text. '.repeat(20)}`;
+    const excerpt = excerpter(parseSearchQuery('walrus'))(text);
+    expect(excerpt).toContain('İİİİ. The walrus appears here.');
+    // A quarter of the width before the match, after the ellipsis: on the lower-cased copy's position it started 80 characters on, the match first.
+    expect(excerpt.indexOf('walrus')).toBe(1 + 40);
+  });
 });
 
 describe('a text matched against a query outside the index', () => {
