@@ -3,13 +3,13 @@
 // it to a revision's tree, turning links into page and file references and back.
 import type { Heading, PhrasingContent, Root } from 'mdast';
 import { posix } from 'node:path';
-import { anchorOfText, markdownToDocument, parseGitBookMarkdown } from './gitbook/fromMarkdown.ts';
+import { anchorOfText, hasEarlierForms, markdownToDocument, parseGitBookMarkdown } from './gitbook/fromMarkdown.ts';
 import { documentToMarkdown } from './gitbook/toMarkdown.ts';
 import { hasScheme, type ContentRef, type LinkResolver, type LinkWriter } from './gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, pagePath, type FlatPage, type FlatTree } from './tree.ts';
 
 export type { ContentRef, JSONDocument, LinkResolver, LinkWriter } from './gitbook/model.ts';
-export { documentToMarkdown, hasScheme, markdownToDocument };
+export { documentToMarkdown, hasEarlierForms, hasScheme, markdownToDocument };
 
 /** Markdown as an mdast tree (CommonMark, GFM, GitBook's tags isolated): the one parse every reader of markdown uses. */
 export function parseMarkdown(markdown: string): Root {

@@ -1,6 +1,6 @@
 // Reading the content of revisions: their page trees from the content store (cached,
 // since a revision never changes) and their pages' markdown.
-import { hasConditionalBlocks, linkResolverFor, namedFiles, withIncludedBlocks, withIncludedMarkdown, withKeys } from '../content/document.ts';
+import { hasConditionalBlocks, hasEarlierForms, linkResolverFor, namedFiles, withIncludedBlocks, withIncludedMarkdown, withKeys } from '../content/document.ts';
 import { runSized } from '../workers/pool.ts';
 import { pageDocument } from './pageDocuments.ts';
 import { NotFound } from '../errors.ts';
@@ -170,9 +170,18 @@ export async function markdownWithIncludes(ctx: ServiceContext, view: Pick<Revis
   return withIncludedMarkdown(markdown, (id) => texts.get(id));
 }
 
-/** Markdown as a reader with these claims reads it: what a condition shows only some readers is not written for the others. */
+/**
+ * Markdown as its readers get it: GitBook's earlier forms (an `{% api-method %}` a
+ * repository synced years ago) written as today's blocks, as its document reads them
+ * and GitBook answers them, not as stored.
+ */
+export async function markdownInCurrentForms(markdown: string): Promise<string> {
+  return hasEarlierForms(markdown) ? runSized('markdownInCurrentForms', { markdown }, markdown.length) : markdown;
+}
+
+/** Markdown as a reader with these claims reads it: what a condition shows only some readers is not written for the others; earlier forms as today's. */
 export async function markdownReadBy(markdown: string, claims: Record<string, unknown>): Promise<string> {
-  return hasConditionalBlocks(markdown) ? runSized('markdownReadBy', { markdown, claims }, markdown.length) : markdown;
+  return hasConditionalBlocks(markdown) ? runSized('markdownReadBy', { markdown, claims }, markdown.length) : markdownInCurrentForms(markdown);
 }
 
 export function requirePage(tree: FlatTree, pageId: string): FlatPage {
@@ -431,7 +440,7 @@ export async function pageWithContentJson(
   // An answer with conditions decided for its reader is theirs alone: made, never kept.
   let readersOwn: boolean;
   if (format === 'markdown') {
-    const markdown = await markdownOf(ctx.db, page);
+    const markdown = await markdownInCurrentForms(await markdownOf(ctx.db, page));
     const readable = view.claims ? await markdownReadBy(markdown, view.claims) : markdown;
     readersOwn = readable !== markdown;
     json = JSON.stringify(presentPage(ctx.config.publicUrl, spaceId, view.tree, page, { markdown: readable, git, children, conditions: !view.published }));

@@ -48,6 +48,8 @@ export const tasks = {
   },
   /** A JSONDocument sent by a client as the markdown to store, its pages linked by id. */
   documentToMarkdown: (input: { document: JSONDocument }) => documentToMarkdown(input.document, { link: linkWriterFor(new Map()) }),
+  /** Markdown holding forms of GitBook's earlier formats as today's writes it, its links as written. */
+  markdownInCurrentForms: (input: { markdown: string }) => documentToMarkdown(markdownToDocument(input.markdown, linksAsWritten), { link: linkWriterFor(new Map()) }),
   /** Markdown as a reader with these claims reads it: the conditional blocks decided, the rest written back as it was written. */
   markdownReadBy: (input: { markdown: string; claims: Record<string, unknown> }) =>
     documentToMarkdown(withConditionsDecided(markdownToDocument(input.markdown, linksAsWritten), (expression) => conditionHolds(expression, input.claims)), {

@@ -92,6 +92,20 @@ describe('GitBook content through the API', () => {
     expect(JSON.stringify([earlierDocument, formsDocument])).not.toMatch(/\{%|data-gb-custom|<\/?(p|div|span)\b/);
   });
 
+  it("answers a page in GitBook's earlier formats as markdown in today's, which reads as the same blocks", async () => {
+    const docs = await setup();
+    await docs.publish([{ operation: 'insert_page', document: fixture('legacy.md') }]);
+    const earlier = await docs.pageId('Earlier formats');
+    const markdown: string = (await docs.call('GET', `/content/page/${earlier}`, undefined, { format: 'markdown' })).body.markdown;
+    expect(markdown).not.toMatch(/\{%\s*(page-ref|code-tabs|api-method|swagger)|caption=/);
+    expect(markdown).toContain('{% content-ref url="other.md" %}');
+    expect(markdown).toContain('{% file src="manual.pdf" %}\nThe manual\n{% endfile %}');
+    await docs.publish([{ operation: 'insert_page', title: 'Written again', document: markdown }]);
+    const document = async (page: string) => (await docs.call('GET', `/content/page/${page}`, undefined, { format: 'document' })).body.document;
+    const shape = (nodes: any[]): unknown => nodes.map((node) => (node.object === 'block' ? [node.type, shape(node.nodes ?? [])] : node.object));
+    expect(shape((await document(await docs.pageId('Written again'))).nodes)).toEqual(shape((await document(earlier)).nodes));
+  });
+
   it('takes GitBook\'s JSONDocument as a page\'s content, stores it as GitBook markdown and answers it back alike', async () => {
     const { call, publish, pageId } = await setup();
     const sent = {

@@ -120,6 +120,19 @@ describe('the built-in reader', () => {
     expect(full).not.toContain('# Drafts');
   });
 
+  it("serves a page in GitBook's earlier formats as markdown in today's", async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const legacy = '# Cakes\n\n{% code-tabs %}\n{% code-tabs-item title="cake.js" %}\n```js\nbake()\n```\n{% endcode-tabs-item %}\n{% endcode-tabs %}';
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: legacy }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const written = '{% code title="cake.js" %}\n```js\nbake()\n```\n{% endcode %}';
+    expect((await open(`${path}/cakes.md`)).response.body).toBe(`# Cakes\n\n${written}\n`);
+    const full = (await open(`${path}/llms-full.txt`)).response.body;
+    expect(full).toContain(written);
+    expect(full).not.toContain('code-tabs');
+  });
+
   it('lays out sections as tabs and a section\'s site spaces as variants, each at its path, with canonical and social links', async () => {
     const { call, org, sites, site, path, open } = await publishedSite();
     const spaceWith = async (title: string, words: string) => {

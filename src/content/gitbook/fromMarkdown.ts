@@ -103,6 +103,17 @@ const LEGACY_CONTAINER_TAGS = new Set([
   'swagger-description', 'swagger-parameter', 'swagger-response',
 ]);
 
+/**
+ * A form only GitBook's earlier formats write: a legacy tag, `{% swagger %}` (today's
+ * `{% openapi %}` when it names a spec), or an embed's or a file's caption attribute.
+ */
+const EARLIER_FORM = new RegExp(`\\{%\\s*(?:page-ref|swagger|${[...LEGACY_CONTAINER_TAGS].join('|')})[\\s%]|\\{%\\s*(?:embed|file)\\s[^%]*\\bcaption=`);
+
+/** Whether markdown holds forms of GitBook's earlier formats, which read as today's blocks and are written as today's. */
+export function hasEarlierForms(markdown: string): boolean {
+  return EARLIER_FORM.test(markdown);
+}
+
 /** Parameter groups of an API method, in the order they are shown: by the earlier block's group tag, and by a swagger parameter's `in`. */
 const PARAMETER_GROUPS: Array<{ title: string; tag: string; in: string }> = [
   { title: 'Path Parameters', tag: 'api-method-path-parameters', in: 'path' },
