@@ -659,6 +659,14 @@ describe("GitBook's written layout", () => {
     expect(read('[support@gitbook.com](mailto:support@gitbook.com) and <https://gitbook.com>').nodes[0].nodes!.filter((node) => node.object === 'inline')).toHaveLength(2);
   });
 
+  it('escapes every underscore of text as GitBook does, inside a word too, but none in code or in an address', () => {
+    const markdown = "## The user\\_id field\n\nMissing 'start\\_date' in [snake\\_case](https://x.test/snake_case), `user_id` stays, and \\\\\\_ is a backslash's.\n";
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(JSON.stringify(document)).toContain('The user_id field');
+    expect(write(read('A user_id, _italic_ and snake_case_name.'))).toBe('A user\\_id, _italic_ and snake\\_case\\_name.\n');
+  });
+
   it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells, and writes a cell on one line", () => {
     const markdown =
       '{% content-ref url="/pages/formatting/inline.md" %}\n[inline.md](/pages/formatting/inline.md)\n{% endcontent-ref %}\n\n' +

@@ -46,7 +46,12 @@ const writer = unified()
     // so `- ---` came out as a bare divider. The rule option names a character no bullet
     // uses, and the divider takes the one its list's bullet is not.
     rule: '_',
-    handlers: { thematicBreak: (_node, _parent, state) => (state.bulletCurrent === '*' ? '---' : '***') },
+    handlers: {
+      thematicBreak: (_node, _parent, state) => (state.bulletCurrent === '*' ? '---' : '***'),
+      // GitBook escapes every underscore of text (`user\_id`); remark, only those that
+      // could open or close emphasis, not one inside a word.
+      text: (node, _parent, state, info) => state.safe(node.value, info).replace(/(\\*)_/g, (run, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\_` : run)),
+    },
   });
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
