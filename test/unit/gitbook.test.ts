@@ -659,6 +659,17 @@ describe("GitBook's written layout", () => {
     expect(read('[support@gitbook.com](mailto:support@gitbook.com) and <https://gitbook.com>').nodes[0].nodes!.filter((node) => node.object === 'inline')).toHaveLength(2);
   });
 
+  it("reads GitBook's empty paragraphs, the blank lines it writes between blocks beyond the two that part them, and writes them back so; never in code or its <pre> form", () => {
+    const markdown = '$$\nx^2\n$$\n\n\n\n### Next\n\nText.\n\n\n\n\n\n| A |\n| - |\n| 1 |\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual(['math', 'paragraph', 'heading-2', 'paragraph', 'paragraph', 'paragraph', 'table']);
+    expect(read('One\n\n\nTwo').nodes).toHaveLength(2);
+    const code = '```\na\n\n\n\nb\n```\n\n<pre><code>c\n\n\n\nd\n</code></pre>\n';
+    expect(read(code).nodes.map((node) => node.type)).toEqual(['code', 'code']);
+    expect(write(read(code))).toBe('```\na\n\n\n\nb\n```\n\n```\nc\n\n\n\nd\n```\n');
+  });
+
   it('escapes every underscore of text as GitBook does, inside a word too, but none in code or in an address', () => {
     const markdown = "## The user\\_id field\n\nMissing 'start\\_date' in [snake\\_case](https://x.test/snake_case), `user_id` stays, and \\\\\\_ is a backslash's.\n";
     const document = expectStable(markdown);
@@ -709,6 +720,7 @@ describe('GitBook markdown corpus', () => {
       1: '0EQvUzVoEq8io52FXBn2lCiYi47uUGSymgnulv5Rrqw',
       2: 'uhnikHWV8WFdSXzOcIlIvn0gjLYGIzlBpnG0-DE18zQ',
       3: 'TGUJ0oC5h1dJTyFX6AIVThs40IjxUUjKE9CUIaXmMRg',
+      4: 'zDxyRm7Pnuf7Ud6QOfMSVMMOCHGgnyXNt6X3KqvGkVo',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -21,7 +21,7 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { isSafeLinkUrl } from './safety.ts';
-import { CONTAINER_TAGS, isolateTags, tagOf, type Tag } from './tags.ts';
+import { CONTAINER_TAGS, EMPTY_PARAGRAPH_LINE, isolateTags, tagOf, type Tag } from './tags.ts';
 import {
   MARK_ORDER,
   block,
@@ -1141,6 +1141,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           out.push(gfmTable(node));
           break;
         case 'html': {
+          if (node.value.trim() === EMPTY_PARAGRAPH_LINE) {
+            out.push(block('paragraph', [text('')]));
+            break;
+          }
           const opening = /^<details(\s+open(?:="[^"]*")?)?\s*>/i.exec(node.value.trim());
           const end = closers[index];
           if (opening && end >= 0) {

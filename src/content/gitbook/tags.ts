@@ -93,20 +93,51 @@ const FENCE = /^(`{3,}|~{3,})/;
 const CONTAINER_PREFIX = /^([ \t]*(?:>[ \t]?)*)((?:[-*+]|\d{1,9}[.)])[ \t]+)?/;
 
 /**
- * Puts every GitBook tag outside code on a line of its own, with blank lines around it.
- * Code fences, code spans and HTML blocks are left as they are.
+ * The line GitBook's empty paragraph reads from. GitBook writes one as nothing between
+ * the blank lines that part blocks: three blank lines or more between two blocks hold
+ * one for each further two, which CommonMark alone would read as no block at all.
+ */
+export const EMPTY_PARAGRAPH_LINE = '<!-- gitbook:empty-paragraph -->';
+
+/** CommonMark's raw HTML blocks, which run to their closing tag, blank lines and all. */
+const RAW_HTML_OPENING = /^<(pre|script|style|textarea)(?=[\s>]|$)/i;
+
+const BLANK_RUN_OF_THREE = /\n[ \t]*\n[ \t]*\n[ \t]*\n/;
+
+/**
+ * Puts every GitBook tag outside code on a line of its own, with blank lines around it,
+ * and an EMPTY_PARAGRAPH_LINE for each empty paragraph GitBook wrote between blocks
+ * outside code and containers. Code fences, code spans and HTML blocks are left as they are.
  */
 export function isolateTags(markdown: string): string {
-  if (!markdown.includes('{%')) return markdown;
+  if (!markdown.includes('{%') && !BLANK_RUN_OF_THREE.test(markdown)) return markdown;
   const out: string[] = [];
   let fence: { marker: string } | undefined;
   let inHtml = false;
   let previousBlank = true;
+  /** Blank lines just passed, outside code: at the top level, a block after three or more follows empty paragraphs. */
+  let blankRun = 0;
+  /** The end of the raw HTML block (`<pre>`, GitBook's form of code) the line is in, whose blank lines are its content. */
+  let rawHtmlEnd: RegExp | undefined;
   for (const line of markdown.split('\n')) {
     const [prefixMatch, quote, marker = ''] = CONTAINER_PREFIX.exec(line)!;
     const content = line.slice(prefixMatch.length);
     const blank = content.trim() === '';
     const trimmed = content.trimStart();
+    if (fence || rawHtmlEnd) blankRun = 0;
+    else if (line.trim() === '') blankRun++;
+    else {
+      if (blankRun >= 3 && /^[^\s>]/.test(line)) {
+        for (let made = 0; made < Math.floor((blankRun - 1) / 2); made++) out.push(EMPTY_PARAGRAPH_LINE, '');
+      }
+      blankRun = 0;
+    }
+    if (rawHtmlEnd) {
+      if (rawHtmlEnd.test(line)) rawHtmlEnd = undefined;
+    } else if (!fence) {
+      const raw = RAW_HTML_OPENING.exec(trimmed)?.[1];
+      if (raw && !new RegExp(`</${raw}>`, 'i').test(line)) rawHtmlEnd = new RegExp(`</${raw}>`, 'i');
+    }
     if (fence) {
       if (trimmed.startsWith(fence.marker[0].repeat(fence.marker.length)) && trimmed.replace(/[`~]/g, '').trim() === '') fence = undefined;
       out.push(line);
