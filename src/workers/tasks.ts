@@ -37,6 +37,9 @@ export interface PdfTask {
   port: MessagePort;
 }
 
+/** A document as the markdown Quire stores: its pages linked by id, every other link as written. */
+const storedMarkdownOf = (document: JSONDocument) => documentToMarkdown(document, { link: linkWriterFor(new Map()) });
+
 export const tasks = {
   mergeText: (input: { base: string; ours: string; theirs: string }) => mergeText(input.base, input.ours, input.theirs),
   parseOpenApiText: (input: { text: string }) => parseOpenApiText(input.text) as Record<string, unknown>,
@@ -47,14 +50,12 @@ export const tasks = {
     return { json, stored: deflateSync(json).toString('base64') };
   },
   /** A JSONDocument sent by a client as the markdown to store, its pages linked by id. */
-  documentToMarkdown: (input: { document: JSONDocument }) => documentToMarkdown(input.document, { link: linkWriterFor(new Map()) }),
+  documentToMarkdown: (input: { document: JSONDocument }) => storedMarkdownOf(input.document),
   /** Markdown holding forms of GitBook's earlier formats as today's writes it, its links as written. */
-  markdownInCurrentForms: (input: { markdown: string }) => documentToMarkdown(markdownToDocument(input.markdown, linksAsWritten), { link: linkWriterFor(new Map()) }),
+  markdownInCurrentForms: (input: { markdown: string }) => storedMarkdownOf(markdownToDocument(input.markdown, linksAsWritten)),
   /** Markdown as a reader with these claims reads it: the conditional blocks decided, the rest written back as it was written. */
   markdownReadBy: (input: { markdown: string; claims: Record<string, unknown> }) =>
-    documentToMarkdown(withConditionsDecided(markdownToDocument(input.markdown, linksAsWritten), (expression) => conditionHolds(expression, input.claims)), {
-      link: linkWriterFor(new Map()),
-    }),
+    storedMarkdownOf(withConditionsDecided(markdownToDocument(input.markdown, linksAsWritten), (expression) => conditionHolds(expression, input.claims))),
   /** A document's JSON as a reader with these claims reads it: the conditional blocks decided. */
   documentJsonReadBy: (input: { json: string; claims: Record<string, unknown> }) =>
     JSON.stringify(withConditionsDecided(JSON.parse(input.json) as { nodes: unknown[] }, (expression) => conditionHolds(expression, input.claims))),

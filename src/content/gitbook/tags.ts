@@ -136,7 +136,8 @@ export function isolateTags(markdown: string): string {
       if (rawHtmlEnd.test(line)) rawHtmlEnd = undefined;
     } else if (!fence) {
       const raw = RAW_HTML_OPENING.exec(trimmed)?.[1];
-      if (raw && !new RegExp(`</${raw}>`, 'i').test(line)) rawHtmlEnd = new RegExp(`</${raw}>`, 'i');
+      const end = raw ? new RegExp(`</${raw}>`, 'i') : undefined;
+      if (end && !end.test(line)) rawHtmlEnd = end;
     }
     if (fence) {
       if (trimmed.startsWith(fence.marker[0].repeat(fence.marker.length)) && trimmed.replace(/[`~]/g, '').trim() === '') fence = undefined;
