@@ -124,13 +124,21 @@ describe('the built-in reader', () => {
     const { call, space, path, open } = await publishedSite();
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
     const legacy = '# Cakes\n\n{% code-tabs %}\n{% code-tabs-item title="cake.js" %}\n```js\nbake()\n```\n{% endcode-tabs-item %}\n{% endcode-tabs %}';
-    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', document: legacy }] });
+    const withCondition = '# Pro cakes\n\n{% code-tabs %}\n{% code-tabs-item title="pro.js" %}\n```js\nbake()\n```\n{% endcode-tabs-item %}\n{% endcode-tabs %}\n\n{% if visitor.claims.plan == "pro" %}\nThe secret recipe.\n{% endif %}';
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [{ operation: 'insert_page', document: legacy }, { operation: 'insert_page', document: withCondition }],
+    });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
     const written = '{% code title="cake.js" %}\n```js\nbake()\n```\n{% endcode %}';
     expect((await open(`${path}/cakes.md`)).response.body).toBe(`# Cakes\n\n${written}\n`);
     const full = (await open(`${path}/llms-full.txt`)).response.body;
     expect(full).toContain(written);
     expect(full).not.toContain('code-tabs');
+    // Written in today's forms, a block shown on a condition still reaches only the readers it names.
+    const proPage = (await open(`${path}/pro-cakes.md`)).response.body;
+    expect(proPage).toContain('{% code title="pro.js" %}');
+    expect(proPage).not.toContain('secret recipe');
+    expect(full).not.toContain('secret recipe');
   });
 
   it('lays out sections as tabs and a section\'s site spaces as variants, each at its path, with canonical and social links', async () => {
