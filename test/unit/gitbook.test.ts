@@ -670,6 +670,19 @@ describe("GitBook's written layout", () => {
     expect(write(read(code))).toBe('```\na\n\n\n\nb\n```\n\n```\nc\n\n\n\nd\n```\n');
   });
 
+  it("reads the empty paragraph GitBook keeps at a page's end after a table or code, a blank line before the end, and writes it back so; not after code's last line", () => {
+    const markdown = '| A |\n| - |\n| 1 |\n\n';
+    const document = expectStable(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual(['table', 'paragraph']);
+    expect(write(document)).toBe(markdown);
+    expect(read('Text.\n\n\n\n').nodes.map((node) => node.type)).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    expect(write(read('Text.\n\n\n\n'))).toBe('Text.\n\n\n\n');
+    expect(read('Text.\n').nodes).toHaveLength(1);
+    expect(read('\n\n').nodes).toHaveLength(0);
+    expect(read('```\nunclosed\n\n').nodes.map((node) => node.type)).toEqual(['code']);
+    expect(read('<pre><code>open\n\n').nodes.some((node) => node.type === 'paragraph' && plainText(node) === '')).toBe(false);
+  });
+
   it('escapes every underscore of text as GitBook does, inside a word too, but none in code or in an address', () => {
     const markdown = "## The user\\_id field\n\nMissing 'start\\_date' in [snake\\_case](https://x.test/snake_case), `user_id` stays, and \\\\\\_ is a backslash's.\n";
     const document = expectStable(markdown);
@@ -721,6 +734,7 @@ describe('GitBook markdown corpus', () => {
       2: 'uhnikHWV8WFdSXzOcIlIvn0gjLYGIzlBpnG0-DE18zQ',
       3: 'TGUJ0oC5h1dJTyFX6AIVThs40IjxUUjKE9CUIaXmMRg',
       4: 'zDxyRm7Pnuf7Ud6QOfMSVMMOCHGgnyXNt6X3KqvGkVo',
+      5: 'jqlhPkbU-DBI_nGHbFD84ZjugCzkhp6HdXiy_3XJo80',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

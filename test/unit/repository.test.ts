@@ -142,6 +142,9 @@ describe("GitBook's repository format", () => {
 
   it('writes a page as its front matter, every field of it, its title as a heading and its body, a blank line after the title even when nothing follows, as GitBook does', () => {
     expect(writePageFile({}, 'Guide', 'Body.\n')).toBe('# Guide\n\nBody.\n');
+    // The writer's blank line after the last block is GitBook's empty paragraph there: it stays.
+    expect(writePageFile({}, 'Guide', '<table></table>\n\n')).toBe('# Guide\n\n<table></table>\n\n');
+    expect(writeIncludeFile('Support', 'Ask us.\n\n')).toBe('---\ntitle: Support\n---\n\nAsk us.\n\n');
     expect(writePageFile({ description: 'About: it', hidden: true, coverHeight: 461 }, 'Guide', '')).toBe("---\ndescription: 'About: it'\nhidden: true\ncoverHeight: 461\n---\n\n# Guide\n\n");
     expect(writePageFile('icon:   rocket # as written\n', 'Guide', '')).toBe('---\nicon:   rocket # as written\n---\n\n# Guide\n\n');
   });

@@ -445,9 +445,22 @@ function frontMatterYaml(fields: Record<string, unknown>): string {
   return dumpYaml(fields);
 }
 
+/**
+ * A body as a file ends it: from its first line with anything on it, to one newline, or
+ * to the blank lines the writer put after the last block for GitBook's empty paragraphs
+ * there (`</table>`, a blank line, the end). Nothing when the body is blank.
+ */
+function fileBody(body: string): string {
+  const text = body.trim();
+  if (!text) return '';
+  const endingNewlines = body.slice(body.trimEnd().length).split('\n').length - 1;
+  return `${text}${'\n'.repeat(Math.max(1, endingNewlines))}`;
+}
+
 /** A reusable content's file, as GitBook writes it: its title in the front matter, then the body. */
 export function writeIncludeFile(title: string, body: string): string {
-  return `---\n${frontMatterYaml({ title })}---\n${body.trim() ? `\n${body.trim()}\n` : ''}`;
+  const text = fileBody(body);
+  return `---\n${frontMatterYaml({ title })}---\n${text ? `\n${text}` : ''}`;
 }
 
 /** A page's file: its front matter (when it has any: its fields, or the YAML to write as it is), the title as a heading, the body. */
@@ -455,5 +468,5 @@ export function writePageFile(front: Record<string, unknown> | string, title: st
   const fields = typeof front === 'string' ? {} : Object.fromEntries(Object.entries(front).filter(([, value]) => value !== undefined));
   const yaml = typeof front === 'string' ? front : Object.keys(fields).length > 0 ? frontMatterYaml(fields) : '';
   // GitBook writes a blank line after the title even when nothing follows it.
-  return `${yaml ? `---\n${yaml}---\n\n` : ''}# ${title}\n\n${body.trim() ? `${body.trim()}\n` : ''}`;
+  return `${yaml ? `---\n${yaml}---\n\n` : ''}# ${title}\n\n${fileBody(body)}`;
 }

@@ -95,7 +95,9 @@ const CONTAINER_PREFIX = /^([ \t]*(?:>[ \t]?)*)((?:[-*+]|\d{1,9}[.)])[ \t]+)?/;
 /**
  * The line GitBook's empty paragraph reads from. GitBook writes one as nothing between
  * the blank lines that part blocks: three blank lines or more between two blocks hold
- * one for each further two, which CommonMark alone would read as no block at all.
+ * one for each further two, which CommonMark alone would read as no block at all. At
+ * the end of a page it writes one as a blank line after the last block's (`</table>`,
+ * a blank line, the end), where its editor keeps a paragraph after a table or code.
  */
 export const EMPTY_PARAGRAPH_LINE = '<!-- gitbook:empty-paragraph -->';
 
@@ -103,6 +105,7 @@ export const EMPTY_PARAGRAPH_LINE = '<!-- gitbook:empty-paragraph -->';
 const RAW_HTML_OPENING = /^<(pre|script|style|textarea)(?=[\s>]|$)/i;
 
 const BLANK_RUN_OF_THREE = /\n[ \t]*\n[ \t]*\n[ \t]*\n/;
+const ENDS_WITH_BLANK_LINE = /\n\s*\n\s*$/;
 
 /**
  * Puts every GitBook tag outside code on a line of its own, with blank lines around it,
@@ -110,13 +113,14 @@ const BLANK_RUN_OF_THREE = /\n[ \t]*\n[ \t]*\n[ \t]*\n/;
  * outside code and containers. Code fences, code spans and HTML blocks are left as they are.
  */
 export function isolateTags(markdown: string): string {
-  if (!markdown.includes('{%') && !BLANK_RUN_OF_THREE.test(markdown)) return markdown;
+  if (!markdown.includes('{%') && !BLANK_RUN_OF_THREE.test(markdown) && !ENDS_WITH_BLANK_LINE.test(markdown)) return markdown;
   const out: string[] = [];
   let fence: { marker: string } | undefined;
   let inHtml = false;
   let previousBlank = true;
   /** Blank lines just passed, outside code: at the top level, a block after three or more follows empty paragraphs. */
   let blankRun = 0;
+  let anyBlock = false;
   /** The end of the raw HTML block (`<pre>`, GitBook's form of code) the line is in, whose blank lines are its content. */
   let rawHtmlEnd: RegExp | undefined;
   for (const line of markdown.split('\n')) {
@@ -131,6 +135,7 @@ export function isolateTags(markdown: string): string {
         for (let made = 0; made < Math.floor((blankRun - 1) / 2); made++) out.push(EMPTY_PARAGRAPH_LINE, '');
       }
       blankRun = 0;
+      anyBlock = true;
     }
     if (rawHtmlEnd) {
       if (rawHtmlEnd.test(line)) rawHtmlEnd = undefined;
@@ -184,6 +189,8 @@ export function isolateTags(markdown: string): string {
     out.push(continuation.trimEnd());
     previousBlank = true;
   }
+  // The text's last piece, after its final newline, is counted as a blank line: `</table>\n\n` ends with two.
+  if (anyBlock && !fence && !rawHtmlEnd) for (let made = 0; made < Math.floor(blankRun / 2); made++) out.push(EMPTY_PARAGRAPH_LINE, '');
   return out.join('\n');
 }
 
