@@ -213,7 +213,7 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
 
   it('reads every inline: links, images, emoji, icons, maths, annotations, mentions, buttons and expressions', () => {
     const paragraph = only(
-      'See [docs](/pages/p1), ![i](https://x.test/i.png) 🚀 <i class="fa-rocket">:rocket:</i> $$x$$ a word[^n] [@ann](user:u1) ' +
+      'See [docs](/pages/p1), ![i](https://x.test/i.png) :rocket: <i class="fa-rocket">:rocket:</i> $$x$$ a word[^n] [@ann](user:u1) ' +
         '<a href="https://x.test" class="button secondary" data-icon="arrow-right">Go</a> <code class="expression">space.vars.v</code>\n\n[^n]: The note.',
     );
     const inlines = paragraph.nodes!.filter((node): node is Inline => node.object === 'inline');
@@ -301,6 +301,24 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     const emoji = paragraph.nodes!.filter((node) => node.object === 'inline').map((node) => (node as Inline).data.code);
     expect(emoji).toEqual(['1f389', '1f469-200d-1f4bb']);
     expect(leafText(paragraph)).toBe('Done  at 10:30:45 by , not :not-an-emoji: nor a:tada: nor :tada:.');
+  });
+
+  it("writes an emoji by its name, its underscores escaped, as GitBook's Git Sync does, in HTML as its span, and where a name would touch a word as the span too; an emoji character in text stays text", () => {
+    const markdown = '### :date: Timeline\n\nFlag :triangular\\_flag\\_on\\_post: `-h`, done :white\\_check\\_mark:.\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(JSON.stringify(document.nodes[1])).toContain('"code":"1f6a9"');
+    // The inline a client sends, its code with the variation selector or without it, as GitBook's own codes are.
+    const emoji = (code: string): Inline => ({ object: 'inline', type: 'emoji', isVoid: true, data: { code } });
+    const paragraph = (...nodes: Array<TextNode | Inline>): Pick<JSONDocument, 'nodes'> => ({ nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes }] });
+    expect(write(paragraph(emoji('2328-fe0f'), emoji('2328'), emoji('1f469-200d-2696-fe0f')))).toBe(':keyboard::keyboard::woman\\_judge:\n');
+    const touching = write(paragraph({ object: 'text', leaves: [{ object: 'leaf', text: 'Party', marks: [] }] }, emoji('1f389')));
+    expect(touching).toBe('Party<span data-gb-custom-inline data-tag="emoji" data-code="1f389">🎉</span>\n');
+    expect(only(touching).nodes!.map((node) => (node.object === 'inline' ? node.type : 'text'))).toEqual(['text', 'emoji']);
+    // GitBook's changelog holds both: the character as text (`### ✨ New`, `<summary>🐛 …`) beside names, each written back as it was.
+    const asText = '### ✨ New\n\n<details>\n\n<summary>🐛 And the bug fixes</summary>\n\nFixed.\n\n</details>\n';
+    expect(kindsIn(expectStable(asText).nodes).has('emoji')).toBe(false);
+    expect(write(read(asText))).toBe(asText);
   });
 
   it('keeps unknown tags and HTML as text, never dropping them', () => {
@@ -735,6 +753,7 @@ describe('GitBook markdown corpus', () => {
       3: 'TGUJ0oC5h1dJTyFX6AIVThs40IjxUUjKE9CUIaXmMRg',
       4: 'zDxyRm7Pnuf7Ud6QOfMSVMMOCHGgnyXNt6X3KqvGkVo',
       5: 'jqlhPkbU-DBI_nGHbFD84ZjugCzkhp6HdXiy_3XJo80',
+      6: '_QnYSh6u65CLxNUk8nNlKk3EVeMuvr75z71ZAWYnIAM',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -9,7 +9,6 @@ import { fromHtml } from 'hast-util-from-html';
 import { phrasing as isHastPhrasing } from 'hast-util-phrasing';
 import { toHtml } from 'hast-util-to-html';
 import { defaultHandlers, toMdast, type Handle } from 'hast-util-to-mdast';
-import { nameToEmoji } from 'gemoji';
 import { toHast } from 'mdast-util-to-hast';
 import { htmlBlockNames } from 'micromark-util-html-tag-name';
 import type * as md from 'mdast';
@@ -21,6 +20,7 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { isSafeLinkUrl } from './safety.ts';
+import { textAndEmoji } from './emoji.ts';
 import { CONTAINER_TAGS, EMPTY_PARAGRAPH_LINE, isolateTags, tagOf, type Tag } from './tags.ts';
 import {
   MARK_ORDER,
@@ -69,20 +69,6 @@ export function anchorOfText(words: string): string {
 }
 
 type Phrasing = Array<TextNode | Inline>;
-
-/** Emoji as GitBook's editor makes them: a pictographic character, with its modifiers and joins. */
-const EMOJI = /((?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)(?:\p{Emoji_Modifier}|\uFE0F|\u200D(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F?))*)/u;
-
-/**
- * An emoji by its name, as GitBook's markdown also writes one (`:tada:`, GitBook's
- * documentation, "Emojis": "Representation in Markdown"): a known name between colons,
- * not inside a word or a number (`10:30:45`).
- */
-const EMOJI_SHORTCODE = /(?<![\p{L}\p{N}:]):([a-z0-9_+-]+):(?![\p{L}\p{N}])/gu;
-
-function withShortcodesAsEmoji(value: string): string {
-  return value.includes(':') ? value.replace(EMOJI_SHORTCODE, (whole, name: string) => (Object.hasOwn(nameToEmoji, name) ? nameToEmoji[name] : whole)) : value;
-}
 
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const ALERTS: Record<string, string> = { NOTE: 'info', TIP: 'success', IMPORTANT: 'info', WARNING: 'warning', CAUTION: 'danger' };
@@ -265,6 +251,9 @@ function isInlineHtmlForm(element: Element): boolean {
       return classes.includes('button') || element.properties.dataMention !== undefined || (typeof element.properties.id === 'string' && element.children.length === 0);
     case 'button':
       return classes.includes('button');
+    case 'span':
+      // GitBook's HTML form of an inline, an emoji in HTML: the span holds its character, which as text would be text.
+      return element.properties.dataGbCustomInline !== undefined;
     case 'code':
       return classes.includes('expression');
     default:
@@ -360,7 +349,7 @@ const customBlockAsQuote: Handle = (state, element) => {
 
 /** hast → mdast keeping GitBook's inline HTML forms as tags. */
 const INLINE_FORM_HANDLERS: Record<string, Handle> = {
-  ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code'].map((name) => [name, keptAsTags])),
+  ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code', 'span'].map((name) => [name, keptAsTags])),
   pre: preAsCode,
   picture: pictureAsTags,
   div: customBlockAsQuote,
@@ -447,12 +436,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   };
 
   const textWithEmoji = (value: string, marks: Mark[]): Phrasing =>
-    withShortcodesAsEmoji(value).split(EMOJI).flatMap((part, index): Phrasing => {
-      if (part === '') return [];
-      if (index % 2 === 0) return [text(part, marks)];
-      const code = [...part].map((char) => char.codePointAt(0)!.toString(16)).join('-');
-      return [{ object: 'inline', type: 'emoji', isVoid: true, data: { code } }];
-    });
+    textAndEmoji(value).map((piece) => ('code' in piece ? { object: 'inline', type: 'emoji', isVoid: true, data: { code: piece.code } } : text(piece.text, marks)));
 
   const inlineImage = (url: string, alt: string | undefined, extra: Record<string, unknown> = {}): Inline | undefined => {
     const ref = refOf(url, true);

@@ -10,6 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified, type Processor } from 'unified';
+import { emojiName, nameReadsAlone } from './emoji.ts';
 import { compactTags, writeTag } from './tags.ts';
 import { MARK_ORDER, hasScheme, optionLabel, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
@@ -223,6 +224,29 @@ function lengthText(value: unknown): string | undefined {
 
 type Item = { marks: Mark[]; node: md.PhrasingContent[] };
 
+/** An emoji inline in its HTML form, which GitBook writes in HTML and which reads back by its code wherever it is. */
+function emojiInHtml(code: string): md.Html {
+  const glyph = code.split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
+  return { type: 'html', value: `<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${glyph}</span>` };
+}
+
+/**
+ * An emoji inline in markdown, by its name as GitBook writes it (a text node: its
+ * underscores are escaped as every other's, `:white\_check\_mark:`). One without a
+ * name, or whose name would touch a word and read as text, takes its HTML form.
+ */
+function emojiInMarkdown(code: string, before: string, after: string): md.PhrasingContent {
+  const name = emojiName(code);
+  return name && nameReadsAlone(before, after) ? { type: 'text', value: `:${name}:` } : emojiInHtml(code);
+}
+
+/** The text a neighbour of an inline puts right beside it when written without marks (marks part it from the inline), or ''. */
+function unmarkedText(node: TextNode | Inline | undefined, side: 'start' | 'end'): string {
+  if (node?.object !== 'text') return '';
+  const leaf = side === 'start' ? node.leaves[0] : node.leaves.at(-1);
+  return leaf && leaf.marks.length === 0 ? leaf.text : '';
+}
+
 function sameMark(a: Mark, b: Mark): boolean {
   return a.type === b.type && JSON.stringify(a.data ?? {}) === JSON.stringify(b.data ?? {});
 }
@@ -343,13 +367,17 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   function phrasing(nodes: Array<TextNode | Inline>): md.PhrasingContent[] {
     const items: Item[] = [];
-    for (const node of nodes) {
+    nodes.forEach((node, index) => {
       if (node.object === 'text') {
         for (const leaf of node.leaves) items.push({ marks: leaf.marks, node: leafNodes(leaf) });
-        continue;
+        return;
+      }
+      if (node.type === 'emoji' && htmlDepth === 0) {
+        items.push({ marks: [], node: [emojiInMarkdown(String(node.data.code ?? ''), unmarkedText(nodes[index - 1], 'end'), unmarkedText(nodes[index + 1], 'start'))] });
+        return;
       }
       items.push({ marks: [], node: inline(node) });
-    }
+    });
     return group(items);
   }
 
@@ -366,12 +394,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         }
         return [{ type: 'image', url: src, alt: (data.alt as string | undefined) ?? '' }];
       }
-      case 'emoji': {
-        const code = String(data.code ?? '');
-        const glyph = code.split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
-        // In HTML GitBook writes an emoji in its inline's HTML form (fromMarkdown reads it back by its code).
-        return htmlDepth > 0 ? [raw(`<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${glyph}</span>`)] : [{ type: 'text', value: glyph }];
-      }
+      case 'emoji':
+        return [emojiInHtml(String(data.code ?? ''))];
       case 'icon':
         return [raw(`<i class="fa-${attributeText(String(data.icon))}"${data.color ? ` style="color:${attributeText(String(data.color))};"` : ''}>:${htmlText(String(data.icon))}:</i>`)];
       case 'inline-math':
