@@ -701,6 +701,17 @@ describe("GitBook's written layout", () => {
     expect(read('<pre><code>open\n\n').nodes.some((node) => node.type === 'paragraph' && plainText(node) === '')).toBe(false);
   });
 
+  it("reads the empty paragraph GitBook keeps at the end or start of a container, two blank lines just inside its tags (where it writes none otherwise), and writes it back so", () => {
+    for (const markdown of ['{% update date="2026-01-23" %}\n## Fixes\n\n* Fixed.\n\n\n{% endupdate %}\n', '{% hint style="info" %}\n\n\nText\n{% endhint %}\n']) {
+      const document = expectStable(markdown);
+      expect((document.nodes[0].nodes as Block[]).filter((node) => node.type === 'paragraph' && plainText(node) === '')).toHaveLength(1);
+      expect(write(document)).toBe(markdown);
+    }
+    // Not between a code container's tags, nor in tabs between two tabs.
+    expect(kindsIn(read('{% code title="a.js" %}\n\n\n```js\nx\n```\n\n\n{% endcode %}\n').nodes).has('paragraph')).toBe(false);
+    expect((read('{% tabs %}\n{% tab title="A" %}\nA\n{% endtab %}\n\n\n{% endtabs %}\n').nodes[0].nodes as Block[]).map((node) => node.type)).toEqual(['tabs-item']);
+  });
+
   it('escapes every underscore of text as GitBook does, inside a word too, but none in code or in an address', () => {
     const markdown = "## The user\\_id field\n\nMissing 'start\\_date' in [snake\\_case](https://x.test/snake_case), `user_id` stays, and \\\\\\_ is a backslash's.\n";
     const document = expectStable(markdown);
@@ -754,6 +765,7 @@ describe('GitBook markdown corpus', () => {
       4: 'zDxyRm7Pnuf7Ud6QOfMSVMMOCHGgnyXNt6X3KqvGkVo',
       5: 'jqlhPkbU-DBI_nGHbFD84ZjugCzkhp6HdXiy_3XJo80',
       6: '_QnYSh6u65CLxNUk8nNlKk3EVeMuvr75z71ZAWYnIAM',
+      7: 'IGTpQ_ntqTjZeF1Qo0C7ur0N64zKCo0tRgv2Ssf9Ydw',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

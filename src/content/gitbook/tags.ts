@@ -95,11 +95,15 @@ const CONTAINER_PREFIX = /^([ \t]*(?:>[ \t]?)*)((?:[-*+]|\d{1,9}[.)])[ \t]+)?/;
 /**
  * The line GitBook's empty paragraph reads from. GitBook writes one as nothing between
  * the blank lines that part blocks: three blank lines or more between two blocks hold
- * one for each further two, which CommonMark alone would read as no block at all. At
+ * one for each further two, which CommonMark alone would read as no block at all; just
+ * inside a container's tags, where it writes no blank line, two hold one. At
  * the end of a page it writes one as a blank line after the last block's (`</table>`,
  * a blank line, the end), where its editor keeps a paragraph after a table or code.
  */
 export const EMPTY_PARAGRAPH_LINE = '<!-- gitbook:empty-paragraph -->';
+
+/** Containers whose body is blocks, which may begin or end with an empty paragraph. */
+const BODY_CONTAINERS = new Set(['hint', 'tab', 'step', 'column', 'update', 'if']);
 
 /** CommonMark's raw HTML blocks, which run to their closing tag, blank lines and all. */
 const RAW_HTML_OPENING = /^<(pre|script|style|textarea)(?=[\s>]|$)/i;
@@ -121,6 +125,8 @@ export function isolateTags(markdown: string): string {
   /** Blank lines just passed, outside code: at the top level, a block after three or more follows empty paragraphs. */
   let blankRun = 0;
   let anyBlock = false;
+  /** Whether the last line with anything on it opened a container of blocks, at the top level. */
+  let afterBodyOpening = false;
   /** The end of the raw HTML block (`<pre>`, GitBook's form of code) the line is in, whose blank lines are its content. */
   let rawHtmlEnd: RegExp | undefined;
   for (const line of markdown.split('\n')) {
@@ -131,11 +137,15 @@ export function isolateTags(markdown: string): string {
     if (fence || rawHtmlEnd) blankRun = 0;
     else if (line.trim() === '') blankRun++;
     else {
-      if (blankRun >= 3 && /^[^\s>]/.test(line)) {
-        for (let made = 0; made < Math.floor((blankRun - 1) / 2); made++) out.push(EMPTY_PARAGRAPH_LINE, '');
-      }
+      const topLevel = /^[^\s>]/.test(line);
+      const tag = topLevel && line.startsWith('{%') ? tagOf(line) : undefined;
+      // Inside a container's tags GitBook writes no blank line, so there two hold an empty paragraph.
+      const atContainerEdge = afterBodyOpening || (tag?.closing === true && BODY_CONTAINERS.has(tag.name));
+      const emptyParagraphs = !topLevel ? 0 : atContainerEdge ? Math.floor(blankRun / 2) : Math.floor((blankRun - 1) / 2);
+      for (let made = 0; made < emptyParagraphs; made++) out.push(EMPTY_PARAGRAPH_LINE, '');
       blankRun = 0;
       anyBlock = true;
+      afterBodyOpening = tag?.closing === false && BODY_CONTAINERS.has(tag.name);
     }
     if (rawHtmlEnd) {
       if (rawHtmlEnd.test(line)) rawHtmlEnd = undefined;
@@ -233,7 +243,8 @@ export function compactTags(markdown: string): string {
     }
     const opening = FENCE.exec(trimmed);
     if (opening) fence = opening[1];
-    const afterOpening = blank(line) && isTag(kept.at(-1), false) && !isTag(index + 1, true);
+    // One blank line each side: the others are a container's empty paragraph at its start or end.
+    const afterOpening = blank(line) && kept.at(-1) === index - 1 && isTag(index - 1, false) && !isTag(index + 1, true);
     const beforeClosing = blank(line) && isTag(index + 1, true) && !isTag(kept.at(-1), false);
     if (!afterOpening && !beforeClosing) kept.push(index);
   }
