@@ -567,6 +567,13 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(leafText(after as TextNode)).toBe(' here.');
   });
 
+  it("keeps the line breaks a paragraph in HTML ends with, as GitBook writes a cell's link then <br>, and writes them back", () => {
+    const table = '<table><thead><tr><th width="156">Skill</th><th>Download</th></tr></thead><tbody><tr><td><code>write-docs</code></td><td><a href="https://x.test/skills/write-docs">GitHub</a><br></td></tr></tbody></table>\n';
+    const cell = only(table).fragments!.find((fragment) => leafText(fragment.nodes[0] as Block).endsWith('\n'));
+    expect(cell?.nodes[0].nodes!.map((node) => (node.object === 'inline' ? node.type : 'text'))).toEqual(['link', 'text']);
+    expect(write(read(table))).toBe(table);
+  });
+
   it("reads a markdown table's cell GitBook wrote with blocks in HTML, markdown among the tags, as an HTML table's cell, never showing its tags as text", () => {
     const table = only(
       '| Claim | Value |\n| --- | --- |\n' +
@@ -766,6 +773,7 @@ describe('GitBook markdown corpus', () => {
       5: 'jqlhPkbU-DBI_nGHbFD84ZjugCzkhp6HdXiy_3XJo80',
       6: '_QnYSh6u65CLxNUk8nNlKk3EVeMuvr75z71ZAWYnIAM',
       7: 'IGTpQ_ntqTjZeF1Qo0C7ur0N64zKCo0tRgv2Ssf9Ydw',
+      8: '-HsOA4FysbSrSbDUkhTbeWVsZVq2E6mbM1-LVcvHf34',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -348,8 +348,21 @@ const customBlockAsQuote: Handle = (state, element) => {
 };
 
 /** hast → mdast keeping GitBook's inline HTML forms as tags. */
+/**
+ * A `<p>` with the line breaks it starts or ends with: GitBook writes a paragraph ending
+ * in a break so (`<td><a href="…">GitHub</a><br></td>`), which hast-util-to-mdast drops.
+ */
+const paragraphWithItsBreaks: Handle = (state, element) => {
+  const children = state.all(element) as md.PhrasingContent[];
+  if (children.length === 0) return undefined;
+  const paragraph: md.Paragraph = { type: 'paragraph', children };
+  state.patch(element, paragraph);
+  return paragraph;
+};
+
 const INLINE_FORM_HANDLERS: Record<string, Handle> = {
   ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code', 'span'].map((name) => [name, keptAsTags])),
+  p: paragraphWithItsBreaks,
   pre: preAsCode,
   picture: pictureAsTags,
   div: customBlockAsQuote,
