@@ -6,6 +6,7 @@
 import type { Element, ElementContent, Properties, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
+import { glyphOf } from '../content/gitbook/emoji.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
 import { optionLabel, plainText } from '../content/gitbook/model.ts';
@@ -174,10 +175,8 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
         const src = imageSrc(data.ref);
         return src ? [h('img', { src, alt: String(data.alt ?? ''), className: data.size === 'line' ? ['inline-image', 'line'] : ['inline-image'] })] : [];
       }
-      case 'emoji': {
-        const char = String(data.code ?? '').split('-').filter((hex) => /^[0-9a-f]+$/i.test(hex)).map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
-        return [h('span', { className: ['emoji'] }, [t(char)])];
-      }
+      case 'emoji':
+        return [h('span', { className: ['emoji'] }, [t(glyphOf(String(data.code ?? '')))])];
       case 'icon':
         return [h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true' })];
       case 'inline-math':

@@ -6,8 +6,11 @@
 // `<summary>` without the span), and the inline by its name beside it.
 import { emojiToName, nameToEmoji } from 'gemoji';
 
-/** A name between colons, not inside a word or a number (`10:30:45`). */
-const SHORTCODE = /(?<![\p{L}\p{N}:]):([a-z0-9_+-]+):(?![\p{L}\p{N}])/gu;
+/**
+ * A name between colons, not inside a word or a number (`10:30:45`); after a colon only
+ * where that colon ends the emoji before it (`:keyboard::mouse:`).
+ */
+const SHORTCODE = /(?<![\p{L}\p{N}]):([a-z0-9_+-]+):(?![\p{L}\p{N}])/gu;
 
 /** An emoji's code as the document holds it: its code points in hex, joined by dashes. */
 function codeOf(glyph: string): string {
@@ -33,13 +36,19 @@ export function textAndEmoji(value: string): Array<{ text: string } | { code: st
   const pieces: Array<{ text: string } | { code: string }> = [];
   let last = 0;
   for (const match of value.matchAll(SHORTCODE)) {
-    if (!Object.hasOwn(nameToEmoji, match[1])) continue;
+    if (!Object.hasOwn(nameToEmoji, match[1]) || (value[match.index! - 1] === ':' && match.index !== last)) continue;
     if (match.index! > last) pieces.push({ text: value.slice(last, match.index) });
     pieces.push({ code: codeOf(nameToEmoji[match[1]]) });
     last = match.index! + match[0].length;
   }
   if (last < value.length) pieces.push({ text: value.slice(last) });
   return pieces;
+}
+
+/** An emoji's characters from its code; none for a code that names no character (a client's document may hold anything). */
+export function glyphOf(code: string): string {
+  const points = code.split('-').map((hex) => (/^[0-9a-f]{1,6}$/i.test(hex) ? Number.parseInt(hex, 16) : Number.NaN));
+  return points.every((point) => point <= 0x10ffff) ? String.fromCodePoint(...points) : '';
 }
 
 /** Whether a name written between `before` and `after` reads back as the emoji: not touching a letter, a number or a colon. */

@@ -347,7 +347,6 @@ const customBlockAsQuote: Handle = (state, element) => {
   return { type: 'blockquote', data: { gitbookTag: tag }, children: state.all(element) } as md.Blockquote;
 };
 
-/** hast → mdast keeping GitBook's inline HTML forms as tags. */
 /**
  * A `<p>` with the line breaks it starts or ends with: GitBook writes a paragraph ending
  * in a break so (`<td><a href="…">GitHub</a><br></td>`), which hast-util-to-mdast drops.
@@ -360,6 +359,7 @@ const paragraphWithItsBreaks: Handle = (state, element) => {
   return paragraph;
 };
 
+/** hast → mdast keeping GitBook's inline HTML forms as tags. */
 const INLINE_FORM_HANDLERS: Record<string, Handle> = {
   ...Object.fromEntries(['mark', 'kbd', 'sup', 'sub', 'i', 'a', 'button', 'code', 'span'].map((name) => [name, keptAsTags])),
   p: paragraphWithItsBreaks,

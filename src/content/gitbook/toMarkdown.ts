@@ -10,7 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified, type Processor } from 'unified';
-import { emojiName, nameReadsAlone } from './emoji.ts';
+import { emojiName, glyphOf, nameReadsAlone } from './emoji.ts';
 import { compactTags, writeTag } from './tags.ts';
 import { MARK_ORDER, hasScheme, optionLabel, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
@@ -226,8 +226,7 @@ type Item = { marks: Mark[]; node: md.PhrasingContent[] };
 
 /** An emoji inline in its HTML form, which GitBook writes in HTML and which reads back by its code wherever it is. */
 function emojiInHtml(code: string): md.Html {
-  const glyph = code.split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
-  return { type: 'html', value: `<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${glyph}</span>` };
+  return { type: 'html', value: `<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${htmlText(glyphOf(code))}</span>` };
 }
 
 /**
