@@ -126,7 +126,7 @@ describe('GitBook content through the API', () => {
     expect(answered.nodes[1].data).toEqual({ formula: 'e^{i\\pi} + 1 = 0' });
   });
 
-  it('refuses a malformed JSONDocument with a 400 naming where it is wrong', async () => {
+  it("refuses a malformed JSONDocument with a 400 naming where it is wrong, an emoji's code naming no character too", async () => {
     const { call } = await setup();
     const changeRequest = (await call('POST', '/change-requests', {})).body;
     const bad = await call('POST', `/change-requests/${changeRequest.id}/content`, {
@@ -134,6 +134,14 @@ describe('GitBook content through the API', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('changes[0].document.document: nodes[0].nodes[0].leaves[0].text: must be a string');
+    const emoji = (code: unknown) => ({ object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'emoji', isVoid: true, data: { code } }] }] });
+    for (const code of ['110000', '🎉', 'zz', 7]) {
+      const refused = await call('POST', `/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Bad', document: { document: emoji(code) } }] });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^changes\[0\]\.document\.document: nodes\[0\]\.nodes\[0\]\.data\.code: must be an emoji's code points in hex/);
+    }
+    const fine = await call('POST', `/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Party', document: { document: emoji('1f389') } }] });
+    expect(fine.status).toBe(200);
   });
 
   it('finds words inside tabs, hints, steppers, tables, expandables and captions', async () => {

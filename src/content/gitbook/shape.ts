@@ -1,6 +1,8 @@
 // Whether a value sent as a JSONDocument has the document's shape, so that writing it
 // as markdown never meets a node it cannot read. Node kinds and data are GitBook's to
-// grow: an unknown block keeps its words, so only the structure is checked here.
+// grow: an unknown block keeps its words, so only the structure is checked here, and
+// the one datum a reader cannot do without, an emoji's code.
+import { glyphOf } from './emoji.ts';
 
 /** Documents nest blocks this deep at most (lists in tabs in hints…); deeper is refused. */
 const MAX_DEPTH = 64;
@@ -26,6 +28,9 @@ export function documentShapeError(value: unknown): string | undefined {
     if (node.object !== 'block' && node.object !== 'inline') return `${path}.object: must be "block", "inline" or "text"`;
     if (typeof node.type !== 'string') return `${path}.type: must be a string`;
     if (node.data !== undefined && !isObject(node.data)) return `${path}.data: must be an object`;
+    if (node.object === 'inline' && node.type === 'emoji' && !(typeof node.data?.code === 'string' && /^[0-9a-f-]+$/i.test(node.data.code) && glyphOf(node.data.code))) {
+      return `${path}.data.code: must be an emoji's code points in hex, joined by dashes ("1f389", "1f469-200d-1f4bb")`;
+    }
     if (node.nodes !== undefined && !Array.isArray(node.nodes)) return `${path}.nodes: must be an array`;
     for (const [index, child] of ((node.nodes as unknown[]) ?? []).entries()) {
       const error = check(child, `${path}.nodes[${index}]`, depth + 1);
