@@ -135,7 +135,7 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(only('{% if visitor.claims.plan == "pro" %}\nPro only.\n{% endif %}')).toMatchObject({ type: 'if', data: { expression: 'visitor.claims.plan == "pro"' } });
   });
 
-  it('reads figures as images with alt text and a caption fragment, dark variants, and markdown images with alt only', () => {
+  it("reads figures as images with alt text and a caption fragment, dark variants, and a markdown image as GitBook's documentation gives its form: its words the caption", () => {
     const images = only('<figure><img src="/files/f1" alt="Diagram"><figcaption><p>The <strong>flow</strong></p></figcaption></figure>');
     expect(images.type).toBe('images');
     const image = images.nodes![0] as Block;
@@ -145,7 +145,8 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     const dark = only('<figure><picture><source srcset="https://x.test/dark.png" media="(prefers-color-scheme: dark)"><img src="https://x.test/light.png" alt=""></picture><figcaption></figcaption></figure>');
     expect((dark.nodes![0] as Block).data).toMatchObject({ refDark: { kind: 'url', url: 'https://x.test/dark.png' } });
     const plain = only('![A cat](https://x.test/cat.png)');
-    expect((plain.nodes![0] as Block).data).toEqual({ ref: { kind: 'url', url: 'https://x.test/cat.png' }, alt: 'A cat' });
+    expect((plain.nodes![0] as Block).data).toEqual({ ref: { kind: 'url', url: 'https://x.test/cat.png' } });
+    expect(leafText((plain.nodes![0] as Block).fragments![0].nodes[0])).toBe('A cat');
     expect(only('<div data-full-width="true"><figure><img src="/files/a" alt=""><figcaption></figcaption></figure><figure><img src="/files/b" alt=""><figcaption></figcaption></figure></div>')).toMatchObject({
       type: 'images',
       data: { fullWidth: true },
@@ -322,6 +323,23 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     const asText = '### ✨ New\n\n<details>\n\n<summary>🐛 And the bug fixes</summary>\n\nFixed.\n\n</details>\n';
     expect(kindsIn(expectStable(asText).nodes).has('emoji')).toBe(false);
     expect(write(read(asText))).toBe(asText);
+  });
+
+  it("writes an image block in the form GitBook's documentation gives for it: ![](src) simple, ![caption](src) with a caption, <figure> with an alt or the editor's empty caption", () => {
+    // GitBook's "Insert images", "Representation in Markdown"; real repositories hold the first and last forms side by side.
+    for (const markdown of [
+      '![](<../.gitbook/assets/image (342).png>)\n',
+      '![The GitBook Logo](https://gitbook.com/images/gitbook.png)\n',
+      '<figure><img src="https://gitbook.com/images/gitbook.png" alt="The GitBook Logo"></figure>\n',
+      '<figure><img src="https://gitbook.com/images/gitbook.png" alt="The GitBook Logo"><figcaption><p>GitBook Logo</p></figcaption></figure>\n',
+      '<figure><img src="../.gitbook/assets/image (4).png" alt=""><figcaption></figcaption></figure>\n',
+    ]) {
+      expect(write(expectStable(markdown))).toBe(markdown);
+    }
+    // A caption with more than words keeps the figure; the image has no alt, so it writes none.
+    const image = (caption: Block[]): Block => ({ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.test/a.png' } }, fragments: [{ object: 'fragment', fragment: 'caption', nodes: caption }] });
+    const bold: Block = { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Bold', marks: [{ object: 'mark', type: 'bold' }] }] }] };
+    expect(write({ nodes: [{ object: 'block', type: 'images', data: {}, nodes: [image([bold])] }] })).toBe('<figure><img src="https://x.test/a.png"><figcaption><p><strong>Bold</strong></p></figcaption></figure>\n');
   });
 
   it('keeps unknown tags and HTML as text, never dropping them', () => {
@@ -769,15 +787,16 @@ describe('GitBook markdown corpus', () => {
     // One line per version. When the conversion reads the corpus otherwise, move DOCUMENT_CONVERSION and add a line;
     // when the corpus itself changes, write each line anew from its version's conversion.
     const corpusReadBy: Record<number, string> = {
-      1: 'qgi4GphH21t-WygXJvmSbSnjq5LowNgeiV2akB2MQ94',
-      2: '-HJOBfc4paiMsvqmFuCF8tigrHJ7J_mNvy9_nysGxRw',
-      3: 'GxLxK0SGfg-cM9DLytx7lyA4NEik4EjngZO-DEoltkU',
-      4: 'le3u3ChomVTWQExrHsaJtzUSs1f1LLgiSc996iIYOEI',
-      5: 'eHq8HkkI8bEZbeVhUfLAfoC-NgNZKbhS1rs1UY_teB8',
-      6: 'i8UOuczqU6cj0l39G_KBR7AZA2LkdshEHAC-eUVFWps',
-      7: 'OB6UtGO8-DNunsbIpuDseRhUqK5T0dNMXQd1cQXLBtg',
-      8: '7J_2rjYsG9q-_yIm7C4H8bx-Rkz6H0lf-UCxtFODTvE',
-      9: 'YOaY8lS79tkfRDpvK6cIKJJrI5HAXj20jFWgUyie3ns',
+      1: 'sYLrFDtIp__m8dQCb8s6QHL3Mf6rK_rjKYgdZ_47FUM',
+      2: 'NhnzJzjEO-dfuOIHh7fUmTN7e1OoVJlBK8rXdvfRnyw',
+      3: 'AaD-WAZrpYUclyBSHbNpuwfcFdJHOPPPi5cwo1zYNH0',
+      4: '33avM93Atc53Q_Bsv2r7FdoxdjhY26FmdwmErT5Sp8c',
+      5: 'jmY5kTHceT57Gq8jQgCXPjkqEZaAC5tYWpzSlProjPw',
+      6: 'sxk4gvlAaVxuSM3ckFt9syfzkx4Xm-cIoqCxj_terbs',
+      7: 'J640KFY8xYdXsGs9hbwG01-tyMPJsRI5J3h-mXf6F2o',
+      8: 'ohfleJOIhGvaDzeWFPa1Y9c5lOmgUKJ3oPBqqrydvnI',
+      9: 'kb8bsidLKxzaqixGvY2KI42xUhPqQNnX1AvYCS1NUf4',
+      10: 'QD4Zhz-eZxncuJlhku3lUkwH2Ta7jqKlE6FKDfBdk4g',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -621,7 +621,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     if (!img || !ref) return undefined;
     const refDark = dark ? refOf(srcSetUrl(dark.properties.srcSet), true) : undefined;
     const size = inline && img.properties.dataSize === 'line' ? 'line' : undefined;
-    return defined({ ref, refDark, alt: img.properties.alt ? String(img.properties.alt) : undefined, size });
+    // A block image keeps an empty alt: GitBook writes `alt=""` for one its editor made, and nothing for one read from `![caption](src)`.
+    const alt = img.properties.alt === undefined || (inline && !img.properties.alt) ? undefined : String(img.properties.alt);
+    return defined({ ref, refDark, alt, size });
   };
 
   /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
@@ -670,7 +672,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const width = img?.properties.width;
       if (width !== undefined) data.width = length(String(width));
       const caption = figcaption ? hastBlocks(figcaption.children).filter((node) => node.type === 'paragraph') : [];
-      images.push(voidBlock('image', defined(data), { fragments: captionFragments(caption) }));
+      // An empty `<figcaption>` is the empty caption GitBook's editor gives each image, which a figure without one has not.
+      images.push(voidBlock('image', defined(data), { fragments: captionFragments(figcaption && caption.length === 0 ? [block('paragraph', [text('')])] : caption) }));
     }
     const props = wrapper?.properties ?? {};
     const { dataFullWidth, dataWithFrame, align } = props as Record<string, string | undefined>;
@@ -1077,9 +1080,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         case 'paragraph': {
           const only = node.children.filter((child) => !(child.type === 'text' && !child.value.trim()));
           if (only.length > 0 && only.every((child) => child.type === 'image')) {
+            // GitBook's markdown form of an image block: `![caption](src)`, its words the caption, not the alt (its documentation, "Insert images").
             const images = (only as md.Image[]).flatMap((image) => {
               const ref = refOf(image.url, true);
-              return ref ? [voidBlock('image', defined({ ref, alt: image.alt || undefined }), { fragments: [] })] : [];
+              return ref ? [voidBlock('image', { ref }, { fragments: captionFragments(image.alt ? [block('paragraph', [text(image.alt)])] : []) })] : [];
             });
             if (images.length === only.length) {
               out.push(block('images', images));

@@ -224,6 +224,15 @@ function lengthText(value: unknown): string | undefined {
 
 type Item = { marks: Mark[]; node: md.PhrasingContent[] };
 
+/** A paragraph's words when it holds nothing else (no marks, inlines or line breaks), as an image's markdown form can carry them; otherwise undefined. */
+function plainWords(paragraph: Block): string | undefined {
+  if (paragraph.type !== 'paragraph') return undefined;
+  const nodes = (paragraph.nodes ?? []) as Array<TextNode | Inline>;
+  if (!nodes.every((node) => node.object === 'text' && node.leaves.every((leaf) => (leaf.marks ?? []).length === 0))) return undefined;
+  const words = nodes.map((node) => (node as TextNode).leaves.map((leaf) => leaf.text).join('')).join('');
+  return words.includes('\n') ? undefined : words;
+}
+
 /** An emoji inline in its HTML form, which GitBook writes in HTML and which reads back by its code wherever it is. */
 function emojiInHtml(code: string): md.Html {
   return { type: 'html', value: `<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${htmlText(glyphOf(code))}</span>` };
@@ -458,10 +467,24 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const figure = (image: Block): string => {
     const data = image.data;
-    const img = `<img src="${attributeText(href(data.ref))}"${attributes({ alt: (data.alt as string | undefined) ?? '', width: lengthText(data.width) })}>`;
+    const img = `<img src="${attributeText(href(data.ref))}"${attributes({ alt: data.alt as string | undefined, width: lengthText(data.width) })}>`;
     const picture = data.refDark ? `<picture><source srcset="${attributeText(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img;
-    const caption = fragment(image, 'caption')?.nodes ?? [];
-    return `<figure>${picture}<figcaption>${caption.length ? blocksHtml(caption) : ''}</figcaption></figure>`;
+    const caption = fragment(image, 'caption')?.nodes;
+    if (!caption) return `<figure>${picture}</figure>`;
+    return `<figure>${picture}<figcaption>${caption.some((block) => plainWords(block) !== '') ? blocksHtml(caption) : ''}</figcaption></figure>`;
+  };
+
+  /**
+   * An image as GitBook writes one with no alt and a caption of plain words or none:
+   * `![caption](src)`, its markdown form; undefined for one that needs `<figure>`.
+   */
+  const imageInMarkdown = (image: Block): md.Image | undefined => {
+    const data = image.data;
+    if (data.alt !== undefined || data.refDark || data.width !== undefined) return undefined;
+    const caption = fragment(image, 'caption')?.nodes;
+    // An empty caption (GitBook's editor gives each image one) is written as `<figcaption></figcaption>`.
+    const words = caption === undefined ? '' : caption.length === 1 ? plainWords(caption[0]) : undefined;
+    return words === undefined || (caption && !words) ? undefined : { type: 'image', url: href(data.ref), alt: words };
   };
 
   const table = (node: Block): md.RootContent => {
@@ -666,6 +689,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       case 'images': {
         // As GitBook writes them: several figures a space apart in a <div>, its attributes in their names' order.
         const images = (node.nodes ?? []) as Block[];
+        const markdownForm = images.length === 1 && !data.align && data.fullWidth === undefined && data.withFrame === undefined && htmlDepth === 0 ? imageInMarkdown(images[0]) : undefined;
+        if (markdownForm) return [{ type: 'paragraph', children: [markdownForm] }];
         const figures = images.map(figure).join(' ');
         const wrapper = attributes({ align: data.align as string | undefined, 'data-full-width': booleanText(data.fullWidth), 'data-with-frame': booleanText(data.withFrame) });
         return [raw(wrapper || images.length > 1 ? `<div${wrapper}>${figures}</div>` : figures)];
