@@ -18,7 +18,7 @@ import { visit } from 'unist-util-visit';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import { isSafeLinkUrl } from './safety.ts';
 import { textAndEmoji } from './emoji.ts';
 import { CONTAINER_TAGS, EMPTY_PARAGRAPH_LINE, isolateTags, tagOf, type Tag } from './tags.ts';
@@ -39,7 +39,18 @@ import {
   type TextNode,
 } from './model.ts';
 
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+/**
+ * GFM's literal autolinks (`https://…`, `www.…`, `a@b.c` in text) are not read: GitBook
+ * reads none (asGitBookReadsIt), and micromark's reads the address from the source, so an
+ * escape inside it stayed a backslash (GitBook writes `https://x.test/hacktricks\_live`
+ * in text) that each export escaped again, and `…/\<GUID>` lost its escape to an HTML tag.
+ */
+function withoutLiteralAutolinks(this: Processor) {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push({ disable: { null: ['wwwAutolink', 'protocolAutolink', 'emailAutolink'] } });
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm).use(withoutLiteralAutolinks).use(remarkMath, { singleDollarTextMath: false });
 
 /** GitBook markdown as an mdast tree, its tags isolated: `source` is the text the positions point into. */
 export function parseGitBookMarkdown(markdown: string): { root: md.Root; source: string } {
