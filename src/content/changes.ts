@@ -41,8 +41,13 @@ function setInOrder(tree: FlatTree, siblings: FlatPage[]): void {
   siblings.forEach((sibling, index) => tree.set(sibling.id, sibling.index === index ? sibling : { ...sibling, index }));
 }
 
+/** Whether a page may have `slug`: letters, digits, `-` and `_`, at most 100 (GitBook keeps `disable_functions` and `Setup_Guide` from a file's name). */
+export function isPageSlug(slug: string): boolean {
+  return /^[a-z0-9][a-z0-9_-]*$/i.test(slug) && slug.length <= 100;
+}
+
 function checkSlug(tree: FlatTree, page: FlatPage): void {
-  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(page.meta.slug) || page.meta.slug.length > 100) {
+  if (!isPageSlug(page.meta.slug)) {
     throw new ContentError(`page "${page.id}": slug "${page.meta.slug}" must be letters, digits, - and _ (at most 100)`);
   }
   for (const other of tree.values()) {

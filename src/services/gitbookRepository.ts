@@ -10,6 +10,7 @@ import type { ReusableEntry } from '../content/reusables.ts';
 import { parse as parseYaml } from 'yaml';
 import { ASSETS_DIRECTORY, computedPagesBlocksOf, decodePath, INCLUDES_DIRECTORY, readConfig, readRepository, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type ComputedPagesBlock, type RepositoryConfig, type RepositoryContent, type RepositoryPage, type RepositorySource } from '../content/gitbook/repository.ts';
 import { brokenLinkTo } from '../content/gitbook/toMarkdown.ts';
+import { isPageSlug } from '../content/changes.ts';
 import { hashOf, type Hash } from '../content/objects.ts';
 import { childrenByParent, inReadingOrder, type FlatPage, type FlatTree, type PageMeta } from '../content/tree.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
@@ -320,7 +321,8 @@ async function importedContent(
       const wanted = /^readme$/i.test(fromFile)
         ? page.path!.includes('/') ? posix.basename(posix.dirname(page.path!)) : slugify(page.title, 'page')
         : fromFile || (page.kind === 'group' ? page.slug : undefined) || slugify(page.title, 'page');
-      const slug = uniquePath(slugify(wanted, 'page'), slugs);
+      // A file's or folder's name stays the page's slug where a slug may be it, as GitBook keeps it, so that an export writes the file back at its path.
+      const slug = uniquePath(isPageSlug(wanted) ? wanted : slugify(wanted, 'page'), slugs);
       slugs.push(slug);
       let blob: Hash | null = null;
       if (page.kind === 'document') {
