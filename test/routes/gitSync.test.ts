@@ -188,7 +188,7 @@ describe('Git Sync import', () => {
     expect(outline(await pagesOf(space.id))).toEqual([['document', 'Home'], ['document', 'Topic A'], ['document', 'Topic B'], ['document', 'Guides', [['document', 'First']]]]);
   });
 
-  it("keeps a file's or folder's name as its page's slug, underscores and capitals too, as GitBook does, so that an export writes nothing new", async () => {
+  it("keeps a file's or folder's name as its page's slug, underscores and capitals too, and reads a title's escapes, as GitBook does, so that an export writes nothing new", async () => {
     const commit = server.commit(
       {
         'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [PHP tricks](php_tricks/README.md)\n  * [disable\\_functions bypass](php_tricks/disable_functions-bypass.md)\n* [Setup guide](Setup_Guide.md)\n',
@@ -203,6 +203,8 @@ describe('Git Sync import', () => {
     await importInto(space.id);
     const pages = flat(await pagesOf(space.id));
     expect(pages.map((page) => page.path)).toEqual(['home', 'php_tricks', 'php_tricks/disable_functions-bypass', 'Setup_Guide']);
+    // A title is the heading's words, its escapes read; the export escapes them again as GitBook does.
+    expect(pages.map((page) => page.title)).toEqual(['Home', 'PHP tricks', 'disable_functions bypass', 'Setup guide']);
     expect(pages.find((page) => page.path === 'php_tricks/disable_functions-bypass')?.git?.path).toBe('php_tricks/disable_functions-bypass.md');
     // Exported to another branch, every file is written at the path it came from.
     await exportFrom(space.id, { ref: 'refs/heads/names-copy', commitMessage: 'Copy' });

@@ -126,7 +126,7 @@ describe("GitBook's repository format", () => {
         const place = (entries: ExportedPage[], prefix: string): ExportedPage[] =>
           entries.map((entry, index) => {
             const path = entry.kind === 'document' ? `${prefix}${index} ${entry.title}.md` : undefined;
-            if (path) files[path] = `# ${entry.title}\n`;
+            if (path) files[path] = writePageFile({}, entry.title, '');
             return { ...entry, ...(path ? { path } : {}), children: place(entry.children, `${prefix}${index}/`) };
           });
         const placed = place(pages, 'p/');
@@ -142,6 +142,11 @@ describe("GitBook's repository format", () => {
 
   it('writes a page as its front matter, every field of it, its title as a heading and its body, a blank line after the title even when nothing follows, as GitBook does', () => {
     expect(writePageFile({}, 'Guide', 'Body.\n')).toBe('# Guide\n\nBody.\n');
+    // A title is text: written escaped as GitBook writes it, read back to the same words.
+    for (const [title, line] of [['disable_functions bypass', '# disable\\_functions bypass'], ['The guide [updated for 2026]', '# The guide \\[updated for 2026]'], ['C# & *nix', '# C# & \\*nix'], ['Task completion ', '# Task completion&#x20;']]) {
+      expect(writePageFile({}, title, '').split('\n')[0]).toBe(line);
+      expect(splitTitle(`${line}\n\nBody.\n`)).toEqual({ title, body: 'Body.\n' });
+    }
     // The writer's blank line after the last block is GitBook's empty paragraph there: it stays.
     expect(writePageFile({}, 'Guide', '<table></table>\n\n')).toBe('# Guide\n\n<table></table>\n\n');
     expect(writeIncludeFile('Support', 'Ask us.\n\n')).toBe('---\ntitle: Support\n---\n\nAsk us.\n\n');

@@ -11,7 +11,9 @@ import type { Code, List, ListItem, Root } from 'mdast';
 import { posix } from 'node:path';
 import { dump as dumpYaml } from 'js-yaml';
 import { parse as parseYaml } from 'yaml';
+import { toString } from 'mdast-util-to-string';
 import { parseGitBookMarkdown } from './fromMarkdown.ts';
+import { titleHeading } from './toMarkdown.ts';
 
 /** Where the docs sit in the repository and what the configuration says of them. */
 export interface RepositoryConfig {
@@ -93,7 +95,13 @@ export function splitFrontMatter(markdown: string, where: string): { front: Reco
 /** A leading "# Heading" as the title, and the body without it. */
 export function splitTitle(markdown: string): { title?: string; body: string } {
   const heading = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(markdown);
-  return heading ? { title: heading[1], body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') } : { body: markdown };
+  return heading ? { title: titleText(heading[0]), body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') } : { body: markdown };
+}
+
+/** A `# …` line's words as the page's title: its escapes and entities read (GitBook writes `# disable\_functions bypass`). */
+function titleText(line: string): string {
+  const [heading] = parseGitBookMarkdown(line.trim()).root.children;
+  return heading?.type === 'heading' ? toString(heading) : line.replace(/^\s*#+/, '').trim();
 }
 
 /** A relative path inside the repository, or undefined for one that climbs out of it. */
@@ -468,5 +476,5 @@ export function writePageFile(front: Record<string, unknown> | string, title: st
   const fields = typeof front === 'string' ? {} : Object.fromEntries(Object.entries(front).filter(([, value]) => value !== undefined));
   const yaml = typeof front === 'string' ? front : Object.keys(fields).length > 0 ? frontMatterYaml(fields) : '';
   // GitBook writes a blank line after the title even when nothing follows it.
-  return `${yaml ? `---\n${yaml}---\n\n` : ''}# ${title}\n\n${fileBody(body)}`;
+  return `${yaml ? `---\n${yaml}---\n\n` : ''}${titleHeading(title)}\n\n${fileBody(body)}`;
 }

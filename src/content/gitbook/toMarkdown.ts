@@ -57,6 +57,11 @@ const writer = unified()
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
 
+/** A page's title as the `# …` line GitBook writes it: plain text, escaped as text is (`disable\_functions`, `\[updated]`). */
+export function titleHeading(title: string): string {
+  return String(writer.stringify({ type: 'root', children: [{ type: 'heading', depth: 1, children: [{ type: 'text', value: title }] }] })).trimEnd();
+}
+
 /**
  * A code block as GitBook's `<pre>` HTML, the form it writes code with highlighted lines
  * in, and code in a table's cell: `<pre class="language-yaml" data-title data-overflow
