@@ -798,8 +798,14 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     return gridTable(columns, rows.map((row) => row.children.map((cell) => cellOfBlockHtml(cell) ?? [block('paragraph', phrasing(cell.children))])));
   };
 
-  /** A header cell's title as plain text, the way GitBook keeps column titles. */
-  const sourceText = (cell: md.TableCell) => phrasingText(phrasing(cell.children)).trim();
+  /**
+   * A header cell's title as plain text, the way GitBook keeps column titles; one GitBook
+   * wrote in HTML for its line breaks (`<p>Windows Server 2012,<br>Windows Server 2008</p>`) has them.
+   */
+  const sourceText = (cell: md.TableCell) => {
+    const blocks = cellOfBlockHtml(cell);
+    return blocks ? blocks.map((node) => phrasingText((node.nodes ?? []) as Phrasing)).join('\n').trim() : phrasingText(phrasing(cell.children)).trim();
+  };
 
   const heading = (node: md.Heading): Block => {
     const children = [...node.children];

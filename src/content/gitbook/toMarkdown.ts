@@ -238,6 +238,11 @@ function plainWords(paragraph: Block): string | undefined {
   return words.includes('\n') ? undefined : words;
 }
 
+/** A column's title in a pipe table's header: its text, or where it breaks a line GitBook's HTML for it, `<p>one<br>two</p>`. */
+function pipeTitle(title: string): md.PhrasingContent {
+  return title.includes('\n') ? { type: 'html', value: `<p>${title.split('\n').map(htmlText).join('<br>')}</p>` } : { type: 'text', value: title };
+}
+
 /** An emoji inline in its HTML form, which GitBook writes in HTML and which reads back by its code wherever it is. */
 function emojiInHtml(code: string): md.Html {
   return { type: 'html', value: `<span data-gb-custom-inline data-tag="emoji" data-code="${attributeText(code)}">${htmlText(glyphOf(code))}</span>` };
@@ -524,7 +529,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         type: 'table',
         align: columns.map((id) => ({ center: 'center', right: 'right' } as Record<string, md.AlignType>)[data.definition[id]?.textAlignment ?? ''] ?? null),
         children: [
-          { type: 'tableRow', children: columns.map((id) => cell(data.view.hideHeader ? [] : [{ type: 'text', value: data.definition[id]?.title ?? '' }])) },
+          { type: 'tableRow', children: columns.map((id) => cell(data.view.hideHeader ? [] : [pipeTitle(data.definition[id]?.title ?? '')])) },
           ...records.map((record): md.TableRow => ({ type: 'tableRow', children: columns.map((id) => cell(cellBlocks(record.values[id]).flatMap((item) => paragraph(item.nodes).children))) })),
         ],
       };
