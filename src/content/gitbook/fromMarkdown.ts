@@ -715,7 +715,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const options = select
         ? { multiple: select.properties.multiple !== undefined, options: findElements(select, 'option').map((option) => ({ value: String(option.properties.value ?? ''), label: String(option.properties.label ?? ''), color: String(option.properties.color ?? '') })) }
         : {};
-      definition[id] = defined({ id, title: cell ? textOf(cell) : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left', verticalAlignment } : {}), ...(type === 'select' ? options : {}) });
+      definition[id] = defined({ id, title: cell ? textOf(cell, '\n') : '', type, ...(type === 'text' ? { textAlignment: (props.align as string) ?? 'left', verticalAlignment } : {}), ...(type === 'select' ? options : {}) });
       const width = Number(props.width);
       if (!cards && props.width !== undefined && Number.isFinite(width)) view.columnWidths = { ...(view.columnWidths as Record<string, number> | undefined), [id]: width };
       if (props.dataHidden === undefined) columns.push(id);
@@ -1232,8 +1232,12 @@ function findElement(node: HastRoot | Element | undefined, tagName: string): Ele
   return findElements(node, tagName)[0];
 }
 
-function textOf(node: Element): string {
-  return node.children.map((child) => (child.type === 'text' ? child.value : child.type === 'element' ? textOf(child) : '')).join('').trim();
+/** An element's text; `lineBreak`, when given, what a `<br>` is (a column's title keeps its lines: `<th><p>One,<br>two</p></th>`). */
+function textOf(node: Element, lineBreak = ''): string {
+  return node.children
+    .map((child) => (child.type === 'text' ? child.value : child.type !== 'element' ? '' : child.tagName === 'br' ? lineBreak : textOf(child, lineBreak)))
+    .join('')
+    .trim();
 }
 
 function htmlOf(children: ElementContent[]): string {

@@ -238,9 +238,14 @@ function plainWords(paragraph: Block): string | undefined {
   return words.includes('\n') ? undefined : words;
 }
 
-/** A column's title in a pipe table's header: its text, or where it breaks a line GitBook's HTML for it, `<p>one<br>two</p>`. */
+/** A column's title in HTML: its text, or where it breaks a line GitBook's form for it, `<p>one<br>two</p>`. */
+function titleHtml(title: string): string {
+  return title.includes('\n') ? `<p>${title.split('\n').map(htmlText).join('<br>')}</p>` : htmlText(title);
+}
+
+/** A column's title in a pipe table's header: its text, or its HTML where it breaks a line. */
 function pipeTitle(title: string): md.PhrasingContent {
-  return title.includes('\n') ? { type: 'html', value: `<p>${title.split('\n').map(htmlText).join('<br>')}</p>` } : { type: 'text', value: title };
+  return title.includes('\n') ? { type: 'html', value: titleHtml(title) } : { type: 'text', value: title };
 }
 
 /** An emoji inline in its HTML form, which GitBook writes in HTML and which reads back by its code wherever it is. */
@@ -546,7 +551,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         'data-card-cover-dark': view.coverDefinitionDark === id,
         'data-type': definition?.type !== 'text' && definition?.type !== 'select' ? definition?.type : undefined,
         ...columnAlignments(definition),
-      })}>${htmlText(definition?.title ?? '')}${definition?.type === 'select' ? selectHtml(definition) : ''}</th>`;
+      })}>${titleHtml(definition?.title ?? '')}${definition?.type === 'select' ? selectHtml(definition) : ''}</th>`;
     });
     const body = records.map((record) => `<tr>${columns.map((id) => {
       const value = record.values[id];
