@@ -4,6 +4,7 @@
 // checked for its shape here: colours are hex, fonts plain names, URLs safe, and a
 // primary colour too pale (or too dark) to read on the page's background is shaded
 // until its text meets WCAG AA (4.5:1).
+import { glyphOf } from '../content/gitbook/emoji.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { ContentRef } from '../content/gitbook/model.ts';
 import { conditionHolds } from '../lib/conditions.ts';
@@ -155,6 +156,5 @@ function isEmoji(codes: string): boolean {
 
 /** An emoji as an SVG icon. */
 function emojiIcon(codes: string): string {
-  const character = codes.split('-').map((hex) => String.fromCodePoint(parseInt(hex, 16))).join('');
-  return `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${character}</text></svg>`)}`;
+  return `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${glyphOf(codes)}</text></svg>`)}`;
 }

@@ -25,6 +25,7 @@ import { CONTAINER_TAGS, EMPTY_PARAGRAPH_LINE, isolateTags, tagOf, type Tag } fr
 import {
   MARK_ORDER,
   block,
+  emptyParagraph,
   plainText,
   text,
   voidBlock,
@@ -684,7 +685,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       if (width !== undefined) data.width = length(String(width));
       const caption = figcaption ? hastBlocks(figcaption.children).filter((node) => node.type === 'paragraph') : [];
       // An empty `<figcaption>` is the empty caption GitBook's editor gives each image, which a figure without one has not.
-      images.push(voidBlock('image', defined(data), { fragments: captionFragments(figcaption && caption.length === 0 ? [block('paragraph', [text('')])] : caption) }));
+      images.push(voidBlock('image', defined(data), { fragments: captionFragments(figcaption && caption.length === 0 ? [emptyParagraph()] : caption) }));
     }
     const props = wrapper?.properties ?? {};
     const { dataFullWidth, dataWithFrame, align } = props as Record<string, string | undefined>;
@@ -907,7 +908,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         [block('paragraph', [text(row.name, [markOf('code')])])],
         [block('paragraph', [text(row.type)])],
         [block('paragraph', [text(row.required ? 'Yes' : 'No')])],
-        row.description.length ? row.description : [block('paragraph', [text('')])],
+        row.description.length ? row.description : [emptyParagraph()],
       ]),
     );
 
@@ -1057,7 +1058,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const title = summary ? hastBlocks(summary.children).filter((node) => node.type === 'paragraph') : [];
     return voidBlock('expandable', defined({ defaultExpanded: open || undefined }), {
       fragments: [
-        { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: title.length ? title : [block('paragraph', [text('')])] },
+        { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: title.length ? title : [emptyParagraph()] },
         { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: blocks(inner) },
       ],
     });
@@ -1160,7 +1161,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           break;
         case 'html': {
           if (node.value.trim() === EMPTY_PARAGRAPH_LINE) {
-            out.push(block('paragraph', [text('')]));
+            out.push(emptyParagraph());
             break;
           }
           const opening = /^<details(\s+open(?:="[^"]*")?)?\s*>/i.exec(node.value.trim());

@@ -93,6 +93,11 @@ export function block(type: string, nodes: Block['nodes'], data: Record<string, 
   return { object: 'block', type, isVoid: false, data, nodes };
 }
 
+/** GitBook's empty paragraph: an empty caption or title, or a paragraph its writer wrote as blank lines. */
+export function emptyParagraph(): Block {
+  return block('paragraph', [text('')]);
+}
+
 export function voidBlock(type: string, data: Record<string, unknown>, extra: Partial<Block> = {}): Block {
   return { object: 'block', type, isVoid: true, data, ...extra };
 }
