@@ -21,6 +21,7 @@ import { reindexEverything, searchOrganization } from '../src/services/search.ts
 import { createSpace } from '../src/services/spaces.ts';
 import { summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 import { noSandbox } from '../src/sandbox/sandbox.ts';
+import { JobRuns } from '../src/jobs/queue.ts';
 
 export interface SearchBenchResult {
   /** Pages of the organization searched. */
@@ -95,6 +96,7 @@ export function benchContext(db: ServiceContext['db']): ServiceContext {
     log: pino({ level: 'silent' }), linkKey: 'bench-key',
     secretsKey: () => Buffer.alloc(32),
     sandbox: noSandbox('no integrations here'),
+    jobRuns: new JobRuns(),
   } as ServiceContext;
 }
 

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { createSandbox } from './sandbox/sandbox.ts';
+import { JobRuns } from './jobs/queue.ts';
 import { integrationFetchRoutes } from './routes/integrations/publicEndpoints.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
@@ -156,8 +157,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     linkKey,
     secretsKey: () => (secretsKey ??= loadSecretsKey(config)),
     sandbox: createSandbox(config, app.log),
+    jobRuns: new JobRuns(),
   });
-  app.addHook('onClose', () => app.ctx.sandbox.close());
+  // The sandbox refuses the runs waiting for it, which put their jobs back; the database closes after.
+  app.addHook('onClose', async () => {
+    await app.ctx.sandbox.close();
+    await app.ctx.jobRuns.settled();
+  });
   useSplitValidation(app);
   acceptJsonBodies(app);
   app.setErrorHandler(handleError);

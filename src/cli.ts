@@ -61,7 +61,7 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
 
 /** What a service needs, for commands that act through the services as the server does. */
 async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  const { createSandbox } = await import('./sandbox/sandbox.ts');
+  const [{ createSandbox }, { JobRuns }] = await Promise.all([import('./sandbox/sandbox.ts'), import('./jobs/queue.ts')]);
   return withDatabase(config, async (handle) => {
     const log = pino({ level: 'error' }, pino.destination(2));
     const ctx: ServiceContext = {
@@ -72,11 +72,13 @@ async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Pr
       linkKey: await linkSigningKey(handle.db),
       secretsKey: () => loadSecretsKey(config),
       sandbox: createSandbox(config, log),
+      jobRuns: new JobRuns(),
     };
     try {
       return await work(ctx);
     } finally {
       await ctx.sandbox.close();
+      await ctx.jobRuns.settled();
     }
   });
 }

@@ -38,9 +38,11 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     }, 30_000);
     deadline.unref();
     try {
-      // Stop taking jobs before the database closes; a job cut short runs again after its lease.
-      await worker.stop();
+      // The worker claims no job more; the close refuses the runs waiting for the sandbox
+      // and waits for the rest before the database closes.
+      const workerStopped = worker.stop();
       await app.close();
+      await workerStopped;
       clearInterval(sweeper);
       process.exit(0);
     } catch (error) {

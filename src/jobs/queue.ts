@@ -7,10 +7,34 @@ import { AppError } from '../errors.ts';
 import { FetchRefused } from '../lib/safeFetch.ts';
 import { SandboxRefused, SandboxStopping } from '../sandbox/sandbox.ts';
 import { newId } from '../lib/ids.ts';
+import { setImmediate } from 'node:timers/promises';
 import type { Clock } from '../lib/clock.ts';
 import type { ServiceContext } from '../services/context.ts';
 
 export type JobHandler = (ctx: ServiceContext, payload: any) => Promise<void>;
+
+/**
+ * The job runs this process has started, from the claim to the row's last write. A
+ * graceful stop waits for them before the database closes: a run the sandbox refused as
+ * it stopped must have put its job back untried, or the job would read as run once
+ * (leased, an attempt counted) though its work never began.
+ */
+export class JobRuns {
+  private readonly running = new Set<Promise<unknown>>();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const running = work();
+    this.running.add(running);
+    const forget = () => this.running.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  /** Resolves once no run is left, counting runs started meanwhile. */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+}
 
 /** A job that cannot do its work yet (a service down, another operation running): retried later, reported in one line. */
 export class RetryLater extends Error {}
@@ -57,10 +81,20 @@ export async function enqueueHeldJob(ctx: ServiceContext, db: Db, kind: string, 
 }
 
 /** Runs a held job here, unless its lease ran out meanwhile and another process took it. */
-export async function runHeldJob(ctx: ServiceContext, held: HeldJob, handler: JobHandler): Promise<void> {
-  const now = ctx.clock.now();
-  const job = await reclaimJob(ctx.db, held.id, held.heldUntil, leaseEnd(ctx, now));
-  if (job) await runClaimed(ctx, job, handler, now);
+export function runHeldJob(ctx: ServiceContext, held: HeldJob, handler: JobHandler): Promise<void> {
+  return ctx.jobRuns.run(async () => {
+    const now = ctx.clock.now();
+    const job = await reclaimJob(ctx.db, held.id, held.heldUntil, leaseEnd(ctx, now));
+    if (job) await runClaimed(ctx, job, handler, now);
+  });
+}
+
+/** Runs a held job here soon, without waiting for it; should it not run, its lease runs out and a worker takes it. */
+export function runHeldJobSoon(ctx: ServiceContext, held: HeldJob, handler: JobHandler): void {
+  void ctx.jobRuns.run(async () => {
+    await setImmediate();
+    await runHeldJob(ctx, held, handler).catch(() => undefined);
+  });
 }
 
 /** Queues a job of this kind unless one is queued already: the start's recurring and catch-up work, queued by every process that starts. */
@@ -104,16 +138,20 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
   }
 }
 
-/** Runs every job that is due now, one at a time; answers how many ran. */
-export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, JobHandler>): Promise<number> {
+/** Runs every job that is due now, one at a time, until none is or `stopped` says so; answers how many ran. */
+export async function runDueJobs(ctx: ServiceContext, handlers: Record<string, JobHandler>, stopped: () => boolean = () => false): Promise<number> {
   let ran = 0;
-  for (;;) {
-    const now = ctx.clock.now();
-    const job = await claimDueJob(ctx.db, now.toISOString(), leaseEnd(ctx, now));
-    if (!job) return ran;
+  while (!stopped()) {
+    const claimed = await ctx.jobRuns.run(async () => {
+      const now = ctx.clock.now();
+      const job = await claimDueJob(ctx.db, now.toISOString(), leaseEnd(ctx, now));
+      if (job) await runClaimed(ctx, job, handlers[job.kind], now);
+      return job !== undefined;
+    });
+    if (!claimed) break;
     ran++;
-    await runClaimed(ctx, job, handlers[job.kind], now);
   }
+  return ran;
 }
 
 /**
@@ -126,10 +164,12 @@ export async function runJobNow(ctx: ServiceContext, kind: string, payload: unkn
 }
 
 /** Takes the lease of one queued job and runs it here, unless another process holds it. */
-export async function claimAndRun(ctx: ServiceContext, jobId: string, handler: JobHandler): Promise<void> {
-  const now = ctx.clock.now();
-  const job = await claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now));
-  if (job) await runClaimed(ctx, job, handler, now);
+export function claimAndRun(ctx: ServiceContext, jobId: string, handler: JobHandler): Promise<void> {
+  return ctx.jobRuns.run(async () => {
+    const now = ctx.clock.now();
+    const job = await claimJob(ctx.db, jobId, now.toISOString(), leaseEnd(ctx, now));
+    if (job) await runClaimed(ctx, job, handler, now);
+  });
 }
 
 /**
@@ -137,13 +177,15 @@ export async function claimAndRun(ctx: ServiceContext, jobId: string, handler: J
  * process without waiting for it; the worker would find it anyway, later.
  */
 export function startJobSoon(ctx: ServiceContext, jobId: string, handler: JobHandler): void {
-  setImmediate(() => {
+  void ctx.jobRuns.run(async () => {
+    await setImmediate();
     // Not claimed (the database is closing, say): the job stays queued for the worker.
-    claimAndRun(ctx, jobId, handler).catch(() => undefined);
+    await claimAndRun(ctx, jobId, handler).catch(() => undefined);
   });
 }
 
 export interface JobWorker {
+  /** Claims no job more; resolves once the run under way, if any, has ended. */
   stop(): Promise<void>;
 }
 
@@ -157,7 +199,7 @@ export function startJobWorker(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = runDueJobs(ctx, handlers)
+    running = runDueJobs(ctx, handlers, () => stopped)
       .catch(options.onError)
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, options.intervalMs);

@@ -12,6 +12,7 @@ import type { Database, OrganizationWithAccessRow, PublishedSiteRows, SpaceReadW
 import type { Clock } from '../lib/clock.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
+import type { JobRuns } from '../jobs/queue.ts';
 
 export interface ServiceContext {
   db: Kysely<Database>;
@@ -25,6 +26,8 @@ export interface ServiceContext {
   secretsKey: () => Buffer;
   /** Where integration scripts run (started with the first event). */
   sandbox: IntegrationSandbox;
+  /** The job runs this process started, waited for before its database closes. */
+  jobRuns: JobRuns;
 }
 
 /** The authenticated caller of an API operation. */

@@ -17,7 +17,7 @@ import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
-import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, runHeldJob, startJobSoon, type HeldJob } from '../jobs/queue.ts';
+import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, runHeldJob, runHeldJobSoon, startJobSoon, type HeldJob } from '../jobs/queue.ts';
 import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -211,7 +211,7 @@ export async function holdSiteUpdated(ctx: ServiceContext, organizationId: strin
 export async function releaseSiteUpdated(ctx: ServiceContext, announcement: HeldSiteAnnouncement, succeeded: boolean): Promise<void> {
   if (succeeded) {
     // Should this fail, the job stays queued for a worker once its lease runs out.
-    for (const held of announcement.committed.held) setImmediate(() => void runHeldJob(ctx, held, deliverEvent).catch(() => undefined));
+    for (const held of announcement.committed.held) runHeldJobSoon(ctx, held, deliverEvent);
     return;
   }
   await ctx.db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/index.ts';
-import { enqueueHeldJob, enqueueJob, runDueJobs, runHeldJob, startJobWorker, type JobHandler } from '../../src/jobs/queue.ts';
+import { enqueueHeldJob, enqueueJob, JobRuns, runDueJobs, runHeldJob, startJobWorker, type JobHandler } from '../../src/jobs/queue.ts';
 import { findJobs } from '../../src/db/repos/jobs.ts';
 import { BadRequest } from '../../src/errors.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
@@ -17,7 +17,7 @@ let second: DatabaseHandle;
 let clock: TestClock;
 
 function contextOf(handle: DatabaseHandle): ServiceContext {
-  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here') };
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here'), jobRuns: new JobRuns() };
 }
 
 beforeAll(async () => {
@@ -157,5 +157,30 @@ describe('durable jobs', () => {
     await ran;
     await worker.stop();
     expect(await findJobs(first.db, 'background')).toEqual([]);
+  });
+
+  it('are claimed no more once the worker is stopping: the run under way ends, and the backlog waits untried for the next start', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const ran: number[] = [];
+    for (let n = 0; n < 3; n++) await enqueueJob(first.db, clock, 'backlog', { n });
+    const worker = startJobWorker(contextOf(first), {
+      backlog: async (_ctx, payload) => {
+        started();
+        await released;
+        ran.push(payload.n);
+      },
+    }, { intervalMs: 20, onError: (error) => { throw error; } });
+    await running;
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(ran).toHaveLength(1);
+    const waiting = await findJobs(first.db, 'backlog');
+    expect(waiting).toHaveLength(2);
+    for (const job of waiting) expect(job).toMatchObject({ attempts: 0, locked_until: null });
+    await first.db.deleteFrom('jobs').where('kind', '=', 'backlog').execute();
   });
 });
