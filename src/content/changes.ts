@@ -41,14 +41,22 @@ function setInOrder(tree: FlatTree, siblings: FlatPage[]): void {
   siblings.forEach((sibling, index) => tree.set(sibling.id, sibling.index === index ? sibling : { ...sibling, index }));
 }
 
-/** Whether a page may have `slug`: letters, digits, `-` and `_`, at most 100 (GitBook keeps `disable_functions` and `Setup_Guide` from a file's name). */
+/** What a page's slug may be, said for people (a refusal names it). */
+export const PAGE_SLUG_RULE = 'letters, digits and . _ + -, at most 100, with a letter or digit, not ending in .md';
+
+/**
+ * Whether a page may have `slug`. GitBook keeps a file's name as its page's slug
+ * (`disable_functions`, `Setup_Guide`, `performance.now-+-force-heavy-task`, `.pyc`), so
+ * these characters stay; a slug ending in `.md` would read as the address of another
+ * page's markdown (`<path>.md` on a site), and `.` or `..` alone as a step in a path.
+ */
 export function isPageSlug(slug: string): boolean {
-  return /^[a-z0-9][a-z0-9_-]*$/i.test(slug) && slug.length <= 100;
+  return slug.length <= 100 && /^[a-z0-9._+-]+$/i.test(slug) && /[a-z0-9]/i.test(slug) && !/\.md$/i.test(slug);
 }
 
 function checkSlug(tree: FlatTree, page: FlatPage): void {
   if (!isPageSlug(page.meta.slug)) {
-    throw new ContentError(`page "${page.id}": slug "${page.meta.slug}" must be letters, digits, - and _ (at most 100)`);
+    throw new ContentError(`page "${page.id}": slug "${page.meta.slug}" must be ${PAGE_SLUG_RULE}`);
   }
   for (const other of tree.values()) {
     if (other.id !== page.id && other.parentId === page.parentId && other.meta.slug === page.meta.slug) {

@@ -8,6 +8,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import ajvFormats from 'ajv-formats';
 import { isEmoji } from '../lib/emoji.ts';
+import { isPageSlug } from '../content/changes.ts';
 import { pageTreeJson } from '../lib/pageTreeJson.ts';
 
 // ajv-formats is CommonJS: under ESM its function arrives as the default's default.
@@ -23,6 +24,7 @@ export function useSplitValidation(app: FastifyInstance): void {
   for (const ajv of [textAjv, bodyAjv]) {
     addFormats(ajv);
     ajv.addFormat('emoji', isEmoji);
+    ajv.addFormat('page-slug', isPageSlug);
   }
   app.setValidatorCompiler(({ schema, httpPart }) => {
     let validate: ValidateFunction | undefined;

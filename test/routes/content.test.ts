@@ -191,6 +191,25 @@ describe('writing content through change requests', () => {
     expect(pages.map((page: { slug: string }) => page.slug)).toEqual(['guides-and-faq', 'gitbooks-editor-the-sites-theme']);
   });
 
+  it("takes the slugs GitBook gives pages from their files' names, dots and plus signs too, and refuses one a site would read as another page's markdown or as a step up its path, saying what a slug may be", async () => {
+    const { base, token, openChangeRequest, edit } = await setup();
+    const changeRequest = await openChangeRequest();
+    const slugs = ['performance.now-+-force-heavy-task', '.pyc', 'vmware-esx-vcenter...', 'disable_functions-php-5.x'];
+    const edited = await edit(changeRequest.id, slugs.map((slug) => ({ operation: 'insert_page', document: `# ${slug}`, slug })));
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const pages = (await request(testApp.app, 'GET', `${base}/change-requests/${changeRequest.id}/content/pages`, { token })).body.pages;
+    expect(pages.map((page: { path: string }) => page.path)).toEqual(slugs);
+    expect((await edit(changeRequest.id, [{ operation: 'insert_page', document: '# Long', slug: 'x'.repeat(101) }])).status).toBe(400);
+    for (const slug of ['notes.md', 'NOTES.MD', '..', '.', '+-+', 'a/b', 'a b']) {
+      const refused = await edit(changeRequest.id, [{ operation: 'insert_page', document: '# Refused', slug }]);
+      expect(refused.status, slug).toBe(400);
+      expect(refused.body.error.message, slug).toMatch(/slug .*letters, digits and \. _ \+ -, at most 100, with a letter or digit, not ending in \.md/);
+    }
+    const renamed = await edit(changeRequest.id, [{ operation: 'update_page', page: pages[0].id, slug: 'ld.so.conf' }]);
+    expect(renamed.status).toBe(200);
+    expect((await edit(changeRequest.id, [{ operation: 'update_page', page: pages[0].id, slug: 'page.md' }])).status).toBe(400);
+  });
+
   it('makes group and link pages, which hold no content', async () => {
     const { base, token, openChangeRequest, edit } = await setup();
     const changeRequest = await openChangeRequest();

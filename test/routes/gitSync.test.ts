@@ -188,11 +188,13 @@ describe('Git Sync import', () => {
     expect(outline(await pagesOf(space.id))).toEqual([['document', 'Home'], ['document', 'Topic A'], ['document', 'Topic B'], ['document', 'Guides', [['document', 'First']]]]);
   });
 
-  it("keeps a file's or folder's name as its page's slug, underscores and capitals too, and reads a title's escapes, as GitBook does, so that an export writes nothing new", async () => {
+  it("keeps a file's or folder's name as its page's slug, underscores, capitals, dots and plus signs too, and reads a title's escapes, as GitBook does, so that an export writes nothing new", async () => {
     const commit = server.commit(
       {
-        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [PHP tricks](php_tricks/README.md)\n  * [disable\\_functions bypass](php_tricks/disable_functions-bypass.md)\n* [Setup guide](Setup_Guide.md)\n',
-        'README.md': '# Home\n\nSee [the bypass](php_tricks/disable_functions-bypass.md).\n',
+        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [PHP tricks](php_tricks/README.md)\n  * [disable\\_functions bypass](php_tricks/disable_functions-bypass.md)\n  * [performance.now + Force heavy task](php_tricks/performance.now-+-force-heavy-task.md)\n* [Setup guide](Setup_Guide.md)\n* [.pyc](.pyc.md)\n',
+        'README.md': '# Home\n\nSee [the bypass](php_tricks/disable_functions-bypass.md) and [the timing](php_tricks/performance.now-+-force-heavy-task.md).\n',
+        'php_tricks/performance.now-+-force-heavy-task.md': '# performance.now + Force heavy task\n\nTimed.\n',
+        '.pyc.md': '# .pyc\n\nDecompiled.\n',
         'php_tricks/README.md': '# PHP tricks\n\n',
         'php_tricks/disable_functions-bypass.md': '# disable\\_functions bypass\n\nText.\n',
         'Setup_Guide.md': '# Setup guide\n\nSteps.\n',
@@ -202,15 +204,15 @@ describe('Git Sync import', () => {
     const space = await newSpace();
     await importInto(space.id);
     const pages = flat(await pagesOf(space.id));
-    expect(pages.map((page) => page.path)).toEqual(['home', 'php_tricks', 'php_tricks/disable_functions-bypass', 'Setup_Guide']);
+    expect(pages.map((page) => page.path)).toEqual(['home', 'php_tricks', 'php_tricks/disable_functions-bypass', 'php_tricks/performance.now-+-force-heavy-task', 'Setup_Guide', '.pyc']);
     // A title is the heading's words, its escapes read; the export escapes them again as GitBook does.
-    expect(pages.map((page) => page.title)).toEqual(['Home', 'PHP tricks', 'disable_functions bypass', 'Setup guide']);
+    expect(pages.map((page) => page.title)).toEqual(['Home', 'PHP tricks', 'disable_functions bypass', 'performance.now + Force heavy task', 'Setup guide', '.pyc']);
     expect(pages.find((page) => page.path === 'php_tricks/disable_functions-bypass')?.git?.path).toBe('php_tricks/disable_functions-bypass.md');
     // Exported to another branch, every file is written at the path it came from.
     await exportFrom(space.id, { ref: 'refs/heads/names-copy', commitMessage: 'Copy' });
     const copy = server.read('names-copy');
-    expect(Object.keys(copy.files).filter((path) => path.endsWith('.md')).sort()).toEqual(['README.md', 'SUMMARY.md', 'Setup_Guide.md', 'php_tricks/README.md', 'php_tricks/disable_functions-bypass.md']);
-    expect(copy.files['README.md']).toBe('# Home\n\nSee [the bypass](php_tricks/disable_functions-bypass.md).\n');
+    expect(Object.keys(copy.files).filter((path) => path.endsWith('.md')).sort()).toEqual(['.pyc.md', 'README.md', 'SUMMARY.md', 'Setup_Guide.md', 'php_tricks/README.md', 'php_tricks/disable_functions-bypass.md', 'php_tricks/performance.now-+-force-heavy-task.md']);
+    expect(copy.files['README.md']).toBe('# Home\n\nSee [the bypass](php_tricks/disable_functions-bypass.md) and [the timing](php_tricks/performance.now-+-force-heavy-task.md).\n');
     await exportFrom(space.id, { commitMessage: 'Nothing changed' });
     expect(server.read().head).toBe(commit);
   });

@@ -141,6 +141,28 @@ describe('the built-in reader', () => {
     expect(full).not.toContain('secret recipe');
   });
 
+  it('serves a page whose slug holds dots, as GitBook names pages after files such as ld.so.conf-example.md, at its path and its markdown at the path with .md added', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', document: '# ld.so.conf example\n\nThe loader.', slug: 'ld.so.conf-example' },
+        { operation: 'insert_page', document: '# Timing\n\nSee [the example](ld.so.conf-example.md).', slug: 'performance.now-+-force-heavy-task' },
+      ],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const page = await open(`${path}/ld.so.conf-example`);
+    expect(page.response.statusCode).toBe(200);
+    expect(page.document.querySelector('main h1')!.textContent).toBe('ld.so.conf example');
+    const markdown = await open(`${path}/ld.so.conf-example.md`);
+    expect(markdown.response.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(markdown.response.body).toBe('# ld.so.conf example\n\nThe loader.');
+    const timing = await open(`${path}/performance.now-+-force-heavy-task`);
+    expect(timing.document.querySelector('main a[href$="/ld.so.conf-example"]')!.textContent).toBe('the example');
+    expect((await open(`${path}/performance.now-+-force-heavy-task.md`)).response.body).toContain('# Timing');
+  });
+
   it('lays out sections as tabs and a section\'s site spaces as variants, each at its path, with canonical and social links', async () => {
     const { call, org, sites, site, path, open } = await publishedSite();
     const spaceWith = async (title: string, words: string) => {

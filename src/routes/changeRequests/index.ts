@@ -16,6 +16,7 @@ import {
   type Document,
 } from '../../services/changeRequestContent.ts';
 import { SAFE_LINK_SCHEMES } from '../../content/gitbook/safety.ts';
+import { PAGE_SLUG_RULE } from '../../content/changes.ts';
 import { changeRequestPdfLink } from '../../services/pdf.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
 import { FileSchema } from '../content/index.ts';
@@ -49,7 +50,7 @@ const ChangeRequestSchema = Type.Object({
 
 const PageFields = {
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', description: 'Letters, digits, _ and -, starting with a letter or digit' })),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, format: 'page-slug', description: `The page's name in its parent's path: ${PAGE_SLUG_RULE}` })),
   emoji: Type.Optional(Type.String({ maxLength: 50, format: 'emoji', description: 'An emoji ("🎉" or "1f389")' })),
   icon: Type.Optional(Type.String({ maxLength: 50 })),
   description: Type.Optional(Type.String({ maxLength: 1000 })),
