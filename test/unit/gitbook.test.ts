@@ -767,6 +767,14 @@ describe("GitBook's written layout", () => {
     expect(write(read('A user_id, _italic_ and snake_case_name.'))).toBe('A user\\_id, _italic_ and snake\\_case\\_name.\n');
   });
 
+  it("escapes an image's words as text, as GitBook writes an image's caption in markdown's form: ![cbc\\_encryption.png](src)", () => {
+    const markdown = '![https://defuse.ca/images/cbc\\_encryption.png](https://defuse.ca/images/cbc_encryption.png)\n\nA screenshot ![snake\\_case](https://x.test/a_b.png) in text.\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(JSON.stringify(document)).toContain('"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"https://defuse.ca/images/cbc_encryption.png"');
+    expect(write(read('![a_b](https://x.test/a_b.png)'))).toBe('![a\\_b](https://x.test/a_b.png)\n');
+  });
+
   it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells, and writes a cell on one line", () => {
     const markdown =
       '{% content-ref url="/pages/formatting/inline.md" %}\n[inline.md](/pages/formatting/inline.md)\n{% endcontent-ref %}\n\n' +

@@ -9,6 +9,7 @@ import { toHast, type Options as ToHastOptions } from 'mdast-util-to-hast';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
+import { defaultHandlers } from 'mdast-util-to-markdown';
 import { unified, type Processor } from 'unified';
 import { emojiName, glyphOf, nameReadsAlone } from './emoji.ts';
 import { compactTags, writeTag } from './tags.ts';
@@ -49,11 +50,27 @@ const writer = unified()
     rule: '_',
     handlers: {
       thematicBreak: (_node, _parent, state) => (state.bulletCurrent === '*' ? '---' : '***'),
-      // GitBook escapes every underscore of text (`user\_id`); remark, only those that
-      // could open or close emphasis, not one inside a word.
-      text: (node, _parent, state, info) => state.safe(node.value, info).replace(/(\\*)_/g, (run, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\_` : run)),
+      text: (node, _parent, state, info) => escapeEveryUnderscore(state.safe(node.value, info)),
+      // An image's words (`![cbc\_encryption.png](src)`, the caption of GitBook's markdown form) are text too.
+      image: (node, parent, state, info) => {
+        const written = defaultHandlers.image(node, parent, state, info);
+        const exitImage = state.enter('image');
+        const exitLabel = state.enter('label');
+        const words = state.safe(node.alt ?? '', { before: '![', after: ']' });
+        exitLabel();
+        exitImage();
+        return written.startsWith(`![${words}](`) ? `![${escapeEveryUnderscore(words)}${written.slice(2 + words.length)}` : written;
+      },
     },
   });
+
+/**
+ * GitBook escapes every underscore of text (`user\_id`); remark, only those that could
+ * open or close emphasis, not one inside a word. Takes text remark has escaped.
+ */
+function escapeEveryUnderscore(written: string): string {
+  return written.replace(/(\\*)_/g, (run, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\_` : run));
+}
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
 
