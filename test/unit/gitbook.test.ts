@@ -775,6 +775,22 @@ describe("GitBook's written layout", () => {
     expect(write(read('![a_b](https://x.test/a_b.png)'))).toBe('![a\\_b](https://x.test/a_b.png)\n');
   });
 
+  it("reads an image in text sized to its original size from GitBook's <img data-size=\"original\">, alone in its paragraph too, and writes it so: not an image block, whose form is <figure>", () => {
+    const markdown = [
+      '<img src="../../.gitbook/assets/i3.png" alt="" data-size="original">\\\n**Bug bounty tip**: sign up.',
+      '<img src="../.gitbook/assets/image (140).png" alt="" data-size="original">',
+      '## <img src="../.gitbook/assets/i3.png" alt="" data-size="original">',
+      'An icon <img src="/files/icon.png" alt="Icon" data-size="line"> and a picture <img src="/files/shot.png" alt="Shot" data-size="original"> in text.',
+    ].join('\n\n') + '\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual(['paragraph', 'paragraph', 'heading-1', 'paragraph']);
+    const sizes = JSON.stringify(document).match(/"size":"\w+"/g);
+    expect(sizes).toEqual(['"size":"original"', '"size":"original"', '"size":"original"', '"size":"line"', '"size":"original"']);
+    // Without a size, an <img> alone is an image block, as before.
+    expect(only('<img src="/files/a.png" alt="A diagram">')).toMatchObject({ type: 'images', nodes: [{ type: 'image' }] });
+  });
+
   it("names a link it writes to a page or a file by the last part of its path, in a content reference's body and in a cards table's cells, and writes a cell on one line", () => {
     const markdown =
       '{% content-ref url="/pages/formatting/inline.md" %}\n[inline.md](/pages/formatting/inline.md)\n{% endcontent-ref %}\n\n' +
@@ -814,19 +830,20 @@ describe('GitBook markdown corpus', () => {
     // One line per version. When the conversion reads the corpus otherwise, move DOCUMENT_CONVERSION and add a line;
     // when the corpus itself changes, write each line anew from its version's conversion.
     const corpusReadBy: Record<number, string> = {
-      1: 'hOo12ZyQHzljZiXiIhH8tIqPo4YTVq3gzYOs0uRp-Ls',
-      2: 'FhbFOw8g9ZQECrKaTMf9zTEQqSyQNo_cxxxlL-PuqIE',
-      3: '0DBc1xI-IefiHLO5HteMO2F8lFYNfhd80IJU6lO3bLA',
-      4: '7-VNvqGAgjuYZsOjUhgvodYsVX3xWnwCoSsHYS7cjlw',
-      5: '9FAtGxEK2ofY_zEGS6FqpUL3hOsIzP3I5bOoKG4oSeE',
-      6: 'O1UEU2ioZlfb3Kqqx7LFeFMlyZLo7j-N75aiYmYfmE0',
-      7: '7P5ilyFni9HvVPeQlsR8cm6O2HU7hw-g41B4bqCJOwA',
-      8: 'GBXVG8EtQZRUq5PIHfZl1AKyLIahBvv5D5u5Vao9Cpg',
-      9: 'oblrp5L--AEtKyoG6uZ3fAtOMd4y04fhXeZOAK4xY0k',
-      10: 'UkLqeGqizsnOpjj-6SgX1AJvdkkbp3NlRIMgjvyUkWQ',
-      11: 'L2zd6bUY4a_0frOXksFJKu75EmnNV3uPc6Viqv_cYNc',
-      12: 'zJUp0iNLnliYfpNrq_xupzmKyjfLItBFu7gZBHh0OzM',
-      13: 'nQxN2mQ_LZ6DuhrSh_tXFIEX1BWGCeak14ZdPu0CZ7Q',
+      1: 'E5yX7KCbHFbwDKaGOTluaayp3Cb7X8ofxIyS0vfyp-w',
+      2: 'K0v3D6EogiLAcuMRecQmX5cRgqN5I8n0Wb_9XuYPwOk',
+      3: 'CRxbv8mc-EpYJzLGtC-FeBHVJPPHP3joAR1WYMUmWIk',
+      4: 'OLNe94o58AAK3Cm1MkXeCECTqsVQXzGMNDinay6jcYM',
+      5: 'GQ6wzb909d2lPDWwTfhQHQHj2KQeZOamGFC9rpLDCKo',
+      6: 'Hxn1ucjl2CEVuooWT60GBHi00yhHhUjsArXDu36ZIjw',
+      7: 'T4bXTAmx_rg4_Xqd07UGHu8WROEsQEvZ6J2bsNLLe38',
+      8: 'Kto4PvjPGN1jf_nE4m7rv_vWvYUz5JDlJlvYJk9ulsQ',
+      9: 'sNCERa3updQSsa0cgncAtQcehGDaw-gmIW_rXcoLgs8',
+      10: '43PH43sO8trWavG1nlNDJMvBP6ViITXwWPWVVbTAe8E',
+      11: 'JCCI8ECvYzOvg-YkMNdDpfRBk51s9DrMb8YrMbVoJi8',
+      12: 'bPbIzSz6t6zUpahtScz99KAZF50I5VB6KNqyrMSOKpE',
+      13: 'cmbDanVXLWTCZ_-djmISmwihYrdlYeTg-ItGMc_jkpI',
+      14: '1FGb11kyvZX08CXAFZzFRuG6InB7AV4uiC3RcCLo5aI',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -232,6 +232,9 @@ const SIMPLE_MARK_TAGS: Record<string, MarkType> = {
 
 /** GitBook's `align` of text (`<p align="center">`) as the document's TextAlignment. */
 const TEXT_ALIGNMENTS: Record<string, string> = { left: 'start', center: 'center', right: 'end' };
+/** An inline image's sizes, written as `data-size` on its `<img>`: an attribute only an image in text has. */
+const INLINE_IMAGE_SIZES = new Set(['line', 'original']);
+const inlineImageSize = (dataSize: unknown): { size?: string } => (INLINE_IMAGE_SIZES.has(String(dataSize)) ? { size: String(dataSize) } : {});
 
 /** What a `<button>` GitBook writes does when clicked: open the search or the assistant, prefilled, or select an option. */
 function buttonAction(props: Record<string, unknown>): Record<string, string | undefined> | undefined {
@@ -578,7 +581,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       return index;
     }
     if (name === 'img') {
-      const image = inlineImage(String(props.src ?? ''), props.alt === undefined ? undefined : String(props.alt), props.dataSize === 'line' ? { size: 'line' } : {});
+      const image = inlineImage(String(props.src ?? ''), props.alt === undefined ? undefined : String(props.alt), inlineImageSize(props.dataSize));
       if (!image) return undefined;
       out.push(image);
       return index;
@@ -632,7 +635,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const ref = img ? refOf(String(img.properties.src ?? ''), true) : undefined;
     if (!img || !ref) return undefined;
     const refDark = dark ? refOf(srcSetUrl(dark.properties.srcSet), true) : undefined;
-    const size = inline && img.properties.dataSize === 'line' ? 'line' : undefined;
+    const { size } = inline ? inlineImageSize(img.properties.dataSize) : {};
     // A block image keeps an empty alt: GitBook writes `alt=""` for one its editor made, and nothing for one read from `![caption](src)`.
     const alt = img.properties.alt === undefined || (inline && !img.properties.alt) ? undefined : String(img.properties.alt);
     return defined({ ref, refDark, alt, size });
@@ -768,6 +771,12 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     if (alone && elements[0].tagName === 'pre') return [preCodeBlock(elements[0])];
     // GitBook writes a paragraph holding only a line break as `<br>` on its own line.
     if (alone && elements[0].tagName === 'br') return [block('paragraph', [text('\n')])];
+    // An `<img>` with a size is an image in text, GitBook's paragraph holding only it (`<img … data-size="original">`), not an image block.
+    if (alone && elements[0].tagName === 'img' && inlineImageSize(elements[0].properties.dataSize).size) {
+      const { src, alt, dataSize } = elements[0].properties;
+      const image = inlineImage(String(src ?? ''), alt === undefined ? undefined : String(alt), inlineImageSize(dataSize));
+      return image && [block('paragraph', [image])];
+    }
     const made = (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);
     return made && [made];
   };

@@ -428,7 +428,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         return [{ type: 'link', url: href(data.ref), children: phrasing(node.nodes ?? []) }];
       case 'inline-image': {
         const src = href(data.ref);
-        if (data.size === 'line' || data.refDark) {
+        // GitBook writes an image with a size (`line`, `original`) or a dark source in HTML, which alone holds them.
+        if (data.size !== undefined || data.refDark) {
           const img = `<img src="${attributeText(src)}"${attributes({ alt: (data.alt as string | undefined) ?? '', 'data-size': data.size as string | undefined })}>`;
           return [raw(data.refDark ? `<picture><source srcset="${attributeText(href(data.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img)];
         }
