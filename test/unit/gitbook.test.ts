@@ -621,11 +621,27 @@ describe("GitBook's HTML forms in markdown", () => {
     }
   });
 
-  it("writes a table whose cell breaks a line in HTML, where the break has a form, never as a row's markdown that loses it", () => {
-    const markdown = '| Claim | Value |\n| --- | --- |\n| User | First line<br>second line |\n';
-    const written = write(read(markdown));
-    expect(written).toBe('<table><thead><tr><th>Claim</th><th>Value</th></tr></thead><tbody><tr><td>User</td><td>First line<br>second line</td></tr></tbody></table>\n');
-    expectStable(markdown);
+  it("writes a table whose cell holds several paragraphs or breaks a line as GitBook does, a pipe table with that cell in HTML, never as a row's markdown that loses the break", () => {
+    const written = write(read('| Claim | Value |\n| --- | --- |\n| User | First line<br>second line |\n'));
+    expect(written).toBe('| Claim | Value                            |\n| ----- | -------------------------------- |\n| User  | <p>First line<br>second line</p> |\n');
+    expectStable(written);
+    // HackTricks' rows, as GitBook wrote them; a | in a cell's HTML is written as its reference, since the row's pipes part it first.
+    const markdown = [
+      '| Service Type | Service Silver Tickets                                                     |',
+      '| ------------ | -------------------------------------------------------------------------- |',
+      '| WMI          | <p>HOST</p><p>RPCSS</p>                                                    |',
+      '| WinRM        | <p>HOST</p><p>HTTP</p><p>In some occasions you can just ask for: WINRM</p> |',
+      '| Remarks      | <p><strong>rsp+</strong><br><strong>(on the stack)</strong></p>            |',
+      '| Pipes        | <p><code>a&#x7C;b</code><br><a href="https://x.test/?a&#x7C;b">c&#x7C;d</a></p> |',
+      '| Plain        | CIFS                                                                       |',
+    ].join('\n') + '\n';
+    const table = only(markdown);
+    expect(JSON.stringify(table)).toContain('"text":"a|b","marks":[{"object":"mark","type":"code"}]');
+    expect(JSON.stringify(table)).toContain('"url":"https://x.test/?a|b"');
+    expect(write({ nodes: [table] })).toContain('| <p>HOST</p><p>RPCSS</p> ');
+    // A column's title that breaks a line is HTML in the row too.
+    const titled = expectStable('<table><thead><tr><th><p>In|out<br>both</p></th></tr></thead><tbody><tr><td>x</td></tr></tbody></table>\n');
+    expect(write(titled)).toBe('| <p>In&#x7C;out<br>both</p> |\n| -------------------------- |\n| x                          |\n');
   });
 
   it('keeps the content of a block in an HTML form Quire does not know, never its tags as text', () => {

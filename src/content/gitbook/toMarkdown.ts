@@ -262,7 +262,12 @@ function titleHtml(title: string): string {
 
 /** A column's title in a pipe table's header: its text, or its HTML where it breaks a line. */
 function pipeTitle(title: string): md.PhrasingContent {
-  return title.includes('\n') ? { type: 'html', value: titleHtml(title) } : { type: 'text', value: title };
+  return title.includes('\n') ? htmlInPipeRow(titleHtml(title)) : { type: 'text', value: title };
+}
+
+/** HTML in a pipe table's row, a `|` written as its reference: the row's pipes part it before any HTML is read. */
+function htmlInPipeRow(html: string): md.Html {
+  return { type: 'html', value: html.replace(/\|/g, '&#x7C;') };
 }
 
 /** An emoji inline in its HTML form, which GitBook writes in HTML and which reads back by its code wherever it is. */
@@ -400,6 +405,13 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
 
   const blocksHtml = (nodes: Block[]): string =>
     writtenInHtml(() => toHast({ type: 'root', children: blocks(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }));
+
+  /** A pipe table's cell: a paragraph as markdown; several, or one that breaks a line, in HTML, as GitBook writes them in a row (`| <p>HOST</p><p>RPCSS</p> |`, `| <p>One,<br>two</p> |`). */
+  const pipeCell = (nodes: Block[]): md.PhrasingContent[] => {
+    if (nodes.length === 0) return [];
+    if (nodes.length === 1 && !plainText(nodes[0]).includes('\n')) return paragraph(nodes[0].nodes).children;
+    return [htmlInPipeRow(blocksHtml(nodes))];
+  };
 
   /** A table cell's content: a lone paragraph as its text alone, as GitBook writes it (`<td>Text</td>`). */
   const cellHtml = (nodes: Block[]): string =>
@@ -541,11 +553,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       data.search === undefined &&
       (!data.view.hideHeader || columns.every((id) => !data.definition[id]?.title)) &&
       columns.every((id) => data.definition[id]?.type === 'text' && !data.definition[id]?.verticalAlignment && data.view.columnWidths?.[id] === undefined) &&
-      records.every((record) => columns.every((id) => {
-        const cell = cellBlocks(record.values[id]);
-        // A line break has no markdown form in a table's row: such a cell is written in HTML, `<br>`.
-        return cell.length === 0 || (cell.length === 1 && cell[0].type === 'paragraph' && !alignedAsHtml(cell[0]) && !plainText(cell[0]).includes('\n'));
-      }));
+      records.every((record) => columns.every((id) => cellBlocks(record.values[id]).every((item) => item.type === 'paragraph' && !alignedAsHtml(item))));
     if (simple) {
       const cell = (children: md.PhrasingContent[]): md.TableCell => ({ type: 'tableCell', children });
       return {
@@ -553,7 +561,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         align: columns.map((id) => ({ center: 'center', right: 'right' } as Record<string, md.AlignType>)[data.definition[id]?.textAlignment ?? ''] ?? null),
         children: [
           { type: 'tableRow', children: columns.map((id) => cell(data.view.hideHeader ? [] : [pipeTitle(data.definition[id]?.title ?? '')])) },
-          ...records.map((record): md.TableRow => ({ type: 'tableRow', children: columns.map((id) => cell(cellBlocks(record.values[id]).flatMap((item) => paragraph(item.nodes).children))) })),
+          ...records.map((record): md.TableRow => ({ type: 'tableRow', children: columns.map((id) => cell(pipeCell(cellBlocks(record.values[id])))) })),
         ],
       };
     }
