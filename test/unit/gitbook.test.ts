@@ -674,6 +674,11 @@ describe("GitBook's written layout", () => {
     expect(JSON.stringify(sized)).toContain('"refDark":{"kind":"file","file":"dark.png"}');
   });
 
+  it('writes a list item of only code with its marker one space before the fence, as GitBook does, and an item of code and more blocks spread', () => {
+    const markdown = '* Then chunk 1, 5 and 3 are freed, so:\n  * ```python\n    [ 0x200 Chunk 1 (free) ]\n    ```\n  * Then:\n* ```c\n  #define X\n  ```\n*   ```bash\n    a\n    ```\n\n    After it.\n\n1. ```sh\n   ls\n   ```\n2. Two\n';
+    expect(write(expectStable(markdown))).toBe(markdown);
+  });
+
   it("keeps a picture's dark variant in an expandable's title, and writes targets with spaces as they are", () => {
     const markdown =
       '<details>\n\n<summary>PDF export <picture><source srcset="/files/Premium Badge Dark.png" media="(prefers-color-scheme: dark)"><img src="/files/Premium Badge Light.png" alt=""></picture> <img src="/files/Plain Badge.png" alt=""></summary>\n\nBody.\n\n</details>\n';

@@ -645,8 +645,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
             if (checked !== undefined && children[0]?.type !== 'paragraph') {
               return { type: 'listItem', spread: true, children: [raw(checked ? '[x]' : '[ ]') as unknown as md.Paragraph, ...children] };
             }
-            // Its text and then sub-lists are written tight, as GitBook writes them: nothing can run into a list.
-            const tight = children[0]?.type === 'paragraph' && children.slice(1).every((child) => child.type === 'list');
+            // Its text and then sub-lists are written tight, as GitBook writes them: nothing can run into a list; so is an item of only code (`* ```python`).
+            const tight = (children[0]?.type === 'paragraph' && children.slice(1).every((child) => child.type === 'list')) || (children.length === 1 && children[0].type === 'code');
             return { type: 'listItem', spread: !tight, checked, children };
           }),
         }];
