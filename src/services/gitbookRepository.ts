@@ -422,7 +422,12 @@ function contentTypeOf(name: string): string {
 
 // ─── Export ─────────────────────────────────────────────────────────────────────────
 
-/** GitBook's layout for pages without a place yet: the first page is the README, a page with sub-pages a folder's README.md. */
+/**
+ * GitBook's layout for pages without a place yet: the first page is the README, a page
+ * with sub-pages a folder's README.md. The first page's sub-pages go in a folder of its
+ * slug, as any page's do, not beside the README (GitBook's `getting-started/…` under a
+ * first page "Getting Started").
+ */
 export function defaultPagePaths(
   tree: FlatTree,
   readme: string,
@@ -446,8 +451,10 @@ export function defaultPagePaths(
   const children = childrenByParent(tree);
   const directoryOf = (page: FlatPage | undefined): string => {
     if (!page) return '';
-    if (page.meta.type !== 'document') return posix.join(directoryOf(page.parentId ? tree.get(page.parentId) : undefined), page.meta.slug);
+    const asFolder = () => posix.join(directoryOf(page.parentId ? tree.get(page.parentId) : undefined), page.meta.slug);
+    if (page.meta.type !== 'document') return asFolder();
     const path = paths.get(page.id)!;
+    if (path.toLowerCase() === readme.toLowerCase()) return asFolder();
     return /(^|\/)README\.md$/i.test(path) ? (posix.dirname(path) === '.' ? '' : posix.dirname(path)) : path.replace(/\.md$/i, '');
   };
   const first = inReadingOrder(tree).find((page) => page.meta.type === 'document');

@@ -274,7 +274,7 @@ describe('Git Sync export', () => {
     expect(await contentOf(copy.id)).toEqual(await contentOf(space.id));
   });
 
-  it('exports a space that never saw git in GitBook\'s layout, to a branch that does not exist yet', async () => {
+  it('exports a space that never saw git in GitBook\'s layout, the first page\'s sub-pages in a folder of its slug, to a branch that does not exist yet', async () => {
     const space = await newSpace('Fresh');
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
@@ -283,14 +283,16 @@ describe('Git Sync export', () => {
         { operation: 'insert_page', ref: 'intro', document: '# Introduction\n\nHello.' },
         { operation: 'insert_page', ref: 'setup', document: '# Setup\n\nSee [the intro](/pages/intro).' },
         { operation: 'insert_page', into: 'setup', document: '# Linux\n\n![Tux](/files/tux)' },
+        { operation: 'insert_page', into: 'intro', document: '# Tour\n\nA walk.' },
       ],
     });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
     const info = await exportFrom(space.id, { ref: 'refs/heads/fresh' });
     expect(info.operation.state).toBe('success');
     const written = server.read('fresh');
-    expect(Object.keys(written.files).sort()).toEqual(['.gitbook/assets/tux.png', 'README.md', 'SUMMARY.md', 'setup/README.md', 'setup/linux.md']);
-    expect(written.files['SUMMARY.md']).toBe('# Table of contents\n\n* [Introduction](README.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n');
+    // The first page is the README; its sub-pages go in a folder of its slug, as any page's do.
+    expect(Object.keys(written.files).sort()).toEqual(['.gitbook/assets/tux.png', 'README.md', 'SUMMARY.md', 'introduction/tour.md', 'setup/README.md', 'setup/linux.md']);
+    expect(written.files['SUMMARY.md']).toBe('# Table of contents\n\n* [Introduction](README.md)\n  * [Tour](introduction/tour.md)\n* [Setup](setup/README.md)\n  * [Linux](setup/linux.md)\n');
     expect(written.files['setup/README.md']).toBe('# Setup\n\nSee [the intro](../).\n');
     expect(written.files['setup/linux.md']).toContain('../.gitbook/assets/tux.png');
   });
