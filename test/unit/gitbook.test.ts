@@ -679,6 +679,18 @@ describe("GitBook's written layout", () => {
     expect(write(expectStable(markdown))).toBe(markdown);
   });
 
+  it("writes marks as GitBook nests them: a mark runs on into the next text only while it is that text's outermost, italic before bold, so a bold word in italic inside bold text closes the bold first", () => {
+    // GitBook's own documentation and Beefree's, both synced by GitBook.
+    for (const markdown of [
+      "* **When the user's goal is content or site automation from&#x20;**_**outside**_**&#x20;GitBook** (scripts hitting the REST API).\n",
+      'Use your _**not** the Secret ID_ here.\n',
+      'Drop it in the _**Content**_**&#x20;panel**.\n',
+      '**Note**<mark style="color:red;">**:**</mark> red.\n',
+    ]) {
+      expect(write(expectStable(markdown))).toBe(markdown);
+    }
+  });
+
   it("keeps a picture's dark variant in an expandable's title, and writes targets with spaces as they are", () => {
     const markdown =
       '<details>\n\n<summary>PDF export <picture><source srcset="/files/Premium Badge Dark.png" media="(prefers-color-scheme: dark)"><img src="/files/Premium Badge Light.png" alt=""></picture> <img src="/files/Plain Badge.png" alt=""></summary>\n\nBody.\n\n</details>\n';

@@ -324,39 +324,34 @@ const OUTER_MARK_ORDER = ['italic', 'bold', ...MARK_ORDER.filter((type) => type 
 
 const colorOf = (item: Item): Mark | undefined => item.marks.find((mark) => mark.type === 'color');
 
-/** Whether two neighbours are in the same colour, or both in none. */
-function sameColor(a: Item, b: Item): boolean {
-  const [first, second] = [colorOf(a), colorOf(b)];
-  return first === undefined || second === undefined ? first === second : sameMark(first, second);
+/** The mark written outermost around an item's text: its colour, else the first of its marks in GitBook's order. */
+function outermost(item: Item): Mark | undefined {
+  return colorOf(item) ?? OUTER_MARK_ORDER.map((type) => item.marks.find((mark) => mark.type === type)).find((mark) => mark !== undefined);
 }
 
 /**
- * Nests marks so that a run of neighbours sharing one is written once around them all
- * (`**a *b***`). A colour (an HTML `<mark>`) is outermost and no other mark runs across
- * its ends (`**Note**<mark style="color:red;">**:**</mark>`); of the others, the one
- * running furthest is outermost (`_**not** the ID_`), and of marks running as far, as
- * GitBook orders them (`_**x**_`).
+ * Nests marks as GitBook writes them, each mark in one order (italic, bold, then the
+ * others; code inside all): a mark opened for one text runs on into its neighbours only
+ * while it is the outermost of theirs too, so `_**not** the ID_` shares its italic, and
+ * a bold word in italic inside bold text closes the bold first (`**from&#x20;**_**outside**_**&#x20;GitBook**`).
+ * A colour (an HTML `<mark>`) is outermost and no other mark runs across its ends
+ * (`**Note**<mark style="color:red;">**:**</mark>`).
  */
 function group(items: Item[]): md.PhrasingContent[] {
   const out: md.PhrasingContent[] = [];
+  const sameOuter = (item: Item, mark: Mark) => {
+    const next = outermost(item);
+    return next !== undefined && sameMark(next, mark);
+  };
   for (let index = 0; index < items.length; ) {
-    const color = colorOf(items[index]);
-    let colorEnd = index + 1;
-    while (colorEnd < items.length && sameColor(items[colorEnd], items[index])) colorEnd++;
-    const runEnd = (mark: Mark) => {
-      let end = index;
-      while (end < colorEnd && items[end].marks.some((candidate) => sameMark(candidate, mark))) end++;
-      return end;
-    };
-    const candidates = color ? [color] : OUTER_MARK_ORDER.map((type) => items[index].marks.find((mark) => mark.type === type)).filter((mark): mark is Mark => mark !== undefined);
-    if (candidates.length === 0) {
+    const outer = outermost(items[index]);
+    if (!outer) {
       out.push(...items[index].node);
       index++;
       continue;
     }
-    const ends = candidates.map(runEnd);
-    const outer = candidates[ends.indexOf(Math.max(...ends))];
-    const end = Math.max(...ends);
+    let end = index + 1;
+    while (end < items.length && sameOuter(items[end], outer)) end++;
     const inner = items.slice(index, end).map((item) => ({ ...item, marks: item.marks.filter((mark) => !sameMark(mark, outer)) }));
     out.push(...wrap(outer, group(inner)));
     index = end;
