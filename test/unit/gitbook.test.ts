@@ -621,7 +621,7 @@ describe("GitBook's HTML forms in markdown", () => {
     }
   });
 
-  it("writes a table whose cell holds several paragraphs or breaks a line as GitBook does, a pipe table with that cell in HTML, never as a row's markdown that loses the break", () => {
+  it("writes a table whose cell holds several paragraphs, a list, or a line break as GitBook does, a pipe table with that cell in HTML, never as a row's markdown that loses the break", () => {
     const written = write(read('| Claim | Value |\n| --- | --- |\n| User | First line<br>second line |\n'));
     expect(written).toBe('| Claim | Value                            |\n| ----- | -------------------------------- |\n| User  | <p>First line<br>second line</p> |\n');
     expectStable(written);
@@ -639,6 +639,9 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(JSON.stringify(table)).toContain('"text":"a|b","marks":[{"object":"mark","type":"code"}]');
     expect(JSON.stringify(table)).toContain('"url":"https://x.test/?a|b"');
     expect(write({ nodes: [table] })).toContain('| <p>HOST</p><p>RPCSS</p> ');
+    // A list in a cell too, as Beefree's docs, synced by GitBook in 2025, hold it.
+    const listed = '| Feature | Description                                              |\n| ------- | -------------------------------------------------------- |\n| Tiles   | <p>It comes with these tiles:</p><ul><li>Title</li><li>List</li></ul> |\n';
+    expect(write(expectStable(listed))).toBe('| Feature | Description                                                           |\n| ------- | --------------------------------------------------------------------- |\n| Tiles   | <p>It comes with these tiles:</p><ul><li>Title</li><li>List</li></ul> |\n');
     // A column's title that breaks a line is HTML in the row too.
     const titled = expectStable('<table><thead><tr><th><p>In|out<br>both</p></th></tr></thead><tbody><tr><td>x</td></tr></tbody></table>\n');
     expect(write(titled)).toBe('| <p>In&#x7C;out<br>both</p> |\n| -------------------------- |\n| x                          |\n');

@@ -401,10 +401,15 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
   const blocksHtml = (nodes: Block[]): string =>
     writtenInHtml(() => toHast({ type: 'root', children: blocks(nodes) }, { allowDangerousHtml: true, handlers: HTML_FORM_HANDLERS }));
 
-  /** A pipe table's cell: a paragraph as markdown; several, or one that breaks a line, in HTML, as GitBook writes them in a row (`| <p>HOST</p><p>RPCSS</p> |`, `| <p>One,<br>two</p> |`). */
+  /** Whether GitBook writes a block in a pipe table's cell (in HTML there but for a lone paragraph): paragraphs and lists. */
+  const inPipeCell = (node: Block): boolean =>
+    (node.type === 'paragraph' && !alignedAsHtml(node)) ||
+    ((node.type === 'list-unordered' || node.type === 'list-ordered') && ((node.nodes ?? []) as Block[]).every((item) => ((item.nodes ?? []) as Block[]).every(inPipeCell)));
+
+  /** A pipe table's cell: a paragraph as markdown; several blocks, or a paragraph that breaks a line, in HTML, as GitBook writes them in a row (`| <p>HOST</p><p>RPCSS</p> |`, `| <p>Tiles:</p><ul><li>Title</li></ul> |`). */
   const pipeCell = (nodes: Block[]): md.PhrasingContent[] => {
     if (nodes.length === 0) return [];
-    if (nodes.length === 1 && !plainText(nodes[0]).includes('\n')) return paragraph(nodes[0].nodes).children;
+    if (nodes.length === 1 && nodes[0].type === 'paragraph' && !plainText(nodes[0]).includes('\n')) return paragraph(nodes[0].nodes).children;
     return [htmlInPipeRow(blocksHtml(nodes))];
   };
 
@@ -548,7 +553,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       data.search === undefined &&
       (!data.view.hideHeader || columns.every((id) => !data.definition[id]?.title)) &&
       columns.every((id) => data.definition[id]?.type === 'text' && !data.definition[id]?.verticalAlignment && data.view.columnWidths?.[id] === undefined) &&
-      records.every((record) => columns.every((id) => cellBlocks(record.values[id]).every((item) => item.type === 'paragraph' && !alignedAsHtml(item))));
+      records.every((record) => columns.every((id) => cellBlocks(record.values[id]).every(inPipeCell)));
     if (simple) {
       const cell = (children: md.PhrasingContent[]): md.TableCell => ({ type: 'tableCell', children });
       return {
