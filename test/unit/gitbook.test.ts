@@ -94,11 +94,15 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     });
   });
 
-  it('reads the OpenAPI blocks: a spec by URL, an operation, schemas and a webhook of a named spec', () => {
+  it('reads the OpenAPI blocks: a spec by URL or in a file (its body naming the file by its name as it is), an operation, schemas and a webhook of a named spec', () => {
     expect(only('{% openapi src="https://x.test/openapi.json" path="/pets" method="get" %}\n[https://x.test/openapi.json](https://x.test/openapi.json)\n{% endopenapi %}')).toMatchObject({
       type: 'swagger',
       data: { ref: { kind: 'url', url: 'https://x.test/openapi.json' }, path: '/pets', method: 'get' },
     });
+    // A spec in a file: its body names the file by its name as it is, as GitBook writes it.
+    const inFile = '{% openapi src="/files/html_endpoint.yaml" path="/v1/html" method="post" %}\n[html_endpoint.yaml](/files/html_endpoint.yaml)\n{% endopenapi %}\n';
+    expect(only(inFile)).toMatchObject({ type: 'swagger', data: { ref: { kind: 'file', file: 'html_endpoint.yaml' } } });
+    expect(write(read(inFile))).toBe(inFile);
     expect(only('{% openapi-operation spec="pets" path="/pets" method="post" %}')).toMatchObject({ type: 'openapi-operation', data: { ref: { kind: 'openapi', spec: 'pets' }, path: '/pets', method: 'post' } });
     expect(only('{% openapi-schemas spec="pets" schemas="Pet,Owner" grouped="false" %}')).toMatchObject({ type: 'openapi-schemas', data: { schemas: ['Pet', 'Owner'], grouped: false } });
     expect(only('{% openapi-webhook spec="pets" name="newPet" method="post" %}')).toMatchObject({ type: 'openapi-webhook', data: { name: 'newPet', method: 'post' } });

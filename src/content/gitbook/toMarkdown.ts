@@ -713,7 +713,9 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       }
       case 'swagger': {
         const src = href(data.ref);
-        return tagged('openapi', { src, path: data.path as string, method: data.method as string, expanded: data.expanded as boolean | undefined, fullWidth: data.fullWidth as boolean | undefined }, [{ type: 'paragraph', children: [{ type: 'link', url: src, children: [{ type: 'text', value: src }] }] }]);
+        // The body names a file by its name as it is (`[merge_endpoint.yaml](../.gitbook/assets/merge_endpoint.yaml)`), an address by itself.
+        const name: md.PhrasingContent = (data.ref as ContentRef | undefined)?.kind === 'file' ? raw(linkName(src).replace(/[\\[\]*`<]/g, '\\$&')) : { type: 'text', value: src };
+        return tagged('openapi', { src, path: data.path as string, method: data.method as string, expanded: data.expanded as boolean | undefined, fullWidth: data.fullWidth as boolean | undefined }, [{ type: 'paragraph', children: [{ type: 'link', url: src, children: [name] }] }]);
       }
       case 'openapi-operation':
         return specBlock('openapi-operation', data, { path: data.path as string, method: data.method as string, headless: data.headless as boolean | undefined });
