@@ -241,6 +241,10 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(write(read('## One\n\n### Two\n\n#### Three'))).toBe('## One\n\n### Two\n\n#### Three\n');
     // Deeper than GitBook's three levels is a heading-3; a # in the body, a heading-1.
     expect(read('###### Six\n\n# One').nodes.map((node) => node.type)).toEqual(['heading-3', 'heading-1']);
+    // GitBook writes one space before the anchor: a second is the heading's own last character.
+    const spaced = '## DeepL  <a href="#deepl" id="deepl"></a>\n';
+    expect(leafText(only(spaced))).toBe('DeepL ');
+    expect(write(read(spaced))).toBe(spaced);
   });
 
   it("reads GitBook's earlier formats: a page reference as a content reference, a caption written as an attribute, a code tab of one as a code block's title, several as tabs", () => {
@@ -609,10 +613,27 @@ describe("GitBook's HTML forms in markdown", () => {
     const cell = (name: string) => table.fragments!.find((fragment) => fragment.fragment === name)!.nodes;
     expect(cell('r0c1').map((node) => [node.type, leafText(node)])).toEqual([['paragraph', 'sub - the ID\namr - the method']]);
     expect(kindsIn(cell('r0c1'))).toContain('mark:code');
-    expect(cell('r1c1').map((node) => [node.type, leafText(node)])).toEqual([['paragraph', 'Valid values.'], ['paragraph', 'See the guide for more.']]);
+    // A space GitBook wrote at a paragraph's end is the paragraph's.
+    expect(cell('r1c1').map((node) => [node.type, leafText(node)])).toEqual([['paragraph', 'Valid values. '], ['paragraph', 'See the guide for more.']]);
     expect(kindsIn(cell('r1c1'))).toContain('link');
     expect(cell('r2c1').map((node) => node.type)).toEqual(['paragraph', 'hint']);
     expect(JSON.stringify(table)).not.toMatch(/<\/?(p|div|code)\b/);
+  });
+
+  it("keeps the spaces of text GitBook wrote in HTML, which HTML's whitespace rules would drop, and its empty paragraphs there, and writes them back so", () => {
+    // Beefree's docs, synced by GitBook in 2025.
+    for (const markdown of [
+      '<details>\n\n<summary>Mobile Badge Content </summary>\n\nBody.\n\n</details>\n',
+      '<table><thead><tr><th>Setting</th><th width="137">Type</th></tr></thead><tbody><tr><td><code>isUpsellEnabled</code>  </td><td>boolean</td></tr><tr><td>Spaced  words</td><td> </td></tr></tbody></table>\n',
+      '| Name  | Description                                                                                  |\n| ----- | -------------------------------------------------------------------------------------------- |\n| Label | <p>Shown on the button.</p><p></p><p>It’s displayed in:</p><ul><li>The placeholder</li></ul> |\n',
+    ]) {
+      expect(write(expectStable(markdown))).toBe(markdown);
+    }
+    const [expandable] = read('<details>\n\n<summary>Mobile Badge Content </summary>\n\nBody.\n\n</details>\n').nodes as Block[];
+    expect(leafText(expandable.fragments![0].nodes[0] as Block)).toBe('Mobile Badge Content ');
+    // Line breaks and indentation between blocks of HTML written by hand stay out.
+    const [handWritten] = read('<table>\n  <thead><tr><th>Steps</th></tr></thead>\n  <tr>\n    <td>\n      <p>One</p>\n      <p>Two</p>\n    </td>\n  </tr>\n</table>').nodes as Block[];
+    expect(handWritten.fragments!.map((fragment) => fragment.nodes.map((node) => leafText(node as Block)))).toEqual([['One', 'Two']]);
   });
 
   it("reads a column's title GitBook wrote in HTML for its line breaks, in a pipe table or an HTML one, and writes it so", () => {
@@ -884,6 +905,7 @@ describe('GitBook markdown corpus', () => {
       12: 'bPbIzSz6t6zUpahtScz99KAZF50I5VB6KNqyrMSOKpE',
       13: 'cmbDanVXLWTCZ_-djmISmwihYrdlYeTg-ItGMc_jkpI',
       14: '1FGb11kyvZX08CXAFZzFRuG6InB7AV4uiC3RcCLo5aI',
+      15: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -364,11 +364,11 @@ const customBlockAsQuote: Handle = (state, element) => {
 
 /**
  * A `<p>` with the line breaks it starts or ends with: GitBook writes a paragraph ending
- * in a break so (`<td><a href="…">GitHub</a><br></td>`), which hast-util-to-mdast drops.
+ * in a break so (`<td><a href="…">GitHub</a><br></td>`), which hast-util-to-mdast drops;
+ * and an empty `<p></p>`, GitBook's empty paragraph between others, as one.
  */
 const paragraphWithItsBreaks: Handle = (state, element) => {
   const children = state.all(element) as md.PhrasingContent[];
-  if (children.length === 0) return undefined;
   const paragraph: md.Paragraph = { type: 'paragraph', children };
   state.patch(element, paragraph);
   return paragraph;
@@ -382,6 +382,35 @@ const INLINE_FORM_HANDLERS: Record<string, Handle> = {
   picture: pictureAsTags,
   div: customBlockAsQuote,
 };
+
+/**
+ * A space of HTML text as GitBook wrote it, which hast-util-to-mdast would collapse or
+ * drop as HTML's whitespace rules do: GitBook's HTML holds its text's spaces as they are
+ * (`<code>x</code>  </td>`, `<summary>Title </summary>`, `<p>plans): </p>`). Put back
+ * once read (`spacesKept`).
+ */
+const KEPT_SPACE = '\uE000';
+
+/**
+ * The spaces of text in phrasing kept from HTML's whitespace rules: in text with words,
+ * and in a run of spaces beside phrasing or alone in its element (`<td> </td>`), not in
+ * the line breaks and indentation between blocks of HTML written by hand, nor in `<pre>`.
+ */
+function keepSpaces(nodes: ElementContent[]): ElementContent[] {
+  return nodes.map((node, index) => {
+    if (node.type === 'element') return node.tagName === 'pre' ? node : { ...node, children: keepSpaces(node.children) };
+    if (node.type !== 'text' || /[\n\r\t]/.test(node.value) || node.value.includes(KEPT_SPACE)) return node;
+    const besidePhrasing = [nodes[index - 1], nodes[index + 1]].some((sibling) => sibling !== undefined && sibling.type !== 'comment' && isHastPhrasing(sibling));
+    return node.value.trim() || besidePhrasing || nodes.length === 1 ? { ...node, value: node.value.replace(/ /g, KEPT_SPACE) } : node;
+  });
+}
+
+/** The spaces `keepSpaces` kept, put back in what was read. */
+function spacesKept(tree: md.Root): void {
+  visit(tree, (node) => {
+    if ('value' in node && typeof node.value === 'string') node.value = node.value.replaceAll(KEPT_SPACE, ' ');
+  });
+}
 
 /** Elements holding blocks, whose loose text hast-util-to-mdast wraps in paragraphs. */
 const FLOW_CONTAINERS = new Set(['li', 'blockquote', 'div', 'dd', 'figcaption', 'details', 'section', 'article', 'aside']);
@@ -643,7 +672,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
 
   /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
   const hastBlocks = (children: ElementContent[]): Block[] => {
-    const tree = toMdast({ type: 'root', children: inParagraphs(children) } as HastRoot, { handlers: INLINE_FORM_HANDLERS }) as md.Root;
+    const tree = toMdast({ type: 'root', children: inParagraphs(keepSpaces(children)) } as HastRoot, { handlers: INLINE_FORM_HANDLERS }) as md.Root;
+    spacesKept(tree);
     visit(tree, (node) => void delete node.position);
     const wrapped: md.RootContent[] = [];
     let loose: md.Paragraph | undefined;
@@ -828,8 +858,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       if (anchor?.name === 'a' && typeof anchor.props.id === 'string') {
         id = anchor.props.id;
         children.splice(-2, 2);
+        // GitBook writes one space before the anchor: a space before it is the heading's own (`## DeepL  <a …>`).
         const tail = children.at(-1);
-        if (tail?.type === 'text') tail.value = tail.value.trimEnd();
+        if (tail?.type === 'text') tail.value = tail.value.replace(/ $/, '');
       }
     }
     // One level below its markdown, the page's title being the `#` (toMarkdown's headingLevel); deeper than `####` is a heading-3.

@@ -406,10 +406,11 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
     (node.type === 'paragraph' && !alignedAsHtml(node)) ||
     ((node.type === 'list-unordered' || node.type === 'list-ordered') && ((node.nodes ?? []) as Block[]).every((item) => ((item.nodes ?? []) as Block[]).every(inPipeCell)));
 
-  /** A pipe table's cell: a paragraph as markdown; several blocks, or a paragraph that breaks a line, in HTML, as GitBook writes them in a row (`| <p>HOST</p><p>RPCSS</p> |`, `| <p>Tiles:</p><ul><li>Title</li></ul> |`). */
+  /** A pipe table's cell: a paragraph as markdown; several blocks, or a paragraph that breaks a line or has a space at an end, in HTML, as GitBook writes them in a row (`| <p>HOST</p><p>RPCSS</p> |`, `| <p>Tiles:</p><ul><li>Title</li></ul> |`). */
   const pipeCell = (nodes: Block[]): md.PhrasingContent[] => {
     if (nodes.length === 0) return [];
-    if (nodes.length === 1 && nodes[0].type === 'paragraph' && !plainText(nodes[0]).includes('\n')) return paragraph(nodes[0].nodes).children;
+    // A row's cell is trimmed: a paragraph starting or ending with a space keeps it only in HTML.
+    if (nodes.length === 1 && nodes[0].type === 'paragraph' && !/\n|^\s|\s$/.test(plainText(nodes[0]))) return paragraph(nodes[0].nodes).children;
     return [htmlInPipeRow(blocksHtml(nodes))];
   };
 
