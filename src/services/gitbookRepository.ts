@@ -319,7 +319,7 @@ async function importedContent(
       const where = page.path ?? page.title;
       const fromFile = page.path ? posix.basename(page.path).replace(/\.md$/i, '') : '';
       const wanted = /^readme$/i.test(fromFile)
-        ? page.path!.includes('/') ? posix.basename(posix.dirname(page.path!)) : slugify(page.title, 'page')
+        ? page.path!.includes('/') ? posix.basename(posix.dirname(page.path!)) : (folderOfSubPages(page) ?? slugify(page.title, 'page'))
         : fromFile || (page.kind === 'group' ? page.slug : undefined) || slugify(page.title, 'page');
       // A file's or folder's name stays the page's slug where a slug may be it, as GitBook keeps it, so that an export writes the file back at its path.
       const slug = uniquePath(isPageSlug(wanted) ? wanted : slugify(wanted, 'page'), slugs);
@@ -418,6 +418,25 @@ function contentTypeOf(name: string): string {
   const extension = posix.extname(name).toLowerCase();
   const known: Record<string, string> = { '.pdf': 'application/pdf', '.json': 'application/json', '.yaml': 'application/yaml', '.yml': 'application/yaml', '.txt': 'text/plain', '.csv': 'text/csv', '.zip': 'application/zip', '.mp4': 'video/mp4' };
   return known[extension] ?? 'application/octet-stream';
+}
+
+/**
+ * The docs' README page's slug as GitBook's layout shows it: the name of the one folder
+ * its sub-pages' files are in (`getting-started/readme/…` under a README.md whose page
+ * GitBook calls `readme`), since the README's own file has no name of its page; else undefined.
+ */
+function folderOfSubPages(page: RepositoryPage): string | undefined {
+  const folders = new Set(
+    page.children.map((child) => {
+      if (!child.path) return undefined;
+      const directory = posix.dirname(child.path);
+      return /(^|\/)README\.md$/i.test(child.path) ? posix.dirname(directory) : directory;
+    }),
+  );
+  const [folder] = folders;
+  if (folders.size !== 1 || !folder || folder === '.') return undefined;
+  const name = posix.basename(folder);
+  return isPageSlug(name) ? name : undefined;
 }
 
 // ─── Export ─────────────────────────────────────────────────────────────────────────

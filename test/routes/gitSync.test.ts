@@ -217,6 +217,27 @@ describe('Git Sync import', () => {
     expect(server.read().head).toBe(commit);
   });
 
+  it("names the README's page after the folder GitBook keeps its sub-pages in, so that their site paths are GitBook's and an export writes them where they were", async () => {
+    // As Beefree's docs, synced by GitBook, hold them: the first page's sub-pages under getting-started/readme/.
+    const files = {
+      'SUMMARY.md': '# Table of contents\n\n## Getting Started\n\n* [Introduction](README.md)\n  * [Create an application](getting-started/readme/create-an-application.md)\n  * [Installation](getting-started/readme/installation/README.md)\n    * [Methods](getting-started/readme/installation/methods.md)\n* [Sample code](getting-started/sample-code.md)\n',
+      'README.md': '# Introduction\n\nStart [here](getting-started/readme/installation/).\n',
+      'getting-started/readme/create-an-application.md': '# Create an application\n\nSteps.\n',
+      'getting-started/readme/installation/README.md': '# Installation\n\nInstall.\n',
+      'getting-started/readme/installation/methods.md': '# Methods\n\nCall them.\n',
+      'getting-started/sample-code.md': '# Sample code\n\nCode.\n',
+    };
+    server.commit(files, 'Readme folder');
+    const space = await newSpace('Readme folder');
+    const imported = await importInto(space.id);
+    expect(imported.operation, JSON.stringify(imported)).toMatchObject({ state: 'success' });
+    const pages = flat(await pagesOf(space.id));
+    expect(pages.map((page) => page.path)).toEqual(['getting-started', 'getting-started/readme', 'getting-started/readme/create-an-application', 'getting-started/readme/installation', 'getting-started/readme/installation/methods', 'getting-started/sample-code']);
+    await exportFrom(space.id, { ref: 'refs/heads/readme-folder-copy', commitMessage: 'Copy' });
+    const written = server.read('readme-folder-copy');
+    expect(Object.keys(written.files).filter((path) => path.endsWith('.md')).sort()).toEqual(Object.keys(files).sort());
+  });
+
   it("turns .gitbook.yaml's redirects into redirects of every site that publishes the space", async () => {
     const published = await publishSampleSite(testApp);
     server.commit(DOCS);
