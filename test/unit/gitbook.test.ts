@@ -820,12 +820,19 @@ describe("GitBook's written layout", () => {
     expect((read('{% tabs %}\n{% tab title="A" %}\nA\n{% endtab %}\n\n\n{% endtabs %}\n').nodes[0].nodes as Block[]).map((node) => node.type)).toEqual(['tabs-item']);
   });
 
-  it('escapes every underscore of text as GitBook does, inside a word too, but none in code or in an address', () => {
+  it("escapes every underscore of text as GitBook does, inside a word too, but none in code or in an address, and a tag's delimiters in words", () => {
     const markdown = "## The user\\_id field\n\nMissing 'start\\_date' in [snake\\_case](https://x.test/snake_case), `user_id` stays, and \\\\\\_ is a backslash's.\n";
     const document = expectStable(markdown);
     expect(write(document)).toBe(markdown);
     expect(JSON.stringify(document)).toContain('The user_id field');
     expect(write(read('A user_id, _italic_ and snake_case_name.'))).toBe('A user\\_id, _italic_ and snake\\_case\\_name.\n');
+    // A tag's delimiters in words are escaped too, as GitBook escapes them, or the text would read back as a tag.
+    const tagInWords = '* see _Customer Name_ instead of _\\{%customer.name%\\}_, and \\{% hint style="info" %\\} is text.\n';
+    expect(write(expectStable(tagInWords))).toBe(tagInWords);
+    expect(JSON.stringify(read(tagInWords))).toContain('{%customer.name%}');
+    expect(write({ nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Type {% hint %} to start', marks: [] }] }] }] })).toBe('Type \\{% hint %\\} to start\n');
+    // A % and a brace that make no tag stay as they are.
+    expect(write(read('> .test {display:block; width: 100%}'))).toBe('> .test {display:block; width: 100%}\n');
   });
 
   it("escapes an image's words as text, as GitBook writes an image's caption in markdown's form: ![cbc\\_encryption.png](src)", () => {

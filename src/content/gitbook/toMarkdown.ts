@@ -50,7 +50,7 @@ const writer = unified()
     rule: '_',
     handlers: {
       thematicBreak: (_node, _parent, state) => (state.bulletCurrent === '*' ? '---' : '***'),
-      text: (node, _parent, state, info) => escapeEveryUnderscore(state.safe(node.value, info)),
+      text: (node, _parent, state, info) => escapedAsGitBook(state.safe(node.value, info)),
       // An image's words (`![cbc\_encryption.png](src)`, the caption of GitBook's markdown form) are text too.
       image: (node, parent, state, info) => {
         const written = defaultHandlers.image(node, parent, state, info);
@@ -59,17 +59,21 @@ const writer = unified()
         const words = state.safe(node.alt ?? '', { before: '![', after: ']' });
         exitLabel();
         exitImage();
-        return written.startsWith(`![${words}](`) ? `![${escapeEveryUnderscore(words)}${written.slice(2 + words.length)}` : written;
+        return written.startsWith(`![${words}](`) ? `![${escapedAsGitBook(words)}${written.slice(2 + words.length)}` : written;
       },
     },
   });
 
 /**
- * GitBook escapes every underscore of text (`user\_id`); remark, only those that could
- * open or close emphasis, not one inside a word. Takes text remark has escaped.
+ * Text escaped as GitBook escapes it, beyond what remark does: every underscore
+ * (`user\_id`; remark escapes only one that could open or close emphasis), and a tag's
+ * delimiters in words (`\{%customer.name%\}`), which would otherwise read as a tag.
+ * Takes text remark has escaped.
  */
-function escapeEveryUnderscore(written: string): string {
-  return written.replace(/(\\*)_/g, (run, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\_` : run));
+function escapedAsGitBook(written: string): string {
+  return written
+    .replace(/(\\*)_/g, (run, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\_` : run))
+    .replace(/\{%([\s\S]*?)%\}/g, '\\{%$1%\\}');
 }
 
 const raw = (value: string): md.Html => ({ type: 'html', value });
