@@ -159,10 +159,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sandbox: createSandbox(config, app.log),
     jobRuns: new JobRuns(),
   });
-  // The sandbox refuses the runs waiting for it, which put their jobs back; the database closes after.
+  // One hook, in this order (Fastify runs separate onClose hooks last-added first): the
+  // sandbox refuses the runs waiting for it, which put their jobs back; the job runs this
+  // process started end; then the worker threads and the database close.
   app.addHook('onClose', async () => {
     await app.ctx.sandbox.close();
     await app.ctx.jobRuns.settled();
+    await closeCpuPool();
+    if (options.closeDatabase) await database.close();
   });
   useSplitValidation(app);
   acceptJsonBodies(app);
@@ -170,8 +174,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
   });
-  if (options.closeDatabase) app.addHook('onClose', () => database.close());
-  app.addHook('onClose', () => closeCpuPool());
   // A line per request costs more than answering it: only at the levels that ask for it.
   if (['debug', 'trace'].includes(config.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { request, useTestApp } from '../helpers/app.ts';
+import { request, testAppConfig, useTestApp } from '../helpers/app.ts';
+import { buildApp } from '../../src/app.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { runCli, startServerProcess } from '../helpers/process.ts';
@@ -116,6 +117,23 @@ describe('the server', () => {
         }
         expect(lines.filter((line) => line.err)).toEqual([]);
       }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('closes its database only once the job runs it started have ended, whatever order its parts were built in', async () => {
+    const database = await createTestDatabase();
+    try {
+      const app = await buildApp({ config: testAppConfig(database.env), database: await database.open(), closeDatabase: true });
+      await app.ready();
+      // A run started just before the stop, which reads the database after a pause.
+      const run = app.ctx.jobRuns.run(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return (await app.ctx.db.selectFrom('jobs').select('id').execute()).length;
+      });
+      await app.close();
+      expect(await run).toBe(0);
     } finally {
       await database.drop();
     }
