@@ -556,7 +556,8 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       hidden.length === 0 &&
       data.fullWidth === undefined &&
       data.search === undefined &&
-      (!data.view.hideHeader || columns.every((id) => !data.definition[id]?.title)) &&
+      // A pipe table's empty header row is a hidden header: a shown one of empty titles needs HTML.
+      (data.view.hideHeader === true) === columns.every((id) => !data.definition[id]?.title) &&
       columns.every((id) => data.definition[id]?.type === 'text' && !data.definition[id]?.verticalAlignment && data.view.columnWidths?.[id] === undefined) &&
       records.every((record) => columns.every((id) => cellBlocks(record.values[id]).every(inPipeCell)));
     if (simple) {
