@@ -16,9 +16,11 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
   if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
-  schedulePruning(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the pruning of old events'));
-  scheduleSearchCatchUp(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue the search index catch-up; run `npx quire reindex`'));
-  followConversionChange(app.ctx).catch((error) => app.log.error({ err: error }, 'could not queue what follows a new conversion of markdown: documents are made when first read'));
+  // Queued in the background like job runs, and like them waited for before the database closes.
+  const { jobRuns } = app.ctx;
+  void jobRuns.run(() => schedulePruning(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue the pruning of old events'));
+  void jobRuns.run(() => scheduleSearchCatchUp(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue the search index catch-up; run `npx quire reindex`'));
+  void jobRuns.run(() => followConversionChange(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue what follows a new conversion of markdown: documents are made when first read'));
   const worker = startJobWorker(app.ctx, jobHandlers, {
     intervalMs: JOB_POLL_MS,
     onError: (error) => app.log.error({ err: error }, 'job worker failed; retrying'),

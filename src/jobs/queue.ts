@@ -14,10 +14,11 @@ import type { ServiceContext } from '../services/context.ts';
 export type JobHandler = (ctx: ServiceContext, payload: any) => Promise<void>;
 
 /**
- * The job runs this process has started, from the claim to the row's last write. A
- * graceful stop waits for them before the database closes: a run the sandbox refused as
- * it stopped must have put its job back untried, or the job would read as run once
- * (leased, an attempt counted) though its work never began.
+ * The job runs this process has started, from the claim to the row's last write (and the
+ * start's queueing of its recurring jobs). A graceful stop waits for them before the
+ * database closes: a run the sandbox refused as it stopped must have put its job back
+ * untried, or the job would read as run once (leased, an attempt counted) though its
+ * work never began.
  */
 export class JobRuns {
   private readonly running = new Set<Promise<unknown>>();
