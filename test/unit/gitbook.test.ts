@@ -350,12 +350,15 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(write({ nodes: [{ object: 'block', type: 'images', data: {}, nodes: [image([bold])] }] })).toBe('<figure><img src="https://x.test/a.png"><figcaption><p><strong>Bold</strong></p></figcaption></figure>\n');
   });
 
-  it('keeps unknown tags and HTML as text, never dropping them', () => {
+  it('keeps unknown tags and HTML as text, never dropping them, and writes an unknown tag back as it was', () => {
     const document = expectStable('{% vars.name %}\n\n<section>Old</section>\n\n{% mystery %}\nText\n{% endmystery %}');
     const text = JSON.stringify(document);
     expect(text).toContain('{% vars.name %}');
     expect(text).toContain('<section>Old</section>');
     expect(text).toContain('{% mystery %}');
+    // Written back as they were, attributes and all, so that GitBook still reads a block Quire does not know.
+    const unknown = '{% mystery some_key="a_b" %}\n\nText\n{% endmystery %}\n';
+    expect(write(expectStable(unknown))).toBe(unknown);
   });
 
   it('never lets a document carry script: javascript: and data: links are dropped, images keep data:image', () => {

@@ -12,7 +12,7 @@ import remarkStringify from 'remark-stringify';
 import { defaultHandlers } from 'mdast-util-to-markdown';
 import { unified, type Processor } from 'unified';
 import { emojiName, glyphOf, nameReadsAlone } from './emoji.ts';
-import { compactTags, writeTag } from './tags.ts';
+import { compactTags, tagOf, writeTag } from './tags.ts';
 import { MARK_ORDER, hasScheme, optionLabel, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
 type UnsafePattern = { character: string; before?: string };
@@ -50,7 +50,9 @@ const writer = unified()
     rule: '_',
     handlers: {
       thematicBreak: (_node, _parent, state) => (state.bulletCurrent === '*' ? '---' : '***'),
-      text: (node, _parent, state, info) => escapedAsGitBook(state.safe(node.value, info)),
+      // A paragraph that is one tag Quire keeps as text (a block it does not know) is written as it was, for GitBook to read.
+      text: (node, parent, state, info) =>
+        parent?.type === 'paragraph' && parent.children.length === 1 && tagOf(node.value) ? node.value : escapedAsGitBook(state.safe(node.value, info)),
       // An image's words (`![cbc\_encryption.png](src)`, the caption of GitBook's markdown form) are text too.
       image: (node, parent, state, info) => {
         const written = defaultHandlers.image(node, parent, state, info);
