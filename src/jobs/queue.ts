@@ -92,9 +92,14 @@ export function runHeldJob(ctx: ServiceContext, held: HeldJob, handler: JobHandl
 
 /** Runs a held job here soon, without waiting for it; should it not run, its lease runs out and a worker takes it. */
 export function runHeldJobSoon(ctx: ServiceContext, held: HeldJob, handler: JobHandler): void {
+  runSoon(ctx, () => runHeldJob(ctx, held, handler));
+}
+
+/** Starts a run on the next turn of the event loop, tracked from now; a run that fails to start leaves its job queued. */
+function runSoon(ctx: ServiceContext, start: () => Promise<void>): void {
   void ctx.jobRuns.run(async () => {
     await setImmediate();
-    await runHeldJob(ctx, held, handler).catch(() => undefined);
+    await start().catch(() => undefined);
   });
 }
 
@@ -178,11 +183,8 @@ export function claimAndRun(ctx: ServiceContext, jobId: string, handler: JobHand
  * process without waiting for it; the worker would find it anyway, later.
  */
 export function startJobSoon(ctx: ServiceContext, jobId: string, handler: JobHandler): void {
-  void ctx.jobRuns.run(async () => {
-    await setImmediate();
-    // Not claimed (the database is closing, say): the job stays queued for the worker.
-    await claimAndRun(ctx, jobId, handler).catch(() => undefined);
-  });
+  // Not claimed (the database is closing, say): the job stays queued for the worker.
+  runSoon(ctx, () => claimAndRun(ctx, jobId, handler));
 }
 
 export interface JobWorker {

@@ -420,19 +420,18 @@ function contentTypeOf(name: string): string {
   return known[extension] ?? 'application/octet-stream';
 }
 
+/** Where a page's file puts the page in GitBook's layout, the folder its sub-pages go in: `guide/README.md` and `guide.md` are both `guide`, `README.md` is ''. */
+function pagePlaceOf(path: string): string {
+  return /(^|\/)README\.md$/i.test(path) ? (posix.dirname(path) === '.' ? '' : posix.dirname(path)) : path.replace(/\.md$/i, '');
+}
+
 /**
  * The docs' README page's slug as GitBook's layout shows it: the name of the one folder
  * its sub-pages' files are in (`getting-started/readme/…` under a README.md whose page
  * GitBook calls `readme`), since the README's own file has no name of its page; else undefined.
  */
 function folderOfSubPages(page: RepositoryPage): string | undefined {
-  const folders = new Set(
-    page.children.map((child) => {
-      if (!child.path) return undefined;
-      const directory = posix.dirname(child.path);
-      return /(^|\/)README\.md$/i.test(child.path) ? posix.dirname(directory) : directory;
-    }),
-  );
+  const folders = new Set(page.children.map((child) => child.path && posix.dirname(pagePlaceOf(child.path) || '.')));
   const [folder] = folders;
   if (folders.size !== 1 || !folder || folder === '.') return undefined;
   const name = posix.basename(folder);
@@ -474,7 +473,7 @@ export function defaultPagePaths(
     if (page.meta.type !== 'document') return asFolder();
     const path = paths.get(page.id)!;
     if (path.toLowerCase() === readme.toLowerCase()) return asFolder();
-    return /(^|\/)README\.md$/i.test(path) ? (posix.dirname(path) === '.' ? '' : posix.dirname(path)) : path.replace(/\.md$/i, '');
+    return pagePlaceOf(path);
   };
   const first = inReadingOrder(tree).find((page) => page.meta.type === 'document');
   for (const page of inReadingOrder(tree)) {

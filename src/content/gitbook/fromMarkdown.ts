@@ -387,7 +387,7 @@ const INLINE_FORM_HANDLERS: Record<string, Handle> = {
  * A space of HTML text as GitBook wrote it, which hast-util-to-mdast would collapse or
  * drop as HTML's whitespace rules do: GitBook's HTML holds its text's spaces as they are
  * (`<code>x</code>  </td>`, `<summary>Title </summary>`, `<p>plans): </p>`). Put back
- * once read (`spacesKept`).
+ * once read (`hastBlocks`).
  */
 const KEPT_SPACE = '\uE000';
 
@@ -402,13 +402,6 @@ function keepSpaces(nodes: ElementContent[]): ElementContent[] {
     if (node.type !== 'text' || /[\n\r\t]/.test(node.value) || node.value.includes(KEPT_SPACE)) return node;
     const besidePhrasing = [nodes[index - 1], nodes[index + 1]].some((sibling) => sibling !== undefined && sibling.type !== 'comment' && isHastPhrasing(sibling));
     return node.value.trim() || besidePhrasing || nodes.length === 1 ? { ...node, value: node.value.replace(/ /g, KEPT_SPACE) } : node;
-  });
-}
-
-/** The spaces `keepSpaces` kept, put back in what was read. */
-function spacesKept(tree: md.Root): void {
-  visit(tree, (node) => {
-    if ('value' in node && typeof node.value === 'string') node.value = node.value.replaceAll(KEPT_SPACE, ' ');
   });
 }
 
@@ -499,6 +492,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const ref = refOf(url, true);
     return ref ? { object: 'inline', type: 'inline-image', isVoid: true, data: defined({ ref, alt: alt || undefined, ...extra }) } : undefined;
   };
+
+  /** An `<img>` in text, its properties read: its source, alt and size. */
+  const imageOfImg = (props: Record<string, unknown>): Inline | undefined =>
+    inlineImage(String(props.src ?? ''), props.alt === undefined ? undefined : String(props.alt), inlineImageSize(props.dataSize));
 
   const phrasing = (nodes: md.PhrasingContent[], marks: Mark[] = []): Phrasing => {
     const out: Phrasing = [];
@@ -610,7 +607,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       return index;
     }
     if (name === 'img') {
-      const image = inlineImage(String(props.src ?? ''), props.alt === undefined ? undefined : String(props.alt), inlineImageSize(props.dataSize));
+      const image = imageOfImg(props);
       if (!image) return undefined;
       out.push(image);
       return index;
@@ -673,8 +670,11 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   /** HTML content as blocks: read into mdast, loose phrasing wrapped in paragraphs, positions dropped (they point into the HTML). */
   const hastBlocks = (children: ElementContent[]): Block[] => {
     const tree = toMdast({ type: 'root', children: inParagraphs(keepSpaces(children)) } as HastRoot, { handlers: INLINE_FORM_HANDLERS }) as md.Root;
-    spacesKept(tree);
-    visit(tree, (node) => void delete node.position);
+    // Positions dropped (they point into the HTML), and the spaces keepSpaces kept put back.
+    visit(tree, (node) => {
+      delete node.position;
+      if ('value' in node && typeof node.value === 'string') node.value = node.value.replaceAll(KEPT_SPACE, ' ');
+    });
     const wrapped: md.RootContent[] = [];
     let loose: md.Paragraph | undefined;
     for (const node of tree.children) {
@@ -803,8 +803,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     if (alone && elements[0].tagName === 'br') return [block('paragraph', [text('\n')])];
     // An `<img>` with a size is an image in text, GitBook's paragraph holding only it (`<img … data-size="original">`), not an image block.
     if (alone && elements[0].tagName === 'img' && inlineImageSize(elements[0].properties.dataSize).size) {
-      const { src, alt, dataSize } = elements[0].properties;
-      const image = inlineImage(String(src ?? ''), alt === undefined ? undefined : String(alt), inlineImageSize(dataSize));
+      const image = imageOfImg(elements[0].properties);
       return image && [block('paragraph', [image])];
     }
     const made = (alone ? alignedBlock(elements[0]) : undefined) ?? figures(tree);

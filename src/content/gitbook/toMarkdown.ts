@@ -335,6 +335,12 @@ function outermost(item: Item): Mark | undefined {
   return colorOf(item) ?? OUTER_MARK_ORDER.map((type) => item.marks.find((mark) => mark.type === type)).find((mark) => mark !== undefined);
 }
 
+/** Whether `mark` is the outermost of an item's marks too, and so runs on around it. */
+function runsOnInto(item: Item, mark: Mark): boolean {
+  const outer = outermost(item);
+  return outer !== undefined && sameMark(outer, mark);
+}
+
 /**
  * Nests marks as GitBook writes them, each mark in one order (italic, bold, then the
  * others; code inside all): a mark opened for one text runs on into its neighbours only
@@ -345,10 +351,6 @@ function outermost(item: Item): Mark | undefined {
  */
 function group(items: Item[]): md.PhrasingContent[] {
   const out: md.PhrasingContent[] = [];
-  const sameOuter = (item: Item, mark: Mark) => {
-    const next = outermost(item);
-    return next !== undefined && sameMark(next, mark);
-  };
   for (let index = 0; index < items.length; ) {
     const outer = outermost(items[index]);
     if (!outer) {
@@ -357,7 +359,7 @@ function group(items: Item[]): md.PhrasingContent[] {
       continue;
     }
     let end = index + 1;
-    while (end < items.length && sameOuter(items[end], outer)) end++;
+    while (end < items.length && runsOnInto(items[end], outer)) end++;
     const inner = items.slice(index, end).map((item) => ({ ...item, marks: item.marks.filter((mark) => !sameMark(mark, outer)) }));
     out.push(...wrap(outer, group(inner)));
     index = end;
