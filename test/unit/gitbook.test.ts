@@ -357,8 +357,17 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(text).toContain('<section>Old</section>');
     expect(text).toContain('{% mystery %}');
     // Written back as they were, attributes and all, so that GitBook still reads a block Quire does not know.
-    const unknown = '{% mystery some_key="a_b" %}\n\nText\n{% endmystery %}\n';
+    const unknown = '{% mystery some_key="a_b" %}\nText\n{% endmystery %}\n';
     expect(write(expectStable(unknown))).toBe(unknown);
+  });
+
+  it('lays out a block it does not know as GitBook lays out its own, its body tight inside its tags, and keeps the blank line after a tag that has no end', () => {
+    // Blocks kept as text, nested: each one's tags hold its body without blank lines.
+    const nested = '{% mystery kind="outer" %}\n{% riddle %}\nFirst part\n{% endriddle %}\n\n{% riddle %}\nSecond part\n{% endriddle %}\n{% endmystery %}\n';
+    expect(write(expectStable(nested))).toBe(nested);
+    expect(write(read('{% mystery %}\n\nText\n\n{% endmystery %}\n'))).toBe('{% mystery %}\nText\n{% endmystery %}\n');
+    const alone = '{% vars.name %}\n\nNext paragraph\n';
+    expect(write(expectStable(alone))).toBe(alone);
   });
 
   it('never lets a document carry script: javascript: and data: links are dropped, images keep data:image', () => {

@@ -204,9 +204,6 @@ export function isolateTags(markdown: string): string {
   return out.join('\n');
 }
 
-/** Tags GitBook writes alone or with a body and an end tag. */
-const MAYBE_BODIED = new Set(['embed', 'openapi-operation', 'openapi-schemas', 'openapi-webhook']);
-
 /**
  * GitBook's own layout for written tags: no blank line just inside a container's
  * opening and closing tags (`{% hint %}` then its text on the next line), nor between
@@ -216,11 +213,14 @@ const MAYBE_BODIED = new Set(['embed', 'openapi-operation', 'openapi-schemas', '
 export function compactTags(markdown: string): string {
   const lines = markdown.split('\n');
   const tags = lines.map((line) => tagOf(line.slice(CONTAINER_PREFIX.exec(line)![1].length)));
-  // The body of an embed (its caption) or of a spec's block (the spec's link) is optional: such a tag alone keeps the blank line after it.
+  // An opening tag with its end tag further on holds a body, laid out as GitBook lays
+  // out its containers: an embed's caption, a spec block's link, a block Quire does not
+  // know and keeps as text. A tag alone (an embed without a caption, `{% vars.name %}`)
+  // keeps the blank line after it.
   const bodied = new Set<number>();
   const open = new Map<string, number>();
   tags.forEach((tag, index) => {
-    if (!tag || !MAYBE_BODIED.has(tag.name)) return;
+    if (!tag) return;
     if (tag.closing && open.has(tag.name)) bodied.add(open.get(tag.name)!);
     if (tag.closing) open.delete(tag.name);
     else open.set(tag.name, index);
