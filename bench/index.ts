@@ -121,7 +121,7 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'memory',
-    title: `What holds the server's memory serving an organization of 100,000 pages under the mixed load (64 connections, ${loadSeconds} s after a 15 s warm-up), at capacity and paced at 75% of it (target RSS < 200 MB, flat, at 75%)`,
+    title: `What holds the server's memory serving an organization of 100,000 pages under the mixed load (64 connections, ${loadSeconds} s after a 15 s warm-up), at capacity, paced at 75% of it and at a fixed 60 req/s (target RSS < 200 MB, flat, at 75%)`,
     run: async (database) => {
       const lines: string[] = [];
       for (const [run, result] of await benchMemory(database, loadSeconds)) {
