@@ -12,6 +12,7 @@ import { findSiteByHostname, publicSites } from '../db/repos/sites.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { readPublishedSiteWithInstallations } from '../db/repos/siteStructure.ts';
 import { conditionHolds } from '../lib/conditions.ts';
+import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import { presentFile, loadRevision, markdownReadBy, markdownWithIncludes, type RevisionView } from '../services/revisionContent.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { publishedSiteClaims, type ReadCredentials } from '../services/publishedAccess.ts';
@@ -47,41 +48,26 @@ export type ReaderAnswer =
   /** A site redirect: temporary (307), as GitBook's renderer answers them, since they can be edited. */
   | { status: 307; redirect: string };
 
-/**
- * Rendered pages, by everything they depend on: a new revision, a changed site or
- * another reader's claims make another key, so nothing stale is served and old entries
- * age out. Entries live 30 minutes, within the hour the signed file links in them last.
- */
-class RenderedPages {
-  private readonly pages = new Map<string, RenderedPage & { expires: number }>();
-  constructor(
-    private readonly capacity: number,
-    private readonly lifetimeMs: number,
-  ) {}
-
-  get(key: string, now: number): RenderedPage | undefined {
-    const entry = this.pages.get(key);
-    if (!entry || entry.expires <= now) return undefined;
-    // Most recently used last: the first entry is the one to evict.
-    this.pages.delete(key);
-    this.pages.set(key, entry);
-    return entry;
-  }
-
-  set(key: string, page: RenderedPage, now: number): void {
-    this.pages.delete(key);
-    this.pages.set(key, { ...page, expires: now + this.lifetimeMs });
-    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value!);
-  }
-}
-
 interface RenderedPage {
   html: Buffer;
   /** The organization's OpenAPI specs the page shows, and the versions it showed: a new version makes it stale. */
   specs: { slugs: string[]; versions: Array<string | null> };
+  expires: number;
 }
 
-const renderedPages = new RenderedPages(500, 30 * 60 * 1000);
+/** How long a rendered page is served again: within the hour the signed file links in it last. */
+const RENDERED_PAGE_MS = 30 * 60 * 1000;
+
+/**
+ * Rendered pages, by everything they depend on: a new revision, a changed site or
+ * another reader's claims make another key, so nothing stale is served and old entries
+ * age out. Bounded by their bytes, not their number: every page carries its site's
+ * whole sidebar, ~100 B a page of the site (a page of a 1,000-page site is 102 KB), so
+ * the 500 pages kept before were ~250 MB of a 5,000-page site, and a crawler's walk
+ * through one large site took a small server far past its memory. 16 MB keeps about 160
+ * pages of a 1,000-page site; the others render again from documents made ahead.
+ */
+const renderedPages = new WeightBoundedCache<RenderedPage>(16_000_000, (page) => page.html.length, 2_000_000);
 
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
@@ -172,7 +158,8 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const cacheKey = createHash('sha256')
     .update(JSON.stringify([base, site.title, site.hostname, site.customization, structure, space.revision_id, rest, prefix, claims, scripts]))
     .digest('base64url');
-  const cached = !asMarkdown && renderedPages.get(cacheKey, ctx.clock.now().getTime());
+  const kept = asMarkdown ? undefined : renderedPages.get(cacheKey);
+  const cached = kept && kept.expires > ctx.clock.now().getTime() ? kept : undefined;
   if (cached && (cached.specs.slugs.length === 0 || isDeepStrictEqual(await latestOpenApiVersions(ctx, site.organization_id, cached.specs.slugs), cached.specs.versions))) {
     return { status: 200, body: cached.html, cache: 'page', scripts };
   }
@@ -255,7 +242,8 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     previous: neighbour(order[at - 1]),
     next: neighbour(order[at + 1]),
   });
-  renderedPages.set(cacheKey, { html: Buffer.from(body), specs: { slugs, versions: specs.map((spec) => spec?.versionId ?? null) } }, ctx.clock.now().getTime());
+  renderedPages.forget(cacheKey);
+  renderedPages.keep(cacheKey, { html: Buffer.from(body), specs: { slugs, versions: specs.map((spec) => spec?.versionId ?? null) }, expires: ctx.clock.now().getTime() + RENDERED_PAGE_MS });
   return { status: 200, body, cache: ready ? 'document' : 'none', scripts };
 }
 

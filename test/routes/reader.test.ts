@@ -308,6 +308,27 @@ describe('the built-in reader', () => {
     expect(after.document.querySelector('main')!.textContent).not.toContain('stays text');
   });
 
+  it('keeps rendered pages by their size: a walk through a large site pushes its first pages out, and they render again', async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    for (let batch = 0; batch < 20; batch++) {
+      const changes = Array.from({ length: 50 }, (_, at) => ({ operation: 'insert_page', document: `# Page ${batch * 50 + at}\n\nText.` }));
+      expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes })).status).toBe(200);
+    }
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    await open(`${path}/reference`);
+    expect((await open(`${path}/reference`)).response.headers['x-quire-cache']).toBe('page');
+    // Every page carries the sidebar of the site's 1,000 pages: 16 MB of them is some two hundred.
+    let read = 0;
+    for (let at = 0; read < 17_000_000; at++) {
+      const response = await testApp.app.inject({ method: 'GET', url: `${path}/page-${at}` });
+      expect(response.statusCode).toBe(200);
+      read += response.rawPayload.length;
+    }
+    expect((await open(`${path}/reference`)).response.headers['x-quire-cache']).not.toBe('page');
+    expect((await open(`${path}/reference`)).response.headers['x-quire-cache']).toBe('page');
+  });
+
   it('takes the site\'s primary colours, corners and font from its customization, and only values CSS can hold', async () => {
     const { call, sites, site, path, open } = await publishedSite();
     const customized = await call('PUT', `${sites}/${site.id}/customization`, { styling: { primaryColor: { light: '#0a7f3f', dark: '#7ee2a8' }, corners: 'straight', font: 'Roboto' } });
