@@ -21,8 +21,14 @@ import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
 import { loadRevision, markdownOf } from './revisionContent.ts';
 
-/** Characters of document JSON kept: about 100 pages of 100 KB of markdown, or thousands of ordinary ones. */
-const CAPACITY = 48 * 1024 * 1024;
+/**
+ * Characters of document JSON kept: about 16 pages of 100 KB of markdown, or some 800
+ * ordinary ones; a miss reads the stored document and inflates it off the event loop.
+ * It kept 48 million before (48-96 MB of strings, one or two bytes a character): a
+ * crawler reading 100 such pages of a site took `npm start`'s process to 336 MB, and
+ * to 267 MB with this.
+ */
+const CAPACITY = 8 * 1024 * 1024;
 
 /** Documents as JSON by the hash of their markdown, least recently used first; a string costs a fraction of the objects it parses to. */
 const cache = new WeightBoundedCache<string>(CAPACITY, (json) => json.length, CAPACITY / 4);
