@@ -8,6 +8,7 @@ import type { PageLink, PageLinks } from '../content/links.ts';
 import { runInTextBatches, runSized, type Priority } from '../workers/pool.ts';
 import type { FlatPage } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
+import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { linkChecksFor, markLinksQueued, recordLinkCheck } from '../db/repos/linkChecks.ts';
 import type { Db, LinkCheckRow } from '../db/schema.ts';
@@ -73,16 +74,22 @@ async function locate(ctx: ServiceContext, actor: Actor, authorized: AuthorizedS
   };
 }
 
-/** Each revision's links, parsed once: revisions never change. */
-const parsed = new Map<string, Map<string, PageLinks>>();
-const REVISIONS_KEPT = 100;
+/**
+ * Each revision's links, parsed once: revisions never change. Bounded by what they
+ * weigh, a page and each of its links and anchors one (~200 B each), 150,000 in all
+ * (~30 MB): the 100 revisions kept before, whatever their size, could be 100 revisions
+ * of a 5,000-page space, over a gigabyte. A revision weighing more is parsed again for
+ * each listing.
+ */
+const parsed = new WeightBoundedCache<{ links: Map<string, PageLinks>; weight: number }>(150_000, (revision) => revision.weight, 150_000);
 
 async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, PageLinks>> {
   const known = parsed.get(view.revision.id);
-  if (known) return known;
+  if (known) return known.links;
   const links = await linksOfPages(db, view, [...view.tree.values()].filter((page) => page.meta.type === 'document'));
-  if (parsed.size >= REVISIONS_KEPT) parsed.delete(parsed.keys().next().value!);
-  parsed.set(view.revision.id, links);
+  let weight = 0;
+  for (const page of links.values()) weight += 1 + page.links.length + page.anchors.size;
+  parsed.keep(view.revision.id, { links, weight });
   return links;
 }
 

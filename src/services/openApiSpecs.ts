@@ -11,6 +11,7 @@ import { readOpenApiDocument, type OpenApiProblem } from '../content/openapi.ts'
 import { runSized } from '../workers/pool.ts';
 import { enqueueJob, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
+import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import { newId } from '../lib/ids.ts';
 import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import { presentOpenApiSpec, presentOpenApiSpecVersion, presentOpenApiSpecContent } from '../presenters/openApiSpec.ts';
@@ -203,8 +204,14 @@ export async function getOpenApiSpecVersionContent(
   return presentOpenApiSpecContent(ctx.config.publicUrl, spec, version, reading.document);
 }
 
-/** Parsed versions, by id: a version's text never changes, so neither does its document. */
-const parsedVersions = new Map<string, Record<string, unknown>>();
+/**
+ * Parsed versions, by id: a version's text never changes, so neither does its document.
+ * Bounded by their texts' length, 4 million characters in all: parsed, a spec holds
+ * ~2.4 times its JSON text, so the 20 versions kept before, whatever their size, could be
+ * 20 specs of 10 MB and ~500 MB. A larger spec is parsed again, off the request thread,
+ * when a page showing it is rendered (rendered pages are kept).
+ */
+const parsedVersions = new WeightBoundedCache<{ document: Record<string, unknown>; textLength: number }>(4_000_000, (version) => version.textLength, 4_000_000);
 
 /**
  * The latest processed document of an organization's spec, for published pages that show
@@ -216,13 +223,12 @@ export async function publishedOpenApiDocument(ctx: ServiceContext, organization
   if (!spec?.last_version_id) return undefined;
   const versionId = spec.last_version_id;
   const cached = parsedVersions.get(versionId);
-  if (cached) return { versionId, document: cached };
+  if (cached) return { versionId, document: cached.document };
   const version = await findOpenApiSpecVersion(ctx.db, spec.id, versionId);
   if (!version) return undefined;
   // Stored versions were validated when processed; a large one is parsed off the request thread.
   const document = await runSized('parseOpenApiText', { text: version.text }, version.text.length);
-  parsedVersions.set(versionId, document);
-  if (parsedVersions.size > 20) parsedVersions.delete(parsedVersions.keys().next().value!);
+  parsedVersions.keep(versionId, { document, textLength: version.text.length });
   return { versionId, document };
 }
 
