@@ -65,7 +65,9 @@ const RENDERED_PAGE_MS = 30 * 60 * 1000;
  * whole sidebar, ~100 B a page of the site (a page of a 1,000-page site is 102 KB), so
  * the 500 pages kept before were ~250 MB of a 5,000-page site, and a crawler's walk
  * through one large site took a small server far past its memory. 16 MB keeps about 160
- * pages of a 1,000-page site; the others render again from documents made ahead.
+ * pages of a 1,000-page site; the others render again from documents made ahead. A page
+ * over 2 MB (a site of some 20,000 pages) is rendered for each reader rather than
+ * pushing out an eighth of the others.
  */
 const renderedPages = new WeightBoundedCache<RenderedPage>(16_000_000, (page) => page.html.length, 2_000_000);
 
