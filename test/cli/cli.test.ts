@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { childPids, freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
@@ -236,6 +236,39 @@ describe('quire command line', () => {
       expect(result.code, commands[index].join(' ')).toBe(0);
       expect(result.stdout).toMatch(/Usage: quire/);
     });
+  });
+
+  beforeAnyDatabase('runs the sources it is started from: a changed source file makes new bundles, which the next start loads as they are', async () => {
+    // A copy of the checkout beside the project, sharing its dependencies.
+    const project = dirname(dirname(QUIRE_BIN));
+    const checkout = mkdtempSync(join(tmpdir(), 'quire-checkout-'));
+    for (const part of ['bin', 'src', 'package.json', 'package-lock.json']) cpSync(join(project, part), join(checkout, part), { recursive: true });
+    symlinkSync(join(project, 'node_modules'), join(checkout, 'node_modules'));
+    const bundles = join(project, 'node_modules', '.cache', 'quire');
+    const before = new Set(readdirSync(bundles));
+    const made = () => readdirSync(bundles).filter((name) => !before.has(name));
+    const help = async () => {
+      const child = spawn(process.execPath, [join(checkout, 'bin', 'quire.js'), '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      await new Promise((resolve) => child.on('close', resolve));
+      return stdout;
+    };
+    try {
+      expect(await help()).toMatch(/^Usage: quire/);
+      const first = made();
+      expect(first).toHaveLength(1);
+      const entry = join(checkout, 'src', 'cli.ts');
+      writeFileSync(entry, `process.stdout.write('edited\\n');\n${readFileSync(entry, 'utf8')}`);
+      expect(await help()).toMatch(/^edited\nUsage: quire/);
+      const second = made();
+      expect(second).toHaveLength(2);
+      expect(await help()).toMatch(/^edited\nUsage: quire/);
+      expect(made()).toEqual(second);
+    } finally {
+      for (const name of made()) rmSync(join(bundles, name), { recursive: true, force: true });
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
 
   it('reports an unknown organization or user as an error, exit 1', async () => {
