@@ -110,8 +110,11 @@ function sourcesKey() {
 async function bundlesDirectory() {
   const directory = join(cache, sourcesKey());
   if (existsSync(directory)) {
-    const now = new Date();
-    utimesSync(directory, now, now);
+    // Marks it used, for the clean-up below; a read-only node_modules keeps its bundle all the same.
+    try {
+      const now = new Date();
+      utimesSync(directory, now, now);
+    } catch {}
     return directory;
   }
   const files = await bundle();

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { childPids, freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
@@ -245,7 +245,7 @@ describe('quire command line', () => {
     for (const part of ['bin', 'src', 'package.json', 'package-lock.json']) cpSync(join(project, part), join(checkout, part), { recursive: true });
     symlinkSync(join(project, 'node_modules'), join(checkout, 'node_modules'));
     const bundles = join(project, 'node_modules', '.cache', 'quire');
-    const before = new Set(readdirSync(bundles));
+    const before = new Set(existsSync(bundles) ? readdirSync(bundles) : []);
     const made = () => readdirSync(bundles).filter((name) => !before.has(name));
     const help = async () => {
       const child = spawn(process.execPath, [join(checkout, 'bin', 'quire.js'), '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
