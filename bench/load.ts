@@ -5,7 +5,8 @@
 // and the server's resident memory after the warm-up and at the end. Run as fast as
 // answers come, it measures capacity (and latency is then connections ÷ throughput);
 // paced at a rate below capacity, it measures the latency users see at that load.
-// It also reports the server's CPU time per request and, with BENCH_SQL_TIMING=1 on
+// It also reports the server's CPU time per request, how busy its request thread was and
+// how long that thread waited for a core, and, with BENCH_SQL_TIMING=1 on
 // SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryReport } from './memory.ts';
 import { contentSeeder } from './search.ts';
-import { cpuMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { cpuMilliseconds, mainThreadCpuMilliseconds, mainThreadWaitingMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -33,6 +34,14 @@ export interface LoadMixResult {
   serverCpuMsPerRequest: number;
   /** That CPU time as a share of one core over the measured run. */
   serverCpuShare: number;
+  /**
+   * The server's request thread (its main thread; single-process runs only): its CPU time
+   * per request, its busy share of the measured run, and the share of the run it was
+   * ready to run but waited for a core. Every request queues for this one thread, so its
+   * busy share, not the offered rate, says how close a run is to falling behind; its
+   * waiting, how much of a tail the machine's other work made.
+   */
+  requestThread?: { msPerRequest: number; share: number; waitingShare?: number };
   /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
   sql?: SqlTiming;
   /** With `memoryReports`: the server's own account of its memory at start, after the warm-up and at the end. */
@@ -393,8 +402,12 @@ export async function benchLoadMix(
     const sampler = setInterval(() => rssSamples.push(Math.round(treeResidentMegabytes(server.child.pid!))), 5_000);
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
+    const requestThreadBefore = workers === 1 ? mainThreadCpuMilliseconds(server.child.pid!) : undefined;
+    const waitingBefore = workers === 1 ? mainThreadWaitingMilliseconds(server.child.pid!) : undefined;
     const measured = await run(seconds * 1000);
     const cpuUsed = cpuMilliseconds(server.child.pid!) - cpuBefore;
+    const requestThreadUsed = requestThreadBefore === undefined ? undefined : mainThreadCpuMilliseconds(server.child.pid!) - requestThreadBefore;
+    const waitingAfter = waitingBefore === undefined ? undefined : mainThreadWaitingMilliseconds(server.child.pid!);
     const sql =
       sqlBefore &&
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
@@ -428,6 +441,14 @@ export async function benchLoadMix(
       rssSamples,
       serverCpuMsPerRequest: cpuUsed / measured.requests,
       serverCpuShare: cpuUsed / measured.elapsedMs,
+      requestThread:
+        requestThreadUsed === undefined
+          ? undefined
+          : {
+              msPerRequest: requestThreadUsed / measured.requests,
+              share: requestThreadUsed / measured.elapsedMs,
+              waitingShare: waitingAfter === undefined ? undefined : (waitingAfter - waitingBefore!) / measured.elapsedMs,
+            },
       sql,
       memory: reportMemory ? memory : undefined,
       ...(serverPauses && pausesOfRun(measured, serverPauses)),

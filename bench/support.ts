@@ -170,12 +170,37 @@ export function residentMegabytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
 
-/** User plus system CPU time of the server's processes so far, in milliseconds (stat fields 14 and 15). */
+/** User plus system CPU time so far of what a `stat` file describes (fields 14 and 15), in milliseconds. */
+function statCpuMilliseconds(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** User plus system CPU time of the server's processes so far, in milliseconds. */
 export function cpuMilliseconds(rootPid: number): number {
-  return serverProcesses(rootPid).reduce((sum, pid) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  }, 0);
+  return serverProcesses(rootPid).reduce((sum, pid) => sum + statCpuMilliseconds(`/proc/${pid}/stat`), 0);
+}
+
+/**
+ * CPU time so far of a Node process's main thread alone, in milliseconds: the thread
+ * every request of a `quire serve` process runs on, and so its queue.
+ */
+export function mainThreadCpuMilliseconds(pid: number): number {
+  return statCpuMilliseconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+/**
+ * How long so far a Node process's main thread was ready to run but waited for a core
+ * (its schedstat's second field), in milliseconds; undefined where the kernel keeps no
+ * such account. On a small machine the thread shares its cores with the process's other
+ * threads and with the load generator.
+ */
+export function mainThreadWaitingMilliseconds(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Asks a server's benchmark preload for a report (SIGUSR2) and reads the JSON file it writes. */
