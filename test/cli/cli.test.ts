@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.ts';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { childPids, freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
 
@@ -203,7 +203,7 @@ describe('quire command line', () => {
     }
   });
 
-  it("serves with `npm start` under a small machine's memory settings, the caller's own winning, and stops when it is sent SIGTERM, as a supervisor does", async () => {
+  it("serves with `npm start` under a small machine's memory and thread settings, the caller's own winning, and stops when it is sent SIGTERM, as a supervisor does", async () => {
     const port = await freePort();
     const npm = spawn('npm', ['start'], {
       cwd: dirname(dirname(QUIRE_BIN)),
@@ -222,7 +222,9 @@ describe('quire command line', () => {
         .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
     );
     // V8 takes the last of a repeated flag, so the caller's cap follows the launcher's.
-    expect(environment.NODE_OPTIONS).toBe('--max-old-space-size=256 --max-semi-space-size=8 --max-old-space-size=1024');
+    // V8's background threads: one fewer than the cores, between 1 and 4.
+    const pool = Math.min(4, Math.max(1, availableParallelism() - 1));
+    expect(environment.NODE_OPTIONS).toBe(`--max-old-space-size=256 --max-semi-space-size=8 --v8-pool-size=${pool} --max-old-space-size=1024`);
     expect(environment).toMatchObject({ MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144', MALLOC_TRIM_THRESHOLD_: '262144' });
     npm.kill('SIGTERM');
     await npmExited;
