@@ -75,13 +75,8 @@ function withStatementCache(database: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   const dataVersion = database.prepare('pragma data_version').pluck();
   let writes = 0;
-  let onWrite: (() => void) | undefined;
   return {
     close: () => database.close(),
-    /** Calls `callback` at each statement that writes, before it runs. */
-    onWrite(callback: () => void) {
-      onWrite = callback;
-    },
     /** True while a transaction is open on the connection (Kysely then holds it across awaits). */
     get inTransaction() {
       return database.inTransaction;
@@ -102,10 +97,7 @@ function withStatementCache(database: SqliteDatabase.Database) {
         }
         statements.set(sqlText, statement);
       }
-      if (!statement.reader) {
-        writes++;
-        onWrite?.();
-      }
+      if (!statement.reader) writes++;
       return statement;
     },
   };
@@ -198,18 +190,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const connection = withStatementCache(database);
   const db = new Kysely<Database>({ dialect: new PatientSqliteDialect({ database: connection }) });
   sqliteConnections.set(db, connection);
-  // Checkpoints of the write-ahead log go to the reader thread where there is one
-  // (sqliteReader.ts); should it fail to make one, this connection takes them back.
-  const reader = attachReader(db, file, () => database.pragma('wal_autocheckpoint = 1000'));
-  if (reader.checkpointSoon) {
-    database.pragma('wal_autocheckpoint = 0');
-    connection.onWrite(reader.checkpointSoon);
-  }
+  const closeReader = attachReader(db, file);
   return {
     db,
     engine: 'sqlite',
     close: async () => {
-      await reader.close();
+      await closeReader();
       await db.destroy();
     },
   };

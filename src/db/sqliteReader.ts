@@ -5,12 +5,6 @@
 // on a read-only connection to the same file. WAL lets it read beside the writer, and a
 // statement sent after a commit sees what it committed. A read inside a transaction
 // stays on the transaction's connection, which alone sees its writes.
-//
-// The same thread checkpoints the write-ahead log: SQLite otherwise does it inside the
-// commit that fills the log past 1,000 pages, on the request thread, copying the pages
-// into the database file and syncing it (10-17 ms on this machine's disk, 100 ms for a
-// log of 3,000 commits; every second or two under the mixed load), while every other
-// request waits.
 import { availableParallelism } from 'node:os';
 import type { Kysely, RawBuilder } from 'kysely';
 import { Piscina } from 'piscina';
@@ -27,70 +21,18 @@ const readers = new WeakMap<Kysely<Database>, Reader>();
 const READS_HANDED_OVER_AT_ONCE = 8;
 
 /**
- * How long after a write of this process the write-ahead log is checkpointed on the
- * reader thread: a second's writes of the mixed load are a few hundred pages.
+ * Lets `db` (SQLite on `file`) read on a reader thread; answers how to end the thread.
+ * On one core the thread would only take turns with the request thread, and each read
+ * would pay the hand-over: reads stay where they are asked.
  */
-const CHECKPOINT_AFTER_WRITE_MS = 500;
-
-export interface AttachedReader {
-  close(): Promise<void>;
-  /**
-   * Asks for a checkpoint of the write-ahead log on the reader thread soon; however
-   * many writes ask meanwhile, one runs at a time. Absent where reads stay on the
-   * request thread, whose connection then checkpoints as SQLite does by default.
-   */
-  checkpointSoon?: () => void;
-}
-
-/** The reader thread, started at the first task: an idle one ends after a minute and gives its memory back (~15 MB). */
-function poolOf(reader: Reader): Piscina {
-  // One thread: on a small machine the request thread has the other core. Reads
-  // waiting are handed to it at once, not each when the request thread has taken the
-  // last one's answer: under load that thread is busy, and the reader sat idle between
-  // reads while searches queued (bench/RESULTS.md, 2026-11-29).
-  reader.pool ??= new Piscina({
-    filename: new URL('./sqliteReaderThread.js', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 60_000,
-    concurrentTasksPerWorker: READS_HANDED_OVER_AT_ONCE,
-  });
-  return reader.pool;
-}
-
-/**
- * Lets `db` (SQLite on `file`) read and checkpoint on a reader thread. On one core the
- * thread would only take turns with the request thread, and each read would pay the
- * hand-over: reads stay where they are asked. `checkpointFailed` hands checkpoints back
- * to the request thread's connection, should the thread fail to make one.
- */
-export function attachReader(db: Kysely<Database>, file: string, checkpointFailed: () => void): AttachedReader {
-  if (availableParallelism() < 2) return { close: async () => {} };
+export function attachReader(db: Kysely<Database>, file: string): () => Promise<void> {
+  if (availableParallelism() < 2) return async () => {};
   const reader: Reader = { file };
   readers.set(db, reader);
-  let checkpointing = false;
-  let failed = false;
-  return {
-    close: async () => {
-      // A read asked after the database closed fails as it would on the closed connection, instead of starting a thread again.
-      readers.delete(db);
-      await reader.pool?.destroy();
-    },
-    checkpointSoon: () => {
-      if (checkpointing || failed) return;
-      checkpointing = true;
-      setTimeout(() => {
-        if (!readers.has(db)) return;
-        poolOf(reader)
-          .run({ file }, { name: 'checkpoint' })
-          .catch(() => {
-            if (!readers.has(db)) return;
-            failed = true;
-            checkpointFailed();
-          })
-          .finally(() => (checkpointing = false));
-      }, CHECKPOINT_AFTER_WRITE_MS).unref();
-    },
+  return async () => {
+    // A read asked after the database closed fails as it would on the closed connection, instead of starting a thread again.
+    readers.delete(db);
+    await reader.pool?.destroy();
   };
 }
 
@@ -102,6 +44,19 @@ export function attachReader(db: Kysely<Database>, file: string, checkpointFaile
 export async function readBesideRequests<Row>(db: Db, query: RawBuilder<Row>): Promise<Row[]> {
   const reader = readers.get(db as Kysely<Database>);
   if (!reader) return (await query.execute(db)).rows;
+  // One thread: on a small machine the request thread has the other core. An idle
+  // thread ends after a minute and gives its memory back (~15 MB); the next read
+  // starts it again in a few milliseconds. Reads waiting are handed to it at once, not
+  // each when the request thread has taken the last one's answer: under load that
+  // thread is busy, and the reader sat idle between reads while searches queued
+  // (bench/RESULTS.md, 2026-11-29).
+  reader.pool ??= new Piscina({
+    filename: new URL('./sqliteReaderThread.js', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 60_000,
+    concurrentTasksPerWorker: READS_HANDED_OVER_AT_ONCE,
+  });
   const { sql, parameters } = query.compile(db);
-  return poolOf(reader).run({ file: reader.file, sql, parameters });
+  return reader.pool.run({ file: reader.file, sql, parameters });
 }

@@ -1,6 +1,5 @@
 // A thread of SQLite's reader (sqliteReader.ts): each task is one read statement,
-// run on a read-only connection of the database file it names, opened once a thread,
-// or a checkpoint of that file's write-ahead log, on a connection of its own.
+// run on a read-only connection of the database file it names, opened once a thread.
 // Plain JavaScript: the thread needs only the driver, not Quire's TypeScript loader.
 import { createRequire } from 'node:module';
 
@@ -35,26 +34,4 @@ export default function read({ file, sql, parameters }) {
     statements.set(sql, statement);
   }
   return statement.all(...parameters);
-}
-
-/** @type {Map<string, import('better-sqlite3').Database>} */
-const checkpointers = new Map();
-
-/**
- * Copies what the write-ahead log holds into the database file, as far as readers
- * allow, without waiting for anyone (PASSIVE): the work SQLite would otherwise do inside
- * the request thread's commit that fills the log past 1,000 pages. Answers SQLite's
- * [busy, pages in the log, pages copied].
- * @param {{ file: string }} task
- */
-export function checkpoint({ file }) {
-  let database = checkpointers.get(file);
-  if (!database) {
-    database = new Sqlite(file, { fileMustExist: true });
-    // As the request thread's connection: the copy is made durable before the log is reused.
-    database.pragma('synchronous = FULL');
-    checkpointers.set(file, database);
-  }
-  const [result] = database.pragma('wal_checkpoint(PASSIVE)');
-  return [result.busy, result.log, result.checkpointed];
 }

@@ -1,13 +1,9 @@
 // Reads that rank many rows (search) run beside the requests: on SQLite on a thread of
 // their own with a connection of their own, which must see every commit made before
 // them; inside a transaction on the transaction's connection, which alone sees its writes.
-// The same thread checkpoints SQLite's write-ahead log, which a commit on the request
-// thread would otherwise do.
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readBesideRequests } from '../../src/db/sqliteReader.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { bootstrap } from '../../src/services/accounts.ts';
@@ -63,19 +59,5 @@ describe('reads beside the requests', () => {
       // the request thread held, as a burst of requests holds it
     }
     for (const [{ at }] of await Promise.all(reads)) expect(Date.parse(at)).toBeLessThan(busyUntil);
-  });
-
-  // SQLite's default copies the log into the database file inside the commit that fills
-  // it past 1,000 pages, and until then leaves it all in the log. Here the request
-  // thread's connection never checkpoints, and a few writes reach the file soon after.
-  it.runIf(availableParallelism() > 1 && engine === 'sqlite')('copy the write-ahead log into the database file soon after writes, and never inside a commit', async () => {
-    const { db } = opened.database;
-    expect(await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db).then(({ rows }) => rows)).toEqual([{ wal_autocheckpoint: 0 }]);
-    await sql`create table checkpoint_probe (body text)`.execute(db);
-    const file = join(opened.testDatabase.env.QUIRE_DATA_DIR, 'quire.db');
-    const before = statSync(file).size;
-    // About 200 pages of 4 KB, each row its own commit: a fifth of what SQLite waits for.
-    for (let row = 0; row < 200; row++) await sql`insert into checkpoint_probe (body) values (${'x'.repeat(4000)})`.execute(db);
-    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 200 * 4000), { timeout: 10_000, interval: 50 });
   });
 });
