@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryReport } from './memory.ts';
 import { contentSeeder } from './search.ts';
-import { cpuMilliseconds, mainThreadCpuMilliseconds, mainThreadWaitingMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { cpuMilliseconds, mainThreadMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -41,7 +41,7 @@ export interface LoadMixResult {
    * busy share, not the offered rate, says how close a run is to falling behind; its
    * waiting, how much of a tail the machine's other work made.
    */
-  requestThread?: { msPerRequest: number; share: number; waitingShare?: number };
+  requestThread?: RequestThread;
   /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
   sql?: SqlTiming;
   /** With `memoryReports`: the server's own account of its memory at start, after the warm-up and at the end. */
@@ -78,6 +78,12 @@ export interface SlowRead {
   serverLoopMaxMs: number;
   serverGcMs: number;
   generatorLoopMaxMs: number;
+}
+
+export interface RequestThread {
+  msPerRequest: number;
+  share: number;
+  waitingShare?: number;
 }
 
 export interface SqlTiming {
@@ -122,6 +128,14 @@ type SqlTotals = Record<string, { count: number; milliseconds: number }>;
 /** Asks the server's sqlTiming preload for its totals so far and waits for the file. */
 function sqlTotals(pid: number, file: string): Promise<SqlTotals> {
   return reportFrom<SqlTotals>(pid, file, 'SQL timings');
+}
+
+function requestThreadBetween(before: ReturnType<typeof mainThreadMilliseconds>, after: ReturnType<typeof mainThreadMilliseconds>, requests: number, runMs: number): RequestThread {
+  return {
+    msPerRequest: (after.cpu - before.cpu) / requests,
+    share: (after.cpu - before.cpu) / runMs,
+    waitingShare: before.waiting === undefined || after.waiting === undefined ? undefined : (after.waiting - before.waiting) / runMs,
+  };
 }
 
 function sqlTimingBetween(before: SqlTotals, after: SqlTotals, requests: number, runMs: number): SqlTiming {
@@ -402,12 +416,11 @@ export async function benchLoadMix(
     const sampler = setInterval(() => rssSamples.push(Math.round(treeResidentMegabytes(server.child.pid!))), 5_000);
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
-    const requestThreadBefore = workers === 1 ? mainThreadCpuMilliseconds(server.child.pid!) : undefined;
-    const waitingBefore = workers === 1 ? mainThreadWaitingMilliseconds(server.child.pid!) : undefined;
+    const requestThreadBefore = workers === 1 ? mainThreadMilliseconds(server.child.pid!) : undefined;
     const measured = await run(seconds * 1000);
     const cpuUsed = cpuMilliseconds(server.child.pid!) - cpuBefore;
-    const requestThreadUsed = requestThreadBefore === undefined ? undefined : mainThreadCpuMilliseconds(server.child.pid!) - requestThreadBefore;
-    const waitingAfter = waitingBefore === undefined ? undefined : mainThreadWaitingMilliseconds(server.child.pid!);
+    const requestThread =
+      requestThreadBefore && requestThreadBetween(requestThreadBefore, mainThreadMilliseconds(server.child.pid!), measured.requests, measured.elapsedMs);
     const sql =
       sqlBefore &&
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
@@ -441,14 +454,7 @@ export async function benchLoadMix(
       rssSamples,
       serverCpuMsPerRequest: cpuUsed / measured.requests,
       serverCpuShare: cpuUsed / measured.elapsedMs,
-      requestThread:
-        requestThreadUsed === undefined
-          ? undefined
-          : {
-              msPerRequest: requestThreadUsed / measured.requests,
-              share: requestThreadUsed / measured.elapsedMs,
-              waitingShare: waitingAfter === undefined ? undefined : (waitingAfter - waitingBefore!) / measured.elapsedMs,
-            },
+      requestThread,
       sql,
       memory: reportMemory ? memory : undefined,
       ...(serverPauses && pausesOfRun(measured, serverPauses)),

@@ -182,24 +182,18 @@ export function cpuMilliseconds(rootPid: number): number {
 }
 
 /**
- * CPU time so far of a Node process's main thread alone, in milliseconds: the thread
- * every request of a `quire serve` process runs on, and so its queue.
+ * A Node process's main thread so far, in milliseconds: its CPU time (user plus system),
+ * and how long it was ready to run but waited for a core (its schedstat's second field;
+ * undefined where the kernel keeps no such account). The main thread of a `quire serve`
+ * process runs every request, so it is their queue; on a small machine it shares its
+ * cores with the process's other threads and with the load generator.
  */
-export function mainThreadCpuMilliseconds(pid: number): number {
-  return statCpuMilliseconds(`/proc/${pid}/task/${pid}/stat`);
-}
-
-/**
- * How long so far a Node process's main thread was ready to run but waited for a core
- * (its schedstat's second field), in milliseconds; undefined where the kernel keeps no
- * such account. On a small machine the thread shares its cores with the process's other
- * threads and with the load generator.
- */
-export function mainThreadWaitingMilliseconds(pid: number): number | undefined {
+export function mainThreadMilliseconds(pid: number): { cpu: number; waiting?: number } {
+  const cpu = statCpuMilliseconds(`/proc/${pid}/task/${pid}/stat`);
   try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    return { cpu, waiting: Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6 };
   } catch {
-    return undefined;
+    return { cpu };
   }
 }
 
