@@ -277,6 +277,12 @@ const benchmarks: Benchmark[] = [
                 ).join(', '),
             ]
           : []),
+        ...(result.poolWait
+          ? [
+              `${label}: queries waiting for a pooled connection: p50 ${result.poolWait.p50Ms} ms, p99 ${result.poolWait.p99Ms} ms, ` +
+                `at worst ${result.poolWait.maxMs} ms, of ${result.poolWait.queries}; at most ${result.poolWait.mostWaiting} waiting at once`,
+            ]
+          : []),
         ...(result.sql
           ? [
               `${label}: inside SQLite ${result.sql.msPerRequest.toFixed(3)} ms per request, ` +

@@ -6,8 +6,9 @@
 // answers come, it measures capacity (and latency is then connections ÷ throughput);
 // paced at a rate below capacity, it measures the latency users see at that load.
 // It also reports the server's CPU time per request, how busy its request thread was and
-// how long that thread waited for a core, and, with BENCH_SQL_TIMING=1 on
-// SQLite, how much of the server's one thread went to SQLite statements (sqlTiming.mjs).
+// how long that thread waited for a core; with BENCH_SQL_TIMING=1 on SQLite, how much
+// of the server's one thread went to SQLite statements (sqlTiming.mjs); on PostgreSQL,
+// how long queries waited for a pooled connection (poolWait.mjs).
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,8 @@ export interface LoadMixResult {
   requestThread?: RequestThread;
   /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
   sql?: SqlTiming;
+  /** On PostgreSQL, single-process runs: how long the measured run's queries waited for a pooled connection. */
+  poolWait?: PoolWait;
   /** With `memoryReports`: the server's own account of its memory at start, after the warm-up and at the end. */
   memory?: Array<[moment: string, report: MemoryReport]>;
   /** Pages of the organization under load. */
@@ -94,6 +97,15 @@ export interface SqlTiming {
   top: Array<{ sql: string; count: number; milliseconds: number }>;
 }
 
+export interface PoolWait {
+  queries: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** The most queries waiting for a connection at once. */
+  mostWaiting: number;
+}
+
 const CONNECTIONS = 64;
 const WARMUP_SECONDS = 15;
 const SPACES = 20;
@@ -102,6 +114,7 @@ const PAGES_PER_SPACE = 50;
 const SQL_TIMING_PRELOAD = fileURLToPath(new URL('./sqlTiming.mjs', import.meta.url));
 const MEMORY_PRELOAD = fileURLToPath(new URL('./memoryReport.mjs', import.meta.url));
 const PAUSES_PRELOAD = fileURLToPath(new URL('./pauses.mjs', import.meta.url));
+const POOL_WAIT_PRELOAD = fileURLToPath(new URL('./poolWait.mjs', import.meta.url));
 
 /**
  * The organization of 100,000 pages of bench/search.ts, written straight into the
@@ -128,6 +141,26 @@ type SqlTotals = Record<string, { count: number; milliseconds: number }>;
 /** Asks the server's sqlTiming preload for its totals so far and waits for the file. */
 function sqlTotals(pid: number, file: string): Promise<SqlTotals> {
   return reportFrom<SqlTotals>(pid, file, 'SQL timings');
+}
+
+interface PoolWaitTotals {
+  waits: Record<string, number>;
+  mostWaiting: number;
+}
+
+/** The waits counted between two of poolWait.mjs's reports, as percentiles (whole milliseconds, rounded down). */
+function poolWaitBetween(before: PoolWaitTotals, after: PoolWaitTotals): PoolWait {
+  const counts = Object.entries(after.waits)
+    .map(([milliseconds, count]) => [Number(milliseconds), count - (before.waits[milliseconds] ?? 0)])
+    .filter(([, count]) => count > 0)
+    .sort((a, b) => a[0] - b[0]);
+  const queries = counts.reduce((sum, [, count]) => sum + count, 0);
+  const at = (fraction: number) => {
+    let seen = 0;
+    for (const [milliseconds, count] of counts) if ((seen += count) > queries * fraction) return milliseconds;
+    return counts.at(-1)?.[0] ?? 0;
+  };
+  return { queries, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: counts.at(-1)?.[0] ?? 0, mostWaiting: after.mostWaiting };
 }
 
 function requestThreadBetween(before: ReturnType<typeof mainThreadMilliseconds>, after: ReturnType<typeof mainThreadMilliseconds>, requests: number, runMs: number): RequestThread {
@@ -254,11 +287,13 @@ export async function benchLoadMix(
   const timeSql = Boolean(process.env.BENCH_SQL_TIMING) && database.engine === 'sqlite' && workers === 1;
   const reportMemory = memoryReports && workers === 1;
   const reportPauses = workers === 1;
+  const reportPoolWait = database.engine === 'postgres' && workers === 1;
   const sqlTimingFile = join(tmpdir(), `quire-sql-timing-${process.pid}.json`);
   const memoryFile = join(tmpdir(), `quire-memory-${process.pid}.json`);
   const pausesFile = join(tmpdir(), `quire-pauses-${process.pid}.json`);
+  const poolWaitFile = join(tmpdir(), `quire-pool-wait-${process.pid}.json`);
   // The pauses preload first: its report is written before the memory report's collection.
-  const preloads = [...(reportPauses ? [PAUSES_PRELOAD] : []), ...(timeSql ? [SQL_TIMING_PRELOAD] : []), ...(reportMemory ? [MEMORY_PRELOAD] : [])];
+  const preloads = [...(reportPauses ? [PAUSES_PRELOAD] : []), ...(timeSql ? [SQL_TIMING_PRELOAD] : []), ...(reportMemory ? [MEMORY_PRELOAD] : []), ...(reportPoolWait ? [POOL_WAIT_PRELOAD] : [])];
   const server = await startServerProcess({
     ...database.env,
     LOG_LEVEL: 'warn',
@@ -269,6 +304,7 @@ export async function benchLoadMix(
     ...(timeSql ? { BENCH_SQL_TIMING_FILE: sqlTimingFile } : {}),
     ...(reportMemory ? { BENCH_MEMORY_FILE: memoryFile } : {}),
     ...(reportPauses ? { BENCH_PAUSES_FILE: pausesFile } : {}),
+    ...(reportPoolWait ? { BENCH_POOL_WAIT_FILE: poolWaitFile } : {}),
   }, [], { asNpmStart });
   const memory: Array<[string, MemoryReport]> = [];
   /** `live`: the server collects everything first and says what is live (only at the end: a collection changes what follows). */
@@ -415,12 +451,16 @@ export async function benchLoadMix(
     const rssSamples: number[] = [];
     const sampler = setInterval(() => rssSamples.push(Math.round(treeResidentMegabytes(server.child.pid!))), 5_000);
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
+    const poolWaitTotals = () => reportFrom<PoolWaitTotals>(server.child.pid!, poolWaitFile, 'pool waits');
+    const poolWaitBefore = reportPoolWait ? await poolWaitTotals() : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
     const requestThreadBefore = workers === 1 ? mainThreadMilliseconds(server.child.pid!) : undefined;
     const measured = await run(seconds * 1000);
     const cpuUsed = cpuMilliseconds(server.child.pid!) - cpuBefore;
     const requestThread =
       requestThreadBefore && requestThreadBetween(requestThreadBefore, mainThreadMilliseconds(server.child.pid!), measured.requests, measured.elapsedMs);
+    // Before any other report: each report's signal starts the queue's worst afresh.
+    const poolWait = poolWaitBefore && poolWaitBetween(poolWaitBefore, await poolWaitTotals());
     const sql =
       sqlBefore &&
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
@@ -456,6 +496,7 @@ export async function benchLoadMix(
       serverCpuShare: cpuUsed / measured.elapsedMs,
       requestThread,
       sql,
+      poolWait,
       memory: reportMemory ? memory : undefined,
       ...(serverPauses && pausesOfRun(measured, serverPauses)),
       pages: large?.pages ?? SPACES * PAGES_PER_SPACE,
@@ -464,6 +505,7 @@ export async function benchLoadMix(
     agent.destroy();
     await stop(server.child);
     rmSync(sqlTimingFile, { force: true });
+    rmSync(poolWaitFile, { force: true });
     rmSync(memoryFile, { force: true });
     rmSync(pausesFile, { force: true });
     rmSync(`${memoryFile}.live`, { force: true });
