@@ -279,8 +279,9 @@ const benchmarks: Benchmark[] = [
           : []),
         ...(result.poolWait
           ? [
-              `${label}: queries waiting for a pooled connection: p50 ${result.poolWait.p50Ms} ms, p99 ${result.poolWait.p99Ms} ms, ` +
-                `at worst ${result.poolWait.maxMs} ms, of ${result.poolWait.queries}; at most ${result.poolWait.mostWaiting} waiting at once`,
+              `${label}: waits for a pooled connection (a statement outside a transaction, or a whole transaction): ` +
+                `p50 ${result.poolWait.p50Ms} ms, p99 ${result.poolWait.p99Ms} ms, at worst ${result.poolWait.maxMs} ms, ` +
+                `of ${result.poolWait.takes}; at most ${result.poolWait.mostWaiting} waiting at once`,
             ]
           : []),
         ...(result.sql

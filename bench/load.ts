@@ -8,7 +8,7 @@
 // It also reports the server's CPU time per request, how busy its request thread was and
 // how long that thread waited for a core; with BENCH_SQL_TIMING=1 on SQLite, how much
 // of the server's one thread went to SQLite statements (sqlTiming.mjs); on PostgreSQL,
-// how long queries waited for a pooled connection (poolWait.mjs).
+// how long each taking of a pooled connection waited for one (poolWait.mjs).
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ export interface LoadMixResult {
   requestThread?: RequestThread;
   /** With BENCH_SQL_TIMING: time inside SQLite statements during the measured run. */
   sql?: SqlTiming;
-  /** On PostgreSQL, single-process runs: how long the measured run's queries waited for a pooled connection. */
+  /** On PostgreSQL, single-process runs: how long the measured run waited for pooled connections. */
   poolWait?: PoolWait;
   /** With `memoryReports`: the server's own account of its memory at start, after the warm-up and at the end. */
   memory?: Array<[moment: string, report: MemoryReport]>;
@@ -98,11 +98,12 @@ export interface SqlTiming {
 }
 
 export interface PoolWait {
-  queries: number;
+  /** Connections taken: one for each statement outside a transaction, one for each transaction. */
+  takes: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  /** The most queries waiting for a connection at once. */
+  /** The most callers waiting for a connection at once. */
   mostWaiting: number;
 }
 
@@ -154,13 +155,13 @@ function poolWaitBetween(before: PoolWaitTotals, after: PoolWaitTotals): PoolWai
     .map(([milliseconds, count]) => [Number(milliseconds), count - (before.waits[milliseconds] ?? 0)])
     .filter(([, count]) => count > 0)
     .sort((a, b) => a[0] - b[0]);
-  const queries = counts.reduce((sum, [, count]) => sum + count, 0);
+  const takes = counts.reduce((sum, [, count]) => sum + count, 0);
   const at = (fraction: number) => {
     let seen = 0;
-    for (const [milliseconds, count] of counts) if ((seen += count) > queries * fraction) return milliseconds;
+    for (const [milliseconds, count] of counts) if ((seen += count) > takes * fraction) return milliseconds;
     return counts.at(-1)?.[0] ?? 0;
   };
-  return { queries, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: counts.at(-1)?.[0] ?? 0, mostWaiting: after.mostWaiting };
+  return { takes, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: counts.at(-1)?.[0] ?? 0, mostWaiting: after.mostWaiting };
 }
 
 function requestThreadBetween(before: ReturnType<typeof mainThreadMilliseconds>, after: ReturnType<typeof mainThreadMilliseconds>, requests: number, runMs: number): RequestThread {

@@ -1,9 +1,11 @@
 // Loaded into a `quire serve` on PostgreSQL under the mixed load (node --import): how
-// long each query waited for one of the pool's connections, counted by whole
+// long each taking of one of the pool's connections waited for it (a statement outside a
+// transaction takes one, a transaction one for all its statements), counted by whole
 // millisecond, and the most callers that waited at once. On SIGUSR2 it writes the counts
 // so far and the queue's worst since the last report to BENCH_POOL_WAIT_FILE, so the
 // benchmark can take the measured run's share between two reports. A read that waits
-// here waits for the pool, not for the request thread or the database's own work.
+// here waits for a connection to come free: for an answer of the database, and for the
+// request thread to run the callback that ends its user's turn.
 // Plain JavaScript: it runs before Quire's own loader has registered TypeScript.
 import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
