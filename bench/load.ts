@@ -149,6 +149,11 @@ interface PoolWaitTotals {
   mostWaiting: number;
 }
 
+/** Asks the server's poolWait preload for its counts so far and waits for the file. */
+function poolWaitTotals(pid: number, file: string): Promise<PoolWaitTotals> {
+  return reportFrom<PoolWaitTotals>(pid, file, 'pool waits');
+}
+
 /** The waits counted between two of poolWait.mjs's reports, as percentiles (whole milliseconds, rounded down). */
 function poolWaitBetween(before: PoolWaitTotals, after: PoolWaitTotals): PoolWait {
   const counts = Object.entries(after.waits)
@@ -452,8 +457,7 @@ export async function benchLoadMix(
     const rssSamples: number[] = [];
     const sampler = setInterval(() => rssSamples.push(Math.round(treeResidentMegabytes(server.child.pid!))), 5_000);
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
-    const poolWaitTotals = () => reportFrom<PoolWaitTotals>(server.child.pid!, poolWaitFile, 'pool waits');
-    const poolWaitBefore = reportPoolWait ? await poolWaitTotals() : undefined;
+    const poolWaitBefore = reportPoolWait ? await poolWaitTotals(server.child.pid!, poolWaitFile) : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
     const requestThreadBefore = workers === 1 ? mainThreadMilliseconds(server.child.pid!) : undefined;
     const measured = await run(seconds * 1000);
@@ -461,7 +465,7 @@ export async function benchLoadMix(
     const requestThread =
       requestThreadBefore && requestThreadBetween(requestThreadBefore, mainThreadMilliseconds(server.child.pid!), measured.requests, measured.elapsedMs);
     // Before any other report: each report's signal starts the queue's worst afresh.
-    const poolWait = poolWaitBefore && poolWaitBetween(poolWaitBefore, await poolWaitTotals());
+    const poolWait = poolWaitBefore && poolWaitBetween(poolWaitBefore, await poolWaitTotals(server.child.pid!, poolWaitFile));
     const sql =
       sqlBefore &&
       sqlTimingBetween(sqlBefore, await sqlTotals(server.child.pid!, sqlTimingFile), measured.requests, measured.elapsedMs);
