@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
-import { documentToMarkdown, hasConditionalBlocks, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, resolveWrittenLinks, withConditionsDecided, withKeys } from '../../src/content/document.ts';
+import { documentToMarkdown, hasConditionalBlocks, linkResolverFor, linksAsWritten, linkWriterFor, markdownToDocument, mentionsIn, resolveWrittenLinks, withConditionsDecided, withKeys } from '../../src/content/document.ts';
 import { applyChanges } from '../../src/content/changes.ts';
 
 const tree = applyChanges(new Map(), [
@@ -148,5 +149,32 @@ describe('keys on blocks', () => {
     const once = withKeys(markdownToDocument(markdown, linksAsWritten), resolve);
     expect(once).toEqual(withKeys(resolveWrittenLinks(markdownToDocument(markdown, linksAsWritten), resolve)));
     expect(JSON.stringify(once)).toContain('"kind":"page","page":"install"');
+  });
+});
+
+describe('mentions in a comment', () => {
+  it('finds the users a text links to, however the link is written', () => {
+    expect(mentionsIn('Ask [Ada](user:ada1) or [Bob](/users/bob_2), and <user:cy-3>.')).toEqual(['ada1', 'bob_2', 'cy-3']);
+    expect(mentionsIn('[Ada](&#117;ser:ada1), a character reference in the link')).toEqual(['ada1']);
+    expect(mentionsIn('No one: [a page](/guide) and `user:ada1` as code.')).toEqual([]);
+  });
+
+  it('finds no one in any text without "user" or "&", as a full parse of it finds no one', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[\s\S]*$/).filter((text) => !text.includes('user') && !text.includes('&')),
+        // A text holding "user" is parsed; " user" at the end can make no mention (no ":" or "/" follows).
+        (text) => mentionsIn(text).length === 0 && mentionsIn(`${text} user`).length === 0,
+      ),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('[', ']', '(', ')', '<', '>', ':', '/', 's', 'e', 'r', 'u', 'x', '\\', ' ', '\n', '#', '!'), { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        fc.pre(!text.includes('user') && !text.includes('&'));
+        return mentionsIn(`${text} user`).length === 0;
+      }),
+      { numRuns: 500 },
+    );
   });
 });
