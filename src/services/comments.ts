@@ -158,8 +158,9 @@ export async function postComment(ctx: ServiceContext, actor: Actor, place: Comm
     onPage = { revisionId, blob: page.blob };
   }
   const id = newId();
-  // The comment and its counter in one transaction, with the permission it was posted under.
-  await ctx.db.transaction().execute(async (trx) => {
+  // The comment and its counter in one transaction, with the permission it was posted
+  // under; it is presented as that transaction read it, with the role authorized there.
+  const { resolved, written } = await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
     await insertComment(trx, {
       id,
@@ -178,8 +179,10 @@ export async function postComment(ctx: ServiceContext, actor: Actor, place: Comm
       page_blob: onPage?.blob ?? null,
       node_id: input.node ?? null,
     });
+    return { resolved, written: await requireComment(trx, resolved.scope, id) };
   });
-  return getComment(ctx, actor, place, id);
+  const [comment] = await presentComments(ctx, actor, resolved, [written]);
+  return comment;
 }
 
 export interface CommentChanges {
@@ -207,11 +210,13 @@ async function change(ctx: ServiceContext, db: Db, actor: Actor, target: Comment
 }
 
 export async function putComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, changes: CommentChanges) {
-  await ctx.db.transaction().execute(async (trx) => {
+  const { resolved, written } = await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
     await change(ctx, trx, actor, await requireComment(trx, resolved.scope, commentId), changes);
+    return { resolved, written: await requireComment(trx, resolved.scope, commentId) };
   });
-  return getComment(ctx, actor, place, commentId);
+  const [comment] = await presentComments(ctx, actor, resolved, [written]);
+  return comment;
 }
 
 /** Deletes a comment with its replies and reactions: its author or an administrator of the space. */
@@ -262,7 +267,7 @@ export async function getReply(
 
 export async function postReply(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, body: { markdown: string }) {
   const id = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  const { resolved, written } = await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
     const comment = await requireComment(trx, resolved.scope, commentId);
     await insertComment(trx, {
@@ -282,8 +287,10 @@ export async function postReply(ctx: ServiceContext, actor: Actor, place: Commen
       page_blob: null,
       node_id: null,
     });
+    return { resolved, written: await requireComment(trx, resolved.scope, id, commentId) };
   });
-  return getReply(ctx, actor, place, commentId, id);
+  const [reply] = await presentReplies(ctx, actor, resolved, [written]);
+  return reply;
 }
 
 export async function putReply(
@@ -294,9 +301,11 @@ export async function putReply(
   replyId: string,
   changes: Omit<CommentChanges, 'resolved'>,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  const { resolved, written } = await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
     await change(ctx, trx, actor, await requireComment(trx, resolved.scope, replyId, commentId), changes);
+    return { resolved, written: await requireComment(trx, resolved.scope, replyId, commentId) };
   });
-  return getReply(ctx, actor, place, commentId, replyId);
+  const [reply] = await presentReplies(ctx, actor, resolved, [written]);
+  return reply;
 }
