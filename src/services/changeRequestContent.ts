@@ -25,7 +25,7 @@ import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
-import { getChangeRequest, requireChangeRequest } from './changeRequests.ts';
+import { presentWritten, requireChangeRequest, writtenChangeRequest } from './changeRequests.ts';
 import { listsOf, presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { checkedCondition, slugify, uniquePath } from './siteStructure.ts';
 
@@ -465,7 +465,7 @@ export async function editChangeRequestContent(
 ) {
   const written = await writeJsonDocuments(changes);
   const fetched = await fetchFileSources(ctx, changes);
-  const { id, outcome } = await ctx.db.transaction().execute(async (trx) => {
+  const { updated, outcome } = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
@@ -480,9 +480,9 @@ export async function editChangeRequestContent(
     const revisionId = await storeRevision(ctx, trx, { tree, files, reusables }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
-    return { id: changeRequest.id, outcome };
+    return { updated: await writtenChangeRequest(trx, space, changeRequest.id), outcome };
   });
-  const changeRequest = await getChangeRequest(ctx, actor, spaceId, id);
+  const changeRequest = presentWritten(ctx, updated);
   return { changeRequest, ...presentBatchOutcome(ctx, spaceId, changeRequest.id, outcome) };
 }
 

@@ -3,7 +3,7 @@
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { changeRequestsQuery, findChangeRequest, insertChangeRequest, nextChangeRequestNumber, updateChangeRequest } from '../db/repos/changeRequests.ts';
 import { lockRow } from '../db/dialect.ts';
-import type { Db, ChangeRequestWithAuthor } from '../db/schema.ts';
+import type { Db, ChangeRequestWithAuthor, SpaceRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -40,11 +40,24 @@ export async function listChangeRequests(
 
 /** Opens a change request on the space's current revision, with the next number of the space. */
 export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
-  const changeRequestId = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
-    return (await openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id })).id;
-  });
-  return getChangeRequest(ctx, actor, spaceId, changeRequestId);
+  return presentWritten(
+    ctx,
+    await ctx.db.transaction().execute(async (trx) => {
+      const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
+      const { id } = await openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id });
+      return writtenChangeRequest(trx, space, id);
+    }),
+  );
+}
+
+/** A change request as the transaction that wrote it reads it, with the space it was authorized on there. */
+export async function writtenChangeRequest(trx: Db, space: SpaceRow, id: string) {
+  return { space, changeRequest: await requireChangeRequest(trx, space.id, id) };
+}
+
+/** Presents what writtenChangeRequest read, once its transaction committed: the caller was authorized in it. */
+export function presentWritten(ctx: ServiceContext, { space, changeRequest }: Awaited<ReturnType<typeof writtenChangeRequest>>) {
+  return presentChangeRequest(ctx.config.publicUrl, space, changeRequest);
 }
 
 /** Inserts an open change request proposing `revision` over `base`, with the next number of the space; answers its id and number. */
@@ -90,8 +103,8 @@ export async function patchChangeRequest(
   idOrNumber: string,
   changes: { subject?: string; status?: ChangeRequestStatus },
 ) {
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
+  const written = await ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     if (changeRequest.status === 'merged') {
       throw new Conflict(`Change request #${changeRequest.number} is merged; it can no longer change`);
@@ -104,7 +117,7 @@ export async function patchChangeRequest(
       ...(changes.status !== undefined ? { status: changes.status } : {}),
       updated_at: isoNow(ctx.clock),
     });
-    return changeRequest.id;
+    return writtenChangeRequest(trx, space, changeRequest.id);
   });
-  return getChangeRequest(ctx, actor, spaceId, id);
+  return presentWritten(ctx, written);
 }
