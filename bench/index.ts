@@ -260,7 +260,7 @@ const benchmarks: Benchmark[] = [
           `(${(((result.rssEndMb - result.rssAfterWarmupMb) / result.rssAfterWarmupMb) * 100).toFixed(1)}%; target ≤ 10%); ` +
           `every 5 s: ${result.rssSamples.join(' ')} MB`,
         `${label}: server CPU ${result.serverCpuMsPerRequest.toFixed(3)} ms per request, ` +
-          `${(result.serverCpuShare * 100).toFixed(0)}% of one core` +
+          `${(result.serverCpuShare * 100).toFixed(0)}% of one core; the machine's cores ${(result.machineBusyShare * 100).toFixed(0)}% busy with the database and the generator (${(result.generatorCpuShare * 100).toFixed(0)}% of one core)` +
           (result.requestThread
             ? `; its request thread ${result.requestThread.msPerRequest.toFixed(3)} ms per request, ${(result.requestThread.share * 100).toFixed(0)}% busy` +
               (result.requestThread.waitingShare === undefined ? '' : `, waiting for a core ${(result.requestThread.waitingShare * 100).toFixed(0)}% of the run`)

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryReport } from './memory.ts';
 import { contentSeeder } from './search.ts';
-import { cpuMilliseconds, mainThreadMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
+import { cpuMilliseconds, machineCpuTicks, mainThreadMilliseconds, reportFrom, residentMegabytes, runCli, serverProcesses, startBareServer, startServerProcess, stop, summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 
 export interface LoadMixResult {
   engine: string;
@@ -35,6 +35,10 @@ export interface LoadMixResult {
   serverCpuMsPerRequest: number;
   /** That CPU time as a share of one core over the measured run. */
   serverCpuShare: number;
+  /** The share of all the machine's cores busy over the measured run, with the database and the generator. */
+  machineBusyShare: number;
+  /** The load generator's own CPU time (this process) as a share of one core over the measured run. */
+  generatorCpuShare: number;
   /**
    * The server's request thread (its main thread; single-process runs only): its CPU time
    * per request, its busy share of the measured run, and the share of the run it was
@@ -459,9 +463,13 @@ export async function benchLoadMix(
     const sqlBefore = timeSql ? await sqlTotals(server.child.pid!, sqlTimingFile) : undefined;
     const poolWaitBefore = reportPoolWait ? await poolWaitTotals(server.child.pid!, poolWaitFile) : undefined;
     const cpuBefore = cpuMilliseconds(server.child.pid!);
+    const machineBefore = machineCpuTicks();
+    const generatorBefore = process.cpuUsage();
     const requestThreadBefore = workers === 1 ? mainThreadMilliseconds(server.child.pid!) : undefined;
     const measured = await run(seconds * 1000);
     const cpuUsed = cpuMilliseconds(server.child.pid!) - cpuBefore;
+    const machineAfter = machineCpuTicks();
+    const generatorUsed = process.cpuUsage(generatorBefore);
     const requestThread =
       requestThreadBefore && requestThreadBetween(requestThreadBefore, mainThreadMilliseconds(server.child.pid!), measured.requests, measured.elapsedMs);
     // Before any other report: each report's signal starts the queue's worst afresh.
@@ -499,6 +507,8 @@ export async function benchLoadMix(
       rssSamples,
       serverCpuMsPerRequest: cpuUsed / measured.requests,
       serverCpuShare: cpuUsed / measured.elapsedMs,
+      machineBusyShare: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
+      generatorCpuShare: (generatorUsed.user + generatorUsed.system) / 1000 / measured.elapsedMs,
       requestThread,
       sql,
       poolWait,

@@ -197,6 +197,21 @@ export function mainThreadMilliseconds(pid: number): { cpu: number; waiting?: nu
   }
 }
 
+/**
+ * The machine's CPU time so far, from /proc/stat's first line (every core): busy (all
+ * but idle and I/O wait) and in all, in clock ticks. Between two readings it says how
+ * much of the machine a run took, with the database's processes, the load generator and
+ * everything else on the cores: a share of the server's capacity is not a share of the
+ * machine once the server shares it.
+ */
+export function machineCpuTicks(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal (guest time is inside user already).
+  const ticks = fields.slice(0, 8).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  return { busy: total - ticks[3] - ticks[4], total };
+}
+
 /** Asks a server's benchmark preload for a report (SIGUSR2) and reads the JSON file it writes. */
 export async function reportFrom<Report>(pid: number, file: string, what: string): Promise<Report> {
   rmSync(file, { force: true });
