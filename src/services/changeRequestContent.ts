@@ -25,7 +25,7 @@ import { createFetcher, FetchRefused } from '../lib/safeFetch.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
-import { presentWritten, requireChangeRequest, writtenChangeRequest } from './changeRequests.ts';
+import { presentChangeRequestOf, requireChangeRequest } from './changeRequests.ts';
 import { listsOf, presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
 import { checkedCondition, slugify, uniquePath } from './siteStructure.ts';
 
@@ -465,7 +465,7 @@ export async function editChangeRequestContent(
 ) {
   const written = await writeJsonDocuments(changes);
   const fetched = await fetchFileSources(ctx, changes);
-  const { updated, outcome } = await ctx.db.transaction().execute(async (trx) => {
+  const { presented, outcome } = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
@@ -480,10 +480,9 @@ export async function editChangeRequestContent(
     const revisionId = await storeRevision(ctx, trx, { tree, files, reusables }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
-    return { updated: await writtenChangeRequest(trx, space, changeRequest.id), outcome };
+    return { presented: await presentChangeRequestOf(ctx, trx, space, changeRequest.id), outcome };
   });
-  const changeRequest = presentWritten(ctx, updated);
-  return { changeRequest, ...presentBatchOutcome(ctx, spaceId, changeRequest.id, outcome) };
+  return { changeRequest: presented, ...presentBatchOutcome(ctx, spaceId, presented.id, outcome) };
 }
 
 /** GitBook's ChangeRequestContentUpdate, less the change request: each page touched, with where to read it, and the files inserted. */

@@ -40,24 +40,11 @@ export async function listChangeRequests(
 
 /** Opens a change request on the space's current revision, with the next number of the space. */
 export async function createChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, input: { subject?: string }) {
-  return presentWritten(
-    ctx,
-    await ctx.db.transaction().execute(async (trx) => {
-      const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
-      const { id } = await openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id });
-      return writtenChangeRequest(trx, space, id);
-    }),
-  );
-}
-
-/** A change request as the transaction that wrote it reads it, with the space it was authorized on there. */
-export async function writtenChangeRequest(trx: Db, space: SpaceRow, id: string) {
-  return { space, changeRequest: await requireChangeRequest(trx, space.id, id) };
-}
-
-/** Presents what writtenChangeRequest read, once its transaction committed: the caller was authorized in it. */
-export function presentWritten(ctx: ServiceContext, { space, changeRequest }: Awaited<ReturnType<typeof writtenChangeRequest>>) {
-  return presentChangeRequest(ctx.config.publicUrl, space, changeRequest);
+  return ctx.db.transaction().execute(async (trx) => {
+    const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
+    const { id } = await openChangeRequest(ctx, trx, actor, spaceId, { subject: input.subject ?? '', base: space.revision_id, revision: space.revision_id });
+    return presentChangeRequestOf(ctx, trx, space, id);
+  });
 }
 
 /** Inserts an open change request proposing `revision` over `base`, with the next number of the space; answers its id and number. */
@@ -92,7 +79,16 @@ export async function openChangeRequest(
 
 export async function getChangeRequest(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   const { space } = await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view');
-  return presentChangeRequest(ctx.config.publicUrl, space, await requireChangeRequest(ctx.db, spaceId, idOrNumber));
+  return presentChangeRequestOf(ctx, ctx.db, space, idOrNumber);
+}
+
+/**
+ * A change request of a space the caller was authorized on, read through `db`: a writer
+ * passes its transaction, which reads what it wrote and presents it with the space and
+ * the role authorized there, instead of authorizing and reading again after its commit.
+ */
+export async function presentChangeRequestOf(ctx: ServiceContext, db: Db, space: SpaceRow, idOrNumber: string) {
+  return presentChangeRequest(ctx.config.publicUrl, space, await requireChangeRequest(db, space.id, idOrNumber));
 }
 
 /** Changes the subject or status; "merged" is reached only by merging, and a merged change request is final. */
@@ -103,7 +99,7 @@ export async function patchChangeRequest(
   idOrNumber: string,
   changes: { subject?: string; status?: ChangeRequestStatus },
 ) {
-  const written = await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     if (changeRequest.status === 'merged') {
@@ -117,7 +113,6 @@ export async function patchChangeRequest(
       ...(changes.status !== undefined ? { status: changes.status } : {}),
       updated_at: isoNow(ctx.clock),
     });
-    return writtenChangeRequest(trx, space, changeRequest.id);
+    return presentChangeRequestOf(ctx, trx, space, changeRequest.id);
   });
-  return presentWritten(ctx, written);
 }
