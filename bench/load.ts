@@ -9,7 +9,8 @@
 // how long that thread waited for a core; with BENCH_SQL_TIMING=1 on SQLite, how much
 // of the server's one thread went to SQLite statements (sqlTiming.mjs); on PostgreSQL,
 // how long each taking of a pooled connection waited for one (poolWait.mjs).
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
@@ -266,13 +267,58 @@ function treeResidentMegabytes(rootPid: number): number {
   return serverProcesses(rootPid).reduce((sum, pid) => sum + residentMegabytes(pid), 0);
 }
 
+export interface LoadMixOptions {
+  offeredRate?: number;
+  workers?: number;
+  /** Load this organization (seedLargeOrganization's 100,000 pages) instead of 20 spaces of 50 pages seeded through the API. */
+  large?: LargeOrganization;
+  /** Ask the server for its own account of its memory (V8's heap and the rest) at each moment. */
+  memoryReports?: boolean;
+  /** Start the server as `npm start` does, with its memory settings (bin/serve); otherwise as `node bin/quire.js serve`. */
+  asNpmStart?: boolean;
+}
+
+const RUN_TS = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url));
+const GENERATOR = fileURLToPath(new URL('./loadGenerator.ts', import.meta.url));
+
+/** What a run's result file holds: its maps as their entries. */
+const withMapsAsEntries = (_key: string, value: unknown) => (value instanceof Map ? { entries: [...value] } : value);
+const withEntriesAsMaps = (key: string, value: any) => (key === 'readsByKind' ? new Map(value.entries) : value);
+
+/**
+ * The mixed load, generated from a process started for this run alone. On two cores
+ * the generator's CPU is the server's: a generator that had made earlier runs cost more
+ * a request, and the server's tail with it (four runs in one process at 925 req/s on
+ * SQLite took 14, 17, 25 and 26% of a core and measured a p99 of 19.0, 26.3, 37.3 and
+ * 33.7 ms; in a fresh process each, 14 and 16%, 18.3 and 22.1 ms; after the hour of
+ * `npm run bench`'s other benchmarks, 35% and 91.4 ms: bench/RESULTS.md, session 53).
+ */
+export async function benchLoadMix(database: BenchDatabase, seconds: number, options: LoadMixOptions = {}): Promise<LoadMixResult> {
+  const resultFile = join(tmpdir(), `quire-load-result-${process.pid}-${Date.now()}.json`);
+  const task = JSON.stringify({ database: { engine: database.engine, env: database.env }, seconds, options, resultFile });
+  const child = spawn(process.execPath, [RUN_TS, GENERATOR, task], { stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
+  try {
+    if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+    return JSON.parse(readFileSync(resultFile, 'utf8'), withEntriesAsMaps);
+  } finally {
+    rmSync(resultFile, { force: true });
+  }
+}
+
+/** The load generator's entry (loadGenerator.ts): one run, its result written where it is told. */
+export async function generateLoadMix(task: string): Promise<void> {
+  const { database, seconds, options, resultFile } = JSON.parse(task);
+  writeFileSync(resultFile, JSON.stringify(await loadMix(database, seconds, options), withMapsAsEntries));
+}
+
 /**
  * `offeredRate` (requests/s over all connections) paces the connections instead of
  * letting each send as soon as its last answer came; latency is then counted from
  * when a request was due, so a server falling behind shows in it.
  */
-export async function benchLoadMix(
-  database: BenchDatabase,
+async function loadMix(
+  database: Pick<BenchDatabase, 'engine' | 'env'>,
   seconds: number,
   {
     offeredRate,
@@ -280,16 +326,7 @@ export async function benchLoadMix(
     large,
     memoryReports = false,
     asNpmStart = true,
-  }: {
-    offeredRate?: number;
-    workers?: number;
-    /** Load this organization (seedLargeOrganization's 100,000 pages) instead of 20 spaces of 50 pages seeded through the API. */
-    large?: LargeOrganization;
-    /** Ask the server for its own account of its memory (V8's heap and the rest) at each moment. */
-    memoryReports?: boolean;
-    /** Start the server as `npm start` does, with its memory settings (bin/serve); otherwise as `node bin/quire.js serve`. */
-    asNpmStart?: boolean;
-  } = {},
+  }: LoadMixOptions = {},
 ): Promise<LoadMixResult> {
   const { token, organization } =
     large ?? JSON.parse((await runCli(['admin', 'bootstrap', '--org', 'Load', '--email', 'load@quire.test', '--name', 'Load', '--json'], database.env)).stdout);
