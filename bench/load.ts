@@ -281,9 +281,10 @@ export interface LoadMixOptions {
 const RUN_TS = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url));
 const GENERATOR = fileURLToPath(new URL('./loadGenerator.ts', import.meta.url));
 
-/** What a run's result file holds: its maps as their entries. */
-const withMapsAsEntries = (_key: string, value: unknown) => (value instanceof Map ? { entries: [...value] } : value);
-const withEntriesAsMaps = (key: string, value: any) => (key === 'readsByKind' ? new Map(value.entries) : value);
+/** A run's result file holds each of its maps as its entries under this key, and is read back with them as maps. */
+const MAP_ENTRIES = '$mapEntries';
+const withMapsAsEntries = (_key: string, value: unknown) => (value instanceof Map ? { [MAP_ENTRIES]: [...value] } : value);
+const withEntriesAsMaps = (_key: string, value: any) => (value?.[MAP_ENTRIES] ? new Map(value[MAP_ENTRIES]) : value);
 
 /**
  * The mixed load, generated from a process started for this run alone. On two cores
