@@ -5,7 +5,7 @@
 // server, in cluster.ts) is imported by those commands: the primary process of
 // QUIRE_WORKERS, which only supervises, and the admin commands start without it.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.ts';
 import { join, resolve } from 'node:path';
 import { copyInstance, CopyRefused } from './db/copy.ts';
 import { migrate, openMigratedDatabase, type DatabaseHandle } from './db/index.ts';
@@ -310,7 +310,10 @@ async function main(argv: string[]): Promise<number> {
     if (positionals.length !== (command.positionals ?? 0)) {
       throw new UsageError(command.positionals ? `give exactly ${command.positionals} folder, got ${positionals.length}` : `takes no arguments, got "${positionals.join(' ')}"`);
     }
-    await command.run(values, loadConfig(), positionals);
+    const config = loadConfig();
+    // The server logs them with its start; a command says them first, before it acts on a database they may have meant to name.
+    if (name !== 'serve') for (const warning of unknownVariableWarnings()) console.error(`quire: ${warning}`);
+    await command.run(values, config, positionals);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
 import { loggerOptions } from './lib/logging.ts';
+import { logStart } from './lib/startup.ts';
 
 /** `quire serve`: serves in this process, or, with QUIRE_WORKERS above 1, starts the workers that do. */
 export async function serve(config: Config): Promise<void> {
@@ -34,7 +35,10 @@ async function superviseWorkers(config: Config): Promise<void> {
     alive.add(worker);
     worker.once('listening', () => {
       listening.add(worker);
-      if (listening.size === config.workers) log.info({ workers: config.workers, port: config.port }, 'all workers listening');
+      if (listening.size === config.workers) {
+        log.info({ workers: config.workers, port: config.port }, 'all workers listening');
+        logStart(log, config);
+      }
     });
   };
 

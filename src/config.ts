@@ -1,8 +1,67 @@
 // Reads and validates Quire's configuration from the environment, in one place.
-// Every variable here is listed in the README's configuration table; an invalid
-// value stops the start with a one-line message naming the variable.
+// Every variable here is listed in VARIABLES and in the README's configuration table
+// (test/unit/config.test.ts checks both); an invalid value stops the start with a
+// one-line message naming the variable.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { closest } from './lib/editDistance.ts';
+
+/**
+ * Every environment variable Quire reads. loadConfig reads the environment through this
+ * list (a name not in it does not type-check there), and a QUIRE_* variable not in it is
+ * reported at start: a misspelled setting is otherwise ignored without a word.
+ */
+export const VARIABLES = [
+  'PORT',
+  'HOST',
+  'QUIRE_DATA_DIR',
+  'DATABASE_URL',
+  'QUIRE_PUBLIC_URL',
+  'QUIRE_BODY_LIMIT',
+  'LOG_LEVEL',
+  'QUIRE_RATE_LIMIT',
+  'QUIRE_REQUEST_TIMEOUT',
+  'QUIRE_JOB_LEASE',
+  'QUIRE_SECRETS_KEY',
+  'QUIRE_WORKERS',
+  'QUIRE_DATABASE_POOL',
+  'QUIRE_CORS_ORIGINS',
+  'QUIRE_MERMAID_URL',
+  'QUIRE_RENDERER_URL',
+  'QUIRE_RENDERER_SECRET',
+  'QUIRE_INTEGRATIONS',
+  'QUIRE_INTEGRATION_HOSTS',
+  'QUIRE_INTEGRATION_TIMEOUT',
+  'QUIRE_INTEGRATION_MEMORY',
+  'QUIRE_INTEGRATION_REQUESTS',
+  'QUIRE_PDF_MAX_PAGES',
+  'QUIRE_PDF_MAX_TEXT',
+  'QUIRE_ALLOW_PRIVATE_URLS',
+] as const;
+
+export type VariableName = (typeof VARIABLES)[number];
+
+/** The environment as loadConfig may read it: the listed variables only. */
+type Environment = { readonly [Name in VariableName]?: string };
+
+/** QUIRE_* variables that are not settings: the test suite's own (QUIRE_TEST_ENGINE, set by vitest.config.ts). */
+const NOT_SETTINGS = /^QUIRE_TEST_/i;
+
+/**
+ * One warning per QUIRE_* variable (in any case) that is not a setting, naming the
+ * closest setting when one is near enough to be what was meant.
+ */
+export function unknownVariableWarnings(environment: NodeJS.ProcessEnv = process.env): string[] {
+  const known = new Set<string>(VARIABLES);
+  const settings = VARIABLES.filter((name) => name.startsWith('QUIRE_'));
+  return Object.keys(environment)
+    .filter((name) => name.toUpperCase().startsWith('QUIRE_') && !known.has(name) && !NOT_SETTINGS.test(name))
+    .sort()
+    .map((name) => {
+      const meant = closest(name.toUpperCase(), settings, Math.max(2, Math.floor(name.length / 4)));
+      return `${name} is not a setting Quire knows, so it is ignored${meant ? `: did you mean ${meant}?` : ''}`;
+    });
+}
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -156,7 +215,8 @@ function parseCorsOrigins(raw: string): string[] {
   });
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const env: Environment = environment;
   const port = parsePort(env.PORT ?? '8080');
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {

@@ -1,4 +1,5 @@
 // Starts Quire: configuration, database (migrated), HTTP server, graceful shutdown.
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -7,6 +8,7 @@ import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { scheduleSearchCatchUp } from './services/search.ts';
 import { followConversionChange, schedulePruning } from './services/events.ts';
+import { logStart } from './lib/startup.ts';
 
 /** How often an idle worker looks for due jobs. */
 const JOB_POLL_MS = 5_000;
@@ -15,6 +17,8 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const database = await openMigratedDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePool });
   const app = await buildApp({ config, database, closeDatabase: true });
   await app.listen({ port: config.port, host: config.host });
+  // With QUIRE_WORKERS above 1 the primary says it once for all of them.
+  if (cluster.isPrimary) logStart(app.log, config);
   if (config.integrations && app.ctx.sandbox.unavailable) app.log.warn(`integrations are off: ${app.ctx.sandbox.unavailable}`);
   // Queued in the background like job runs, and like them waited for before the database closes.
   const { jobRuns } = app.ctx;

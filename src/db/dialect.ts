@@ -161,11 +161,16 @@ function makeDataDir(dataDir: string): void {
   for (const path of missing) mkdirSync(path);
 }
 
+/** The embedded database's file in the data folder. */
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'quire.db');
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
   // Required here, so a server on PostgreSQL never loads SQLite's driver.
   const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
   let database: SqliteDatabase.Database;
-  const file = join(dataDir, 'quire.db');
+  const file = sqliteFile(dataDir);
   try {
     makeDataDir(dataDir);
     database = new Sqlite(file);

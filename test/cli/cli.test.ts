@@ -186,6 +186,24 @@ describe('quire command line', () => {
     expect((await runCli(['import', '--space', space.id], database.env)).stderr).toMatch(/give exactly 1 folder, got 0/);
   });
 
+  it('says at start which database and data folder it uses, without credentials, where the API reference is, and which QUIRE_* variables it does not know', async () => {
+    const started = await startServerProcess({ ...database.env, QUIRE_DATBASE_POOL: '3', LOG_LEVEL: 'info' });
+    try {
+      const line = (text: string) => started.output().split('\n').find((entry) => entry.includes(text));
+      const report = JSON.parse((await waitFor('the start report', () => line('API reference')))!);
+      expect(report.dataFolder).toBe(database.env.QUIRE_DATA_DIR);
+      expect(report.database).toEqual(engine === 'sqlite' ? `SQLite ${join(database.env.QUIRE_DATA_DIR, 'quire.db')}` : expect.stringMatching(/^PostgreSQL postgres:\/\/[^@]+$/));
+      expect(report.apiReference).toMatch(/^http:\/\/localhost:\d+\/docs$/);
+      const warning = JSON.parse((await waitFor('the warning', () => line('QUIRE_DATBASE_POOL')))!);
+      expect([warning.level, warning.msg]).toEqual([40, 'QUIRE_DATBASE_POOL is not a setting Quire knows, so it is ignored: did you mean QUIRE_DATABASE_POOL?']);
+      // Commands other than serve say it on stderr before they act.
+      const migrated = await runCli(['migrate'], { ...database.env, QUIRE_DATA_DIRR: '/elsewhere' });
+      expect(migrated.stderr).toBe('quire: QUIRE_DATA_DIRR is not a setting Quire knows, so it is ignored: did you mean QUIRE_DATA_DIR?\n');
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
   beforeAnyDatabase('lists the admin commands for "quire admin" and "quire admin --help"', async () => {
     const bare = await runCli(['admin'], database.env);
     const help = await runCli(['admin', '--help'], database.env);

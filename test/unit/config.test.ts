@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, unknownVariableWarnings, VARIABLES } from '../../src/config.ts';
+import { editDistance } from '../../src/lib/editDistance.ts';
 import { loggerOptions } from '../../src/lib/logging.ts';
+import { startReport, withoutCredentials } from '../../src/lib/startup.ts';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 
 describe('configuration', () => {
   it('has defaults that start Quire with nothing set', () => {
@@ -108,6 +111,66 @@ describe('configuration', () => {
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('unknown QUIRE_* variables', () => {
+  it('names each one, with the setting it was probably meant to be', () => {
+    expect(
+      unknownVariableWarnings({
+        QUIRE_DATBASE_POOL: '3',
+        quire_workers: '2',
+        QUIRE_PUBLIC_ULR: 'https://docs.example.com',
+        QUIRE_SOMETHING_ELSE: 'x',
+        QUIRE_WORKERS: '2',
+        PATH: '/usr/bin',
+        DATABASE_URL: 'postgres://db/quire',
+      }),
+    ).toEqual([
+      'QUIRE_DATBASE_POOL is not a setting Quire knows, so it is ignored: did you mean QUIRE_DATABASE_POOL?',
+      'QUIRE_PUBLIC_ULR is not a setting Quire knows, so it is ignored: did you mean QUIRE_PUBLIC_URL?',
+      'QUIRE_SOMETHING_ELSE is not a setting Quire knows, so it is ignored',
+      'quire_workers is not a setting Quire knows, so it is ignored: did you mean QUIRE_WORKERS?',
+    ]);
+  });
+
+  it('is quiet about every setting, and about the test suite\'s own QUIRE_TEST_* variables', () => {
+    expect(unknownVariableWarnings(Object.fromEntries(VARIABLES.map((name) => [name, 'x'])))).toEqual([]);
+    expect(unknownVariableWarnings({ QUIRE_TEST_ENGINE: 'postgres', QUIRE_TEST_ANYTHING: '1' })).toEqual([]);
+  });
+
+  it('knows what loadConfig reads: every QUIRE_* name in src/config.ts is in the list', () => {
+    const source = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
+    const named = new Set(source.match(/\bQUIRE_[A-Z0-9_]*[A-Z0-9]\b/g));
+    named.delete('QUIRE_TEST_ENGINE');
+    expect([...named].filter((name) => !(VARIABLES as readonly string[]).includes(name))).toEqual([]);
+  });
+
+  it('measures names by edits', () => {
+    expect(editDistance('QUIRE_PORT', 'QUIRE_PORT')).toBe(0);
+    expect(editDistance('QUIRE_DATBASE_POOL', 'QUIRE_DATABASE_POOL')).toBe(1);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+});
+
+describe('the start report', () => {
+  it('names the SQLite file and the data folder, and where the API reference is', () => {
+    const report = startReport(loadConfig({ QUIRE_DATA_DIR: '/var/lib/quire', QUIRE_PUBLIC_URL: 'https://docs.example.com/' }), {});
+    expect(report.fields).toEqual({ database: 'SQLite /var/lib/quire/quire.db', dataFolder: '/var/lib/quire', apiReference: 'https://docs.example.com/docs' });
+    expect(report.message).toBe(
+      'Quire is serving https://docs.example.com; database: SQLite /var/lib/quire/quire.db; data folder: /var/lib/quire; API reference: https://docs.example.com/docs',
+    );
+    expect(report.warnings).toEqual([]);
+  });
+
+  it('shows a PostgreSQL URL without its credentials', () => {
+    const report = startReport(loadConfig({ DATABASE_URL: 'postgres://quire:s3cret@db.internal:5432/quire', QUIRE_DATA_DIR: '/srv/quire' }), { QUIRE_WORKER: '2' });
+    expect(report.fields.database).toBe('PostgreSQL postgres://db.internal:5432/quire');
+    expect(report.message).not.toContain('s3cret');
+    expect(report.warnings).toEqual(['QUIRE_WORKER is not a setting Quire knows, so it is ignored: did you mean QUIRE_WORKERS?']);
+    expect(withoutCredentials('postgres://u:p@ss@/quire?host=/run/postgresql&password=p&sslmode=require')).toBe('postgres:///quire?host=%2Frun%2Fpostgresql&sslmode=require');
+    expect(withoutCredentials('postgresql://db/quire')).toBe('postgresql://db/quire');
   });
 });
 
