@@ -12,7 +12,8 @@ import { ContentError, getAll, hashOf, type Hash, type ObjectStore } from './obj
 export interface PageMeta {
   title: string;
   slug: string;
-  type: 'document' | 'group' | 'link';
+  /** computed: pages GitBook computes from a source (`computed`), which Quire keeps but does not compute. */
+  type: 'document' | 'group' | 'link' | 'computed';
   [field: string]: unknown;
 }
 

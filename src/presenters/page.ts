@@ -16,8 +16,8 @@ export interface PresentedPage {
 
 const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
 
-/** GitBook's kind of each page type: a document page is a "sheet". */
-const KINDS = { document: 'sheet', group: 'group', link: 'link' } as const;
+/** GitBook's kind of each page type: a document page is a "sheet"; a computed page has none. */
+const KINDS = { document: 'sheet', group: 'group', link: 'link', computed: undefined } as const;
 
 /** Every part of a page's layout shown, as GitBook lays out a page nobody has changed: one object for all such pages of a page list. */
 const DEFAULT_LAYOUT = Object.freeze({
@@ -71,7 +71,7 @@ export function presentPage(
   const presented: PresentedPage = {
     id: page.id,
     title: page.meta.title,
-    kind: KINDS[type],
+    ...(KINDS[type] ? { kind: KINDS[type] } : {}),
     type,
     slug: page.meta.slug,
     path,
@@ -81,6 +81,7 @@ export function presentPage(
     ...(type === 'document' ? { layout: layoutOf(page.meta.layout), tags: [], ...(page.blob ? { documentId: page.blob } : {}) } : {}),
     // A link page's href, as GitBook's reference: a page of the space when the path names one, else the URL.
     ...(type === 'link' && typeof page.meta.href === 'string' ? { target: linkResolverFor(tree, page.id)(page.meta.href) } : {}),
+    ...(type === 'computed' ? { computed: page.meta.computed } : {}),
   };
   for (const field of OPTIONAL_FIELDS) if (page.meta[field] !== undefined) presented[field] = page.meta[field];
   if (options.conditions && typeof page.meta.if === 'string') presented.condition = page.meta.if;

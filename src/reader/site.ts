@@ -166,7 +166,9 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     return { status: 200, body: cached.html, cache: 'page', scripts };
   }
   const view = await revisionReadBy(ctx, space.revision_id, claims);
-  const order = inReadingOrder(view.tree, { leaveOutHidden: true }).filter((page) => page.meta.type !== 'group');
+  // Quire computes no pages: a computed page shows nowhere.
+  const shown = (page: FlatPage) => page.meta.type !== 'computed';
+  const order = inReadingOrder(view.tree, { leaveOutHidden: true }).filter((page) => page.meta.type !== 'group' && shown(page));
   const spaceBase = [base, ...prefix].join('/');
   const pageUrl = (page: FlatPage) => `${spaceBase}/${pagePath(view.tree, page.id)}`;
   const pathOfPage = asMarkdown ? [...rest.slice(0, -1), rest[rest.length - 1].slice(0, -3)] : rest;
@@ -219,7 +221,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   const children = childrenOfSettledTree(view.tree);
   const navigation = (parentId: string | null): NavigationItem[] =>
     (children.get(parentId) ?? [])
-      .filter((child) => child.meta.hidden !== true)
+      .filter((child) => child.meta.hidden !== true && shown(child))
       .map((child) => ({
         title: child.meta.title,
         href: child.meta.type === 'document' ? pageUrl(child) : child.meta.type === 'link' ? linkHref(child) : undefined,

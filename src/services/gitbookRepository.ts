@@ -217,6 +217,7 @@ async function importedContent(
   const idOf = new Map<RepositoryPage, string>();
   const baseGroups = [...baseline.tree.values()].filter((page) => page.parentId === null && page.meta.type === 'group');
   const baseLinks = [...baseline.tree.values()].filter((page) => page.meta.type === 'link');
+  const baseComputed = [...baseline.tree.values()].filter((page) => page.meta.type === 'computed');
   const claim = (candidate: string | undefined) => (candidate && !usedPages.has(candidate) ? (usedPages.add(candidate), candidate) : undefined);
   const assign = (pages: RepositoryPage[], topLevel: boolean) => {
     for (const page of pages) {
@@ -224,6 +225,7 @@ async function importedContent(
         page.kind === 'document' && page.path ? claim(baseline.pageByPath.get(page.path))
         : page.kind === 'group' && topLevel ? claim(baseGroups.find((group) => group.meta.title === page.title)?.id)
         : page.kind === 'link' ? claim(baseLinks.find((link) => link.meta.href === page.href && link.meta.title === page.title)?.id)
+        : page.kind === 'computed' ? claim(baseComputed.find((computed) => computed.meta.computedYaml === page.computed!.yaml)?.id)
         : undefined;
       const id = reused ?? newId();
       usedPages.add(id);
@@ -338,6 +340,8 @@ async function importedContent(
         slug,
         type: page.kind,
         ...(page.href ? { href: page.href } : {}),
+        // What GitBook computes the pages from, and its YAML as SUMMARY.md wrote it, which an export writes back.
+        ...(page.computed ? { computed: page.computed.source, computedYaml: page.computed.yaml } : {}),
         // SUMMARY.md's own words for the page (and its label), kept while the page keeps the title its file gave it.
         ...(page.summaryTitle || page.summaryLabel ? { summary: { title: page.title, text: page.summaryTitle ?? page.title, ...(page.summaryLabel ? { label: page.summaryLabel } : {}) } } : {}),
         ...fields,
@@ -536,7 +540,10 @@ export async function revisionAsRepository(
   const tree = await treeOf(db, revision.root_hash);
   const store = databaseObjectStore(db);
   const { files, reusables } = await listsOf(db, revision);
-  const pagePaths = defaultPagePaths(tree, config.readme, kept.pages, new Set((kept.computedPages ?? []).map((block) => block.parent)));
+  // The blocks of the repository's SUMMARY.md that the space holds as computed pages are written from the space.
+  const held = new Set([...tree.values()].map((page) => page.meta.computedYaml));
+  const computedPages = (kept.computedPages ?? []).filter((block) => !held.has(block.yaml));
+  const pagePaths = defaultPagePaths(tree, config.readme, kept.pages, new Set(computedPages.map((block) => block.parent)));
   const reusablePaths = defaultReusablePaths(reusables, kept.reusables);
   const filePaths = new Map<string, string>();
   const usedNames = new Set<string>();
@@ -603,10 +610,11 @@ export async function revisionAsRepository(
         ...(page.meta.type === 'group' && page.meta.slug !== slugify(page.meta.title, 'page') ? { anchor: page.meta.slug } : {}),
         path: pagePaths.get(page.id),
         href: page.meta.href as string | undefined,
+        ...(page.meta.type === 'computed' ? { yaml: page.meta.computedYaml as string } : {}),
         children: outline(page.id),
       };
     });
-  await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary, kept.computedPages)));
+  await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary, computedPages)));
   return { pagePaths, filePaths, reusablePaths };
 }
 

@@ -167,7 +167,7 @@ describe('quire command line', () => {
     expect(exported.stdout).toMatch(/^Wrote 2 pages and 0 files to /);
     for (const [path, text] of Object.entries(files)) expect(readFileSync(join(out, path), 'utf8'), path).toBe(text);
 
-    // Exported into the folder it came from, SUMMARY.md keeps the block of pages GitBook computes, and their page stays its folder's README.md.
+    // Pages GitBook computes are a computed page of the space, with GitBook's source, written back where SUMMARY.md had them, into a new folder too; their page stays its folder's README.md.
     const api = mkdtempSync(join(tmpdir(), 'quire-api-'));
     const computed = '  * ```yaml\n    type: builtin:openapi\n    dependencies:\n      spec:\n        ref:\n          kind: openapi\n          spec: petstore\n    ```\n';
     const apiFiles: Record<string, string> = {
@@ -177,9 +177,14 @@ describe('quire command line', () => {
     };
     mkdirSync(join(api, 'api'));
     for (const [path, text] of Object.entries(apiFiles)) writeFileSync(join(api, path), text);
-    expect(json((await runCli(['import', api, '--space', space.id, '--json'], database.env)).stdout).warnings).toEqual([expect.stringMatching(/^SUMMARY\.md: pages GitBook computes \(builtin:openapi\) from the OpenAPI spec "petstore" are left out of the space/)]);
-    expect((await runCli(['export', '--space', space.id, api], database.env)).code).toBe(0);
-    for (const [path, text] of Object.entries(apiFiles)) expect(readFileSync(join(api, path), 'utf8'), path).toBe(text);
+    expect(json((await runCli(['import', api, '--space', space.id, '--json'], database.env)).stdout).warnings).toEqual([expect.stringMatching(/^SUMMARY\.md: pages GitBook computes \(builtin:openapi\) from the OpenAPI spec "petstore" are kept as a computed page, which Quire does not compute/)]);
+    const [, reference] = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
+    expect(reference.pages).toEqual([
+      expect.objectContaining({ type: 'computed', title: 'OpenAPI: petstore', computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } } }),
+    ]);
+    const apiOut = mkdtempSync(join(tmpdir(), 'quire-api-export-'));
+    expect((await runCli(['export', '--space', space.id, apiOut], database.env)).code).toBe(0);
+    for (const [path, text] of Object.entries(apiFiles)) expect(readFileSync(join(apiOut, path), 'utf8'), path).toBe(text);
 
     const missing = await runCli(['import', folder, '--space', 'nope'], database.env);
     expect([missing.code, missing.stderr.trim()]).toEqual([1, 'quire import: No space with id "nope"']);

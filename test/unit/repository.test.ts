@@ -26,6 +26,29 @@ describe("GitBook's repository format", () => {
     expect(computedPagesBlocksOf(grouped, 'SUMMARY.md').map(({ parent }) => parent)).toEqual(['']);
   });
 
+  it("reads the YAML block SUMMARY.md lists for pages GitBook computes as a computed page with GitBook's source, in its place, and writes it back there as written", async () => {
+    const yaml = 'props:\n  models: false\n  grouping: by-operation\ntype: builtin:openapi\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: pets';
+    const block = (indent: string) => `${indent}* \`\`\`yaml\n${yaml.split('\n').map((line) => `${indent}  ${line}\n`).join('')}${indent}  \`\`\`\n`;
+    const summary = `# Table of contents\n\n* [Home](README.md)\n* [API](api/README.md)\n${block('  ')}  * [Errors](api/errors.md)\n\n## Hooks\n\n${block('')}`;
+    const read = await readRepository(source({ 'SUMMARY.md': summary, 'README.md': '# Home\n', 'api/README.md': '# API\n', 'api/errors.md': '# Errors\n' }));
+    expect(shape(read.pages)).toEqual([
+      ['document', 'Home', 'README.md', []],
+      ['document', 'API', 'api/README.md', [['computed', 'OpenAPI: pets', null, []], ['document', 'Errors', 'api/errors.md', []]]],
+      ['group', 'Hooks', null, [['computed', 'OpenAPI: pets', null, []]]],
+    ]);
+    const computed = read.pages[1].children[0].computed!;
+    expect(computed).toEqual({ source: { props: { models: false, grouping: 'by-operation' }, type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } }, yaml });
+    expect(read.warnings).toEqual([expect.stringMatching(/^SUMMARY\.md: pages GitBook computes \(builtin:openapi\) from the OpenAPI spec "pets" are kept as a computed page, which Quire does not compute/), expect.any(String)]);
+
+    const exported = (pages: RepositoryPage[]): ExportedPage[] =>
+      pages.map((page) => ({ kind: page.kind, title: page.title, path: page.path, ...(page.computed ? { yaml: page.computed.yaml } : {}), children: exported(page.children) }));
+    expect(writeSummary(exported(read.pages), 'SUMMARY.md')).toBe(summary);
+    // A YAML block that is no source of computed pages stays out of the space, and is reported.
+    const odd = await readRepository(source({ 'SUMMARY.md': '* [Home](README.md)\n  * ```yaml\n    just: words\n    ```\n', 'README.md': '# Home\n' }));
+    expect(shape(odd.pages)).toEqual([['document', 'Home', 'README.md', []]]);
+    expect(odd.warnings).toEqual([expect.stringMatching(/^SUMMARY\.md: a YAML block where GitBook lists the source of pages it computes is not such a source; it is left out/)]);
+  });
+
   it('reads the reusable contents of .gitbook/includes, titled by their front matter or else their file, and writes them back as GitBook does', async () => {
     const support = writeIncludeFile('Support', '\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n');
     expect(support).toBe('---\ntitle: Support\n---\n\n{% hint style="info" %}\nAsk us.\n{% endhint %}\n');

@@ -26,7 +26,7 @@ export interface RepositoryConfig {
 }
 
 export interface RepositoryPage {
-  kind: 'document' | 'group' | 'link';
+  kind: 'document' | 'group' | 'link' | 'computed';
   title: string;
   /** SUMMARY.md's text for the page, where it differs from the title its file gives. */
   summaryTitle?: string;
@@ -43,7 +43,20 @@ export interface RepositoryPage {
   frontText?: string;
   /** The markdown after the front matter and the title heading. */
   body: string;
+  /** Pages GitBook computes (computed only). */
+  computed?: ComputedSource;
   children: RepositoryPage[];
+}
+
+/**
+ * What GitBook computes pages from, as SUMMARY.md lists it (a YAML block where a page's
+ * link would be): the source as GitBook's model has it (`computed` of a computed page,
+ * `builtin:openapi` for an API reference made from an OpenAPI spec), and its YAML as
+ * written, for the way back.
+ */
+export interface ComputedSource {
+  source: Record<string, unknown> & { type: string };
+  yaml: string;
 }
 
 /** A reusable content's file. */
@@ -155,7 +168,7 @@ export function readConfig(text: string | undefined, projectDirectory: string): 
 }
 
 interface Outline {
-  kind: 'document' | 'group' | 'link';
+  kind: 'document' | 'group' | 'link' | 'computed';
   title: string;
   path?: string;
   /** As SUMMARY.md wrote it, for an entry that points into a page (`page.md#section`). */
@@ -164,6 +177,7 @@ interface Outline {
   slug?: string;
   /** The link's own title (`[Title](page.md "Label")`): GitBook's label for the page in the table of contents. */
   label?: string;
+  computed?: ComputedSource;
   children: Outline[];
 }
 
@@ -207,11 +221,15 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[], 
       const title = paragraph ? textOf(paragraph).trim() : '';
       if (title) warnings.push(`${summaryPath}: "${title}" links to no file; it is left out`);
       const code = item.children.find((child): child is Code => child.type === 'code');
-      if (code) {
-        warnings.push(computedPagesWarning(summaryPath, code.value));
-        computed.push({ parent, index, yaml: code.value });
+      if (!code) return under(parent);
+      computed.push({ parent, index, yaml: code.value });
+      const source = computedSourceOf(code.value);
+      if (!source) {
+        warnings.push(`${summaryPath}: a YAML block where GitBook lists the source of pages it computes is not such a source; it is left out of the space, and an export to the repository keeps it in ${summaryPath}`);
+        return under(parent);
       }
-      return under(parent);
+      warnings.push(computedPagesWarning(summaryPath, source));
+      return [{ kind: 'computed', title: computedTitle(source), computed: { source, yaml: code.value }, children: [] }, ...under(parent)];
     }
     const title = textOf(link).trim() || link.url;
     if (/^[a-z][a-z0-9+.-]*:/i.test(link.url)) return [{ kind: 'link', title, href: link.url, children: under(link.url) }];
@@ -237,29 +255,46 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[], 
   return top;
 }
 
-/** The blocks of computed pages a SUMMARY.md lists, which an export writes back where they were. */
+/**
+ * The blocks of computed pages a SUMMARY.md lists, which an export writes back where they
+ * were when the space does not hold them as computed pages (an import before it kept
+ * them, or a block that is no source GitBook computes from).
+ */
 export function computedPagesBlocksOf(markdown: string, summaryPath: string): ComputedPagesBlock[] {
   const computed: ComputedPagesBlock[] = [];
   readSummary(markdown, summaryPath, [], computed);
   return computed;
 }
 
-/**
- * GitBook writes pages it computes (an API reference from an OpenAPI spec, a translation)
- * as a YAML block in SUMMARY.md: their source, not their pages. Quire computes no pages,
- * so it says what is left out rather than dropping it unseen.
- */
-function computedPagesWarning(summaryPath: string, yaml: string): string {
-  let source: { type?: unknown; dependencies?: { spec?: { ref?: { spec?: unknown } } } } | undefined;
+/** The source of computed pages a SUMMARY.md item's YAML block gives: an object with its `type`, else undefined. */
+function computedSourceOf(yaml: string): ComputedSource['source'] | undefined {
   try {
-    source = parseYaml(yaml) as typeof source;
+    const source = parseYaml(yaml) as unknown;
+    return source && typeof source === 'object' && typeof (source as { type?: unknown }).type === 'string' ? (source as ComputedSource['source']) : undefined;
   } catch {
-    // Not YAML: said below as a block of no known kind.
+    return undefined;
   }
-  const spec = source?.dependencies?.spec?.ref?.spec;
-  const from = typeof spec === 'string' ? ` from the OpenAPI spec "${spec}"` : '';
-  const kind = typeof source?.type === 'string' ? source.type : 'an unknown kind';
-  return `${summaryPath}: pages GitBook computes (${kind})${from} are left out of the space: Quire does not compute pages (openapi-operation blocks in a page show a spec's operations); an export to the repository keeps their block in ${summaryPath}`;
+}
+
+const specOf = (source: ComputedSource['source']) => {
+  const spec = (source.dependencies as { spec?: { ref?: { spec?: unknown } } } | undefined)?.spec?.ref?.spec;
+  return typeof spec === 'string' ? spec : undefined;
+};
+
+/** SUMMARY.md gives computed pages no title, and GitBook's model wants one: the spec an API reference is made from, else the kind of source. */
+function computedTitle(source: ComputedSource['source']): string {
+  const spec = specOf(source);
+  return spec ? `OpenAPI: ${spec}` : source.type;
+}
+
+/**
+ * GitBook computes these pages (an API reference from an OpenAPI spec, a translation);
+ * Quire keeps their source as a computed page but computes none, so it says so rather
+ * than show nothing unannounced.
+ */
+function computedPagesWarning(summaryPath: string, source: ComputedSource['source']): string {
+  const spec = specOf(source);
+  return `${summaryPath}: pages GitBook computes (${source.type})${spec ? ` from the OpenAPI spec "${spec}"` : ''} are kept as a computed page, which Quire does not compute: its readers see no pages for it (openapi-operation blocks in a page show a spec's operations); an export writes it back in ${summaryPath}`;
 }
 
 const isMarkdown = (path: string) => /\.md$/i.test(path);
@@ -325,7 +360,7 @@ export async function readRepository(source: RepositorySource, projectDirectory 
     for (const entry of entries) {
       const children = await build(entry.children);
       if (entry.kind !== 'document' || entry.path === undefined) {
-        pages.push({ kind: entry.kind, title: entry.title, ...(entry.href ? { href: entry.href } : {}), ...(entry.slug ? { slug: entry.slug } : {}), front: {}, body: '', children });
+        pages.push({ kind: entry.kind, title: entry.title, ...(entry.href ? { href: entry.href } : {}), ...(entry.slug ? { slug: entry.slug } : {}), ...(entry.computed ? { computed: entry.computed } : {}), front: {}, body: '', children });
         continue;
       }
       if (seen.has(entry.path) && entry.href) {
@@ -366,7 +401,7 @@ export async function readRepository(source: RepositorySource, projectDirectory 
 
 /** A page as exported: its file, and where its sub-pages go. */
 export interface ExportedPage {
-  kind: 'document' | 'group' | 'link';
+  kind: 'document' | 'group' | 'link' | 'computed';
   /** As SUMMARY.md lists it. */
   title: string;
   /** A group's anchor, written when it is not what GitBook makes of the title. */
@@ -375,6 +410,8 @@ export interface ExportedPage {
   label?: string;
   path?: string;
   href?: string;
+  /** A computed page's source, its YAML as SUMMARY.md wrote it. */
+  yaml?: string;
   children: ExportedPage[];
 }
 
@@ -393,6 +430,11 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string, compute
   const lines: string[] = ['# Table of contents', ''];
   const itemsSoFar = new Map<string, number>();
   const written = new Set<ComputedPagesBlock>();
+  /** An item of computed pages as GitBook writes it: a YAML fence where a page's link would be. */
+  const computedItem = (yaml: string, depth: number) => {
+    const indent = '  '.repeat(depth);
+    lines.push(`${indent}* \`\`\`yaml`, ...yaml.split('\n').map((line) => (line ? `${indent}  ${line}` : '')), `${indent}  \`\`\``);
+  };
   /**
    * The blocks of computed pages that stood under `parent` (any, when undefined) at the
    * place reached (all that are left, once its entries are written), as GitBook writes
@@ -404,14 +446,18 @@ export function writeSummary(pages: ExportedPage[], summaryPath: string, compute
       const block = computed.find((candidate) => (parent === undefined || candidate.parent === parent) && !written.has(candidate) && (rest || candidate.index <= index));
       if (!block) return;
       written.add(block);
-      const indent = '  '.repeat(depth);
-      lines.push(`${indent}* \`\`\`yaml`, ...block.yaml.split('\n').map((line) => (line ? `${indent}  ${line}` : '')), `${indent}  \`\`\``);
+      computedItem(block.yaml, depth);
       itemsSoFar.set(parent ?? '', index + 1);
     }
   };
   const list = (entries: ExportedPage[], depth: number, parent: string) => {
     for (const entry of entries) {
       computedBlocks(parent, depth, false);
+      if (entry.kind === 'computed') {
+        computedItem(entry.yaml!, depth);
+        itemsSoFar.set(parent, (itemsSoFar.get(parent) ?? 0) + 1);
+        continue;
+      }
       const target = entry.kind === 'link' ? entry.href! : posix.relative(directory, entry.path!);
       lines.push(`${'  '.repeat(depth)}* ${summaryLink(entry.title, target, entry.label)}`);
       itemsSoFar.set(parent, (itemsSoFar.get(parent) ?? 0) + 1);
