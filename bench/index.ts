@@ -244,7 +244,7 @@ const benchmarks: Benchmark[] = [
     run: async (database) => {
       const latency = (summary: LoadMixResult['reads']) =>
         `${summary.count} (p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms)`;
-      // A p99 at a share of capacity is a number of request-times (README, Performance):
+      // A p99 at a share of capacity is a number of request-times (bench/RESULTS.md):
       // printed beside the milliseconds, it compares across days of different speed.
       const requestTimes = (result: LoadMixResult, capacity: number) =>
         `; the p99 is ${((result.reads.p99 * capacity) / 1000).toFixed(1)} request-times at the capacity of ${capacity.toFixed(0)} req/s`;
@@ -317,8 +317,8 @@ const openers: Record<string, () => Promise<BenchDatabase | undefined>> = {
   postgres: postgresDatabase,
 };
 
-// The machine's processor changes from day to day here, and the ratios with it (README,
-// Performance): a run names it, so figures are compared with their own machine's.
+// The machine's processor changes from day to day here, and the ratios with it
+// (docs/performance.md): a run names it, so figures are compared with their own machine's.
 console.log(`${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown processor'}, Node.js ${process.version}`);
 for (const benchmark of benchmarks.filter((candidate) => !only || only.includes(candidate.name))) {
   console.log(benchmark.title);

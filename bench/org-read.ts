@@ -16,7 +16,7 @@
 // same database before answering the same bytes. Half of the first baseline's requests
 // per second leaves a server about 10 µs of work a request on this machine (bench
 // `bare-work`), about what the token's hash and that query cost; Quire at ≥ 50% of the
-// second is the target, the ratio that measures Quire's own cost (README, Performance).
+// second is the target, the ratio that measures Quire's own cost (docs/performance.md).
 import { apiCaller, cpuMilliseconds, load, runCli, startBareServer, startServerProcess, stop, type BenchDatabase, type ServerProcess } from './support.ts';
 
 export interface HotRead {

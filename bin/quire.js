@@ -5,7 +5,7 @@
 // they are made of, so later starts load them without running esbuild (0.35 s on a
 // small machine). Running the sources through a loader instead costs a round trip to
 // the loader's thread for every one of the ~600 modules: it doubled the start and held
-// 100 MB more (README, Performance), and each worker thread loaded the loader again.
+// 100 MB more (bench/RESULTS.md), and each worker thread loaded the loader again.
 // Where the bundles cannot be made or written, the sources run through tsx's loader as
 // before.
 import { createHash } from 'node:crypto';
