@@ -83,7 +83,7 @@ describe("Quire's own documentation", () => {
 
   it("runs the README's client example as written, with node, against a running server", async () => {
     const example = readFileSync(`${root}examples/members.mjs`, 'utf8');
-    for (const page of ['docs/getting-started.md']) expect(readFileSync(`${root}${page}`, 'utf8'), page).toContain(`\`\`\`js\n${example}\`\`\``);
+    for (const page of ['README.md', 'docs/getting-started.md']) expect(readFileSync(`${root}${page}`, 'utf8'), page).toContain(`\`\`\`js\n${example}\`\`\``);
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, ['examples/members.mjs'], {
         cwd: root,

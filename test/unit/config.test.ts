@@ -146,6 +146,15 @@ describe('unknown QUIRE_* variables', () => {
     expect([...named].filter((name) => !(VARIABLES as readonly string[]).includes(name))).toEqual([]);
   });
 
+  it("is documented: every variable has a row in the README's configuration table and in docs/configuration.md", () => {
+    for (const page of ['README.md', 'docs/configuration.md']) {
+      const text = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
+      const rows = new Set([...text.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]));
+      expect(VARIABLES.filter((name) => !rows.has(name)), `variables without a row in ${page}`).toEqual([]);
+      expect([...rows].filter((name) => !(VARIABLES as readonly string[]).includes(name)), `rows of ${page} that are no variable`).toEqual([]);
+    }
+  });
+
   it('measures names by edits', () => {
     expect(editDistance('QUIRE_PORT', 'QUIRE_PORT')).toBe(0);
     expect(editDistance('QUIRE_DATBASE_POOL', 'QUIRE_DATABASE_POOL')).toBe(1);
