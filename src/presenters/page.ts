@@ -14,7 +14,7 @@ export interface PresentedPage {
   [field: string]: unknown;
 }
 
-const OPTIONAL_FIELDS = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
+const OPTIONAL_FIELDS = ['linkTitle', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'href', 'createdAt', 'updatedAt'] as const;
 
 /** GitBook's kind of each page type: a document page is a "sheet"; a computed page has none. */
 const KINDS = { document: 'sheet', group: 'group', link: 'link', computed: undefined } as const;

@@ -223,13 +223,13 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     (children.get(parentId) ?? [])
       .filter((child) => child.meta.hidden !== true && shown(child))
       .map((child) => ({
-        title: child.meta.title,
+        title: navigationTitle(child),
         href: child.meta.type === 'document' ? pageUrl(child) : child.meta.type === 'link' ? linkHref(child) : undefined,
         current: child.id === page.id,
         children: navigation(child.id),
       }));
   const at = order.findIndex((candidate) => candidate.id === page.id);
-  const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: candidate.meta.title, href: pageUrl(candidate) } : undefined);
+  const neighbour = (candidate: FlatPage | undefined) => (candidate && candidate.meta.type === 'document' ? { title: navigationTitle(candidate), href: pageUrl(candidate) } : undefined);
   const { tabs, variants } = siteNavigation(published, claims, base, { sectionId: section?.id, siteSpaceId: siteSpace!.id });
   const body = sitePage({
     site: siteFrame(site, base, claims, href),
@@ -261,6 +261,11 @@ function pageScripts(ctx: ServiceContext, scripts: SiteScript[], origin: string 
     integrations: scripts.map((script) => script.script),
     cookieNotice: scripts.some((script) => script.cookies),
   };
+}
+
+/** A page's words in the table of contents and the pagination: its link title (SUMMARY.md's label) where it has one, as GitBook shows it. */
+function navigationTitle(page: FlatPage): string {
+  return typeof page.meta.linkTitle === 'string' ? page.meta.linkTitle : page.meta.title;
 }
 
 function linkHref(page: FlatPage): string | undefined {

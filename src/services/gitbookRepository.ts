@@ -342,8 +342,9 @@ async function importedContent(
         ...(page.href ? { href: page.href } : {}),
         // What GitBook computes the pages from, and its YAML as SUMMARY.md wrote it, which an export writes back.
         ...(page.computed ? { computed: page.computed.source, computedYaml: page.computed.yaml } : {}),
-        // SUMMARY.md's own words for the page (and its label), kept while the page keeps the title its file gave it.
-        ...(page.summaryTitle || page.summaryLabel ? { summary: { title: page.title, text: page.summaryTitle ?? page.title, ...(page.summaryLabel ? { label: page.summaryLabel } : {}) } } : {}),
+        ...(page.linkTitle ? { linkTitle: page.linkTitle } : {}),
+        // The file's own heading, kept while the page keeps the title SUMMARY.md gave it.
+        ...(page.heading ? { heading: { title: page.title, text: page.heading } } : {}),
         ...fields,
         createdAt: previous?.meta.createdAt ?? now,
         updatedAt: now,
@@ -515,6 +516,19 @@ function defaultReusablePaths(reusables: ReusableEntry[], kept: Map<string, stri
   return paths;
 }
 
+/**
+ * A page's words as an export writes them: SUMMARY.md's text and label, and its file's
+ * heading, which is the title unless the page came with another and keeps the title it
+ * came with. Pages imported before 2026-12-06 took their title from the heading and kept
+ * SUMMARY.md's words, while the title stayed, in `summary`.
+ */
+function writtenTitles(meta: PageMeta): { listed: string; label?: string; heading: string } {
+  const before = meta.summary as { title: string; text: string; label?: string } | undefined;
+  if (before) return before.title === meta.title ? { listed: before.text, label: before.label, heading: meta.title } : { listed: meta.title, heading: meta.title };
+  const heading = meta.heading as { title: string; text: string } | undefined;
+  return { listed: meta.title, label: meta.linkTitle as string | undefined, heading: heading?.title === meta.title ? heading.text : meta.title };
+}
+
 /** Where a revision's pages, files and reusable contents went, paths relative to the docs' root. */
 export interface RepositoryLayout {
   pagePaths: Map<string, string>;
@@ -592,7 +606,7 @@ export async function revisionAsRepository(
     const path = pagePaths.get(page.id)!;
     const { body, relative } = written(page.blob ? (markdown.get(page.blob) ?? '') : '', path, page.id);
     const front = frontFromMeta(page.meta, (fileId) => (filePaths.has(fileId) ? relative(filePaths.get(fileId)!) : undefined));
-    await write(path, Buffer.from(writePageFile(front, page.meta.title, body)));
+    await write(path, Buffer.from(writePageFile(front, writtenTitles(page.meta).heading, body)));
   }
   for (const reusable of reusables) {
     const path = reusablePaths.get(reusable.id)!;
@@ -601,12 +615,11 @@ export async function revisionAsRepository(
   const children = childrenByParent(tree);
   const outline = (parentId: string | null): ExportedPage[] =>
     (children.get(parentId) ?? []).map((page) => {
-      const listed = page.meta.summary as { title: string; text: string; label?: string } | undefined;
-      const current = listed && listed.title === page.meta.title ? listed : undefined;
+      const { listed, label } = writtenTitles(page.meta);
       return {
         kind: page.meta.type,
-        title: current?.text ?? page.meta.title,
-        ...(current?.label ? { label: current.label } : {}),
+        title: listed,
+        ...(label ? { label } : {}),
         ...(page.meta.type === 'group' && page.meta.slug !== slugify(page.meta.title, 'page') ? { anchor: page.meta.slug } : {}),
         path: pagePaths.get(page.id),
         href: page.meta.href as string | undefined,

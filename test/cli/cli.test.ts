@@ -146,9 +146,10 @@ describe('quire command line', () => {
     const space = await call('POST', `/v1/orgs/${boot.organization.id}/spaces`, { title: 'From a folder' });
     const folder = mkdtempSync(join(tmpdir(), 'quire-docs-'));
     const files: Record<string, string> = {
-      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n',
+      // SUMMARY.md's words for the guide are its title, the link's own title its link title; its file's heading and front matter say otherwise, and stay so.
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Network Bridges](guide.md "Bridges")\n',
       'README.md': '# Home\n\nRead the [guide](guide.md).\n',
-      'guide.md': '# Guide\n\nSteps.\n\n{% include ".gitbook/includes/note.md" %}\n',
+      'guide.md': '---\ntitle: Bridges\n---\n\n# Bridges\n\nSteps.\n\n{% include ".gitbook/includes/note.md" %}\n',
       '.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nMind the gap.\n',
     };
     mkdirSync(join(folder, '.gitbook', 'includes'), { recursive: true });
@@ -158,7 +159,7 @@ describe('quire command line', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(json(imported.stdout)).toEqual({ pages: 2, files: 0, warnings: [] });
     const pages = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
-    expect(pages.map((page: { title: string }) => page.title)).toEqual(['Home', 'Guide']);
+    expect(pages.map((page: { title: string; linkTitle?: string }) => [page.title, page.linkTitle])).toEqual([['Home', undefined], ['Network Bridges', 'Bridges']]);
     expect((await call('GET', `/v1/spaces/${space.id}/content`)).reusableContents).toEqual([expect.objectContaining({ title: 'Note' })]);
 
     const out = mkdtempSync(join(tmpdir(), 'quire-export-'));

@@ -91,17 +91,31 @@ describe("GitBook's repository format", () => {
       }),
     );
     expect(shape(read.pages)).toEqual([
-      ['document', 'Welcome home', 'README.md', []],
+      ['document', 'Home', 'README.md', []],
       ['document', 'Set up', 'set up/README.md', [['document', 'On Linux', 'set up/linux.md', []]]],
       ['link', 'Status', 'https://status.example.com', []],
       ['group', 'API', null, [['document', 'Reference', 'api/reference.md', []]]],
     ]);
     expect(read.pages[1].front).toEqual({ icon: 'gear' });
-    // SUMMARY.md's words where the file's title differs, kept for the way back.
-    expect(read.pages[0]).toMatchObject({ title: 'Welcome home', summaryTitle: 'Home' });
-    expect(read.pages[1]).toMatchObject({ summaryLabel: 'Setup' });
+    // SUMMARY.md's words are the title; the file's heading, where it differs, is kept for the way back.
+    expect(read.pages[0]).toMatchObject({ title: 'Home', heading: 'Welcome home' });
+    expect(read.pages[1]).toMatchObject({ linkTitle: 'Setup' });
     expect(read.pages[1].children[0].body).toBe('No heading here.');
     expect(read.warnings).toEqual([]);
+  });
+
+  it("takes a page's title from SUMMARY.md and its link title from the link's own title, as GitBook documents, keeping the file's heading and front matter as written; a page SUMMARY.md does not list is titled by its heading", async () => {
+    const read = await readRepository(
+      source({
+        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Network Bridges](network/bridges.md "Bridges")\n',
+        'README.md': '# Home\n',
+        'network/bridges.md': '---\ntitle: Bridges\n---\n\n# Bridges\n\nLinks two networks.\n',
+      }),
+    );
+    expect(read.pages[1]).toMatchObject({ title: 'Network Bridges', linkTitle: 'Bridges', heading: 'Bridges', front: { title: 'Bridges' }, frontText: 'title: Bridges\n', body: 'Links two networks.\n' });
+    const unlisted = await readRepository(source({ 'SUMMARY.md': '* [Guide](guide.md)\n', 'README.md': '# Welcome\n', 'guide.md': '# Guide\n' }));
+    expect(unlisted.pages[0]).toMatchObject({ title: 'Welcome' });
+    expect(unlisted.pages[0].heading).toBeUndefined();
   });
 
   it('puts the README first when SUMMARY.md does not list it, and reads assets only from .gitbook/assets', async () => {

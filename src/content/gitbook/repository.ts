@@ -28,10 +28,10 @@ export interface RepositoryConfig {
 export interface RepositoryPage {
   kind: 'document' | 'group' | 'link' | 'computed';
   title: string;
-  /** SUMMARY.md's text for the page, where it differs from the title its file gives. */
-  summaryTitle?: string;
-  /** SUMMARY.md's label for the page (the link's own title). */
-  summaryLabel?: string;
+  /** The file's `# heading`, where it differs from the title SUMMARY.md gives. */
+  heading?: string;
+  /** SUMMARY.md's label for the page (the link's own title): GitBook's linkTitle, its words in the table of contents. */
+  linkTitle?: string;
   /** A group's anchor, as its heading in SUMMARY.md gives it. */
   slug?: string;
   /** The page's markdown file, relative to the docs' root (documents only). */
@@ -177,6 +177,8 @@ interface Outline {
   slug?: string;
   /** The link's own title (`[Title](page.md "Label")`): GitBook's label for the page in the table of contents. */
   label?: string;
+  /** Listed in SUMMARY.md, whose words are then the page's title. */
+  listed?: boolean;
   computed?: ComputedSource;
   children: Outline[];
 }
@@ -238,7 +240,7 @@ function readSummary(markdown: string, summaryPath: string, warnings: string[], 
       warnings.push(`${summaryPath}: "${link.url}" leads outside the docs; it is left out`);
       return under(parent);
     }
-    return [{ kind: 'document', title, path, ...(link.url.includes('#') ? { href: link.url } : {}), ...(link.title ? { label: link.title } : {}), children: under(path) }];
+    return [{ kind: 'document', title, path, listed: true, ...(link.url.includes('#') ? { href: link.url } : {}), ...(link.title ? { label: link.title } : {}), children: under(path) }];
   };
   for (const node of root.children) {
     if (node.type === 'heading' && node.depth >= 2) {
@@ -381,8 +383,11 @@ export async function readRepository(source: RepositorySource, projectDirectory 
       }
       const { front, frontText, body } = splitFrontMatter(await read(entry.path), entry.path);
       const titled = splitTitle(body);
-      const summaryTitle = titled.title !== undefined && titled.title !== entry.title ? { summaryTitle: entry.title } : {};
-      pages.push({ kind: 'document', title: titled.title ?? entry.title, ...summaryTitle, ...(entry.label ? { summaryLabel: entry.label } : {}), path: entry.path, front, frontText, body: titled.body, children });
+      // GitBook's documented precedence: SUMMARY.md's words for a page are its title ("Page main title"), the link's own
+      // title its words in the table of contents; the file's heading names a page SUMMARY.md does not list.
+      const title = entry.listed ? entry.title : (titled.title ?? entry.title);
+      const heading = titled.title !== undefined && titled.title !== title ? { heading: titled.title } : {};
+      pages.push({ kind: 'document', title, ...heading, ...(entry.label ? { linkTitle: entry.label } : {}), path: entry.path, front, frontText, body: titled.body, children });
     }
     return pages;
   };
