@@ -167,6 +167,26 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(leafText(expandable.fragments![1].nodes[0])).toBe('Hidden text.');
   });
 
+  it("reads an expandable in a table's cell, a pipe table's or an HTML table's, as an expandable with its title and body, and writes it in GitBook's HTML form, never as its title and body run together", () => {
+    const html = '<table><thead><tr><th>Q</th><th>A</th></tr></thead><tbody><tr><td>Why</td><td><details><summary>Because</summary><p>One</p><ul><li>Two</li></ul></details></td></tr></tbody></table>';
+    for (const markdown of [html, '| Q | A |\n| - | - |\n| Why | <details><summary>Because</summary><p>One</p><ul><li>Two</li></ul></details> |']) {
+      const table = only(markdown);
+      const [expandable] = table.fragments!.find((fragment) => fragment.fragment === 'r0c1')!.nodes;
+      expect(expandable.type).toBe('expandable');
+      expect(leafText(expandable.fragments![0].nodes[0])).toBe('Because');
+      expect(expandable.fragments![1].nodes.map((node) => node.type)).toEqual(['paragraph', 'list-unordered']);
+      expect(write({ nodes: [table] })).toBe(`${html}\n`);
+    }
+  });
+
+  it('reads an expandable written whole in HTML, with no blank line inside, as an expandable, never its tags as text', () => {
+    const expandable = only('<details>\n<summary>Hand-written</summary>\nBody line.\n</details>');
+    expect(expandable.type).toBe('expandable');
+    expect(leafText(expandable.fragments![0].nodes[0])).toBe('Hand-written');
+    expect(leafText(expandable.fragments![1].nodes[0])).toBe('Body line.');
+    expect(only('<details><summary>One line</summary>Inline body</details>').type).toBe('expandable');
+  });
+
   it('reads tables in GitBook\'s shape: column titles as strings, alignment, records pointing at fragments', () => {
     const table = only('| Name | Size |\n| :--: | ---: |\n| **a** | 1 |\n| b | 2 |');
     expect(table).toMatchObject({
@@ -934,6 +954,7 @@ describe('GitBook markdown corpus', () => {
       13: 'cmbDanVXLWTCZ_-djmISmwihYrdlYeTg-ItGMc_jkpI',
       14: '1FGb11kyvZX08CXAFZzFRuG6InB7AV4uiC3RcCLo5aI',
       15: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
+      16: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -363,6 +363,19 @@ const customBlockAsQuote: Handle = (state, element) => {
 };
 
 /**
+ * An expandable in HTML content (GitBook writes one in a table's cell as
+ * `<details><summary>Title</summary><p>Body</p></details>`) as a quote carrying its
+ * summary, which the converter reads as the expandable it is (`expandable`), rather than
+ * its title and body as paragraphs of the cell.
+ */
+const detailsAsQuote: Handle = (state, element) => {
+  const summary = element.children.find((child): child is Element => child.type === 'element' && child.tagName === 'summary');
+  const body = { ...element, children: element.children.filter((child) => child !== summary) };
+  const gitbookDetails = { summaryHtml: summary ? toHtml(summary) : '', open: element.properties.open !== undefined && element.properties.open !== false };
+  return { type: 'blockquote', data: { gitbookDetails }, children: state.all(body) } as md.Blockquote;
+};
+
+/**
  * A `<p>` with the line breaks it starts or ends with: GitBook writes a paragraph ending
  * in a break so (`<td><a href="…">GitHub</a><br></td>`), which hast-util-to-mdast drops;
  * and an empty `<p></p>`, GitBook's empty paragraph between others, as one.
@@ -381,6 +394,7 @@ const INLINE_FORM_HANDLERS: Record<string, Handle> = {
   pre: preAsCode,
   picture: pictureAsTags,
   div: customBlockAsQuote,
+  details: detailsAsQuote,
 };
 
 /**
@@ -796,7 +810,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const tree = fromHtml(value, { fragment: true });
     const elements = tree.children.filter((child): child is Element => child.type === 'element');
     const alone = elements.length === 1 && tree.children.every((child) => child.type !== 'text' || !child.value.trim());
-    if (alone && customBlockTag(elements[0])) return hastBlocks(elements);
+    // A block's HTML form, or an expandable written whole in HTML (`<details>` with its body, no blank line between).
+    if (alone && (customBlockTag(elements[0]) || elements[0].tagName === 'details')) return hastBlocks(elements);
     if (alone && elements[0].tagName === 'table') return [htmlTable(elements[0])];
     if (alone && elements[0].tagName === 'pre') return [preCodeBlock(elements[0])];
     // GitBook writes a paragraph holding only a line break as `<br>` on its own line.
@@ -1168,7 +1183,11 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           break;
         }
         case 'blockquote': {
-          const gitbookTag = (node.data as { gitbookTag?: Tag } | undefined)?.gitbookTag;
+          const { gitbookTag, gitbookDetails } = (node.data ?? {}) as { gitbookTag?: Tag; gitbookDetails?: { summaryHtml: string; open: boolean } };
+          if (gitbookDetails) {
+            out.push(expandable(gitbookDetails.summaryHtml, node.children, gitbookDetails.open));
+            break;
+          }
           if (gitbookTag) {
             // A tag Quire does not know keeps its content.
             out.push(...(tagBlocks(gitbookTag, node.children) ?? blocks(node.children)));
