@@ -458,8 +458,13 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write(read(markdown))).toBe(markdown);
   });
 
-  it('keeps an aligned element that holds no text, or is no paragraph or heading, as its text, never dropping it', () => {
-    expect(leafText(read('<p align="center"><img src="logo.png" alt="Logo"></p>').nodes[0])).toBe('<p align="center"><img src="logo.png" alt="Logo"></p>');
+  it('reads an aligned paragraph holding only images, as READMEs centre a logo, as an images block so aligned, with their alt and width, never as its tags in text', () => {
+    const images = only('<p align="center"><img src="logo.png" alt="Logo" width="200"></p>');
+    expect(images).toMatchObject({ type: 'images', data: { align: 'center' }, nodes: [{ type: 'image', data: { ref: { kind: 'url', url: 'logo.png' }, alt: 'Logo', width: 200 } }] });
+    expect(write({ nodes: [images] })).toBe('<div align="center"><figure><img src="logo.png" alt="Logo" width="200"></figure></div>\n');
+  });
+
+  it('keeps an aligned element that is no paragraph or heading as its text, never dropping it', () => {
     expect(leafText(only('<div align="center">Boxed</div>'))).toContain('Boxed');
   });
 
@@ -515,6 +520,12 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write({ nodes: [table] })).toBe(markdown);
     // Search finds a table by its options' labels.
     expect(plainText(table)).toContain('One user');
+  });
+
+  it("reads a <button> of GitBook's classes with no action it knows as a button that leads nowhere, never as its tags in text, and writes it in GitBook's form for one", () => {
+    const [button] = (only('Then <button type="button" class="button secondary">Go</button>').nodes ?? []).filter((node): node is Inline => node.object === 'inline');
+    expect(button).toMatchObject({ type: 'button', data: { ref: { kind: 'url', url: '' }, label: 'Go', kind: 'secondary' } });
+    expect(write(read('* Then <button type="button" class="button secondary">Go</button>'))).toBe('* Then <a class="button secondary">Go</a>\n');
   });
 
   it('reads a button with no href as one that leads nowhere, and writes it so', () => {
@@ -955,6 +966,7 @@ describe('GitBook markdown corpus', () => {
       14: '1FGb11kyvZX08CXAFZzFRuG6InB7AV4uiC3RcCLo5aI',
       15: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
       16: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
+      17: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -638,8 +638,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       out.push({ object: 'inline', type: 'icon', isVoid: true, data: defined({ icon, color }) });
     } else if ((name === 'a' || name === 'button') && classes.includes('button')) {
       // `<a href>` leads somewhere; `<button data-action>` opens the search or the assistant.
-      // An `<a>` with no `href` is GitBook's inactive button: it leads to no URL.
-      const target = name === 'a' ? { ref: props.href === undefined ? { kind: 'url', url: '' } : refOf(String(props.href)) } : { action: buttonAction(props) };
+      // An `<a>` with no `href` is GitBook's inactive button: it leads to no URL; so is a `<button>` with no action it knows.
+      const action = name === 'button' ? buttonAction(props) : undefined;
+      const target = action ? { action } : { ref: props.href === undefined ? { kind: 'url', url: '' } : refOf(String(props.href)) };
       if (!target.ref && !target.action) return undefined;
       const kind = classes.includes('secondary') ? 'secondary' : 'primary';
       out.push({ object: 'inline', type: 'button', isVoid: true, data: defined({ ...target, label: innerText, kind, icon: props.dataIcon as string | undefined }) });
@@ -724,7 +725,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const images: Block[] = [];
     for (const item of items) {
       const figcaption = item.tagName === 'figure' ? findElement(item, 'figcaption') : undefined;
-      const img = findElement(item, 'img');
+      const img = item.tagName === 'img' ? item : findElement(item, 'img');
       if (img && classNames(img.properties).includes('gitbook-drawing')) return undefined;
       const data = pictureImage(htmlOf(item.tagName === 'figure' ? item.children.filter((child) => child !== figcaption) : [item]));
       if (!data) return undefined;
@@ -801,6 +802,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   const alignedBlock = (element: Element): Block | undefined => {
     const align = TEXT_ALIGNMENTS[String(element.properties.align ?? '').toLowerCase()];
     if (!align || !/^(p|h[1-6])$/.test(element.tagName)) return undefined;
+    // `<p align="center"><img …></p>`, as READMEs centre a logo: an images block, aligned as GitBook aligns one.
+    const images = element.tagName === 'p' ? figures({ type: 'root', children: element.children }) : undefined;
+    if (images?.type === 'images') return { ...images, data: { ...images.data, align: String(element.properties.align).toLowerCase() } };
     const [made, ...more] = hastBlocks([element]);
     if (!made || more.length > 0 || !(made.type === 'paragraph' || made.type.startsWith('heading-'))) return undefined;
     return { ...made, data: { ...made.data, align } };
