@@ -15,6 +15,7 @@ import { loadSecretsKey } from './lib/secretBox.ts';
 import { loggerOptions } from './lib/logging.ts';
 import { closeCpuPool } from './workers/pool.ts';
 import { requireBearerToken } from './plugins/auth.ts';
+import { gitWebhookRoutes } from './routes/spaceGit/webhook.ts';
 import { publishedUrlRoutes } from './routes/urls/index.ts';
 import { tagPublishedReads } from './plugins/cacheTags.ts';
 import { limitRequestsPerToken } from './plugins/rateLimit.ts';
@@ -213,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(samlServiceRoutes);
   await app.register(integrationAssetRoutes);
   await app.register(integrationFetchRoutes);
+  await app.register(gitWebhookRoutes);
   await app.register(publishedUrlRoutes, { prefix: '/v1' });
   await app.register(
     async (v1) => {

@@ -37,6 +37,7 @@ export const VARIABLES = [
   'QUIRE_PDF_MAX_PAGES',
   'QUIRE_PDF_MAX_TEXT',
   'QUIRE_ALLOW_PRIVATE_URLS',
+  'QUIRE_GIT_SYNC_POLL',
 ] as const;
 
 export type VariableName = (typeof VARIABLES)[number];
@@ -78,6 +79,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Lets URL-fetching features reach loopback and private addresses. */
   allowPrivateUrls: boolean;
+  /** Seconds between two asks of a synced space's remote whether its branch moved; 0: never (webhooks only). */
+  gitSyncPollSeconds: number;
   /** Requests a minute each API token may make (per process); 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Milliseconds a client has to send a whole request, and an idle connection is kept. */
@@ -240,6 +243,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimit: parseSize('QUIRE_BODY_LIMIT', env.QUIRE_BODY_LIMIT ?? '1mb'),
     logLevel,
     allowPrivateUrls: parseBoolean('QUIRE_ALLOW_PRIVATE_URLS', env.QUIRE_ALLOW_PRIVATE_URLS ?? 'false'),
+    gitSyncPollSeconds: parseWholeNumber('QUIRE_GIT_SYNC_POLL', env.QUIRE_GIT_SYNC_POLL ?? '300', 0),
     rateLimitPerMinute: parseWholeNumber('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT ?? '3000', 0),
     requestTimeoutMs: 1000 * parseWholeNumber('QUIRE_REQUEST_TIMEOUT', env.QUIRE_REQUEST_TIMEOUT ?? '60', 1),
     jobLeaseMs: 1000 * parseWholeNumber('QUIRE_JOB_LEASE', env.QUIRE_JOB_LEASE ?? '60', 1),

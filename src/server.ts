@@ -8,6 +8,7 @@ import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { scheduleSearchCatchUp } from './services/search.ts';
 import { followConversionChange, schedulePruning } from './services/events.ts';
+import { schedulePolling } from './services/gitSync.ts';
 import { logStart } from './lib/startup.ts';
 
 /** How often an idle worker looks for due jobs. */
@@ -24,6 +25,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const { jobRuns } = app.ctx;
   void jobRuns.run(() => schedulePruning(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue the pruning of old events'));
   void jobRuns.run(() => scheduleSearchCatchUp(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue the search index catch-up; run `npx quire reindex`'));
+  void jobRuns.run(() => schedulePolling(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue the Git Sync poll: pushes arrive through webhooks only'));
   void jobRuns.run(() => followConversionChange(app.ctx)).catch((error) => app.log.error({ err: error }, 'could not queue what follows a new conversion of markdown: documents are made when first read'));
   const worker = startJobWorker(app.ctx, jobHandlers, {
     intervalMs: JOB_POLL_MS,

@@ -40,6 +40,7 @@ export const COPIED_TABLES = [
   'space_revisions',
   'space_git_syncs',
   'revision_git',
+  'git_sync_exports',
   'settings',
   'comments',
   'comment_reactions',

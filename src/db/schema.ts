@@ -297,7 +297,7 @@ export interface SiteRedirectsTable {
 
 export interface SpaceGitSyncsTable {
   space_id: string;
-  /** Without credentials: they are used for one operation and never stored. */
+  /** The remote, without credentials: the last one an operation succeeded with (or the first one asked for, before any has). */
   url: string;
   ref: string;
   project_directory: string;
@@ -320,11 +320,44 @@ export interface SpaceGitSyncsTable {
   operation_warnings: string;
   updated_at: string;
   /**
-   * Where the space's merges are exported, once an export (not standalone) set it up:
-   * the URL with its credentials, sealed with the secrets key, and who set it up.
+   * The connection, once an operation (not standalone) succeeded: the URL with its
+   * credentials, sealed with the secrets key, and the person it acts as. Only a
+   * successful operation changes them: a failed one leaves the connection as it was.
    */
-  export_sealed_url: string | null;
-  export_user_id: string | null;
+  sealed_url: string | null;
+  user_id: string | null;
+  /** 1 once an export (not standalone) set up the export of the space's merges. */
+  exports_changes: Generated<Flag>;
+  /** The secret push webhooks are signed with, sealed; made with the connection. */
+  sealed_webhook_secret: string | null;
+  /** The last failure of any operation, and when; cleared by the next success. */
+  failure_error: string | null;
+  failure_at: string | null;
+  /**
+   * JSON of the revision_git row an export is pushing, written before the push: a run
+   * that died after the push finds its commit on the remote and records it, pushing
+   * nothing twice.
+   */
+  pushing: string | null;
+  /** An import whose commit conflicted with the space: it waits in that change request, and exports wait for it. */
+  conflict_commit: string | null;
+  conflict_revision: string | null;
+  conflict_change_request: string | null;
+  /** When the remote is next asked whether the branch moved (QUIRE_GIT_SYNC_POLL). */
+  next_poll_at: string | null;
+}
+
+/** A merge waiting to be exported as a commit of its own, in the order the space took them. */
+export interface GitSyncExportsTable {
+  space_id: string;
+  revision_id: string;
+  /** 1, 2, … in the order the space took the changes (their commits' order). */
+  position: number;
+  /** The commit's message: the change in words ("Merge change request #3: Fix typos"). */
+  summary: string;
+  /** Who made the change: the commit's author. */
+  author_id: string | null;
+  created_at: string;
 }
 
 export interface RevisionGitTable {
@@ -338,6 +371,9 @@ export interface RevisionGitTable {
   /** JSON {pages: {id: [path, oid]}, files: {id: [path, oid]}}. */
   paths: string;
   created_at: string;
+  /** Who wrote the commit, as git names them; null for what was recorded before authors were kept. */
+  author_name: string | null;
+  author_email: string | null;
 }
 
 export interface SiteShareLinksTable {
@@ -615,6 +651,7 @@ export interface Database {
   site_share_links: SiteShareLinksTable;
   space_git_syncs: SpaceGitSyncsTable;
   revision_git: RevisionGitTable;
+  git_sync_exports: GitSyncExportsTable;
   content_objects: ContentObjectsTable;
   change_requests: ChangeRequestsTable & StoredCounters<'comments_open'>;
   space_revisions: SpaceRevisionsTable;
@@ -673,7 +710,8 @@ export type ShareLinkRow = SiteShareLinksTable;
 export type SiteRedirectRow = SiteRedirectsTable;
 export type SiteRow = SitesTable;
 export type SiteSpaceRow = SiteSpacesTable;
-export type SpaceGitSyncRow = SpaceGitSyncsTable;
+export type SpaceGitSyncRow = Selectable<SpaceGitSyncsTable>;
+export type GitSyncExportRow = GitSyncExportsTable;
 export type SpaceInstallationRow = IntegrationSpaceInstallationsTable;
 export type SiteInstallationRow = IntegrationSiteInstallationsTable;
 export type SpaceRow = SpacesTable;

@@ -1,7 +1,8 @@
 // Every kind of durable job and the function that runs it.
 import { IMPORT_WEBSITE_JOB, runWebsiteImport } from '../services/contentImport.ts';
 import { DELIVER_EVENT_JOB, deliverEvent, PRUNE_EVENTS_JOB, pruneEvents } from '../services/events.ts';
-import { GIT_SYNC_JOB, runGitSync } from '../services/gitSync.ts';
+import { GIT_SYNC_POLL_JOB, GIT_SYNC_PULL_JOB, pollGitSync, pullGitSync } from '../services/gitSync.ts';
+import { GIT_SYNC_JOB, runGitSync } from '../services/gitSyncRun.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
 import { PREPARE_DOCUMENTS_JOB, prepareShownSpacesDocuments } from '../services/pageDocuments.ts';
@@ -15,6 +16,8 @@ export const jobHandlers: Record<string, JobHandler> = {
   [IMPORT_WEBSITE_JOB]: runWebsiteImport,
   [PROCESS_OPENAPI_SPEC_JOB]: processOpenApiSpec,
   [GIT_SYNC_JOB]: runGitSync,
+  [GIT_SYNC_PULL_JOB]: pullGitSync,
+  [GIT_SYNC_POLL_JOB]: pollGitSync,
   [DELIVER_EVENT_JOB]: deliverEvent,
   [PRUNE_EVENTS_JOB]: pruneEvents,
   [CATCH_UP_SEARCH_JOB]: catchUpStaleSpaces,

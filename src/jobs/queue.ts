@@ -40,6 +40,15 @@ export class JobRuns {
 /** A job that cannot do its work yet (a service down, another operation running): retried later, reported in one line. */
 export class RetryLater extends Error {}
 
+/**
+ * Work that must not be given up while it can still be done (a merge waiting for its
+ * commit while the git server is down): retried with back-off like any job, but never
+ * set aside for a person, at most LONGEST_RETRY_MS apart.
+ */
+export class RetryUntilDone extends RetryLater {}
+
+const LONGEST_RETRY_MS = 15 * 60_000;
+
 const DEFAULT_LEASE_MS = 60_000;
 /** Runs of a job before it waits for a person (at 2^attempts seconds apart: about 17 minutes in all). */
 export const MAX_JOB_ATTEMPTS = 10;
@@ -132,7 +141,9 @@ async function runClaimed(ctx: ServiceContext, job: JobRow, handler: JobHandler 
       await returnJobUntried(ctx.db, job.id);
       return;
     }
-    const retryAt = job.attempts >= MAX_JOB_ATTEMPTS ? NEVER : new Date(now.getTime() + 2 ** job.attempts * 1000).toISOString();
+    const untilDone = error instanceof RetryUntilDone;
+    const delayMs = untilDone ? Math.min(2 ** Math.min(job.attempts, 20) * 1000, LONGEST_RETRY_MS) : 2 ** job.attempts * 1000;
+    const retryAt = job.attempts >= MAX_JOB_ATTEMPTS && !untilDone ? NEVER : new Date(now.getTime() + delayMs).toISOString();
     const message = String((error as Error)?.message ?? error);
     const facts = { job: job.id, kind: job.kind, attempt: job.attempts, retryAt: retryAt === NEVER ? 'never' : retryAt };
     // A refusal or a failed fetch is the job's outcome, said in one line; anything else is a fault worth its stack.

@@ -19,6 +19,12 @@ export const GIT_LIMITS = {
 
 export class GitRemoteError extends Error {}
 
+/** Who wrote or committed a commit, as git names them. */
+export interface GitPerson {
+  name: string;
+  email: string;
+}
+
 /** isomorphic-git, loaded by the first Git Sync rather than at every start (~14 MB). */
 type Git = typeof import('isomorphic-git').default;
 
@@ -88,6 +94,17 @@ function explain(error: unknown, url: string): GitRemoteError {
   return new GitRemoteError(scrub(message, url));
 }
 
+/** The commit a ref points at on a remote, or undefined if it has none: one small request, no repository on disk. */
+export async function remoteHeadOf(url: string, fetcher: Fetcher, ref: string): Promise<string | undefined> {
+  const git = (await import('isomorphic-git')).default;
+  try {
+    const refs = await git.listServerRefs({ http: httpThrough(fetcher), url, prefix: ref, symrefs: false, protocolVersion: 1 });
+    return refs.find((entry) => entry.ref === ref)?.oid;
+  } catch (error) {
+    throw explain(error, url);
+  }
+}
+
 /** A scratch repository for one operation with one remote, removed by `close`. */
 export class GitWorkspace {
   /** isomorphic-git's cache of parsed packfiles: without it every object read parses the pack's index again. */
@@ -152,8 +169,10 @@ export class GitWorkspace {
     return files;
   }
 
-  async commitMessage(commit: string): Promise<string> {
-    return (await this.git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.message.trim();
+  /** A commit's message and who wrote it. */
+  async commitInfo(commit: string): Promise<{ message: string; author: GitPerson }> {
+    const { message, author } = (await this.git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit;
+    return { message: message.trim(), author: { name: author.name, email: author.email } };
   }
 
   async read(oid: string): Promise<Buffer> {
@@ -167,8 +186,8 @@ export class GitWorkspace {
     return present.has(oid) ? oid : this.git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
   }
 
-  /** Writes a commit holding exactly `files` (path → blob oid) on top of `parent`. */
-  async commit(files: Map<string, string>, parent: string | undefined, message: string, author: { name: string; email: string }): Promise<string> {
+  /** Writes a commit holding exactly `files` (path → blob oid) on top of `parent`, written by `author` and committed by `committer`. */
+  async commit(files: Map<string, string>, parent: string | undefined, message: string, author: GitPerson, committer: GitPerson): Promise<string> {
     interface Folder {
       blobs: Map<string, string>;
       folders: Map<string, Folder>;
@@ -194,7 +213,7 @@ export class GitWorkspace {
     return this.git.writeCommit({
       fs,
       gitdir: this.gitdir,
-      commit: { message, tree: await writeFolder(top), parent: parent ? [parent] : [], author: { ...author, ...when }, committer: { ...author, ...when } },
+      commit: { message, tree: await writeFolder(top), parent: parent ? [parent] : [], author: { ...author, ...when }, committer: { ...committer, ...when } },
     });
   }
 

@@ -84,7 +84,7 @@ export function isSpecialAddress(address: string): boolean {
 }
 
 function refuseAddress(host: string, address: string): FetchRefused {
-  return new FetchRefused('ADDRESS', `${host} resolves to ${address}, a private or local address Quire does not fetch from`);
+  return new FetchRefused('ADDRESS', `${host} resolves to ${address}, a private or local address Quire does not fetch from; set QUIRE_ALLOW_PRIVATE_URLS=true to let Quire fetch from it`);
 }
 
 /** A DNS lookup that refuses special addresses, so the check holds for the address the socket uses. */

@@ -11,12 +11,22 @@ export function repositoryName(url: string): string {
   }
 }
 
-export function presentGitSyncState(row: SpaceGitSyncRow) {
+/**
+ * The state with Quire's own account of the connection: whether it holds credentials and
+ * exports merges, how many merges wait for their commits, the last failure, and, for
+ * those who may set up the sync, where and with which secret push webhooks call.
+ */
+export function presentGitSyncState(row: SpaceGitSyncRow, connection: { pendingExports: number; webhook?: { url: string; secret: string } }) {
   return {
     ...presentSpaceGitSync(row),
     ref: row.ref,
     ...(row.project_directory ? { repoProjectDirectory: row.project_directory } : {}),
     ...(row.last_commit ? { commit: row.last_commit } : {}),
+    connected: row.sealed_url !== null,
+    exportsChanges: row.exports_changes === 1,
+    pendingExports: connection.pendingExports,
+    ...(row.failure_error && row.failure_at ? { lastFailure: { error: row.failure_error, at: row.failure_at } } : {}),
+    ...(connection.webhook ? { webhook: connection.webhook } : {}),
     operation: {
       state: row.operation_state,
       direction: row.operation_direction,
@@ -38,8 +48,12 @@ export function presentSpaceGitSync(row: Pick<SpaceGitSyncRow, 'url' | 'provider
   };
 }
 
-/** A revision's commit: GitBook's GitSyncCommit (createdByGitBook), with api-spec's createdByService. */
-export function presentGitCommit(row: RevisionGitRow) {
+/**
+ * A revision's commit: GitBook's GitSyncCommit (createdByGitBook), with api-spec's
+ * createdByService, and to members who wrote it (a person's address is not for a
+ * published site's readers).
+ */
+export function presentGitCommit(row: RevisionGitRow, withAuthor: boolean) {
   return {
     oid: row.commit_oid,
     message: row.message,
@@ -47,5 +61,6 @@ export function presentGitCommit(row: RevisionGitRow) {
     createdByService: row.created_by_quire === 1,
     url: row.url,
     ref: row.ref,
+    ...(withAuthor && row.author_name !== null ? { author: { name: row.author_name, email: row.author_email ?? '' } } : {}),
   };
 }

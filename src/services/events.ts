@@ -23,7 +23,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { SandboxStopping } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { exportContentChange, exportsChanges } from './gitSync.ts';
+import { exportWaitingChanges, queueExportOfChange } from './gitSync.ts';
 import { deliverToInstallation, installationsReceiving } from './integrationEvents.ts';
 import { queueLinkChecksOfChange } from './links.ts';
 import { PREPARE_DOCUMENTS_JOB, prepareSpaceDocuments } from './pageDocuments.ts';
@@ -108,6 +108,7 @@ interface Subscriber {
   /**
    * Asked in the committing transaction: the deliveries this event gives the
    * subscriber, by target (an installation, say); [''] for one of its own, [] for none.
+   * A subscriber may record there what its delivery will need, in the same commit.
    */
   targets(ctx: ServiceContext, trx: Db, event: QuireEvent): string[] | Promise<string[]>;
   run(ctx: ServiceContext, event: QuireEvent, target: string, eventId: string): Promise<unknown>;
@@ -132,7 +133,8 @@ const SUBSCRIBERS: Record<string, Subscriber> = {
     targets: (ctx, _trx, event) => (ctx.config.renderer !== undefined && (event.type === 'space_content_updated' || event.type === 'site_updated') ? ONE : []),
     run: (ctx, event) => revalidateRenderer(ctx, event as SpaceContentUpdated | SiteUpdated),
   },
-  'git-export': onContent((ctx, event) => exportContentChange(ctx, event), (_ctx, trx, event) => exportsChanges(trx, event.spaceId)),
+  // Queues the merge's commit in the committing transaction, so none is lost, then starts the export.
+  'git-export': onContent((ctx, event) => exportWaitingChanges(ctx, event.spaceId), (ctx, trx, event) => queueExportOfChange(ctx, trx, event)),
   // Without a runtime (QUIRE_INTEGRATIONS=false, or no workerd here) integrations receive nothing: the start says why.
   integration: {
     targets: (ctx, trx, event) => (ctx.sandbox.unavailable || event.type === 'site_updated' ? [] : installationsReceiving(trx, event)),

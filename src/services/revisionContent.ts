@@ -397,7 +397,7 @@ export function presentRevision(ctx: ServiceContext, spaceId: string, view: Revi
     tags: [],
     createdAt: view.revision.created_at,
     type: 'edits' as const,
-    ...(view.git ? { git: presentGitCommit(view.git.row) } : {}),
+    ...(view.git ? { git: presentGitCommit(view.git.row, !view.published) } : {}),
     urls: { app: `${ctx.config.publicUrl}/s/${spaceId}/~/revisions/${view.revision.id}/` },
   };
 }

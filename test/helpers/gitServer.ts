@@ -28,8 +28,12 @@ export interface GitServer {
   change(files: Record<string, string | Buffer | null>, message?: string, branch?: string): string;
   /** The branch's files as the server has them. */
   read(branch?: string): { head: string; files: Record<string, string>; bytes: Record<string, Buffer>; message: string };
+  /** The branch's commits, newest first: subject, author and committer as git records them. */
+  log(branch?: string): Array<{ subject: string; author: string; committer: string }>;
   /** Paths of requests that came without valid credentials. */
   refused: string[];
+  /** While down, every request is answered 503, as a git host in an outage answers. */
+  down: boolean;
   close(): Promise<void>;
 }
 
@@ -41,7 +45,12 @@ export async function startGitServer(): Promise<GitServer> {
   const refused: string[] = [];
   const expected = `Basic ${Buffer.from(`${GIT_USER}:${GIT_TOKEN}`).toString('base64')}`;
 
+  const state = { down: false };
   const server: Server = createServer((request, response) => {
+    if (state.down) {
+      response.writeHead(503, { 'retry-after': '1' }).end('down for maintenance');
+      return;
+    }
     if (request.headers.authorization !== expected) {
       refused.push(request.url ?? '');
       response.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('credentials needed');
@@ -119,6 +128,19 @@ export async function startGitServer(): Promise<GitServer> {
     url: bareUrl.replace('http://', `http://${GIT_USER}:${GIT_TOKEN}@`),
     bareUrl,
     refused,
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+    },
+    log(branch = 'main') {
+      const lines = git(bare, 'log', '--format=%s%x1f%an <%ae>%x1f%cn <%ce>', branch).split('\n').filter(Boolean);
+      return lines.map((line) => {
+        const [subject, author, committer] = line.split('\x1f');
+        return { subject, author, committer };
+      });
+    },
     commit(files, message = 'Docs', branch = 'main') {
       const work = workingCopy(branch);
       git(work, 'rm', '-q', '-r', '-f', '--ignore-unmatch', '.');

@@ -3,7 +3,7 @@
 // API's users and the official client drive it.
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsDelivered, request, useTestApp } from '../helpers/app.ts';
+import { eventsDelivered, request, startTestApp, stopTestApp, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { GIT_TOKEN, startGitServer, type GitServer } from '../helpers/gitServer.ts';
 import { publishSampleSite } from '../helpers/publishedSite.ts';
@@ -12,7 +12,7 @@ import { expectGitBookAnswer } from '../helpers/gitbookContract.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
 import { seal } from '../../src/lib/secretBox.ts';
-import { GIT_SYNC_JOB } from '../../src/services/gitSync.ts';
+import { GIT_SYNC_JOB } from '../../src/services/gitSyncRun.ts';
 import { findJobs } from '../../src/db/repos/jobs.ts';
 
 const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
@@ -444,7 +444,7 @@ describe("Git Sync export of a space's changes", () => {
     expect((await call('GET', `/v1/spaces/${space.id}/git/info`)).status).toBe(404);
     await mergeChange(space.id, [{ operation: 'insert_page', document: '# Third' }]);
     expect(server.read('auto').head).toBe(fromGit);
-    const sealed = await testApp.database.db.selectFrom('space_git_syncs').select('export_sealed_url').where('space_id', '=', space.id).execute();
+    const sealed = await testApp.database.db.selectFrom('space_git_syncs').select('sealed_url').where('space_id', '=', space.id).execute();
     expect(sealed).toEqual([]);
     expect((await call('DELETE', `/v1/spaces/${space.id}/git`)).body.error.message).toBe(`Space "${space.id}" is not synced with a git repository`);
   });
@@ -735,7 +735,9 @@ describe('Git Sync safety', () => {
       const rows = await testApp.database.db.selectFrom(table).selectAll().execute();
       expect(JSON.stringify(rows), table).not.toContain(GIT_TOKEN);
     }
-    const refused = await importInto(space.id, { url: server.bareUrl });
+    // The connection's own URL given bare keeps the connection's credentials; elsewhere the server refuses it, and that is said.
+    expect((await importInto(space.id, { url: server.bareUrl })).operation.state).toBe('success');
+    const refused = await importInto((await newSpace('Refused')).id, { url: server.bareUrl });
     expect(refused.operation).toMatchObject({ state: 'failure', error: `${server.bareUrl} refused the credentials (HTTP 401); put a token with access in the URL (https://user:token@host/repo.git)` });
     const wrong = await importInto(space.id, { url: server.url.replace(GIT_TOKEN, 'wrong-token') });
     expect(wrong.operation.error).not.toContain('wrong-token');
@@ -753,7 +755,8 @@ describe('Git Sync safety', () => {
     // As a process that died leaves it: the operation running, its job queued and due.
     server.change({ 'docs/reference/api.md': '# API\n\nChanged while Quire was down.\n' });
     await testApp.database.db.updateTable('space_git_syncs').set({ operation_id: 'op-after-crash', operation_state: 'running' }).where('space_id', '=', space.id).execute();
-    const payload = { spaceId: space.id, userId: org.admin.userId, operation: 'op-after-crash', direction: 'import', sealedUrl: seal(ctx.secretsKey(), server.url), ref: 'refs/heads/main', projectDirectory: '', force: false, standalone: false };
+    const target = { sealedUrl: seal(ctx.secretsKey(), server.url), url: server.bareUrl, ref: 'refs/heads/main', projectDirectory: '', treeUrl: null, commitUrl: null, provider: null };
+    const payload = { spaceId: space.id, userId: org.admin.userId, operation: 'op-after-crash', direction: 'import', target, force: false, standalone: false };
     await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_JOB, payload);
     await runDueJobs(ctx, jobHandlers);
     expect(await findJobs(ctx.db, GIT_SYNC_JOB)).toEqual([]);
@@ -810,5 +813,128 @@ describe('Git Sync safety', () => {
     expect((await client.spaces.getSpaceGitInfo(space.id)).data).toMatchObject({ repoName: 'docs', url: server.bareUrl, operation: { state: info.operation.state } });
     await client.spaces.exportToGitRepository(space.id, { url: server.url, ref: 'refs/heads/main', commitMessage: 'Via the client' });
     expect((await settled(space.id)).operation.state).toBe('success');
+  });
+});
+
+describe('Git Sync that never goes quiet', () => {
+  // The server's default branch exists, as on any git host once something was pushed.
+  beforeAll(() => void server.commit(DOCS));
+  const mergeAs = async (spaceId: string, token: string, subject: string, changes: unknown[]) => {
+    const changeRequest = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, { subject }, token)).body;
+    expect((await call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { changes }, token)).status).toBeLessThan(300);
+    const merged = await call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/merge`, undefined, token);
+    expect(merged.body.result).toBe('merge');
+    return changeRequest.number as number;
+  };
+  const info = async (spaceId: string) => (await call('GET', `/v1/spaces/${spaceId}/git/info`)).body;
+
+  /** The git sync jobs due after the clock moves past their back-off, run as the worker would. */
+  async function retriesRun(minutes = 20) {
+    testApp.clock.advance(minutes * 60_000);
+    await runDueJobs(testApp.app.ctx, jobHandlers);
+    await eventsDelivered(testApp);
+  }
+
+  it("keeps a synced space's connection when an import from a mistyped URL fails, says so, and goes on exporting every merge", async () => {
+    const ref = 'refs/heads/typo';
+    const space = await newSpace('Typo');
+    await mergeAs(space.id, org.admin.token, 'First page', [{ operation: 'insert_page', document: '# Home\n\nFirst.' }]);
+    expect((await exportFrom(space.id, { ref })).operation.state).toBe('success');
+    await eventsDelivered(testApp);
+
+    const typo = server.url.replace('/docs.git', '/docs2-typo.git');
+    const failed = await importInto(space.id, { url: typo, ref });
+    expect(failed.operation).toMatchObject({ state: 'failure', direction: 'import', error: `${server.bareUrl.replace('/docs.git', '/docs2-typo.git')} is not a git repository (HTTP 404)` });
+    expect(failed).toMatchObject({ url: server.bareUrl, ref, connected: true, exportsChanges: true, pendingExports: 0, lastFailure: { error: failed.operation.error } });
+
+    const number = await mergeAs(space.id, org.admin.token, 'After the typo', [{ operation: 'insert_page', document: '# After\n\nWritten after the typo.' }]);
+    await eventsDelivered(testApp);
+    const exported = await settled(space.id);
+    expect(exported, JSON.stringify(exported)).toMatchObject({ url: server.bareUrl, pendingExports: 0, operation: { state: 'success', direction: 'export' } });
+    expect(exported.lastFailure).toBeUndefined();
+    expect(server.read('typo').files['after.md']).toBe('# After\n\nWritten after the typo.\n');
+    expect(server.log('typo')[0].subject).toBe(`Merge change request #${number}: After the typo`);
+
+    // Importing again from the right URL changes nothing of that either.
+    expect((await importInto(space.id, { url: server.url, ref })).operation.state).toBe('success');
+    await mergeAs(space.id, org.admin.token, 'Later still', [{ operation: 'insert_page', document: '# Later\n\nStill exported.' }]);
+    await eventsDelivered(testApp);
+    expect((await settled(space.id)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(server.read('typo').files['later.md']).toBe('# Later\n\nStill exported.\n');
+  });
+
+  it('keeps every merge made while the remote is down, shows them waiting with the error, and exports each as its own commit, in order, once it answers', async () => {
+    const ref = 'refs/heads/outage';
+    const space = await newSpace('Outage');
+    const writer = await buildMember(testApp, org.organizationId, 'admin', 'Grace Writer', 'grace@example.test');
+    await mergeAs(space.id, org.admin.token, 'Start', [{ operation: 'insert_page', document: '# Home\n\nStart.' }]);
+    expect((await exportFrom(space.id, { ref })).operation.state).toBe('success');
+    await eventsDelivered(testApp);
+    const before = server.log('outage').length;
+
+    server.down = true;
+    try {
+      for (const [index, title] of ['One', 'Two', 'Three'].entries()) {
+        await mergeAs(space.id, index === 1 ? writer.token : org.admin.token, `Page ${title}`, [{ operation: 'insert_page', document: `# ${title}\n\nWritten during the outage.` }]);
+        await eventsDelivered(testApp);
+        await settled(space.id);
+      }
+      const waiting = await info(space.id);
+      expect(waiting).toMatchObject({ pendingExports: 3, operation: { state: 'failure', direction: 'export' }, lastFailure: { at: expect.any(String) } });
+      expect(waiting.operation.error).toMatch(/503/);
+      expect(waiting.operation.error).not.toContain(GIT_TOKEN);
+      // Retried with back-off, and still waiting while the remote is down.
+      await retriesRun(1);
+      expect((await info(space.id)).pendingExports).toBe(3);
+    } finally {
+      server.down = false;
+    }
+    await retriesRun();
+    const healed = await settled(space.id);
+    expect(healed, JSON.stringify(healed)).toMatchObject({ pendingExports: 0, operation: { state: 'success' } });
+    expect(healed.lastFailure).toBeUndefined();
+    const log = server.log('outage');
+    expect(log.length - before).toBe(3);
+    expect(log.slice(0, 3).map((commit) => commit.subject)).toEqual(['Merge change request #4: Page Three', 'Merge change request #3: Page Two', 'Merge change request #2: Page One']);
+    // Each commit is its merger's; Quire commits.
+    expect(log[1]).toEqual({ subject: 'Merge change request #3: Page Two', author: 'Grace Writer <grace@example.test>', committer: 'Quire <git-sync@quire.invalid>' });
+    expect(log[0].author).toBe(`Ada Admin <${org.admin.email}>`);
+    expect(Object.keys(server.read('outage').files).sort()).toEqual(['README.md', 'SUMMARY.md', 'one.md', 'three.md', 'two.md']);
+  });
+
+  it("records who wrote an imported commit on the revision it makes, for members only, and names a setting that blocks a fetch", async () => {
+    server.commit({ 'README.md': '# Home\n\nBy a writer.\n' }, 'Written in git', 'authored');
+    const space = await newSpace('Authored');
+    const imported = await importInto(space.id, { ref: 'refs/heads/authored' });
+    expect(imported.operation, JSON.stringify(imported.operation)).toMatchObject({ state: 'success' });
+    const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
+    expect(revision.git).toMatchObject({ message: 'Written in git', createdByGitBook: false, author: { name: 'Writer', email: 'writer@example.com' } });
+
+    const guarded = await startTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'false' });
+    try {
+      const other = await buildOrganization(guarded);
+      const created = (await request(guarded.app, 'POST', `/v1/orgs/${other.organizationId}/spaces`, { token: other.admin.token, body: { title: 'Guarded' } })).body;
+      expect((await request(guarded.app, 'POST', `/v1/spaces/${created.id}/git/import`, { token: other.admin.token, body: { url: server.url, ref: 'refs/heads/authored' } })).status).toBe(204);
+      let state: { operation: { state: string; error?: string } } | undefined;
+      for (let attempt = 0; attempt < 200 && state?.operation.state !== 'failure'; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        state = (await request(guarded.app, 'GET', `/v1/spaces/${created.id}/git/info`, { token: other.admin.token })).body;
+      }
+      expect(state?.operation.error).toMatch(/127\.0\.0\.1 .*private or local address.*set QUIRE_ALLOW_PRIVATE_URLS=true to let Quire fetch from it/);
+    } finally {
+      await stopTestApp(guarded);
+    }
+  });
+
+  it('uses the connection for an operation that names no URL, and refuses one on a space that has none with a message to act on', async () => {
+    server.commit(DOCS);
+    const space = await newSpace('Remembered');
+    const refused = await call('POST', `/v1/spaces/${space.id}/git/import`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^url: this space has no Git Sync connection yet/);
+    expect((await importInto(space.id)).operation.state).toBe('success');
+    const again = await call('POST', `/v1/spaces/${space.id}/git/export`, { commitMessage: 'No URL needed' });
+    expect(again.status).toBe(204);
+    expect((await settled(space.id)).operation).toMatchObject({ state: 'success', direction: 'export' });
   });
 });

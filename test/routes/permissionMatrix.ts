@@ -524,6 +524,8 @@ export const MATRIX: Row[] = [
   { operation: 'POST /v1/spaces/{spaceId}/git/import',                expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', body: () => GIT_OPERATION },
   { operation: 'POST /v1/spaces/{spaceId}/git/export',                expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', body: () => ({ ...GIT_OPERATION, commitMessage: 'Docs' }) },
   { operation: 'GET /v1/spaces/{spaceId}/git/info',                   expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  // Signed with the space's webhook secret or refused, whatever token comes with it.
+  { operation: 'POST /v1/spaces/{spaceId}/git/webhook',               expect: '401 401 401 401 401 401 401 401 401 401', body: () => ({ ref: 'refs/heads/main' }) },
   { operation: 'DELETE /v1/spaces/{spaceId}/git',                     expect: '401 401 404 2xx 403 403 2xx 2xx 2xx 2xx', fresh: fresh.gitSync },
   { operation: 'GET /v1/spaces/{spaceId}/links',                     expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: inChangeRequest({ pageId: 'crPageId' }) },

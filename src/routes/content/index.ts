@@ -81,7 +81,20 @@ const RevisionSchema = Type.Object({
   type: Type.String(),
   git: Type.Optional(
     Type.Object(
-      { oid: Type.String(), message: Type.String(), createdByGitBook: Type.Boolean(), createdByService: Type.Boolean(), url: Type.String(), ref: Type.String() },
+      {
+        oid: Type.String(),
+        message: Type.String(),
+        createdByGitBook: Type.Boolean(),
+        createdByService: Type.Boolean(),
+        url: Type.String(),
+        ref: Type.String(),
+        author: Type.Optional(
+          Type.Object(
+            { name: Type.String(), email: Type.String() },
+            { description: "Who wrote the commit, as git names them (Quire); members only: a published site's readers are not shown it" },
+          ),
+        ),
+      },
       { description: 'The commit the revision matches (Git Sync)' },
     ),
   ),

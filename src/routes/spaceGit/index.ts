@@ -9,8 +9,15 @@ import { IdParam, NoContent, errors } from '../schemas.ts';
 const SpaceParams = Type.Object({ spaceId: IdParam('The unique id of the space') });
 
 const Operation = {
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'The repository over HTTP(S); it may carry basic-auth credentials (https://user:token@host/repo.git), used for this operation only' }),
-  ref: Type.String({ minLength: 1, maxLength: 255, description: 'The git ref, as "refs/heads/main"' }),
+  url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "The repository over HTTP(S), with basic-auth credentials if it needs them (https://user:token@host/repo.git). Once an operation with it succeeds it is the space's connection, its credentials sealed: later operations, webhooks and polls use it, and may leave url out. A failed operation changes no connection",
+    }),
+  ),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The git ref, as "refs/heads/main"; the connection\'s when left out' })),
   repoCacheID: Type.Optional(Type.String({ maxLength: 255, description: 'Accepted for GitBook compatibility; Quire fetches afresh each time' })),
   repoTreeURL: Type.Optional(Type.String({ maxLength: 2048, description: 'Where readers browse the repository' })),
   repoCommitURL: Type.Optional(Type.String({ maxLength: 2048, description: 'Prefix of commit URLs' })),
@@ -33,6 +40,21 @@ const GitSyncState = Type.Object({
   repoProjectDirectory: Type.Optional(Type.String()),
   commit: Type.Optional(Type.String({ description: 'The commit the space was last in sync with' })),
   updatedAt: Type.String(),
+  connected: Type.Boolean({ description: 'Quire: an operation with this remote succeeded, so its credentials are kept (sealed) and operations may leave url out' }),
+  exportsChanges: Type.Boolean({ description: "Quire: each merge into the space is exported as a commit of its own (set up by an export that is not standalone)" }),
+  pendingExports: Type.Integer({ description: 'Quire: merges waiting for their commits, exported in order once the remote answers' }),
+  lastFailure: Type.Optional(
+    Type.Object({ error: Type.String(), at: Type.String({ format: 'date-time' }) }, { description: 'Quire: the last failure of an operation or a poll, until an operation succeeds' }),
+  ),
+  webhook: Type.Optional(
+    Type.Object(
+      {
+        url: Type.String({ description: "Where the git host calls on push (GitHub, GitLab, Gitea/Forgejo, Bitbucket)" }),
+        secret: Type.String({ description: "The webhook's secret: GitHub, Gitea and Bitbucket sign with it, GitLab sends it as its token" }),
+      },
+      { description: 'Quire: the push webhook, shown to those who may set up the sync' },
+    ),
+  ),
   operation: Type.Object({
     state: Type.Union([Type.Literal('running'), Type.Literal('success'), Type.Literal('failure')]),
     direction: Type.Union([Type.Literal('import'), Type.Literal('export')]),
