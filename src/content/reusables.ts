@@ -10,6 +10,8 @@ export interface ReusableEntry {
   title: string;
   /** Hash of its markdown. */
   blob: Hash;
+  /** Its file's path in .gitbook/includes (`Release Notes.md`), as a page's file name is its slug: where an export writes it again. */
+  file?: string;
 }
 
 export async function readReusables(store: ObjectStore, hash: Hash): Promise<ReusableEntry[]> {

@@ -372,7 +372,7 @@ async function importedContent(
     const markdown = await storedMarkdown(include);
     const blob = hashOf(markdown);
     blobs.set(blob, markdown);
-    reusables.push({ id, title: include.title, blob });
+    reusables.push({ id, title: include.title, blob, file: include.path.slice(INCLUDES_DIRECTORY.length + 1) });
     reusablePaths[id] = [include.path, oidOf(include.path) ?? ''];
   }
 
@@ -495,12 +495,12 @@ export function defaultPagePaths(
   return paths;
 }
 
-/** Each reusable content's file: where it was at the last sync, else .gitbook/includes/<its title's slug>.md. */
+/** Each reusable content's file: where it was at the last sync, else its file's path as imported, else .gitbook/includes/<its title's slug>.md. */
 function defaultReusablePaths(reusables: ReusableEntry[], kept: Map<string, string> = new Map()): Map<string, string> {
   const paths = new Map<string, string>();
   const used = new Set<string>();
-  for (const { id } of reusables) {
-    const path = kept.get(id);
+  for (const { id, file } of reusables) {
+    const path = kept.get(id) ?? (file && `${INCLUDES_DIRECTORY}/${file}`);
     if (path === undefined || used.has(path.toLowerCase())) continue;
     paths.set(id, path);
     used.add(path.toLowerCase());

@@ -149,8 +149,9 @@ describe('quire command line', () => {
       // SUMMARY.md's words for the guide are its title, the link's own title its link title; its file's heading and front matter say otherwise, and stay so.
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Network Bridges](guide.md "Bridges")\n',
       'README.md': '# Home\n\nRead the [guide](guide.md).\n',
-      'guide.md': '---\ntitle: Bridges\n---\n\n# Bridges\n\nSteps.\n\n{% include ".gitbook/includes/note.md" %}\n',
-      '.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nMind the gap.\n',
+      // A reusable content's file named otherwise than its title: it keeps its name, and its id at each import.
+      'guide.md': '---\ntitle: Bridges\n---\n\n# Bridges\n\nSteps.\n\n{% include ".gitbook/includes/Gap warning.md" %}\n',
+      '.gitbook/includes/Gap warning.md': '---\ntitle: Note\n---\n\nMind the gap.\n',
     };
     mkdirSync(join(folder, '.gitbook', 'includes'), { recursive: true });
     for (const [path, text] of Object.entries(files)) writeFileSync(join(folder, path), text);
@@ -160,7 +161,10 @@ describe('quire command line', () => {
     expect(json(imported.stdout)).toEqual({ pages: 2, files: 0, warnings: [] });
     const pages = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
     expect(pages.map((page: { title: string; linkTitle?: string }) => [page.title, page.linkTitle])).toEqual([['Home', undefined], ['Network Bridges', 'Bridges']]);
-    expect((await call('GET', `/v1/spaces/${space.id}/content`)).reusableContents).toEqual([expect.objectContaining({ title: 'Note' })]);
+    const [note] = (await call('GET', `/v1/spaces/${space.id}/content`)).reusableContents;
+    expect(note).toMatchObject({ title: 'Note' });
+    expect((await runCli(['import', folder, '--space', space.id, '--json'], database.env)).code).toBe(0);
+    expect((await call('GET', `/v1/spaces/${space.id}/content/reusable-contents/${note.id}`)).title).toBe('Note');
 
     const out = mkdtempSync(join(tmpdir(), 'quire-export-'));
     const exported = await runCli(['export', '--space', space.id, out], database.env);
