@@ -1,6 +1,7 @@
 // Git Sync over HTTP: spaces imported from and exported to a git repository served by
 // git's own http-backend (with basic auth) on 127.0.0.1, in GitBook's format, as the
 // API's users and the official client drive it.
+import { createHmac } from 'node:crypto';
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsDelivered, request, startTestApp, stopTestApp, useTestApp } from '../helpers/app.ts';
@@ -13,6 +14,7 @@ import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
 import { seal } from '../../src/lib/secretBox.ts';
 import { GIT_SYNC_JOB } from '../../src/services/gitSyncRun.ts';
+import { schedulePolling } from '../../src/services/gitSync.ts';
 import { findJobs } from '../../src/db/repos/jobs.ts';
 
 const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
@@ -936,5 +938,145 @@ describe('Git Sync that never goes quiet', () => {
     const again = await call('POST', `/v1/spaces/${space.id}/git/export`, { commitMessage: 'No URL needed' });
     expect(again.status).toBe(204);
     expect((await settled(space.id)).operation).toMatchObject({ state: 'success', direction: 'export' });
+  });
+});
+
+describe('Git Sync of pushes, without a call', () => {
+  beforeAll(() => void server.commit(DOCS));
+  const hex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+
+  /** A webhook call as the host sends it, with no token. */
+  const webhook = (spaceId: string, headers: Record<string, string>, body: string) =>
+    testApp.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/git/webhook`, headers: { 'content-type': 'application/json', ...headers }, payload: body });
+
+  /** Waits until no pull or operation of Git Sync is queued or running; answers the git info. */
+  async function pulled(spaceId: string) {
+    for (let attempt = 0; attempt < 400; attempt++) {
+      const jobs = await testApp.database.db.selectFrom('jobs').select('kind').where('kind', 'in', ['git-sync-pull', 'git-sync']).where('run_at', '<=', testApp.clock.now().toISOString()).execute();
+      if (jobs.length === 0) return settled(spaceId);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the pull did not end');
+  }
+
+  async function connected(branch: string, title: string) {
+    server.commit({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': '# Home\n\nFirst words.\n' }, 'Start', branch);
+    const space = await newSpace(title);
+    const synced = await importInto(space.id, { ref: `refs/heads/${branch}` });
+    expect(synced.webhook).toEqual({ url: `http://quire.test/v1/spaces/${space.id}/git/webhook`, secret: expect.stringMatching(/^[\w-]{32}$/) });
+    return { space, secret: synced.webhook.secret as string, ref: `refs/heads/${branch}` };
+  }
+  const homeOf = async (spaceId: string) => markdownOf(spaceId, (await byTitle(spaceId, 'Home')).id);
+
+  it("imports a push signed with the space's secret, and refuses an unsigned or wrongly signed call, changing nothing", async () => {
+    const { space, secret, ref } = await connected('hooked', 'Hooked');
+    server.change({ 'README.md': '# Home\n\nPushed to git.\n' }, 'Push', 'hooked');
+    const body = JSON.stringify({ ref, after: server.read('hooked').head });
+    const before = (await call('GET', `/v1/spaces/${space.id}/content`)).body.id;
+
+    for (const refused of [
+      await webhook(space.id, { 'x-github-event': 'push' }, body),
+      await webhook(space.id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex('not the secret', body)}` }, body),
+      await webhook(space.id, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'guess' }, body),
+      await webhook(space.id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex(secret, body)}` }, body.replace('hooked', 'hijack')),
+      await webhook((await newSpace('Never synced')).id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex(secret, body)}` }, body),
+    ]) {
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error.message).toMatch(/not signed with this space's Git Sync webhook secret/);
+    }
+    expect(await findJobs(testApp.app.ctx.db, 'git-sync-pull')).toEqual([]);
+    expect((await call('GET', `/v1/spaces/${space.id}/content`)).body.id).toBe(before);
+
+    const started = await webhook(space.id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex(secret, body)}` }, body);
+    expect(started.statusCode).toBe(202);
+    expect(started.json()).toEqual({ result: 'started', message: `Importing ${ref} from ${server.bareUrl}` });
+    expect((await pulled(space.id)).operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect(await homeOf(space.id)).toBe('Pushed to git.\n');
+
+    const ping = await webhook(space.id, { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${hex(secret, '{}')}` }, '{}');
+    expect([ping.statusCode, ping.json().result]).toEqual([200, 'ping']);
+    const elsewhere = JSON.stringify({ ref: 'refs/heads/other' });
+    const ignored = await webhook(space.id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex(secret, elsewhere)}` }, elsewhere);
+    expect([ignored.statusCode, ignored.json()]).toEqual([200, { result: 'ignored', message: `The push moved refs/heads/other, not ${ref}` }]);
+  });
+
+  it("takes GitLab's token, Gitea's and Bitbucket's signatures, and shows the secret only to those who may set up the sync", async () => {
+    const { space, secret, ref } = await connected('hosts', 'Hosts');
+    const calls: Array<[string, Record<string, string>, string]> = [
+      ['GitLab', { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': secret }, JSON.stringify({ ref })],
+      ['Gitea', { 'x-gitea-event': 'push' }, JSON.stringify({ ref })],
+      ['Bitbucket', { 'x-event-key': 'repo:push' }, JSON.stringify({ push: { changes: [{ new: { type: 'branch', name: 'hosts' } }] } })],
+    ];
+    for (const [host, headers, body] of calls) {
+      server.change({ 'README.md': `# Home\n\nPushed for ${host}.\n` }, host, 'hosts');
+      const signed = host === 'Gitea' ? { ...headers, 'x-gitea-signature': hex(secret, body) } : host === 'Bitbucket' ? { ...headers, 'x-hub-signature': `sha256=${hex(secret, body)}` } : headers;
+      const answer = await webhook(space.id, signed, body);
+      expect(answer.statusCode, host).toBe(202);
+      await pulled(space.id);
+      expect(await homeOf(space.id)).toBe(`Pushed for ${host}.\n`);
+    }
+    const reader = await buildMember(testApp, org.organizationId, 'read');
+    const shown = (await call('GET', `/v1/spaces/${space.id}/git/info`, undefined, reader.token)).body;
+    expect(shown.webhook).toBeUndefined();
+    expect(JSON.stringify(shown)).not.toContain(secret);
+  });
+
+  it('brings in a push by polling the remote, with no call at all, once the space is due', async () => {
+    const { space } = await connected('polled', 'Polled');
+    const ctx = testApp.app.ctx;
+    await schedulePolling(ctx);
+    await runDueJobs(ctx, jobHandlers);
+    await pulled(space.id);
+    server.change({ 'README.md': '# Home\n\nFound by the poll.\n' }, 'Unannounced', 'polled');
+    // Not due yet: the poll asks each space once per QUIRE_GIT_SYNC_POLL.
+    testApp.clock.advance(60_000);
+    await runDueJobs(ctx, jobHandlers);
+    await pulled(space.id);
+    expect(await homeOf(space.id)).toBe('First words.\n');
+    testApp.clock.advance(300_000);
+    await runDueJobs(ctx, jobHandlers);
+    await pulled(space.id);
+    expect(await homeOf(space.id)).toBe('Found by the poll.\n');
+    expect(await findJobs(ctx.db, 'git-sync-poll')).toHaveLength(1);
+  });
+
+  it('turns a push that conflicts with a merge not yet exported into a change request, overwriting neither side, and exports the merge once the change request is closed', async () => {
+    const { space, secret, ref } = await connected('clash', 'Clash');
+    expect((await exportFrom(space.id, { ref, commitMessage: 'Set up' })).operation.state).toBe('success');
+    server.down = true;
+    let number: number;
+    try {
+      const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Quire side' })).body;
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page: (await byTitle(space.id, 'Home')).id, document: '# Home\n\nWords from Quire.' }] });
+      expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+      await eventsDelivered(testApp);
+      expect((await settled(space.id)).pendingExports).toBe(1);
+    } finally {
+      server.down = false;
+    }
+    const theirs = server.change({ 'README.md': '# Home\n\nWords from git.\n' }, 'Git side', 'clash');
+    const body = JSON.stringify({ ref });
+    expect((await webhook(space.id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex(secret, body)}` }, body)).statusCode).toBe(202);
+    const waiting = await pulled(space.id);
+    expect(waiting.operation.error).toMatch(/^The repository and the space both changed "Home" since the last sync\. The import waits in change request #(\d+)/);
+    number = Number(/#(\d+)/.exec(waiting.operation.error)![1]);
+    expect(waiting.pendingExports).toBe(1);
+    expect((await homeOf(space.id)).trim()).toBe('Words from Quire.');
+    expect(server.read('clash').head).toBe(theirs);
+    const proposal = (await call('GET', `/v1/spaces/${space.id}/change-requests/${number}`)).body;
+    expect(proposal).toMatchObject({ status: 'open', subject: expect.stringMatching(/^Git Sync: clash at /) });
+
+    // The same push again makes no second change request; exports wait for this one.
+    expect((await webhook(space.id, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hex(secret, body)}` }, body)).statusCode).toBe(202);
+    expect((await pulled(space.id)).operation.error).toMatch(new RegExp(`waits in change request #${number}`));
+    expect((await call('GET', `/v1/spaces/${space.id}/change-requests`)).body.items.filter((item: { status: string }) => item.status === 'open')).toHaveLength(1);
+
+    // Closed: Quire's side is chosen, exported on top of the repository's commit, which history keeps.
+    expect((await call('PATCH', `/v1/spaces/${space.id}/change-requests/${number}`, { status: 'archived' })).status).toBe(200);
+    await call('POST', `/v1/spaces/${space.id}/git/export`, { commitMessage: 'Quire wins' });
+    const exported = await pulled(space.id);
+    expect(exported, JSON.stringify(exported)).toMatchObject({ pendingExports: 0, operation: { state: 'success' } });
+    expect(server.read('clash').files['README.md']).toBe('# Home\n\nWords from Quire.\n');
+    expect(server.log('clash').map((commit) => commit.subject)).toContain('Git side');
   });
 });
