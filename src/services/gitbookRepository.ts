@@ -82,7 +82,11 @@ function metaFromFront(front: Record<string, unknown>, frontText: string | undef
   if (typeof front.cover === 'string') {
     const file = coverFile(front.cover);
     if (file) meta.cover = { ref: { kind: 'file', file }, ...(typeof front.coverY === 'number' ? { yPos: front.coverY } : {}) };
-    else warnings.push(`${where}: the cover ${front.cover} is not a file of the repository; it is left out`);
+    else {
+      // Absent from the repository (or too large to import): the page shows none, and its front matter keeps it for the way back.
+      meta.coverNotImported = true;
+      warnings.push(`${where}: the cover ${front.cover} is not a file of the repository; the page has none, and an export keeps it in the front matter`);
+    }
   }
   if (front.layout && typeof front.layout === 'object') {
     const given = front.layout as Record<string, { visible?: unknown; size?: unknown } | undefined>;
@@ -170,7 +174,9 @@ function frontFromMeta(meta: PageMeta, coverPath: (fileId: string) => string | u
   if (typeof meta.if === 'string') front.if = meta.if;
   const { fields: written, text } = writtenFrontMatter(meta);
   const layout = overlayLayout(written.layout, front.layout);
-  const fields = overlay({ ...written, layout: undefined }, { ...front, layout }, (key) => MANAGED_FIELDS.has(key) || key === 'layout');
+  // A cover the import could not bring in stays as written, until the page is given one in Quire.
+  const keptCover = meta.coverNotImported === true && !coverAt;
+  const fields = overlay({ ...written, layout: undefined }, { ...front, layout }, (key) => (MANAGED_FIELDS.has(key) && !(keptCover && (key === 'cover' || key === 'coverY'))) || key === 'layout');
   return text !== undefined && JSON.stringify(fields) === JSON.stringify(written) ? text : fields;
 }
 

@@ -150,7 +150,8 @@ describe('quire command line', () => {
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Network Bridges](guide.md "Bridges")\n',
       'README.md': '# Home\n\nRead the [guide](guide.md).\n',
       // A reusable content's file named otherwise than its title: it keeps its name, and its id at each import.
-      'guide.md': '---\ntitle: Bridges\n---\n\n# Bridges\n\nSteps.\n\n{% include ".gitbook/includes/Gap warning.md" %}\n',
+      // Its cover is no file of the folder: the page has none, and its front matter keeps it.
+      'guide.md': '---\ntitle: Bridges\ncover: .gitbook/assets/gone.png\ncoverY: 0\n---\n\n# Bridges\n\nSteps.\n\n{% include ".gitbook/includes/Gap warning.md" %}\n',
       '.gitbook/includes/Gap warning.md': '---\ntitle: Note\n---\n\nMind the gap.\n',
     };
     mkdirSync(join(folder, '.gitbook', 'includes'), { recursive: true });
@@ -158,7 +159,7 @@ describe('quire command line', () => {
 
     const imported = await runCli(['import', folder, '--space', space.id, '--json'], database.env);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(json(imported.stdout)).toEqual({ pages: 2, files: 0, warnings: [] });
+    expect(json(imported.stdout)).toEqual({ pages: 2, files: 0, warnings: ['guide.md: the cover .gitbook/assets/gone.png is not a file of the repository; the page has none, and an export keeps it in the front matter'] });
     const pages = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
     expect(pages.map((page: { title: string; linkTitle?: string }) => [page.title, page.linkTitle])).toEqual([['Home', undefined], ['Network Bridges', 'Bridges']]);
     const [note] = (await call('GET', `/v1/spaces/${space.id}/content`)).reusableContents;
