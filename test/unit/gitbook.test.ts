@@ -759,6 +759,20 @@ describe("GitBook's written layout", () => {
     expect(write(expectStable(markdown))).toBe(markdown);
   });
 
+  it('keeps every code block of a list item, however it is indented or spaced, and of an expandable in a list or opened without a blank line, as code where the markdown has it', () => {
+    const codeIn = (nodes: Array<Block | Inline | TextNode>): number =>
+      nodes.reduce((count, node) => count + (node.object === 'block' && node.type === 'code' ? 1 : 0) + (node.object === 'text' ? 0 : codeIn(node.nodes ?? []) + (node.fragments ?? []).reduce((sum, fragment) => sum + codeIn(fragment.nodes), 0)), 0);
+    for (const markdown of [
+      '1. Step:\n   ```bash\n   npm i\n   ```\n2. Step two',
+      '* Item with code\n\n  ```\n  a\n  ```\n\n  More text.\n* Next',
+      '1. First\n\n   {% code title="a.js" %}\n   ```js\n   a()\n   ```\n   {% endcode %}\n2. Second',
+      '* Item\n\n  <details>\n\n  <summary>Nested</summary>\n\n  ```\n  inner\n  ```\n\n  </details>',
+      '<details>\n<summary>X</summary>\n\n```js\ncode\n```\n\n</details>',
+    ]) {
+      expect(codeIn(expectStable(markdown).nodes), markdown).toBe(1);
+    }
+  });
+
   it("writes marks as GitBook nests them: a mark runs on into the next text only while it is that text's outermost, italic before bold, so a bold word in italic inside bold text closes the bold first", () => {
     // GitBook's own documentation and Beefree's, both synced by GitBook.
     for (const markdown of [
