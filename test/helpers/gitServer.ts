@@ -34,6 +34,12 @@ export interface GitServer {
   refused: string[];
   /** While down, every request is answered 503, as a git host in an outage answers. */
   down: boolean;
+  /** While holding, a push is applied but never answered: the client cannot tell whether it landed. */
+  holdPushes: boolean;
+  /** How many pushes have been applied and wait for an answer. */
+  heldPushes(): number;
+  /** Cuts the connections of the held pushes, as a network failure would. */
+  dropHeldPushes(): void;
   close(): Promise<void>;
 }
 
@@ -45,7 +51,8 @@ export async function startGitServer(): Promise<GitServer> {
   const refused: string[] = [];
   const expected = `Basic ${Buffer.from(`${GIT_USER}:${GIT_TOKEN}`).toString('base64')}`;
 
-  const state = { down: false };
+  const state = { down: false, holdPushes: false };
+  const held: Array<() => void> = [];
   const server: Server = createServer((request, response) => {
     if (state.down) {
       response.writeHead(503, { 'retry-after': '1' }).end('down for maintenance');
@@ -75,6 +82,11 @@ export async function startGitServer(): Promise<GitServer> {
     request.pipe(cgi.stdin);
     let head = Buffer.alloc(0);
     let headersSent = false;
+    if (state.holdPushes && url.pathname.endsWith('/git-receive-pack')) {
+      cgi.stdout.resume();
+      cgi.on('close', () => held.push(() => response.destroy()));
+      return;
+    }
     cgi.stdout.on('data', (chunk: Buffer) => {
       if (headersSent) return void response.write(chunk);
       head = Buffer.concat([head, chunk]);
@@ -130,6 +142,16 @@ export async function startGitServer(): Promise<GitServer> {
     refused,
     get down() {
       return state.down;
+    },
+    get holdPushes() {
+      return state.holdPushes;
+    },
+    set holdPushes(value: boolean) {
+      state.holdPushes = value;
+    },
+    heldPushes: () => held.length,
+    dropHeldPushes() {
+      for (const drop of held.splice(0)) drop();
     },
     set down(value: boolean) {
       state.down = value;
