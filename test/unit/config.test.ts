@@ -54,6 +54,7 @@ describe('configuration', () => {
       QUIRE_INTEGRATION_TIMEOUT: '5',
       QUIRE_INTEGRATION_MEMORY: '64',
       QUIRE_INTEGRATION_REQUESTS: '10',
+      QUIRE_GIT_SYNC_POLL: '0',
     });
     expect(config).toEqual({
       port: 9000,
@@ -64,6 +65,7 @@ describe('configuration', () => {
       bodyLimit: 512 * 1024,
       logLevel: 'warn',
       allowPrivateUrls: true,
+      gitSyncPollSeconds: 0,
       rateLimitPerMinute: 0,
       requestTimeoutMs: 5_000,
       jobLeaseMs: 2_000,
