@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { childPids, freePort, QUIRE_BIN, runCli, startServerProcess, waitFor, type ServerProcess } from '../helpers/process.ts';
+import { parseHTML } from 'linkedom';
 
 let database: TestDatabase;
 /** Arguments, help and the configuration are read before a database is opened: what tests only them runs on one engine. */
@@ -167,6 +168,15 @@ describe('quire command line', () => {
     expect((await runCli(['import', folder, '--space', space.id, '--json'], database.env)).code).toBe(0);
     expect((await call('GET', `/v1/spaces/${space.id}/content/reusable-contents/${note.id}`)).title).toBe('Note');
 
+    // A reader of the published site sees the guide's link title in the navigation and the pagination, as GitBook shows it.
+    const sites = `/v1/orgs/${boot.organization.id}/sites`;
+    const site = await call('POST', sites, { title: 'Folder docs' });
+    await call('POST', `${sites}/${site.id}/site-spaces`, { spaceId: space.id });
+    await call('PATCH', `${sites}/${site.id}`, { visibility: 'public' });
+    const published = new URL((await call('POST', `${sites}/${site.id}/publish`)).urls.published).pathname;
+    const read = async (selector: string) => parseHTML(await (await fetch(`${server!.baseUrl}${published}`)).text()).document.querySelector(selector)?.textContent;
+    expect([await read('nav.pages'), await read('nav.pagination')]).toEqual(['HomeBridges', 'Next: Bridges']);
+
     const out = mkdtempSync(join(tmpdir(), 'quire-export-'));
     const exported = await runCli(['export', '--space', space.id, out], database.env);
     expect(exported.code, exported.stderr).toBe(0);
@@ -188,6 +198,8 @@ describe('quire command line', () => {
     expect(reference.pages).toEqual([
       expect.objectContaining({ type: 'computed', title: 'OpenAPI: petstore', computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } } }),
     ]);
+    // Quire computes none of its pages: the reader leaves it out.
+    expect(await read('nav.pages')).toBe('HomeAPI reference');
     const apiOut = mkdtempSync(join(tmpdir(), 'quire-api-export-'));
     expect((await runCli(['export', '--space', space.id, apiOut], database.env)).code).toBe(0);
     for (const [path, text] of Object.entries(apiFiles)) expect(readFileSync(join(apiOut, path), 'utf8'), path).toBe(text);
