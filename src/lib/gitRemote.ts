@@ -96,9 +96,12 @@ function explain(error: unknown, url: string): GitRemoteError {
 
 /** The commit a ref points at on a remote, or undefined if it has none: one small request, no repository on disk. */
 export async function remoteHeadOf(url: string, fetcher: Fetcher, ref: string): Promise<string | undefined> {
-  const git = (await import('isomorphic-git')).default;
+  return headOnServer((await import('isomorphic-git')).default, httpThrough(fetcher), url, ref);
+}
+
+async function headOnServer(git: Git, http: HttpClient, url: string, ref: string): Promise<string | undefined> {
   try {
-    const refs = await git.listServerRefs({ http: httpThrough(fetcher), url, prefix: ref, symrefs: false, protocolVersion: 1 });
+    const refs = await git.listServerRefs({ http, url, prefix: ref, symrefs: false, protocolVersion: 1 });
     return refs.find((entry) => entry.ref === ref)?.oid;
   } catch (error) {
     throw explain(error, url);
@@ -139,9 +142,8 @@ export class GitWorkspace {
   }
 
   /** The commit a ref points at on the server, or undefined if it has none. */
-  async remoteHead(ref: string): Promise<string | undefined> {
-    const refs = await this.run(() => this.git.listServerRefs({ http: this.http, url: this.url, prefix: ref, symrefs: false, protocolVersion: 1 }));
-    return refs.find((entry) => entry.ref === ref)?.oid;
+  remoteHead(ref: string): Promise<string | undefined> {
+    return headOnServer(this.git, this.http, this.url, ref);
   }
 
   /** Fetches the ref's last commit (no history); answers its oid, or undefined for a ref the server does not have. */
