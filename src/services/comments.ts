@@ -1,7 +1,7 @@
 // Comments on a space or on a change request, their replies and reactions. One
 // module serves both families: a place names the space, and the change request when
 // there is one; a comment from another place is never found there (404).
-import { BadRequest, Forbidden, NotFound } from '../errors.ts';
+import { BadRequest, NotFound } from '../errors.ts';
 import { linkResolverFor, markdownToDocument, mentionsIn } from '../content/document.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
 import { addReaction, commentsQuery, deleteComment, findComment, insertComment, removeReaction, updateComment, type CommentScope } from '../db/repos/comments.ts';
@@ -10,7 +10,8 @@ import { jsonRows } from '../db/dialect.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { roleAtLeast, type Role } from '../lib/roles.ts';
+import type { Role } from '../lib/roles.ts';
+import { authorizeComment, commentPermissions } from '../policies/comment.ts';
 import type { SpacePermissions } from '../policies/content.ts';
 import { presentComment, presentReply, type CommentTargetPage, type ReactionRow } from '../presenters/comment.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -57,11 +58,6 @@ async function resolvePlace(
   };
 }
 
-function permissionsFor(actor: Actor, role: Role, comment: CommentWithPeople) {
-  const author = comment.posted_by === actor.user.id;
-  return { view: true, edit: author, reply: roleAtLeast(role, 'comment'), delete: author || roleAtLeast(role, 'admin') };
-}
-
 /** Presents comments or replies of one place, their reactions read with them and target pages from one tree. */
 async function presentMany(
   ctx: ServiceContext,
@@ -79,7 +75,7 @@ async function presentMany(
       listUrl: place.listUrl,
       reactions: jsonRows<ReactionRow>(row.reactions),
       body: format === 'document' ? markdownToDocument(row.body, resolver) : { markdown: row.body },
-      ...(place.withPermissions ? { permissions: permissionsFor(actor, place.role, row) } : {}),
+      ...(place.withPermissions ? { permissions: commentPermissions(actor.user.id, place.role, { postedBy: row.posted_by }) } : {}),
     };
     if (row.parent_id) return presentReply(view, row);
     return presentComment(view, row, row.page_id ? targetPage(tree, row) : undefined);
@@ -192,11 +188,11 @@ export interface CommentChanges {
   removedReactions?: string[];
 }
 
-/** Applies body, resolution and reaction changes to a comment or reply; the body is its author's alone. */
-async function change(ctx: ServiceContext, db: Db, actor: Actor, target: CommentWithPeople, changes: CommentChanges) {
+/** Applies body, resolution and reaction changes to a comment or reply; the body is its author's alone (policies/comment.ts). */
+async function change(ctx: ServiceContext, db: Db, actor: Actor, role: Role, target: CommentWithPeople, changes: CommentChanges) {
   const now = isoNow(ctx.clock);
   if (changes.body !== undefined) {
-    if (target.posted_by !== actor.user.id) throw new Forbidden('Only the author may change what a comment says');
+    authorizeComment(actor.user.id, role, { postedBy: target.posted_by }, 'edit');
     if (changes.body.markdown !== target.body) {
       await updateComment(db, target.id, { body: changes.body.markdown, mentions: JSON.stringify(mentionsIn(changes.body.markdown)), edited_at: now });
     }
@@ -212,7 +208,7 @@ async function change(ctx: ServiceContext, db: Db, actor: Actor, target: Comment
 export async function putComment(ctx: ServiceContext, actor: Actor, place: CommentPlace, commentId: string, changes: CommentChanges) {
   const { resolved, written } = await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
-    await change(ctx, trx, actor, await requireComment(trx, resolved.scope, commentId), changes);
+    await change(ctx, trx, actor, resolved.role, await requireComment(trx, resolved.scope, commentId), changes);
     return { resolved, written: await requireComment(trx, resolved.scope, commentId) };
   });
   const [comment] = await presentComments(ctx, actor, resolved, [written]);
@@ -224,9 +220,7 @@ export async function removeComment(ctx: ServiceContext, actor: Actor, place: Co
   await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'view');
     const target = await requireComment(trx, resolved.scope, commentId, replyTo);
-    if (target.posted_by !== actor.user.id && !roleAtLeast(resolved.role, 'admin')) {
-      throw new Forbidden('Only the author or an administrator of the space may delete this');
-    }
+    authorizeComment(actor.user.id, resolved.role, { postedBy: target.posted_by }, 'delete');
     await deleteComment(trx, target.id);
   });
 }
@@ -303,7 +297,7 @@ export async function putReply(
 ) {
   const { resolved, written } = await ctx.db.transaction().execute(async (trx) => {
     const resolved = await resolvePlace(ctx, trx, actor, place, 'comment');
-    await change(ctx, trx, actor, await requireComment(trx, resolved.scope, replyId, commentId), changes);
+    await change(ctx, trx, actor, resolved.role, await requireComment(trx, resolved.scope, replyId, commentId), changes);
     return { resolved, written: await requireComment(trx, resolved.scope, replyId, commentId) };
   });
   const [reply] = await presentReplies(ctx, actor, resolved, [written]);

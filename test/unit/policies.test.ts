@@ -3,6 +3,7 @@ import { Forbidden, NotFound } from '../../src/errors.ts';
 import { ROLES, highestRole, roleAtLeast } from '../../src/lib/roles.ts';
 import { authorizeOrganization, organizationPermissions, teamPermissions } from '../../src/policies/organization.ts';
 import { authorizeSpaceStanding, spacePermissions, spaceRole, spaceStanding } from '../../src/policies/content.ts';
+import { authorizeComment, commentPermissions, type CommentPermissions } from '../../src/policies/comment.ts';
 
 describe('roles', () => {
   it('orders read < comment < edit < review < create < admin', () => {
@@ -66,5 +67,29 @@ describe('space policy', () => {
     expect(() => authorizeSpaceStanding('published', 'view', 's1', 'drafts')).toThrow(NotFound);
     expect(authorizeSpaceStanding('read', 'view', 's1', 'drafts')).toBe('read');
     expect(() => authorizeSpaceStanding(null, 'view', 's1')).toThrow(NotFound);
+  });
+});
+
+describe('comment policy', () => {
+  const comment = { postedBy: 'author' };
+
+  it('lets the author edit and delete, an admin delete, and anyone who may comment reply', () => {
+    expect(commentPermissions('author', 'comment', comment)).toEqual({ view: true, edit: true, reply: true, delete: true });
+    expect(commentPermissions('author', 'read', comment)).toEqual({ view: true, edit: true, reply: false, delete: true });
+    expect(commentPermissions('other', 'admin', comment)).toEqual({ view: true, edit: false, reply: true, delete: true });
+    expect(commentPermissions('other', 'review', comment)).toEqual({ view: true, edit: false, reply: true, delete: false });
+    expect(commentPermissions('other', 'read', comment)).toEqual({ view: true, edit: false, reply: false, delete: false });
+  });
+
+  it('refuses with 403 exactly what the permissions object leaves out', () => {
+    for (const [userId, role] of [['author', 'read'], ['other', 'admin'], ['other', 'comment']] as const) {
+      for (const [permission, granted] of Object.entries(commentPermissions(userId, role, comment))) {
+        const check = () => authorizeComment(userId, role, comment, permission as keyof CommentPermissions);
+        if (granted) expect(check).not.toThrow();
+        else expect(check).toThrow(Forbidden);
+      }
+    }
+    expect(() => authorizeComment('other', 'admin', comment, 'edit')).toThrow('Only the author may change what a comment says');
+    expect(() => authorizeComment('other', 'review', comment, 'delete')).toThrow('Only the author or an administrator of the space may delete this');
   });
 });
