@@ -126,8 +126,9 @@ async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: stri
     if (timestamp && existing?.last_timestamp && timestamp < existing.last_timestamp) return undefined;
     const target = targetOf(ctx, input, existing, direction);
     const operation = runningOperation(ctx, direction);
-    if (existing) await updateSpaceGitSync(trx, spaceId, { ...operation, last_timestamp: timestamp ?? existing.last_timestamp });
-    else await upsertSpaceGitSync(trx, newConnectionRow(spaceId, target, operation, timestamp ?? null));
+    // A connection stays as it is until the operation succeeds; without one, the row shows what is being tried.
+    if (existing?.sealed_url) await updateSpaceGitSync(trx, spaceId, { ...operation, last_timestamp: timestamp ?? existing.last_timestamp });
+    else await upsertSpaceGitSync(trx, newConnectionRow(spaceId, target, operation, timestamp ?? existing?.last_timestamp ?? null));
     const payload: GitSyncPayload = {
       spaceId,
       userId: actor.user.id,

@@ -297,7 +297,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
   const waiting = commit === row.conflict_commit && !payload.force ? await conflictWaiting(ctx.db, row) : undefined;
   if (waiting) {
     const error = `The import of ${commit.slice(0, 7)} waits in change request #${waiting.number}: resolve it there, or import with force to take the repository's version`;
-    await finish(ctx, ctx.db, payload, { operation_state: 'failure', operation_error: error });
+    await finish(ctx, ctx.db, payload, { operation_state: 'failure', operation_error: error, failure_error: error, failure_at: isoNow(ctx.clock) });
     return undefined;
   }
   if (commit === row.last_commit && !payload.force && !payload.standalone && payload.direction === 'import') {
@@ -344,9 +344,12 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
     if ('conflicts' in outcome) {
       const changeRequest = await openChangeRequest(ctx, trx, actor, payload.spaceId, { subject, base, revision: imported });
       const pages = [...new Set(outcome.conflicts.map((conflict) => `"${'page' in conflict ? conflict.page.title : conflict.reusableContent.title}"`))].join(', ');
+      const error = `The repository and the space both changed ${pages} since the last sync. The import waits in change request #${changeRequest.number}: resolve it there, or import with force to take the repository's version`;
       await finish(ctx, trx, payload, {
         operation_state: 'failure',
-        operation_error: `The repository and the space both changed ${pages} since the last sync. The import waits in change request #${changeRequest.number}: resolve it there, or import with force to take the repository's version`,
+        operation_error: error,
+        failure_error: error,
+        failure_at: isoNow(ctx.clock),
         operation_warnings: JSON.stringify(content.warnings),
         conflict_commit: commit,
         conflict_revision: imported,

@@ -126,11 +126,13 @@ export async function foldGitSyncExportsInto(db: Db, spaceId: string, revisionId
   await deleteGitSyncExportsBefore(db, spaceId, into.position);
 }
 
-/** Connected spaces whose poll is due, claimed by moving their next poll: of several processes, one claims each space. */
+/** Connected spaces (not in the trash) whose poll is due, claimed by moving their next poll: of several processes, one claims each space. */
 export async function claimDueGitSyncPolls(db: Db, now: string, next: string, limit: number): Promise<SpaceGitSyncRow[]> {
   const due = await db
     .selectFrom('space_git_syncs')
-    .selectAll()
+    .innerJoin('spaces', 'spaces.id', 'space_git_syncs.space_id')
+    .selectAll('space_git_syncs')
+    .where('spaces.deleted_at', 'is', null)
     .where('sealed_url', 'is not', null)
     .where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]))
     .orderBy('next_poll_at')
