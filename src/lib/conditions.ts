@@ -3,6 +3,7 @@
 // evaluator walks the tree with no calls, no assignments and own properties only, so
 // a condition can read claims and nothing else. Never eval.
 import jsep from 'jsep';
+import { BadRequest } from '../errors.ts';
 
 export class ConditionError extends Error {}
 
@@ -120,4 +121,15 @@ export function conditionHolds(source: string, claims: Record<string, unknown>):
   } catch {
     return false;
   }
+}
+
+/** Checks a condition before it is saved; unset (undefined) keeps it, null removes it. */
+export function checkedCondition(field: string, condition: string | null | undefined): string | null | undefined {
+  if (condition === undefined || condition === null) return condition;
+  try {
+    parseCondition(condition);
+  } catch (error) {
+    throw new BadRequest(`${field}: the expression is invalid (${(error as ConditionError).message})`);
+  }
+  return condition;
 }

@@ -27,7 +27,8 @@ import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
 import { presentChangeRequestOf, requireChangeRequest } from './changeRequests.ts';
 import { listsOf, presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
-import { checkedCondition, slugify, uniquePath } from './siteStructure.ts';
+import { checkedCondition } from '../lib/conditions.ts';
+import { slugify, uniquePath } from '../lib/slugs.ts';
 
 interface PageFields {
   title?: string;

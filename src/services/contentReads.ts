@@ -6,7 +6,7 @@ import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpace, authorizeSpaceDrafts } from './contentAccess.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
-import { pagesReadBy } from './siteStructure.ts';
+import { pagesReadBy } from '../content/adaptive.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import type { SpaceStanding } from '../policies/content.ts';
 import {

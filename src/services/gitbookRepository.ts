@@ -27,7 +27,7 @@ import { imageFacts } from '../lib/uploads.ts';
 import { mergeRevisionIntoSpace, storeRevision } from './changeRequestContent.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { listsOf, requireRevision, treeOf } from './revisionContent.ts';
-import { slugify, uniquePath } from './siteStructure.ts';
+import { slugify, uniquePath } from '../lib/slugs.ts';
 
 function hasCredentials(url: string): boolean {
   if (!URL.canParse(url)) return false;

@@ -8,7 +8,7 @@ import type { Db, PublishedSiteRows, SiteRow } from '../db/schema.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { Actor } from './context.ts';
 import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
-import { shownStructure } from './siteStructure.ts';
+import { shownStructure } from '../lib/siteStructure.ts';
 
 export type { ReadCredentials };
 

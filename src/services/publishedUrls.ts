@@ -15,7 +15,7 @@ import type { PublishedSiteRows } from '../db/schema.ts';
 import { mintSiteToken } from '../lib/siteTokens.ts';
 import type { ServiceContext } from './context.ts';
 import { publishedSiteClaims } from './publishedAccess.ts';
-import { defaultSectionOf, siteSpaceAtPath } from './siteStructure.ts';
+import { defaultSectionOf, siteSpaceAtPath } from '../lib/siteStructure.ts';
 
 export interface PublishedUrlRequest {
   url: string;

@@ -23,7 +23,8 @@ import { authorizeSpace, loadContentCallerOf, visibleContent } from './contentAc
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { authorizeSiteRead } from './siteAccess.ts';
-import { pageReadBy, shownStructure } from './siteStructure.ts';
+import { pageReadBy } from '../content/adaptive.ts';
+import { shownStructure } from '../lib/siteStructure.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';

@@ -14,7 +14,7 @@ import { presentSection, presentSectionGroup, presentSiteSpace } from '../presen
 import type { Actor, ServiceContext } from './context.ts';
 import { loadContentCallerOf, spaceFacts } from './contentAccess.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
-import { shownStructure, topLevelItems } from './siteStructure.ts';
+import { shownStructure, topLevelItems } from '../lib/siteStructure.ts';
 
 function siteNotFound(siteId: string): NotFound {
   return new NotFound(`No site with id "${siteId}" in this organization`);

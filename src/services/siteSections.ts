@@ -12,7 +12,11 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
-import { checkedCondition, positionAmong, settleDefaults, slugify, topLevelItems, uniquePath } from './siteStructure.ts';
+import { settleDefaults } from './siteStructure.ts';
+import { checkedCondition } from '../lib/conditions.ts';
+import { positionAmong } from '../lib/positions.ts';
+import { slugify, uniquePath } from '../lib/slugs.ts';
+import { topLevelItems } from '../lib/siteStructure.ts';
 import { addSpaceToSite } from './sites.ts';
 
 /** A position among sections and groups: `{before|after: {type, id | siteSection | siteSectionGroup}}`. */

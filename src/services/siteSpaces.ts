@@ -4,7 +4,10 @@ import { deleteSiteSpace, readSiteStructure, updateSiteSpace } from '../db/repos
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
-import { checkedCondition, orderedSections, positionAmong, settleDefaults } from './siteStructure.ts';
+import { settleDefaults } from './siteStructure.ts';
+import { checkedCondition } from '../lib/conditions.ts';
+import { orderedSections } from '../lib/siteStructure.ts';
+import { positionAmong } from '../lib/positions.ts';
 import { addSpaceToSite } from './sites.ts';
 import type { SiteStructureRows } from '../db/schema.ts';
 

@@ -15,7 +15,9 @@ import type { Actor, ServiceContext } from './context.ts';
 import { siteScripts } from './integrationEvents.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
-import { positionAmong, settleDefaults, slugify, uniquePath } from './siteStructure.ts';
+import { settleDefaults } from './siteStructure.ts';
+import { positionAmong } from '../lib/positions.ts';
+import { slugify, uniquePath } from '../lib/slugs.ts';
 import { createSpace } from './spaces.ts';
 
 export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
