@@ -12,7 +12,8 @@ import { pagePath, shownToReaders, type FlatTree, type TreeOutline } from '../co
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { insertSections, matchingSections } from '../db/fullText.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
-import { spaceIdsVisibleTo } from '../db/repos/spaces.ts';
+import { allLiveSpaceIds, spaceIdsVisibleTo, spaceOrganizationId, spaceRevisionId } from '../db/repos/spaces.ts';
+import { deleteSections, deleteSectionSpan, forgetSpaceIndexed, indexedPageIds, markSpaceIndexed, searchIndexPosition, staleIndexSpaces } from '../db/repos/searchIndex.ts';
 import { lockRow } from '../db/dialect.ts';
 import { enqueueJobOnce } from '../jobs/queue.ts';
 import type { Kysely } from 'kysely';
@@ -116,16 +117,8 @@ type SectionRow = ReturnType<typeof sectionRows>[number];
 type IndexWrite = (trx: Db) => Promise<boolean>;
 
 /** Deletes up to ROWS_PER_TRANSACTION sections of the pages from `from` on; true when there may be more. */
-async function deleteSections(trx: Db, spaceId: string, pageIds: string[], from = 0): Promise<boolean> {
-  const doomed = trx
-    .selectFrom('search_sections')
-    .select('id')
-    .where('space_id', '=', spaceId)
-    .where('page_id', 'in', pageIds)
-    .where('section_index', '>=', from)
-    .limit(ROWS_PER_TRANSACTION);
-  const result = await trx.deleteFrom('search_sections').where('id', 'in', doomed).executeTakeFirst();
-  return Number(result.numDeletedRows) === ROWS_PER_TRANSACTION;
+async function deleteSomeSections(trx: Db, spaceId: string, pageIds: string[], from = 0): Promise<boolean> {
+  return (await deleteSections(trx, spaceId, pageIds, from, ROWS_PER_TRANSACTION)) === ROWS_PER_TRANSACTION;
 }
 
 /**
@@ -143,7 +136,7 @@ function indexWrites(spaceId: string, pages: string[], rows: SectionRow[]): Inde
   const writes: IndexWrite[] = [];
   for (let start = 0; start < emptied.length; start += 500) {
     const chunk = emptied.slice(start, start + 500);
-    writes.push((trx) => deleteSections(trx, spaceId, chunk));
+    writes.push((trx) => deleteSomeSections(trx, spaceId, chunk));
   }
   for (let start = 0; start < rows.length; start += ROWS_PER_TRANSACTION) {
     const chunk = rows.slice(start, start + ROWS_PER_TRANSACTION);
@@ -155,22 +148,14 @@ function indexWrites(spaceId: string, pages: string[], rows: SectionRow[]): Inde
     }
     writes.push(async (trx) => {
       let more = false;
-      for (const [pageId, { first, last }] of spans) {
-        await trx
-          .deleteFrom('search_sections')
-          .where('space_id', '=', spaceId)
-          .where('page_id', '=', pageId)
-          .where('section_index', '>=', first)
-          .where('section_index', '<=', last)
-          .execute();
-      }
+      for (const [pageId, { first, last }] of spans) await deleteSectionSpan(trx, spaceId, pageId, first, last);
       // Read under the space's lock (writeInSteps): a transfer to another organization moves the rows it finds, and these follow it.
-      const { organization_id } = await trx.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+      const organization_id = await spaceOrganizationId(trx, spaceId);
       for (let at = 0; at < chunk.length; at += 200) {
         await insertSections(trx, organization_id, chunk.slice(at, at + 200).map((row) => ({ ...row, organization_id })));
       }
       for (const [pageId, { last }] of spans) {
-        if (last === counts.get(pageId)! - 1) more = (await deleteSections(trx, spaceId, [pageId], last + 1)) || more;
+        if (last === counts.get(pageId)! - 1) more = (await deleteSomeSections(trx, spaceId, [pageId], last + 1)) || more;
       }
       return more;
     });
@@ -180,16 +165,12 @@ function indexWrites(spaceId: string, pages: string[], rows: SectionRow[]): Inde
 
 /** Until its last write is in, a space written in several transactions counts as not indexed: a stop or a move in between has it indexed anew. */
 async function forgetIndexed(trx: Db, spaceId: string): Promise<boolean> {
-  await trx.deleteFrom('search_state').where('space_id', '=', spaceId).execute();
+  await forgetSpaceIndexed(trx, spaceId);
   return false;
 }
 
 async function markIndexed(trx: Db, spaceId: string, revisionId: string): Promise<void> {
-  await trx
-    .insertInto('search_state')
-    .values({ space_id: spaceId, revision_id: revisionId, conversion: DOCUMENT_CONVERSION })
-    .onConflict((conflict) => conflict.column('space_id').doUpdateSet({ revision_id: revisionId, conversion: DOCUMENT_CONVERSION }))
-    .execute();
+  await markSpaceIndexed(trx, spaceId, revisionId, DOCUMENT_CONVERSION);
 }
 
 /**
@@ -236,14 +217,7 @@ async function writeInSteps(
  * Answers how many pages it rewrote.
  */
 export async function catchUpSearchIndex(db: Kysely<Database>, spaceId: string): Promise<number> {
-  const positions = (reader: Db) =>
-    reader
-      .selectFrom('spaces as s')
-      .leftJoin('search_state as st', 'st.space_id', 's.id')
-      .select(['s.revision_id as current', 'st.revision_id as indexed', 'st.conversion'])
-      .where('s.id', '=', spaceId)
-      .where('s.deleted_at', 'is', null)
-      .executeTakeFirst();
+  const positions = (reader: Db) => searchIndexPosition(reader, spaceId);
   for (;;) {
     const at = await positions(db);
     if (!at) return 0;
@@ -291,15 +265,12 @@ function sectionRows(spaceId: string, pageId: string, page: IndexedPage, section
  */
 export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promise<number> {
   for (;;) {
-    const space = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
-    if (!space) return 0;
-    const { tree, reusables } = await indexedContentOf(db, space.revision_id);
+    const revisionId = await spaceRevisionId(db, spaceId);
+    if (revisionId === undefined) return 0;
+    const { tree, reusables } = await indexedContentOf(db, revisionId);
     const pages = [...indexedPages(tree)];
-    const before = await db.selectFrom('search_sections').select('page_id').distinct().where('space_id', '=', spaceId).execute();
-    const stillCurrent = async (trx: Db) => {
-      const current = await trx.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst();
-      return current?.revision_id === space.revision_id;
-    };
+    const before = await indexedPageIds(db, spaceId);
+    const stillCurrent = async (trx: Db) => (await spaceRevisionId(trx, spaceId)) === revisionId;
     let current = await writeInSteps(db, spaceId, [(trx) => forgetIndexed(trx, spaceId)], stillCurrent);
     for (let start = 0; start < pages.length && current; start += PAGES_PER_BATCH) {
       const batch = pages.slice(start, start + PAGES_PER_BATCH);
@@ -310,8 +281,8 @@ export async function reindexSpace(db: Kysely<Database>, spaceId: string): Promi
     }
     if (!current) continue;
     const live = new Set(pages.map(([pageId]) => pageId));
-    const gone = before.map((row) => row.page_id).filter((pageId) => !live.has(pageId));
-    const finished = await writeInSteps(db, spaceId, indexWrites(spaceId, gone, []), stillCurrent, (trx) => markIndexed(trx, spaceId, space.revision_id));
+    const gone = before.filter((pageId) => !live.has(pageId));
+    const finished = await writeInSteps(db, spaceId, indexWrites(spaceId, gone, []), stillCurrent, (trx) => markIndexed(trx, spaceId, revisionId));
     if (finished) return pages.length;
   }
 }
@@ -321,20 +292,11 @@ export async function reindexEverything(
   db: Kysely<Database>,
   onSpace?: (progress: { spaceId: string; pages: number; done: number; of: number }) => void,
 ): Promise<void> {
-  const spaces = await db.selectFrom('spaces').select('id').where('deleted_at', 'is', null).execute();
-  for (const [index, space] of spaces.entries()) {
-    const pages = await reindexSpace(db, space.id);
-    onSpace?.({ spaceId: space.id, pages, done: index + 1, of: spaces.length });
+  const spaceIds = await allLiveSpaceIds(db);
+  for (const [index, spaceId] of spaceIds.entries()) {
+    const pages = await reindexSpace(db, spaceId);
+    onSpace?.({ spaceId, pages, done: index + 1, of: spaceIds.length });
   }
-}
-
-function staleSpaces(db: Db) {
-  return db
-    .selectFrom('spaces as s')
-    .leftJoin('search_state as st', 'st.space_id', 's.id')
-    .select('s.id')
-    .where('s.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('st.revision_id', 'is', null), eb('st.revision_id', '!=', eb.ref('s.revision_id')), eb('st.conversion', '<', DOCUMENT_CONVERSION)]));
 }
 
 export const CATCH_UP_SEARCH_JOB = 'catch-up-search';
@@ -347,13 +309,13 @@ export const CATCH_UP_SEARCH_JOB = 'catch-up-search';
  * so a start never waits on the size of the content.
  */
 export async function scheduleSearchCatchUp(ctx: ServiceContext): Promise<void> {
-  if (!(await staleSpaces(ctx.db).limit(1).executeTakeFirst())) return;
+  if ((await staleIndexSpaces(ctx.db, DOCUMENT_CONVERSION, 1)).length === 0) return;
   await enqueueJobOnce(ctx, CATCH_UP_SEARCH_JOB, {});
 }
 
 /** The catch-up job: each stale space in turn; run again after a stop, it finds only what is still behind. */
 export async function catchUpStaleSpaces(ctx: ServiceContext): Promise<void> {
-  const stale = await staleSpaces(ctx.db).execute();
+  const stale = await staleIndexSpaces(ctx.db, DOCUMENT_CONVERSION);
   for (const space of stale) ctx.log.info({ spaceId: space.id, pages: await catchUpSearchIndex(ctx.db, space.id) }, 'search index: space caught up');
   if (stale.length > 0) ctx.log.info({ spaces: stale.length }, 'search index caught up');
 }

@@ -124,7 +124,7 @@ describe('Git Sync import', () => {
     // A section of a page listed on its own is a link; a group's anchor is its slug; `***` ends a group.
     expect(outline(pages)).toEqual([
       ['document', 'Welcome'],
-      ['document', 'Guide', [['document', 'Install'], ['link', 'Steps']]],
+      ['document', 'Guide', [['document', 'Installation'], ['link', 'Steps']]],
       ['link', 'Changelog'],
       ['group', 'API Reference', [['document', 'API']]],
       ['document', 'Pricing'],
@@ -170,17 +170,17 @@ describe('Git Sync import', () => {
     const space = await newSpace();
     const info = await importInto(space.id, { ref: 'refs/heads/odd' });
     expect(info.operation.warnings).toEqual([
-      'SUMMARY.md: pages GitBook computes (builtin:openapi) from the OpenAPI spec "petstore" are left out of the space: Quire does not compute pages (openapi-operation blocks in a page show a spec\'s operations); an export to the repository keeps their block in SUMMARY.md',
+      'SUMMARY.md: pages GitBook computes (builtin:openapi) from the OpenAPI spec "petstore" are kept as a computed page, which Quire does not compute: its readers see no pages for it (openapi-operation blocks in a page show a spec\'s operations); an export writes it back in SUMMARY.md',
       'SUMMARY.md: "Plain text entry" links to no file; it is left out',
       'SUMMARY.md: README.md is listed more than once; it is imported where it is first listed',
       'SUMMARY.md: ghost.md does not exist; its page is imported empty',
     ]);
-    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Intro'], ['document', 'Ghost']]);
+    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Intro', [['computed', 'OpenAPI: petstore']]], ['document', 'Ghost']]);
 
     server.commit({ '.gitbook.yaml': 'root: [unclosed\n', 'README.md': '# Hi\n' }, 'Broken config', 'broken');
     const broken = await importInto(space.id, { ref: 'refs/heads/broken' });
     expect(broken.operation).toMatchObject({ state: 'failure', error: expect.stringMatching(/^\.gitbook\.yaml is not valid YAML/) });
-    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Intro'], ['document', 'Ghost']]);
+    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Intro', [['computed', 'OpenAPI: petstore']]], ['document', 'Ghost']]);
   });
 
   it('builds the tree from the folders when there is no SUMMARY.md: README first, a folder with a README.md as its page', async () => {
@@ -247,7 +247,7 @@ describe('Git Sync import', () => {
     expect(started.status).toBe(204);
     expect((await settled(published.space.id, published.org.admin.token)).operation.state).toBe('success');
     const redirects = (await published.call('GET', `${published.sites}/${published.site.id}/redirects`)).body.items;
-    const install = flat((await published.call('GET', `/v1/spaces/${published.space.id}/content/pages`)).body.pages as PageNode[]).find((page) => page.title === 'Install')!;
+    const install = flat((await published.call('GET', `/v1/spaces/${published.space.id}/content/pages`)).body.pages as PageNode[]).find((page) => page.title === 'Installation')!;
     // Under the site space's path, where the space's pages are read.
     const siteSpace = (await published.call('GET', `${published.sites}/${published.site.id}/site-spaces`)).body.items[0];
     expect(redirects).toEqual([
@@ -270,7 +270,7 @@ describe('Git Sync export', () => {
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
       changes: [
-        { operation: 'insert_page', into: guide.id, document: `# Upgrade notes\n\nFirst read [install](/pages/${(await byTitle(space.id, 'Install')).id}).` },
+        { operation: 'insert_page', into: guide.id, document: `# Upgrade notes\n\nFirst read [install](/pages/${(await byTitle(space.id, 'Installation')).id}).` },
         { operation: 'update_page', page: (await byTitle(space.id, 'API')).id, title: 'HTTP API' },
       ],
     });
@@ -473,7 +473,7 @@ describe("Git Sync export of a space's changes", () => {
     expect(server.read('specs-again').files['README.md']).toBe(page);
   });
 
-  it("keeps SUMMARY.md's blocks of pages GitBook computes where they are listed when it exports, under a page and in a group, though the space leaves those pages out", async () => {
+  it("keeps SUMMARY.md's blocks of pages GitBook computes as computed pages of the space, and writes them back where they are listed when it exports, under a page and in a group", async () => {
     const openapi = (indent: string, spec: string) =>
       `${indent}* \`\`\`yaml\n${['props:', '  models: false', '  grouping: by-operation', 'type: builtin:openapi', 'dependencies:', '  spec:', '    ref:', '      kind: openapi', `      spec: ${spec}`].map((line) => `${indent}  ${line}\n`).join('')}${indent}  \`\`\`\n`;
     const summary =
@@ -486,7 +486,11 @@ describe("Git Sync export of a space's changes", () => {
     const space = await newSpace('Computed');
     const imported = await importInto(space.id, { ref: 'refs/heads/computed' });
     expect(imported.operation.warnings).toHaveLength(2);
-    expect(outline(await pagesOf(space.id))).toEqual([['document', 'Home'], ['document', 'API reference', [['document', 'Errors']]], ['group', 'Webhooks', [['document', 'Signing']]]]);
+    expect(outline(await pagesOf(space.id))).toEqual([
+      ['document', 'Home'],
+      ['document', 'API reference', [['computed', 'OpenAPI: petstore'], ['document', 'Errors']]],
+      ['group', 'Webhooks', [['computed', 'OpenAPI: hooks'], ['document', 'Signing']]],
+    ]);
     await mergeChange(space.id, [{ operation: 'insert_page', document: '# Later\n\nWritten in Quire.' }]);
     expect((await exportFrom(space.id, { ref: 'refs/heads/computed' })).operation.state).toBe('success');
     expect(server.read('computed').files['SUMMARY.md']).toBe(`${summary}\n***\n\n* [Later](later.md)\n`);
@@ -561,7 +565,7 @@ describe('Git Sync of reusable content', () => {
     // Exported once, the space follows the branch: each merge below goes to git by itself.
     await exportFrom(space.id, { commitMessage: 'Nothing changed' });
     expect(server.read().head).toBe(commit);
-    const page = await byTitle(space.id, 'Install');
+    const page = await byTitle(space.id, 'Installation');
     const edit = async (change: Record<string, unknown>) => {
       const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
       await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page: page.id, ...change }] });

@@ -135,3 +135,24 @@ export async function compareAndSetSpaceRevision(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** A space's current revision, deleted or not; undefined when there is no such space. */
+export async function spaceRevisionId(db: Db, spaceId: string): Promise<string | undefined> {
+  return (await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst())?.revision_id;
+}
+
+/** The organization a space belongs to (read under the space's lock, it is where the space stays until the transaction ends). */
+export async function spaceOrganizationId(db: Db, spaceId: string): Promise<string> {
+  return (await db.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirstOrThrow()).organization_id;
+}
+
+/** The ids of every live space, of every organization. */
+export async function allLiveSpaceIds(db: Db): Promise<string[]> {
+  return (await db.selectFrom('spaces').select('id').where('deleted_at', 'is', null).execute()).map((row) => row.id);
+}
+
+/** Which of these spaces are live (exist and are not deleted). */
+export async function liveSpaceIdsAmong(db: Db, spaceIds: string[]): Promise<string[]> {
+  if (spaceIds.length === 0) return [];
+  return (await db.selectFrom('spaces').select('id').where('id', 'in', spaceIds).where('deleted_at', 'is', null).execute()).map((row) => row.id);
+}
