@@ -685,6 +685,7 @@ export type ApiTokenRow = ApiTokensTable;
 export type ChangeRequestRow = ChangeRequestsTable;
 export type CollectionRow = CollectionsTable;
 export type CommentRow = CommentsTable;
+export type ContentImportRow = ContentImportsTable;
 export type CustomFieldRow = CustomFieldsTable;
 export type EventDeliveryRow = EventDeliveriesTable;
 export type EventRow = EventsTable;

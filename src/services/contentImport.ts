@@ -7,6 +7,7 @@
 // finished in the same transaction as the revision, so a job run twice imports once.
 import robotsParser from 'robots-parser';
 import { pageMarkdown, parsePage, type ParsedPage } from '../content/html.ts';
+import { findContentImport, finishContentImport, insertContentImport } from '../db/repos/contentImports.ts';
 import { findUserById } from '../db/repos/users.ts';
 import { BadRequest, Forbidden } from '../errors.ts';
 import { runJobNow } from '../jobs/queue.ts';
@@ -151,7 +152,7 @@ interface ImportPayload {
 
 /** The import job: crawl, convert, and write one revision of the change request. */
 export async function runWebsiteImport(ctx: ServiceContext, payload: ImportPayload): Promise<void> {
-  const row = await ctx.db.selectFrom('content_imports').selectAll().where('id', '=', payload.importId).executeTakeFirst();
+  const row = await findContentImport(ctx.db, payload.importId);
   if (!row || row.status !== 'pending') return;
   const user = await findUserById(ctx.db, row.created_by);
   if (!user) return;
@@ -186,14 +187,9 @@ export async function runWebsiteImport(ctx: ServiceContext, payload: ImportPaylo
   const totalResources = attempted + imageUrls.length;
   const importedResources = plan.size + images.size;
   const finish = async (trx: typeof ctx.db, revisionId: string) => {
-    const finished = await trx
-      .updateTable('content_imports')
-      .set({ status: 'done', revision_id: revisionId, imported_resources: importedResources, total_resources: totalResources })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
+    const finished = await finishContentImport(trx, row.id, { revisionId, importedResources, totalResources });
     // Another run of this job finished first: roll this revision back.
-    if (Number(finished.numUpdatedRows) === 0) throw new AlreadyImported();
+    if (!finished) throw new AlreadyImported();
   };
   try {
     if (changes.length === 0) await ctx.db.transaction().execute((trx) => finish(trx, changeRequest.revision_id));
@@ -222,23 +218,20 @@ export async function importIntoChangeRequest(
     if (error instanceof FetchRefused && (error.code === 'SCHEME' || error.code === 'ADDRESS')) throw new BadRequest(`url: ${error.message}`);
   }
   const importId = newId();
-  await ctx.db
-    .insertInto('content_imports')
-    .values({
-      id: importId,
-      space_id: spaceId,
-      change_request_id: changeRequest.id,
-      url: input.url,
-      created_by: actor.user.id,
-      status: 'pending',
-      revision_id: null,
-      imported_resources: null,
-      total_resources: null,
-      created_at: isoNow(ctx.clock),
-    })
-    .execute();
+  await insertContentImport(ctx.db, {
+    id: importId,
+    space_id: spaceId,
+    change_request_id: changeRequest.id,
+    url: input.url,
+    created_by: actor.user.id,
+    status: 'pending',
+    revision_id: null,
+    imported_resources: null,
+    total_resources: null,
+    created_at: isoNow(ctx.clock),
+  });
   await runJobNow(ctx, IMPORT_WEBSITE_JOB, { importId }, runWebsiteImport);
-  const done = await ctx.db.selectFrom('content_imports').selectAll().where('id', '=', importId).executeTakeFirstOrThrow();
+  const done = (await findContentImport(ctx.db, importId))!;
   if (done.status !== 'done') {
     return { finished: false as const, result: { revision: changeRequest.revision_id, importedResources: 0, totalResources: 0 } };
   }

@@ -20,7 +20,8 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts, loadContentCaller, spaceFacts, type AuthorizedSpace } from './contentAccess.ts';
 import { spaceStanding } from '../policies/content.ts';
 import { presentSpace } from '../presenters/content.ts';
-import { findSpacesByIds } from '../db/repos/spaces.ts';
+import { findSpacesByIds, liveSpaceIdsAmong } from '../db/repos/spaces.ts';
+import { openChangeRequestRevisions } from '../db/repos/changeRequests.ts';
 import { loadRevision, presentFile, presentRevision, requireFile, requirePage, type RevisionView } from './revisionContent.ts';
 import { getChangeRequest } from './changeRequests.ts';
 import { accessFromRow, organizationWithAccess } from './organizations.ts';
@@ -200,8 +201,7 @@ async function visibleSpaces(ctx: ServiceContext, actor: Actor, location: Locati
 async function liveSpaces(db: Db, links: PageLink[]): Promise<Set<string>> {
   const ids = [...new Set(links.flatMap((link) => (link.target.kind === 'space' ? [link.target.space] : [])))];
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('spaces').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-  return new Set(rows.map((row) => row.id));
+  return new Set(await liveSpaceIdsAmong(db, ids));
 }
 
 /** Queues a check of the external URLs not checked lately (nor queued in the last minutes). */
@@ -271,10 +271,9 @@ function listWithStats(items: Awaited<ReturnType<typeof linkItems>>, status: Sta
 export async function listSpaceLinks(ctx: ServiceContext, actor: Actor, spaceId: string, options: PageRequest & { status?: Status }) {
   const location = await locate(ctx, actor, await authorizeSpaceDrafts(ctx.db, actor, spaceId, 'view'));
   const items = await linkItems(ctx, actor, location);
-  const open = await ctx.db.selectFrom('change_requests').select('revision_id').where('space_id', '=', spaceId).where('status', '=', 'open').execute();
   const brokenInChangeRequests = new Set<string>();
-  for (const changeRequest of open) {
-    const view = await loadRevision(ctx, changeRequest.revision_id);
+  for (const revisionId of await openChangeRequestRevisions(ctx.db, spaceId)) {
+    const view = await loadRevision(ctx, revisionId);
     for (const item of await linkItems(ctx, actor, { ...location, view })) {
       if (item.status === 'broken') brokenInChangeRequests.add(item.key);
     }

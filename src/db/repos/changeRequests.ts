@@ -29,6 +29,12 @@ export function changeRequestsQuery(db: Db, spaceId: string, filters: { status?:
     .$if(filters.contributor !== undefined, (q) => q.where('cr.created_by', '=', filters.contributor!));
 }
 
+/** The revisions of a space's open change requests. */
+export async function openChangeRequestRevisions(db: Db, spaceId: string): Promise<string[]> {
+  const rows = await db.selectFrom('change_requests').select('revision_id').where('space_id', '=', spaceId).where('status', '=', 'open').execute();
+  return rows.map((row) => row.revision_id);
+}
+
 /** The next number in a space; the caller holds the space's row lock. */
 export async function nextChangeRequestNumber(db: Db, spaceId: string): Promise<number> {
   const row = await db
