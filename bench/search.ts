@@ -22,6 +22,7 @@ import { createSpace } from '../src/services/spaces.ts';
 import { summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 import { noSandbox } from '../src/sandbox/sandbox.ts';
 import { JobRuns } from '../src/jobs/queue.ts';
+import { registerEventSubscribers } from '../src/jobs/subscribers.ts';
 
 export interface SearchBenchResult {
   /** Pages of the organization searched. */
@@ -89,6 +90,7 @@ const QUERIES = (words: string[]) => [
 
 /** A context for calling services directly, without a server. */
 export function benchContext(db: ServiceContext['db']): ServiceContext {
+  registerEventSubscribers();
   return {
     db,
     clock: systemClock,

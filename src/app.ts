@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { createSandbox } from './sandbox/sandbox.ts';
 import { JobRuns } from './jobs/queue.ts';
+import { registerEventSubscribers } from './jobs/subscribers.ts';
 import { integrationFetchRoutes } from './routes/integrations/publicEndpoints.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
@@ -148,6 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // What follows a change, before the app makes the first one.
+  registerEventSubscribers();
   const linkKey = await linkSigningKey(database.db);
   let secretsKey: Buffer | undefined;
   app.decorate('ctx', {

@@ -61,7 +61,8 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
 
 /** What a service needs, for commands that act through the services as the server does. */
 async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  const [{ createSandbox }, { JobRuns }] = await Promise.all([import('./sandbox/sandbox.ts'), import('./jobs/queue.ts')]);
+  const [{ createSandbox }, { JobRuns }, { registerEventSubscribers }] = await Promise.all([import('./sandbox/sandbox.ts'), import('./jobs/queue.ts'), import('./jobs/subscribers.ts')]);
+  registerEventSubscribers();
   return withDatabase(config, async (handle) => {
     const log = pino({ level: 'error' }, pino.destination(2));
     const ctx: ServiceContext = {

@@ -9,9 +9,9 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
-import { followConversionChange, DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
+import { DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
 import { DOCUMENT_CONVERSION } from '../../src/content/gitbook/conversion.ts';
-import { prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
+import { followConversionChange, prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 
 let renderer: Server;
