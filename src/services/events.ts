@@ -13,12 +13,12 @@
 //
 // This module imports no service: the subscribers are registered at start, at the
 // composition root (jobs/subscribers.ts), as the job handlers are.
-import { countDeliveryAttempt, deleteEvent, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent, uncountDeliveryAttempt } from '../db/repos/events.ts';
-import { deleteJob, findJobs } from '../db/repos/jobs.ts';
+import { countDeliveryAttempt, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent, uncountDeliveryAttempt } from '../db/repos/events.ts';
+import { findJobs } from '../db/repos/jobs.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
-import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, runHeldJob, runHeldJobSoon, startJobSoon, type HeldJob } from '../jobs/queue.ts';
+import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, runHeldJob, startJobSoon, type HeldJob } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { SandboxStopping } from '../sandbox/sandbox.ts';
@@ -175,42 +175,6 @@ export async function commitRevision(ctx: ServiceContext, trx: Db, actor: Actor,
   return recordContentUpdated(ctx, trx, { ...change, previousRevisionId: change.from, revisionId: change.to, updatedBy: [actor.user.id] });
 }
 
-/** A site change's announcement to the renderer, written before the change is made. */
-export interface HeldSiteAnnouncement {
-  eventId: string;
-  committed: CommittedEvent;
-}
-
-/**
- * Before a change of a site's settings or structure: its `site_updated` event, every
- * delivery held by this process. Written first, so that no change that commits goes
- * unannounced: should this process end before `releaseSiteUpdated`, a worker delivers
- * it once the lease runs out, after the change. Undefined when nobody is told (no
- * renderer configured).
- */
-export async function holdSiteUpdated(ctx: ServiceContext, organizationId: string, siteId: string): Promise<HeldSiteAnnouncement | undefined> {
-  const eventId = newId();
-  const committed = await ctx.db.transaction().execute((trx) => recordEvent(ctx, trx, siteUpdated(organizationId, siteId), { eventId, held: true }));
-  return committed.held.length > 0 ? { eventId, committed } : undefined;
-}
-
-/**
- * Once the change has answered: the renderer is told if it succeeded, beside the answer
- * rather than before it, so a slow renderer does not slow the change; a change that
- * failed is not announced.
- */
-export async function releaseSiteUpdated(ctx: ServiceContext, announcement: HeldSiteAnnouncement, succeeded: boolean): Promise<void> {
-  if (succeeded) {
-    // Should this fail, the job stays queued for a worker once its lease runs out.
-    for (const held of announcement.committed.held) runHeldJobSoon(ctx, held, deliverEvent);
-    return;
-  }
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const held of announcement.committed.held) await deleteJob(trx, held.id);
-    await deleteEvent(trx, announcement.eventId);
-  });
-}
-
 /**
  * Sites whose settings or structure changed, each told in the caller's transaction, by
  * the service that changed them: a site's own writes, and its spaces' (a site names its
@@ -227,6 +191,21 @@ export async function recordSitesUpdated(ctx: ServiceContext, trx: Db, organizat
   return committed;
 }
 
+/**
+ * A change of one site's settings or structure (a write under
+ * /orgs/{organizationId}/sites/{siteId}), made in one transaction with its
+ * `site_updated` event, whose deliveries start once it has committed: what
+ * commitRevision is to a space's content. A change that fails is never announced.
+ */
+export async function changeSite<T>(ctx: ServiceContext, organizationId: string, siteId: string, change: (trx: Db) => Promise<T>): Promise<T> {
+  const { result, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const result = await change(trx);
+    return { result, committed: await recordSitesUpdated(ctx, trx, organizationId, [siteId]) };
+  });
+  await afterCommit(ctx, committed);
+  return result;
+}
+
 /** The event of a space that starts with content (a duplicate): nothing to swap. */
 export function recordNewSpaceContent(ctx: ServiceContext, trx: Db, actor: Actor, space: { organizationId: string; spaceId: string; revisionId: string; summary: string }): Promise<CommittedEvent> {
   return recordContentUpdated(ctx, trx, { ...space, previousRevisionId: null, updatedBy: [actor.user.id] });
@@ -238,16 +217,11 @@ function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceCo
 
 /**
  * Writes an event and its deliveries in the caller's transaction; `afterCommit` starts
- * them once it has committed, or a worker does at `deliverAt`. `held`: every delivery
- * is held by this process, not only those a reader expects at once.
+ * them once it has committed, or a worker does at `deliverAt`.
  */
-export async function recordEvent(
-  ctx: ServiceContext,
-  trx: Db,
-  event: QuireEvent,
-  options: { deliverAt?: Date; held?: boolean; eventId?: string } = {},
-): Promise<CommittedEvent> {
-  const { deliverAt, held = false, eventId = newId() } = options;
+export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEvent, options: { deliverAt?: Date } = {}): Promise<CommittedEvent> {
+  const { deliverAt } = options;
+  const eventId = newId();
   if (SUBSCRIBERS.size === 0) throw new Error('no subscriber of events is registered: call registerEventSubscribers (jobs/subscribers.ts) at start');
   const subscribers: string[] = [];
   for (const [name, subscriber] of SUBSCRIBERS) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
@@ -260,7 +234,7 @@ export async function recordEvent(
     const payload = { eventId, subscriber };
     // Deliveries for later wait for the worker.
     if (deliverAt) await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload, deliverAt);
-    else if (held || BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
+    else if (BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
     else committed.queued.push(await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload));
   }
   return committed;
