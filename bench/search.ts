@@ -22,6 +22,7 @@ import { createSpace } from '../src/services/spaces.ts';
 import { summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 import { noSandbox } from '../src/sandbox/sandbox.ts';
 import { JobRuns } from '../src/jobs/queue.ts';
+import { processRevisionCaches } from '../src/services/revisionCaches.ts';
 import { registerEventSubscribers } from '../src/jobs/subscribers.ts';
 
 export interface SearchBenchResult {
@@ -99,6 +100,7 @@ export function benchContext(db: ServiceContext['db']): ServiceContext {
     secretsKey: () => Buffer.alloc(32),
     sandbox: noSandbox('no integrations here'),
     jobRuns: new JobRuns(),
+    revisions: processRevisionCaches,
   } as ServiceContext;
 }
 

@@ -20,6 +20,7 @@ import { pino } from 'pino';
 import { linkSigningKey } from './db/repos/settings.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
 import type { ServiceContext } from './services/context.ts';
+import { processRevisionCaches } from './services/revisionCaches.ts';
 
 class UsageError extends Error {}
 
@@ -74,6 +75,7 @@ async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Pr
       secretsKey: () => loadSecretsKey(config),
       sandbox: createSandbox(config, log),
       jobRuns: new JobRuns(),
+      revisions: processRevisionCaches,
     };
     try {
       return await work(ctx);

@@ -45,6 +45,12 @@ export class WeightBoundedCache<Entry> {
     return undefined;
   }
 
+  /** Forgets every entry. */
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+
   forget(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;

@@ -17,7 +17,7 @@ import { presentComment, presentReply, type CommentTargetPage, type ReactionRow 
 import type { Actor, ServiceContext } from './context.ts';
 import { requireChangeRequest } from './changeRequests.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
-import { loadRevision } from './revisionContent.ts';
+import { loadRevision } from './revisions.ts';
 
 export interface CommentPlace {
   spaceId: string;

@@ -18,7 +18,7 @@ import { editChangeRequestContent, type ContentChangeInput } from './changeReque
 import { requireChangeRequest } from './changeRequests.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
-import { requireRevision, treeOf } from './revisionContent.ts';
+import { requireRevision, treeOf } from './revisions.ts';
 
 export const IMPORT_WEBSITE_JOB = 'import-website';
 
@@ -160,7 +160,7 @@ export async function runWebsiteImport(ctx: ServiceContext, payload: ImportPaylo
   const fetch = createFetcher(ctx.config.allowPrivateUrls);
   const { pages, attempted } = await crawl(fetch, row.url);
   const changeRequest = await requireChangeRequest(ctx.db, row.space_id, row.change_request_id);
-  const tree = await treeOf(ctx.db, (await requireRevision(ctx.db, changeRequest.revision_id)).root_hash);
+  const tree = await treeOf(ctx, ctx.db, (await requireRevision(ctx, ctx.db, changeRequest.revision_id)).root_hash);
   const topSlugs = new Set([...tree.values()].filter((page) => page.parentId === null).map((page) => page.meta.slug));
   const { plan, pathOf } = planTree(pages, topSlugs);
   const imageUrls = [...new Set(pages.flatMap((page) => page.parsed.images))].slice(0, CRAWL_LIMITS.images);

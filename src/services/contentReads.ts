@@ -9,24 +9,9 @@ import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { pagesReadBy } from '../content/adaptive.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import type { SpaceStanding } from '../policies/content.ts';
-import {
-  pageDocumentJson,
-  reusableDocumentJson,
-  gitPathsOf,
-  loadRevision,
-  pageListJson,
-  pageAtPath,
-  presentFile,
-  pageWithContentJson,
-  presentReusableContent,
-  requireFile,
-  requireReusableContent,
-  type PageContentForm,
-  presentRevision,
-  requirePage,
-  revisionGitOf,
-  type RevisionView,
-} from './revisionContent.ts';
+import { fileLinks, pageDocumentJson, pageListJson, pageWithContentJson, reusableDocumentJson, type PageContentForm } from './revisionContent.ts';
+import { gitPathsOf, loadRevision, pageAtPath, requireFile, requirePage, requireReusableContent, revisionGitOf, type RevisionView } from './revisions.ts';
+import { presentFile, presentReusableContent, presentRevision } from '../presenters/revision.ts';
 
 /** Which revision of a space to read: its current one, a given one, or a change request's. */
 export type RevisionSelector = ({ current: true } | { revisionId: string } | { changeRequest: string }) & {
@@ -37,7 +22,7 @@ export type RevisionSelector = ({ current: true } | { revisionId: string } | { c
 /** A revision as the API presents it: with where its pages and files sit in git, when it matches a commit. */
 async function viewOf(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector): Promise<RevisionView> {
   const { view, gitStamp } = await loadedView(ctx, actor, spaceId, selector);
-  return selector.metadata === false || gitStamp === null ? view : { ...view, git: await revisionGitOf(ctx.db, view.revision.id, gitStamp) };
+  return selector.metadata === false || gitStamp === null ? view : { ...view, git: await revisionGitOf(ctx, ctx.db, view.revision.id, gitStamp) };
 }
 
 /** The revision, and the stamp of the Git commit it matches when the space's read said so already (null: none; undefined: not known). */
@@ -69,7 +54,7 @@ function readBy(view: RevisionView, standing: SpaceStanding, actor: Actor): Revi
 }
 
 export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
-  return presentRevision(ctx, spaceId, await viewOf(ctx, actor, spaceId, selector));
+  return presentRevision(fileLinks(ctx), spaceId, await viewOf(ctx, actor, spaceId, selector));
 }
 
 export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
@@ -137,10 +122,11 @@ export async function getReusableContentDocument(ctx: ServiceContext, actor: Act
 
 export async function listFiles(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, page: PageRequest) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return paginateList(view.files.map((file) => presentFile(ctx, file, gitPathsOf(view).files[file.id], view.published)), page);
+  const links = fileLinks(ctx);
+  return paginateList(view.files.map((file) => presentFile(links, file, gitPathsOf(view).files[file.id], view.published)), page);
 }
 
 export async function getFile(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector, fileId: string) {
   const view = await viewOf(ctx, actor, spaceId, selector);
-  return presentFile(ctx, requireFile(view, fileId), gitPathsOf(view).files[fileId], view.published);
+  return presentFile(fileLinks(ctx), requireFile(view, fileId), gitPathsOf(view).files[fileId], view.published);
 }

@@ -1,4 +1,5 @@
-// What every service function receives: the database, the clock and the configuration.
+// What every service function receives: the database, the clock, the configuration and
+// what the process keeps in memory.
 //
 // Transactions pass one way: a service operation opens one on `ctx.db`, and every
 // function it calls that reads or writes takes the database handle it must use (the
@@ -13,6 +14,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
 import type { JobRuns } from '../jobs/queue.ts';
+import type { RevisionCaches } from './revisionCaches.ts';
 
 export interface ServiceContext {
   db: Kysely<Database>;
@@ -28,6 +30,8 @@ export interface ServiceContext {
   sandbox: IntegrationSandbox;
   /** The job runs this process started, waited for before its database closes. */
   jobRuns: JobRuns;
+  /** What the revisions service keeps in memory (services/revisionCaches.ts): the process's, in the server. */
+  revisions: RevisionCaches;
 }
 
 /** The authenticated caller of an API operation. */

@@ -22,7 +22,9 @@ import { spaceStanding } from '../policies/content.ts';
 import { presentSpace } from '../presenters/content.ts';
 import { findSpacesByIds, liveSpaceIdsAmong } from '../db/repos/spaces.ts';
 import { openChangeRequestRevisions } from '../db/repos/changeRequests.ts';
-import { loadRevision, presentFile, presentRevision, requireFile, requirePage, type RevisionView } from './revisionContent.ts';
+import { loadRevision, requireFile, requirePage, type RevisionView } from './revisions.ts';
+import { fileLinks } from './revisionContent.ts';
+import { presentFile, presentRevision } from '../presenters/revision.ts';
 import { getChangeRequest } from './changeRequests.ts';
 import { accessFromRow, organizationWithAccess } from './organizations.ts';
 import { presentAuthorized } from './spaces.ts';
@@ -70,7 +72,7 @@ async function locate(ctx: ServiceContext, actor: Actor, authorized: AuthorizedS
       space: presentedSpace,
       versionContext: changeRequest
         ? { type: 'changeRequest', changeRequest: await getChangeRequest(ctx, actor, space.id, changeRequest.id) }
-        : { type: 'revision', revision: presentRevision(ctx, space.id, view) },
+        : { type: 'revision', revision: presentRevision(fileLinks(ctx), space.id, view) },
     },
   };
 }
@@ -173,7 +175,7 @@ function targetReference(ctx: ServiceContext, location: Location, link: PageLink
       return pageLocation(ctx, location, fromPage, target.anchor);
     case 'file': {
       const file = location.view.files.find((candidate) => candidate.id === target.file);
-      return file ? { kind: 'file' as const, organization, space, versionContext, file: presentFile(ctx, file) } : { kind: 'url' as const, url: `/files/${target.file}` };
+      return file ? { kind: 'file' as const, organization, space, versionContext, file: presentFile(fileLinks(ctx), file) } : { kind: 'url' as const, url: `/files/${target.file}` };
     }
     case 'space':
       return spaces.get(target.space) ?? { kind: 'url' as const, url: `${ctx.config.publicUrl}/s/${target.space}/` };

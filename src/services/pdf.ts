@@ -13,7 +13,7 @@ import { runOffThread } from '../workers/pool.ts';
 import { signLink, verifyLink } from '../lib/signedLinks.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
-import { loadRevision } from './revisionContent.ts';
+import { loadRevision } from './revisions.ts';
 
 const PDF_LINK_MS = 60 * 60 * 1000;
 

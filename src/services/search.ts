@@ -29,7 +29,9 @@ import { shownStructure } from '../lib/siteStructure.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { BadRequest } from '../errors.ts';
-import { listsOf, loadRevision, markdownReadBy, markdownsOf, markdownWithIncludes, requireRevision, treeOf, treeOutlineOf } from './revisionContent.ts';
+import { markdownReadBy, markdownWithIncludes } from './revisionContent.ts';
+import { processRevisionCaches } from './revisionCaches.ts';
+import { listsOf, loadRevision, markdownsOf, requireRevision, treeOf, treeOutlineOf, type RevisionsContext } from './revisions.ts';
 import { hasConditionalBlocks, withIncludedMarkdown } from '../content/document.ts';
 
 /** Sections read per query before grouping; results beyond them rank too low to show. */
@@ -50,16 +52,19 @@ function indexedPages(tree: FlatTree): Map<string, IndexedPage> {
   return pages;
 }
 
+/** Indexing runs from a database handle alone (the job, `quire reindex`): it reads through the process's caches. */
+const INDEXING: RevisionsContext = { revisions: processRevisionCaches };
+
 /** What search indexes of a revision: its tree, and its reusable contents by id (the blob of each one's markdown). */
 async function indexedContentOf(db: Db, revisionId: string | undefined): Promise<{ tree: FlatTree; reusables: Map<string, string> }> {
   if (!revisionId) return { tree: new Map(), reusables: new Map() };
-  const revision = await requireRevision(db, revisionId);
-  const [tree, { reusables }] = await Promise.all([treeOf(db, revision.root_hash), listsOf(db, revision)]);
+  const revision = await requireRevision(INDEXING, db, revisionId);
+  const [tree, { reusables }] = await Promise.all([treeOf(INDEXING, db, revision.root_hash), listsOf(INDEXING, db, revision)]);
   return { tree, reusables: new Map(reusables.map((reusable) => [reusable.id, reusable.blob])) };
 }
 
-async function outlineOfRevision(db: Db, revisionId: string): Promise<TreeOutline> {
-  return treeOutlineOf(db, (await requireRevision(db, revisionId)).root_hash);
+async function outlineOfRevision(ctx: ServiceContext, revisionId: string): Promise<TreeOutline> {
+  return treeOutlineOf(ctx, ctx.db, (await requireRevision(ctx, ctx.db, revisionId)).root_hash);
 }
 
 /** What moving a space's index from one revision to another writes: sections made before any transaction. */
@@ -332,7 +337,7 @@ async function hitsReadBy(ctx: ServiceContext, hits: SectionHit[], query: Search
   for (const revisionId of new Set(hits.map((hit) => hit.space_revision_id))) {
     const view = await loadRevision(ctx, revisionId);
     const pages = [...new Set(hits.filter((hit) => hit.space_revision_id === revisionId).map((hit) => hit.page_id))].flatMap((id) => view.tree.get(id) ?? []);
-    const stored = await markdownsOf(ctx.db, pages);
+    const stored = await markdownsOf(ctx, ctx.db, pages);
     for (const [index, page] of pages.entries()) {
       const markdown = await markdownWithIncludes(ctx, view, page, stored[index]);
       if (!hasConditionalBlocks(markdown)) continue;
@@ -371,7 +376,7 @@ async function matchesInReadablePages(ctx: ServiceContext, query: SearchQuery, s
   for (let considered = HITS_CONSIDERED; ; considered *= 4) {
     const matched = await matchingSections(ctx.db, query, scope, considered);
     const revisions = new Map(matched.map((hit) => [hit.space_id, hit.space_revision_id]));
-    const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx.db, revisionId)] as const)));
+    const outlines = new Map(await Promise.all([...revisions].map(async ([spaceId, revisionId]) => [spaceId, await outlineOfRevision(ctx, revisionId)] as const)));
     const inReadablePages = matched.filter((hit) => {
       const outline = outlines.get(hit.space_id);
       return outline?.has(hit.page_id) && (!reader.leaveOutHidden || shownToReaders(outline, hit.page_id)) && pageReadBy(outline, hit.page_id, reader.claims);

@@ -16,9 +16,8 @@ import { newId } from '../lib/ids.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { presentSiteRedirect, type SiteRedirectDestination } from '../presenters/siteRedirect.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { changeSite } from './events.ts';
 import { authorizeInOrganization } from './organizations.ts';
-import { loadRevision } from './revisionContent.ts';
+import { loadRevision } from './revisions.ts';
 import { authorizeSiteManagement, authorizeSiteRead, type ReadCredentials } from './siteAccess.ts';
 
 /** A source path decoded segment by segment: what a reader's path is matched on. */
@@ -91,7 +90,7 @@ async function sourceFree(db: Db, siteId: string, sourcePath: string, exceptId?:
 export async function createSiteRedirect(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, input: { source: string; destination: SiteRedirectDestination }) {
   await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const destination = JSON.stringify(await checkedDestination(ctx, siteId, input.destination));
-  return changeSite(ctx, organizationId, siteId, async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const sourcePath = sourcePathOf(input.source);
     await sourceFree(trx, siteId, sourcePath);
@@ -139,7 +138,7 @@ export async function updateSiteRedirect(
 ) {
   await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const destination = changes.destination && JSON.stringify(await checkedDestination(ctx, siteId, changes.destination));
-  return changeSite(ctx, organizationId, siteId, async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const row = await requireRedirect(trx, siteId, redirectId);
     const update: Parameters<typeof updateRow>[2] = {};
@@ -156,7 +155,7 @@ export async function updateSiteRedirect(
 
 /** Deletes a redirect; answers whether there was one (GitBook's 205, else 204). */
 export async function deleteSiteRedirect(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, redirectId: string): Promise<boolean> {
-  return changeSite(ctx, organizationId, siteId, async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     return deleteRow(trx, siteId, redirectId);
   });

@@ -7,6 +7,7 @@ import { enqueueHeldJob, enqueueJob, JobRuns, runDueJobs, runHeldJob, startJobWo
 import { findJobs } from '../../src/db/repos/jobs.ts';
 import { BadRequest } from '../../src/errors.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
+import { processRevisionCaches } from '../../src/services/revisionCaches.ts';
 import { createTestClock, type TestClock } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { noSandbox } from '../../src/sandbox/sandbox.ts';
@@ -17,7 +18,7 @@ let second: DatabaseHandle;
 let clock: TestClock;
 
 function contextOf(handle: DatabaseHandle): ServiceContext {
-  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here'), jobRuns: new JobRuns() };
+  return { db: handle.db, clock, config: { publicUrl: 'http://quire.test', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'test-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here'), jobRuns: new JobRuns(), revisions: processRevisionCaches };
 }
 
 beforeAll(async () => {

@@ -17,7 +17,8 @@ import {
   listFiles,
   type RevisionSelector,
 } from '../../services/contentReads.ts';
-import { downloadFile, type PageContentForm, type PageFormat } from '../../services/revisionContent.ts';
+import type { PageContentForm, PageFormat } from '../../services/revisionContent.ts';
+import { downloadFile } from '../../services/revisions.ts';
 import { getEmbed } from '../../services/embeds.ts';
 import { renderPdfLink } from '../../services/pdf.ts';
 import type { PageRequest } from '../../db/pagination.ts';

@@ -1,0 +1,84 @@
+// A revision as GitBook's Revision object, and its files (with signed download links)
+// and reusable contents.
+import { childrenOfSettledTree, type FlatTree } from '../content/tree.ts';
+import type { FileEntry } from '../content/files.ts';
+import type { ReusableEntry } from '../content/reusables.ts';
+import type { GitBlob, GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
+import { signLink } from '../lib/signedLinks.ts';
+import { presentGitCommit } from './gitSync.ts';
+import { presentPageTree } from './page.ts';
+
+/** What a file's download link is made of: the server's address, the key that signs it, and the time it is made at. */
+export interface FileLinks {
+  publicUrl: string;
+  linkKey: string;
+  now: Date;
+}
+
+/** What presenting a revision reads: the revision, its content, and the commit it matches, if any. */
+export interface PresentedRevision {
+  revision: Pick<RevisionRow, 'id' | 'parents' | 'created_at'>;
+  tree: FlatTree;
+  files: readonly FileEntry[];
+  reusables: readonly ReusableEntry[];
+  /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
+  published?: boolean;
+  git?: { row: RevisionGitRow; paths: GitPaths };
+}
+
+const NO_GIT_PATHS: GitPaths = Object.freeze({ pages: Object.freeze({}), files: Object.freeze({}) });
+
+/** Where the revision's pages and files sit in its commit (none when it matches no commit). */
+export function gitPathsOf(view: Pick<PresentedRevision, 'git'>): GitPaths {
+  return view.git?.paths ?? NO_GIT_PATHS;
+}
+
+const DOWNLOAD_LINK_MS = 60 * 60 * 1000;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * When a download link ends. Members get links for an hour. Readers of published content
+ * (GitBook's renderer among them, which caches pages for days) get links that stay the
+ * same for a calendar week and last a week beyond it: the same file has the same URL in
+ * every answer of the week, and a cached page's images keep loading.
+ */
+function linkExpiry(now: Date, published: boolean): Date {
+  if (!published) return new Date(now.getTime() + DOWNLOAD_LINK_MS);
+  return new Date(Math.floor(now.getTime() / WEEK_MS) * WEEK_MS + 2 * WEEK_MS);
+}
+
+/** A file with a signed download link: for an hour, or for readers of published content, stable for a week (linkExpiry). */
+export function presentFile(links: FileLinks, file: FileEntry, git?: GitBlob, published = false) {
+  const token = signLink({ blob: file.blob, name: file.name, type: file.contentType }, links.linkKey, linkExpiry(links.now, published));
+  return {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    size: file.size,
+    ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+    downloadURL: `${links.publicUrl}/files/download/${token}`,
+    ...(git ? { git: { oid: git[1], path: git[0] } } : {}),
+  };
+}
+
+/** GitBook's RevisionReusableContent: its document's id is the hash of its markdown, as a page's is. */
+export function presentReusableContent(reusable: ReusableEntry, git?: GitBlob) {
+  return { id: reusable.id, title: reusable.title, document: reusable.blob, ...(git ? { git: { oid: git[1], path: git[0] } } : {}) };
+}
+
+export function presentRevision(links: FileLinks, spaceId: string, view: PresentedRevision) {
+  const git = gitPathsOf(view);
+  return {
+    object: 'revision' as const,
+    id: view.revision.id,
+    parents: JSON.parse(view.revision.parents) as string[],
+    pages: presentPageTree(links.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages, !view.published),
+    files: view.files.map((file) => presentFile(links, file, git.files[file.id], view.published)),
+    reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
+    tags: [],
+    createdAt: view.revision.created_at,
+    type: 'edits' as const,
+    ...(view.git ? { git: presentGitCommit(view.git.row, !view.published) } : {}),
+    urls: { app: `${links.publicUrl}/s/${spaceId}/~/revisions/${view.revision.id}/` },
+  };
+}
