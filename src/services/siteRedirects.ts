@@ -16,6 +16,7 @@ import { newId } from '../lib/ids.ts';
 import { publishedSiteUrl } from '../presenters/site.ts';
 import { presentSiteRedirect, type SiteRedirectDestination } from '../presenters/siteRedirect.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { changeSite } from './events.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { loadRevision } from './revisions.ts';
 import { authorizeSiteManagement, authorizeSiteRead, type ReadCredentials } from './siteAccess.ts';
@@ -90,7 +91,7 @@ async function sourceFree(db: Db, siteId: string, sourcePath: string, exceptId?:
 export async function createSiteRedirect(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, input: { source: string; destination: SiteRedirectDestination }) {
   await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const destination = JSON.stringify(await checkedDestination(ctx, siteId, input.destination));
-  return ctx.db.transaction().execute(async (trx) => {
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const sourcePath = sourcePathOf(input.source);
     await sourceFree(trx, siteId, sourcePath);
@@ -138,7 +139,7 @@ export async function updateSiteRedirect(
 ) {
   await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
   const destination = changes.destination && JSON.stringify(await checkedDestination(ctx, siteId, changes.destination));
-  return ctx.db.transaction().execute(async (trx) => {
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const row = await requireRedirect(trx, siteId, redirectId);
     const update: Parameters<typeof updateRow>[2] = {};
@@ -155,7 +156,7 @@ export async function updateSiteRedirect(
 
 /** Deletes a redirect; answers whether there was one (GitBook's 205, else 204). */
 export async function deleteSiteRedirect(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, redirectId: string): Promise<boolean> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     return deleteRow(trx, siteId, redirectId);
   });
