@@ -11,7 +11,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
 import { benchEvents } from './events.ts';
-import { benchGitSync } from './git-sync.ts';
+import { benchGitPush, benchGitSync, type PushPhases } from './git-sync.ts';
 import { benchHighlight } from './highlight.ts';
 import { benchLoadMix, type LoadMixResult } from './load.ts';
 import { benchSearch } from './search.ts';
@@ -22,7 +22,7 @@ import { benchReadProfile } from './read-profile.ts';
 import { benchStart } from './start.ts';
 import { benchMemory } from './memory.ts';
 import { benchBusySpaces, benchSpaceList } from './space-list.ts';
-import { postgresDatabase, sqliteDatabase, type BenchDatabase } from './support.ts';
+import { postgresDatabase, sqliteDatabase, summarize, type BenchDatabase } from './support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
@@ -203,12 +203,29 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'git-sync',
-    title: "Git Sync of a 500-page repository with 18 MB of images over git's http-backend: the import beside `git clone --depth 1` of the same repository, the server's peak memory beside its idle size, and an export",
+    title:
+      "Git Sync over git's http-backend: a 500-page repository with 18 MB of images imported (beside `git clone --depth 1` of it), the server's peak memory beside its idle size, and an export; " +
+      "then a push to a 1,000-page space of the same kind: one page changed with the git binary, from GitHub's signed webhook to the merged revision, beside the same push imported through the API, the same change through a change request, and git clone",
     run: async (database) => {
       const result = await benchGitSync(database);
+      const push = await benchGitPush(database);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      const webhook = summarize(push.webhook.all);
+      const imported = summarize(push.apiImport.all);
+      const changeRequest = summarize(push.changeRequest.all);
+      const part = (name: keyof PushPhases) => summarize(push.webhook.phases.map((phases) => phases[name])).p50.toFixed(0);
+      const megabytes = summarize(push.webhook.transferBytes).p50 / 1_048_576;
       return [
         `${result.pages} pages, ${(result.assetBytes / 1_048_576).toFixed(0)} MB of assets: import ${(result.importMs / 1000).toFixed(1)} s (${(result.importMs / result.cloneMs).toFixed(1)}× git clone's ${(result.cloneMs / 1000).toFixed(2)} s), ` +
           `export ${(result.exportMs / 1000).toFixed(1)} s; server RSS ${result.idleRssMb.toFixed(0)} MB idle, ${result.peakRssMb.toFixed(0)} MB at its peak (${(result.peakRssMb / result.idleRssMb).toFixed(1)}×)`,
+        `push to ${push.pages} pages (${(push.assetBytes / 1_048_576).toFixed(0)} MB of assets), one page changed: webhook to merged revision p50 ${seconds(webhook.p50)}, worst ${seconds(webhook.max)} of ${webhook.count} (target < 2 s); ` +
+          `the webhook answered in ${summarize(push.webhook.answerMs).p50.toFixed(0)} ms; the space's first import ${seconds(push.setupImportMs)}; ` +
+          `each push in order ${push.webhook.all.map((ms) => (ms / 1000).toFixed(1)).join(' ')} s`,
+        `  beside, same run: the push through POST …/git/import p50 ${seconds(imported.p50)}, worst ${seconds(imported.max)} of ${imported.count} (webhook ${(webhook.p50 / imported.p50).toFixed(2)}×); ` +
+          `the same change through a change request (open, edit, merge) p50 ${changeRequest.p50.toFixed(0)} ms, its merge ${summarize(push.changeRequest.mergeOnly).p50.toFixed(0)} ms (push ${(webhook.p50 / changeRequest.p50).toFixed(0)}×); ` +
+          `git clone --depth 1 ${seconds(push.cloneMs)} (push ${(webhook.p50 / push.cloneMs).toFixed(1)}×)`,
+        `  a push, p50 of each part (ms): to the operation ${part('toOperation')}, to the first git request ${part('toFirstRequest')}, transfer of ${megabytes.toFixed(1)} MB ${part('transfer')}, ` +
+          `the commit read and the revision stored ${part('readAndStore')}, merge ${part('merge')}, seen by the poll ${part('seen')}; fast-forwards ${push.webhook.fastForwards} of ${webhook.count}`,
       ];
     },
   },

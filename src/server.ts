@@ -7,8 +7,7 @@ import { openMigratedDatabase } from './db/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { scheduleSearchCatchUp } from './services/search.ts';
-import { schedulePruning } from './services/events.ts';
-import { followConversionChange } from './services/pageDocuments.ts';
+import { followConversionChange, schedulePruning } from './services/events.ts';
 import { schedulePolling } from './services/gitSync.ts';
 import { logStart } from './lib/startup.ts';
 

@@ -11,7 +11,6 @@ import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { changeSite } from './events.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
 import { checkedCondition } from '../lib/conditions.ts';
@@ -114,7 +113,7 @@ export async function addSection(
   input: { spaceId: string; title?: string | null; icon?: string | null },
 ) {
   const sectionId = newId();
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const space = await findSpace(trx, input.spaceId);
     if (!space || space.deleted_at !== null || space.organization_id !== organizationId) {
@@ -179,7 +178,7 @@ export async function patchSection(
     description?: string | null;
   },
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireSection(structure, sectionId);
@@ -208,7 +207,7 @@ export async function patchSection(
 
 /** Deletes a section with its site spaces (never the spaces); another becomes default if needed. */
 export async function removeSection(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, sectionId: string) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireSection(await readSiteStructure(trx, siteId), sectionId);
     await deleteSection(trx, sectionId);
@@ -233,7 +232,7 @@ export async function moveSection(
   sectionId: string,
   position: StructurePosition | undefined,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const siblings = sectionSiblings(await readSiteStructure(trx, siteId), sectionId);
     await updateSection(trx, sectionId, { position: positionAmong(siblings, scopedPosition(position, siblings), 'item') });
@@ -273,7 +272,7 @@ export async function createSectionGroup(
   input: { title: string; icon?: string | null; sections?: string[] },
 ) {
   const groupId = newId();
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     for (const sectionId of input.sections ?? []) {
@@ -302,7 +301,7 @@ export async function patchSectionGroup(
   groupId: string,
   changes: { title?: string; icon?: string | null },
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireGroup(await readSiteStructure(trx, siteId), groupId);
     await updateSectionGroup(trx, groupId, {
@@ -315,7 +314,7 @@ export async function patchSectionGroup(
 
 /** Deletes a group; its sections stay, back at the top level where the group was. */
 export async function removeSectionGroup(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, groupId: string) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const group = requireGroup(structure, groupId);
@@ -339,7 +338,7 @@ export async function addSectionToGroup(
   groupId: string,
   sectionId: string,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
@@ -357,7 +356,7 @@ export async function removeSectionFromGroup(
   groupId: string,
   sectionId: string,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
@@ -378,7 +377,7 @@ export async function moveSectionGroup(
   groupId: string,
   position: StructurePosition | undefined,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);

@@ -3,7 +3,6 @@ import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { deleteSiteSpace, readSiteStructure, updateSiteSpace } from '../db/repos/siteStructure.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { changeSite } from './events.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
 import { checkedCondition } from '../lib/conditions.ts';
@@ -48,7 +47,7 @@ export async function addSiteSpace(
   siteId: string,
   input: { spaceId: string; sectionId?: string },
 ) {
-  const siteSpaceId = await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const siteSpaceId = await ctx.db.transaction().execute(async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     let sectionId: string | null = null;
@@ -73,7 +72,7 @@ export async function patchSiteSpace(
   siteSpaceId: string,
   changes: { path?: string; condition?: string | null },
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
@@ -93,7 +92,7 @@ export async function patchSiteSpace(
 }
 
 export async function removeSiteSpace(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireSiteSpace(await readSiteStructure(trx, siteId), siteSpaceId);
     await deleteSiteSpace(trx, siteSpaceId);
@@ -109,7 +108,7 @@ export async function moveSiteSpace(
   siteSpaceId: string,
   position: { before?: { type: 'site-space'; siteSpace: string }; after?: { type: 'site-space'; siteSpace: string } } | undefined,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
