@@ -458,11 +458,25 @@ async function exportRevision(
   const summary = existing.get(prefix + config.summary);
   const computedPages = summary ? computedPagesBlocksOf((await workspace.read(summary)).toString('utf8'), config.summary) : [];
   const kept = { pages: keptOf(keptPaths.pages), reusables: keptOf(keptPaths.reusables ?? {}), computedPages };
-  const layout = await revisionAsRepository(ctx.db, { organization_id: space.organization_id, revision_id: revision.id }, config, kept, async (path, bytes) => {
-    const oid = await workspace.writeBlob(bytes, present);
+  const place = (path: string, oid: string) => {
     oids.set(path, oid);
     written.set(prefix + path, oid);
-  });
+  };
+  // A page untouched since the last sync with this branch, whose file the branch still holds as then, keeps that file.
+  const synced = previous && {
+    revisionId: previous.revision_id,
+    pageBlobs: new Map(Object.entries(previousPaths.pages).flatMap(([id, [path, oid]]) => (existing.get(path) === oid ? [[id, oid] as const] : []))),
+    files: keptOf(previousPaths.files),
+    keep: place,
+  };
+  const layout = await revisionAsRepository(
+    ctx.db,
+    { organization_id: space.organization_id, revision_id: revision.id },
+    config,
+    kept,
+    async (path, bytes) => place(path, await workspace.writeBlob(bytes, present)),
+    synced,
+  );
   const rooted = (paths: Map<string, string>): Record<string, GitBlob> => Object.fromEntries([...paths].map(([id, path]) => [id, [prefix + path, oids.get(path)!]]));
   const paths: GitPaths = { pages: rooted(layout.pagePaths), files: rooted(layout.filePaths), reusables: rooted(layout.reusablePaths), root: prefix };
   const sameAsHead = head !== undefined && written.size === existing.size && [...written].every(([path, oid]) => existing.get(path) === oid);

@@ -555,9 +555,16 @@ export async function revisionAsRepository(
   kept: { pages: Map<string, string>; reusables: Map<string, string>; computedPages?: ComputedPagesBlock[] },
   /** Called once per file, one at a time: memory holds one file's bytes, not the space's. */
   write: (path: string, bytes: Buffer) => Promise<void>,
+  /**
+   * The last sync with the branch being written: a page whose content, fields, path and
+   * links' targets are all as they were then keeps its file as the branch holds it
+   * (`keep`), byte for byte, rather than being written anew in GitBook's normal form.
+   */
+  synced?: { revisionId: string; pageBlobs: Map<string, string>; files: Map<string, string>; keep: (path: string, oid: string) => void },
 ): Promise<RepositoryLayout> {
   const revision = await requireRevision(db, space.revision_id);
   const tree = await treeOf(db, revision.root_hash);
+  const before = synced ? await treeOf(db, (await requireRevision(db, synced.revisionId)).root_hash) : undefined;
   const store = databaseObjectStore(db);
   const { files, reusables } = await listsOf(db, revision);
   // The blocks of the repository's SUMMARY.md that the space holds as computed pages are written from the space.
@@ -585,34 +592,52 @@ export async function revisionAsRepository(
   // public URL is answered), never one holding credentials; one uploaded as text has none.
   const specs = await openApiSpecsQuery(db, space.organization_id).where('s.visibility', '=', 'public').execute();
   const specUrls = new Map(specs.flatMap((spec) => (spec.source_url && !hasCredentials(spec.source_url) ? [[spec.slug, spec.source_url] as const] : [])));
-  /** A file's markdown as written at `path`: links to pages, files and reusable contents relative to it. */
+  /**
+   * A file's markdown as written at `path`: links to pages, files and reusable contents
+   * relative to it; `moved` says whether a target is no longer where the last sync had it.
+   */
   const written = (text: string, path: string, fromPageId?: string) => {
     const directory = posix.dirname(path);
+    let moved = false;
+    const at = <T extends string | undefined>(now: T, then: string | undefined): T => {
+      if (now !== then) moved = true;
+      return now;
+    };
     const relative = (target: string) => posix.relative(directory, target) || posix.basename(target);
+    const fileAt = (fileId: string) => at(filePaths.get(fileId), synced?.files.get(fileId));
     const document = markdownToDocument(text, linkResolverFor(tree, fromPageId, resolverFiles));
     // An include whose file the import did not find stays as it was written.
-    const included = (id: string) => (reusablePaths.has(id) ? relative(reusablePaths.get(id)!) : id);
+    const included = (id: string) => {
+      const target = at(reusablePaths.get(id), kept.reusables.get(id));
+      return target !== undefined ? relative(target) : id;
+    };
     const body = documentToMarkdown(withReusableContents(document, included), {
       link: (ref) => {
         const target = ref.kind === 'page' || ref.kind === 'anchor' ? ref.page : undefined;
-        if (target && pagePaths.has(target)) return `${pageLinkPath(directory, pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
-        if (ref.kind === 'file' && filePaths.has(ref.file)) return relative(filePaths.get(ref.file)!);
+        if (target && at(pagePaths.get(target), kept.pages.get(target)) !== undefined) return `${pageLinkPath(directory, pagePaths.get(target)!)}${ref.kind !== 'url' && 'anchor' in ref && ref.anchor ? `#${ref.anchor}` : ''}`;
+        if (ref.kind === 'file' && fileAt(ref.file) !== undefined) return relative(filePaths.get(ref.file)!);
         // A page or file that is gone, in GitBook's form for it (Quire's own, /pages/<id>, would read as a path).
         if (ref.kind === 'file') return brokenLinkTo('files', ref.file);
         const gone = ref.kind === 'url' ? STORED_PAGE_LINK.exec(ref.url) : null;
-        if (gone && !tree.has(gone[1])) return brokenLinkTo('pages', gone[1]);
+        if (gone && !tree.has(gone[1])) return at(brokenLinkTo('pages', gone[1]), undefined);
         return fallback(ref);
       },
       openApiSpecUrl: (spec) => specUrls.get(spec),
     });
-    return { body, relative };
+    return { body, relative, fileAt, moved: () => moved };
   };
   for (const page of tree.values()) {
     if (page.meta.type !== 'document') continue;
     const path = pagePaths.get(page.id)!;
-    const { body, relative } = written(page.blob ? (markdown.get(page.blob) ?? '') : '', path, page.id);
-    const front = frontFromMeta(page.meta, (fileId) => (filePaths.has(fileId) ? relative(filePaths.get(fileId)!) : undefined));
-    await write(path, Buffer.from(writePageFile(front, writtenTitles(page.meta).heading, body)));
+    const { body, relative, fileAt, moved } = written(page.blob ? (markdown.get(page.blob) ?? '') : '', path, page.id);
+    const front = frontFromMeta(page.meta, (fileId) => {
+      const file = fileAt(fileId);
+      return file !== undefined ? relative(file) : undefined;
+    });
+    const then = before?.get(page.id);
+    const oid = synced?.pageBlobs.get(page.id);
+    if (then && oid && then.blob === page.blob && JSON.stringify(then.meta) === JSON.stringify(page.meta) && kept.pages.get(page.id) === path && !moved()) synced!.keep(path, oid);
+    else await write(path, Buffer.from(writePageFile(front, writtenTitles(page.meta).heading, body)));
   }
   for (const reusable of reusables) {
     const path = reusablePaths.get(reusable.id)!;

@@ -151,7 +151,7 @@ describe('Git Sync import', () => {
     expect(JSON.stringify(document)).toContain(JSON.stringify({ kind: 'page', page: install.id, anchor: 'steps' }));
 
     const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
-    expect(revision.git).toEqual({ oid: info.commit, message: 'Docs', createdByGitBook: false, createdByService: false, url: server.bareUrl, ref: 'refs/heads/main' });
+    expect(revision.git).toEqual({ oid: info.commit, message: 'Docs', createdByGitBook: false, createdByService: false, url: server.bareUrl, ref: 'refs/heads/main', author: { name: 'Writer', email: 'writer@example.com' } });
     expect((await call('GET', `/v1/spaces/${space.id}/content?metadata=false`)).body.git).toBeUndefined();
     expect((await call('GET', `/v1/spaces/${space.id}`)).body.gitSync).toEqual({ repoName: 'docs', url: server.bareUrl, updatedAt: expect.any(String) });
   });
@@ -295,6 +295,45 @@ describe('Git Sync export', () => {
     const copy = await newSpace('Copy');
     await importInto(copy.id);
     expect(await contentOf(copy.id)).toEqual(await contentOf(space.id));
+  });
+
+  it("keeps the file of a page untouched since the last sync byte for byte, though Quire would write it otherwise, and writes anew a page that changed or whose link's target is gone", async () => {
+    server.commit(DOCS);
+    const table = '# Limits\n\n|Plan|Pages|\n|-|-|\n|Free|10|\n\nSee [the guide](guide.md).\n';
+    const files = {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Limits](limits.md)\n* [Guide](guide.md)\n* [Notes](notes.md)\n',
+      'README.md': '# Home\n\nWelcome.\n',
+      'limits.md': table,
+      'guide.md': '# Guide\n\nSteps.\n',
+      'notes.md': '# Notes\n\n|A|B|\n|-|-|\n|1|2|\n',
+    };
+    server.commit(files, 'Untouched', 'untouched');
+    const space = await newSpace('Untouched');
+    expect((await importInto(space.id, { ref: 'refs/heads/untouched' })).operation.state).toBe('success');
+    const edit = async (changes: unknown[]) => {
+      const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes });
+      expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`)).body.result).toBe('merge');
+    };
+    await edit([{ operation: 'update_page', page: (await byTitle(space.id, 'Home')).id, document: '# Home\n\nWelcome back.' }]);
+    expect((await exportFrom(space.id, { ref: 'refs/heads/untouched' })).operation.state).toBe('success');
+    let written = server.read('untouched').files;
+    expect(written['README.md']).toBe('# Home\n\nWelcome back.\n');
+    expect(written['limits.md']).toBe(table);
+    expect(written['notes.md']).toBe(files['notes.md']);
+
+    // The page a link points to is gone: the link is written anew, in GitBook's broken form; a page edited is written anew.
+    const guide = (await byTitle(space.id, 'Guide')).id;
+    await edit([
+      { operation: 'delete_page', page: guide },
+      { operation: 'update_page', page: (await byTitle(space.id, 'Notes')).id, document: '# Notes\n\n|A|B|\n|-|-|\n|1|3|' },
+    ]);
+    expect((await exportFrom(space.id, { ref: 'refs/heads/untouched', commitMessage: 'Gone' })).operation.state).toBe('success');
+    written = server.read('untouched').files;
+    expect(written['limits.md']).not.toBe(table);
+    expect(written['limits.md']).toContain(`[the guide](/broken/pages/${guide})`);
+    expect(written['notes.md']).not.toBe(files['notes.md']);
+    expect(written['notes.md']).toContain('3');
   });
 
   it('exports a space that never saw git in GitBook\'s layout, the first page\'s sub-pages in a folder of its slug, to a branch that does not exist yet', async () => {
