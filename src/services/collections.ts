@@ -1,23 +1,24 @@
 // Collections: nestable groups of spaces, ordered together with the spaces beside them.
 import { moveSections } from '../db/fullText.ts';
 import { BadRequest } from '../errors.ts';
-import { collectionsOfOrganization, collectionsQuery, deleteCollections, insertCollection, reassignCollections, updateCollection } from '../db/repos/collections.ts';
+import { collectionsOfOrganization, collectionsQuery, deleteCollections, findCollection, insertCollection, reassignCollections, updateCollection } from '../db/repos/collections.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
 import { spacesInCollections, spacesQuery, updateSpaces } from '../db/repos/spaces.ts';
 import { deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { collectionRole, spaceRole } from '../policies/content.ts';
+import { authorizeCollectionRole, collectionRole, spaceRole, type ContentCaller } from '../policies/content.ts';
 import { presentCollection, presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeCollection, authorizeCreateIn, loadContentCallerOf, spaceFacts, visibleContent } from './contentAccess.ts';
+import { authorizeCollection, authorizeCreateIn, loadContentCaller, loadContentCallerOf, spaceFacts, visibleContent } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 import { softDeleteSpaces, type DefaultLevelInput } from './spaces.ts';
 import { afterCommit } from './events.ts';
-import type { CollectionRow } from '../db/schema.ts';
+import type { CollectionRow, Db } from '../db/schema.ts';
+import type { Role } from '../lib/roles.ts';
 
 /** A collection and every collection nested in it, from the organization's whole set. */
 function subtreeIds(all: readonly CollectionRow[], rootId: string): string[] {
@@ -40,6 +41,28 @@ async function presentFor(ctx: ServiceContext, actor: Actor, collectionId: strin
   return presentCollection(ctx.config.publicUrl, collection, role);
 }
 
+/**
+ * A collection a writer changed, as its transaction reads it after the change, with the
+ * caller's role on it as it is now (`roleOn`, from what the transaction read). A
+ * collection's presenter reads nothing, so writers present inside their transaction, as
+ * change requests do, instead of authorizing and reading again after the commit.
+ */
+async function presentWritten(ctx: ServiceContext, trx: Db, collectionId: string, roleOn: (collection: CollectionRow) => Role | null) {
+  const written = await findCollection(trx, collectionId);
+  if (!written) return authorizeCollectionRole(null, 'view', collectionId) as never;
+  return presentCollection(ctx.config.publicUrl, written, authorizeCollectionRole(roleOn(written), 'view', collectionId));
+}
+
+/** The role of a caller whose content standing was read before the change, on the collection as it is after it (its default level and place changed, in the same organization). */
+const roleOf = (caller: ContentCaller) => (collection: CollectionRow) =>
+  collectionRole(
+    { ...caller, collections: new Map(caller.collections).set(collection.id, { id: collection.id, parentId: collection.parent_id, defaultLevel: collection.default_level }) },
+    collection.id,
+  );
+
+/** Who creates a collection is granted "admin" on it, the highest role. */
+const CREATOR = (): Role => 'admin';
+
 export async function createCollection(
   ctx: ServiceContext,
   actor: Actor,
@@ -47,7 +70,7 @@ export async function createCollection(
   input: { title?: string; parent?: string },
 ) {
   const id = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const parentId = input.parent ?? null;
     await authorizeCreateIn(ctx, trx, actor, organizationId, parentId);
     const now = isoNow(ctx.clock);
@@ -70,8 +93,8 @@ export async function createCollection(
       role: 'admin',
       created_at: now,
     });
+    return presentWritten(ctx, trx, id, CREATOR);
   });
-  return presentFor(ctx, actor, id);
 }
 
 export async function getCollection(ctx: ServiceContext, actor: Actor, collectionId: string) {
@@ -121,15 +144,15 @@ export async function patchCollection(
   collectionId: string,
   changes: { title?: string; description?: string; defaultLevel?: DefaultLevelInput },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await authorizeCollection(trx, actor, collectionId, 'admin');
+  return ctx.db.transaction().execute(async (trx) => {
+    const { caller } = await authorizeCollection(trx, actor, collectionId, 'admin');
     const update: Parameters<typeof updateCollection>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.defaultLevel !== undefined) update.default_level = storedDefaultLevel(changes.defaultLevel);
     await updateCollection(trx, collectionId, update);
+    return presentWritten(ctx, trx, collectionId, roleOf(caller));
   });
-  return presentFor(ctx, actor, collectionId);
 }
 
 /**
@@ -155,8 +178,8 @@ export async function moveCollection(
   collectionId: string,
   input: { parent?: string | null; position?: PositionInput },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
+  return ctx.db.transaction().execute(async (trx) => {
+    const { collection, caller } = await authorizeCollection(trx, actor, collectionId, 'admin');
     const parentId = input.parent === undefined ? collection.parent_id : input.parent;
     if (parentId !== null) {
       const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
@@ -170,17 +193,17 @@ export async function moveCollection(
       position: await positionFor(trx, collection.organization_id, parentId, collectionId, input.position),
       updated_at: isoNow(ctx.clock),
     });
+    return presentWritten(ctx, trx, collectionId, roleOf(caller));
   });
-  return presentFor(ctx, actor, collectionId);
 }
 
 /** Moves a collection, its nested collections and their spaces to another organization. */
 export async function transferCollection(ctx: ServiceContext, actor: Actor, collectionId: string, organizationId: string) {
-  const committed = await ctx.db.transaction().execute(async (trx) => {
-    const { collection } = await authorizeCollection(trx, actor, collectionId, 'admin');
+  const { presented, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const { collection, caller } = await authorizeCollection(trx, actor, collectionId, 'admin');
     await authorizeInOrganization(ctx, trx, actor, collection.organization_id, 'admin');
     await authorizeInOrganization(ctx, trx, actor, organizationId, 'admin');
-    if (organizationId === collection.organization_id) return undefined;
+    if (organizationId === collection.organization_id) return { presented: await presentWritten(ctx, trx, collectionId, roleOf(caller)), committed: undefined };
     const subtree = subtreeIds(await collectionsOfOrganization(trx, collection.organization_id), collectionId);
     const spaceIds = (await spacesInCollections(trx, subtree)).map((space) => space.id);
     for (const spaceId of spaceIds) await deleteCustomFieldValuesOfSpace(trx, spaceId);
@@ -196,8 +219,10 @@ export async function transferCollection(ctx: ServiceContext, actor: Actor, coll
       position: await positionFor(trx, organizationId, null, collectionId, undefined),
       updated_at: isoNow(ctx.clock),
     });
-    return sites;
+    // The caller's standing in the organization it went to, with the grants that came along.
+    const callerThere = await loadContentCaller(trx, organizationId, actor.user.id);
+    return { presented: await presentWritten(ctx, trx, collectionId, (written) => collectionRole(callerThere, written.id)), committed: sites };
   });
   await afterCommit(ctx, committed);
-  return presentFor(ctx, actor, collectionId);
+  return presented;
 }

@@ -14,10 +14,10 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { authorizeSpaceStanding, spaceRole } from '../policies/content.ts';
+import { authorizeSpaceStanding, spaceRole, spaceStanding, type ContentCaller, type SpaceStanding } from '../policies/content.ts';
 import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { authorizeCreateIn, authorizeSpace, loadContentCallerOf, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
+import { authorizeCreateIn, authorizeSpace, loadContentCaller, loadContentCallerOf, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { positionFor, type PositionInput } from './ordering.ts';
 import { afterCommit, recordEvent, recordNewSpaceContent, recordSitesUpdated, type CommittedEvent } from './events.ts';
@@ -45,9 +45,23 @@ export async function presentAuthorized(ctx: ServiceContext, { space, standing, 
   return presentSpace(ctx.config.publicUrl, counted, standing);
 }
 
-async function presentFor(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  return presentAuthorized(ctx, await authorizeSpace(ctx.db, actor, spaceId, 'view'));
+/**
+ * A space a writer changed, as its transaction reads it after the change, with the
+ * caller's standing on it as it is now (`standingOn`, from what the transaction read).
+ * A space's presenter reads nothing, so writers present inside their transaction, as
+ * change requests do, instead of authorizing and reading again after the commit.
+ */
+async function presentWritten(ctx: ServiceContext, trx: Db, spaceId: string, standingOn: (space: SpaceRow) => SpaceStanding) {
+  const written = await findSpaceWithCounters(trx, spaceId);
+  if (!written) return authorizeSpaceStanding(null, 'view', spaceId) as never;
+  return presentSpace(ctx.config.publicUrl, written, authorizeSpaceStanding(standingOn(written), 'view', spaceId));
 }
+
+/** The standing of a caller whose content standing was read before the change, on the space as it is after it (same organization). */
+const standingOf = (caller: ContentCaller) => (space: SpaceRow) => spaceStanding(caller, spaceFacts(space));
+
+/** Who creates a space is granted "admin" on it, the highest role. */
+const CREATOR = (): SpaceStanding => 'admin';
 
 export interface CreateSpaceInput {
   title?: string;
@@ -94,11 +108,11 @@ export async function createSpace(ctx: ServiceContext, actor: Actor, organizatio
   const parentId = input.parent ?? null;
   const visibility = input.visibility ?? 'private';
   assertVisibilityFits(visibility, parentId);
-  const space = await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await authorizeCreateIn(ctx, trx, actor, organizationId, parentId);
     const revisionId = newId();
     await insertRevision(trx, { id: revisionId, parents: '[]', created_at: isoNow(ctx.clock) });
-    return insertNewSpace(
+    const space = await insertNewSpace(
       ctx,
       trx,
       actor,
@@ -114,8 +128,8 @@ export async function createSpace(ctx: ServiceContext, actor: Actor, organizatio
       },
       undefined,
     );
+    return presentWritten(ctx, trx, space.id, CREATOR);
   });
-  return presentFor(ctx, actor, space.id);
 }
 
 export async function listSpaces(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
@@ -145,8 +159,8 @@ export interface SpaceChanges {
 }
 
 export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: string, changes: SpaceChanges) {
-  const committed = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
+  const { presented, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const { space, caller } = await authorizeSpace(trx, actor, spaceId, 'admin');
     const update: Parameters<typeof updateSpace>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.emoji !== undefined) update.emoji = changes.emoji ?? '';
@@ -159,11 +173,14 @@ export async function patchSpace(ctx: ServiceContext, actor: Actor, spaceId: str
     await updateSpace(trx, spaceId, update);
     const shownOnSites = (changes.title !== undefined && changes.title !== space.title) || (changes.emoji !== undefined && (changes.emoji ?? '') !== space.emoji);
     const sites = shownOnSites ? await recordSitesUpdated(ctx, trx, space.organization_id, await sitesShowingSpaces(trx, [spaceId])) : undefined;
-    if (changes.visibility === undefined || changes.visibility === space.visibility) return [sites];
-    return [sites, await recordEvent(ctx, trx, { type: 'space_visibility_updated', organizationId: space.organization_id, spaceId, visibility: changes.visibility, previousVisibility: space.visibility })];
+    const visibilityChanged = changes.visibility !== undefined && changes.visibility !== space.visibility;
+    const visibilityEvent = visibilityChanged
+      ? await recordEvent(ctx, trx, { type: 'space_visibility_updated', organizationId: space.organization_id, spaceId, visibility: changes.visibility!, previousVisibility: space.visibility })
+      : undefined;
+    return { presented: await presentWritten(ctx, trx, spaceId, standingOf(caller)), committed: visibilityChanged ? [sites, visibilityEvent] : [sites] };
   });
   for (const events of committed) await afterCommit(ctx, events);
-  return presentFor(ctx, actor, spaceId);
+  return presented;
 }
 
 /** Soft delete: hidden at once, restorable for RETENTION_DAYS, then purged by a durable job. */
@@ -191,8 +208,8 @@ function withinRetention(ctx: ServiceContext, space: SpaceRow): boolean {
 }
 
 export async function restoreSpace(ctx: ServiceContext, actor: Actor, spaceId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin', { deleted: true });
+  return ctx.db.transaction().execute(async (trx) => {
+    const { space, caller } = await authorizeSpace(trx, actor, spaceId, 'admin', { deleted: true });
     if (!withinRetention(ctx, space)) throw new NotFound(`No space with id "${spaceId}"`);
     // A space whose collection went away meanwhile comes back at the top level.
     const parent = space.parent_id ? await findCollection(trx, space.parent_id) : undefined;
@@ -204,8 +221,8 @@ export async function restoreSpace(ctx: ServiceContext, actor: Actor, spaceId: s
       position: await positionFor(trx, space.organization_id, parentId, spaceId, undefined),
       updated_at: isoNow(ctx.clock),
     });
+    return presentWritten(ctx, trx, spaceId, standingOf(caller));
   });
-  return presentFor(ctx, actor, spaceId);
 }
 
 /** The purge job: removes a space deleted more than RETENTION_DAYS ago; anything else is left alone. */
@@ -240,10 +257,10 @@ export async function duplicateSpace(ctx: ServiceContext, actor: Actor, spaceId:
     );
     await copyCustomFieldValues(trx, space.id, duplicate.id);
     const committed = await recordNewSpaceContent(ctx, trx, actor, { organizationId: space.organization_id, spaceId: duplicate.id, revisionId: space.revision_id, summary: `Duplicate of ${space.title}` });
-    return { duplicate, committed };
+    return { presented: await presentWritten(ctx, trx, duplicate.id, CREATOR), committed };
   });
   await afterCommit(ctx, copy.committed);
-  return presentFor(ctx, actor, copy.duplicate.id);
+  return copy.presented;
 }
 
 export interface MoveInput {
@@ -252,8 +269,8 @@ export interface MoveInput {
 }
 
 export async function moveSpace(ctx: ServiceContext, actor: Actor, spaceId: string, input: MoveInput) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
+  return ctx.db.transaction().execute(async (trx) => {
+    const { space, caller } = await authorizeSpace(trx, actor, spaceId, 'admin');
     const parentId = input.parent === undefined ? space.parent_id : input.parent;
     if (parentId !== space.parent_id) await authorizeCreateIn(ctx, trx, actor, space.organization_id, parentId);
     assertVisibilityFits(space.visibility, parentId);
@@ -262,8 +279,8 @@ export async function moveSpace(ctx: ServiceContext, actor: Actor, spaceId: stri
       position: await positionFor(trx, space.organization_id, parentId, spaceId, input.position),
       updated_at: isoNow(ctx.clock),
     });
+    return presentWritten(ctx, trx, spaceId, standingOf(caller));
   });
-  return presentFor(ctx, actor, spaceId);
 }
 
 /** Moves a space to another organization (and optionally into one of its collections). */
@@ -273,8 +290,8 @@ export async function transferSpace(
   spaceId: string,
   input: { organization: string; collection?: string },
 ) {
-  const committed = await ctx.db.transaction().execute(async (trx) => {
-    const { space } = await authorizeSpace(trx, actor, spaceId, 'admin');
+  const { presented, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const { space, caller } = await authorizeSpace(trx, actor, spaceId, 'admin');
     await authorizeInOrganization(ctx, trx, actor, space.organization_id, 'admin');
     await authorizeInOrganization(ctx, trx, actor, input.organization, 'admin');
     const parentId = input.collection ?? null;
@@ -300,8 +317,10 @@ export async function transferSpace(
       position: await positionFor(trx, input.organization, parentId, spaceId, undefined),
       updated_at: isoNow(ctx.clock),
     });
-    return sites;
+    // In another organization, the caller's standing there, with the grants that came along.
+    const callerThere = input.organization === space.organization_id ? caller : await loadContentCaller(trx, input.organization, actor.user.id);
+    return { presented: await presentWritten(ctx, trx, spaceId, standingOf(callerThere)), committed: sites };
   });
   await afterCommit(ctx, committed);
-  return presentFor(ctx, actor, spaceId);
+  return presented;
 }
