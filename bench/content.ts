@@ -20,6 +20,8 @@ import { createSpace } from '../src/services/spaces.ts';
 import type { BenchDatabase } from './support.ts';
 import { noSandbox } from '../src/sandbox/sandbox.ts';
 import { JobRuns } from '../src/jobs/queue.ts';
+import { processRevisionCaches } from '../src/services/revisionCaches.ts';
+import { registerEventSubscribers } from '../src/jobs/subscribers.ts';
 
 export interface ContentResult {
   engine: string;
@@ -36,8 +38,9 @@ async function storedBytes(ctx: ServiceContext): Promise<number> {
 
 export async function benchContent(database: BenchDatabase, pageCount: number, edits = 200): Promise<ContentResult> {
   const handle = await database.open();
+  registerEventSubscribers();
   try {
-    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here'), jobRuns: new JobRuns() };
+    const ctx: ServiceContext = { db: handle.db, clock: systemClock, config: { publicUrl: 'http://bench', allowPrivateUrls: false }, log: pino({ level: 'silent' }), linkKey: 'bench-key', secretsKey: () => Buffer.alloc(32), sandbox: noSandbox('no integrations here'), jobRuns: new JobRuns(), revisions: processRevisionCaches };
     const { user, organization } = await bootstrap(handle.db, systemClock, { organizationTitle: 'Bench', email: 'b@quire.test', name: 'B' });
     const actor: Actor = { user, tokenId: 'bench' };
     const space = await createSpace(ctx, actor, organization.id, { title: 'Big' });

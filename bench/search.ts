@@ -22,6 +22,8 @@ import { createSpace } from '../src/services/spaces.ts';
 import { summarize, type BenchDatabase, type LatencySummary } from './support.ts';
 import { noSandbox } from '../src/sandbox/sandbox.ts';
 import { JobRuns } from '../src/jobs/queue.ts';
+import { processRevisionCaches } from '../src/services/revisionCaches.ts';
+import { registerEventSubscribers } from '../src/jobs/subscribers.ts';
 
 export interface SearchBenchResult {
   /** Pages of the organization searched. */
@@ -89,6 +91,7 @@ const QUERIES = (words: string[]) => [
 
 /** A context for calling services directly, without a server. */
 export function benchContext(db: ServiceContext['db']): ServiceContext {
+  registerEventSubscribers();
   return {
     db,
     clock: systemClock,
@@ -97,6 +100,7 @@ export function benchContext(db: ServiceContext['db']): ServiceContext {
     secretsKey: () => Buffer.alloc(32),
     sandbox: noSandbox('no integrations here'),
     jobRuns: new JobRuns(),
+    revisions: processRevisionCaches,
   } as ServiceContext;
 }
 

@@ -7,6 +7,8 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { createSandbox } from './sandbox/sandbox.ts';
 import { JobRuns } from './jobs/queue.ts';
+import { processRevisionCaches } from './services/revisionCaches.ts';
+import { registerEventSubscribers } from './jobs/subscribers.ts';
 import { integrationFetchRoutes } from './routes/integrations/publicEndpoints.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { answerClientError, BadRequest, errorBody, handleError } from './errors.ts';
@@ -148,6 +150,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // What follows a change, before the app makes the first one.
+  registerEventSubscribers();
   const linkKey = await linkSigningKey(database.db);
   let secretsKey: Buffer | undefined;
   app.decorate('ctx', {
@@ -159,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secretsKey: () => (secretsKey ??= loadSecretsKey(config)),
     sandbox: createSandbox(config, app.log),
     jobRuns: new JobRuns(),
+    revisions: processRevisionCaches,
   });
   // One hook, in this order (Fastify runs separate onClose hooks last-added first): the
   // sandbox refuses the runs waiting for it, which put their jobs back; the job runs this

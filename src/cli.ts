@@ -20,6 +20,7 @@ import { pino } from 'pino';
 import { linkSigningKey } from './db/repos/settings.ts';
 import { loadSecretsKey } from './lib/secretBox.ts';
 import type { ServiceContext } from './services/context.ts';
+import { processRevisionCaches } from './services/revisionCaches.ts';
 
 class UsageError extends Error {}
 
@@ -61,7 +62,8 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
 
 /** What a service needs, for commands that act through the services as the server does. */
 async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  const [{ createSandbox }, { JobRuns }] = await Promise.all([import('./sandbox/sandbox.ts'), import('./jobs/queue.ts')]);
+  const [{ createSandbox }, { JobRuns }, { registerEventSubscribers }] = await Promise.all([import('./sandbox/sandbox.ts'), import('./jobs/queue.ts'), import('./jobs/subscribers.ts')]);
+  registerEventSubscribers();
   return withDatabase(config, async (handle) => {
     const log = pino({ level: 'error' }, pino.destination(2));
     const ctx: ServiceContext = {
@@ -73,6 +75,7 @@ async function withServices<T>(config: Config, work: (ctx: ServiceContext) => Pr
       secretsKey: () => loadSecretsKey(config),
       sandbox: createSandbox(config, log),
       jobRuns: new JobRuns(),
+      revisions: processRevisionCaches,
     };
     try {
       return await work(ctx);

@@ -7,7 +7,8 @@ import { openMigratedDatabase } from './db/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { startJobWorker } from './jobs/queue.ts';
 import { scheduleSearchCatchUp } from './services/search.ts';
-import { followConversionChange, schedulePruning } from './services/events.ts';
+import { schedulePruning } from './services/events.ts';
+import { followConversionChange } from './services/pageDocuments.ts';
 import { schedulePolling } from './services/gitSync.ts';
 import { logStart } from './lib/startup.ts';
 

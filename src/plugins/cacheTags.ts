@@ -1,19 +1,12 @@
 // GitBook's cache tags on what GitBook's renderer reads (the operations a site token
 // may call): `space:<id>`, `space:<id>:change-request:<id>` and `site:<id>`, in the
 // x-gitbook-cache-tag header. The renderer files each answer under them, and the
-// revalidation Quire sends when published content changes (services/events.ts) names
-// the same tags, so exactly what changed is read again. A site's own changes (every
-// write under /orgs/{id}/sites/{siteId}) are announced by an event written before the
-// change is made and delivered once it has succeeded; a space's content changes
-// announce themselves with their revision.
+// revalidation Quire sends when published content changes (services/rendererCache.ts)
+// names the same tags, so exactly what changed is read again. What changed is
+// announced by the services that change it, in the change's own transaction: a
+// space's content with its revision (commitRevision), a site's settings and structure
+// with changeSite (services/events.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { holdSiteUpdated, releaseSiteUpdated, type HeldSiteAnnouncement } from '../services/events.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    siteAnnouncement?: HeldSiteAnnouncement;
-  }
-}
 
 export const CACHE_TAG_HEADER = 'x-gitbook-cache-tag';
 
@@ -27,21 +20,7 @@ function tagsOf(request: FastifyRequest): string[] {
 }
 
 export function tagPublishedReads(app: FastifyInstance): void {
-  app.decorateRequest('siteAnnouncement', undefined);
-  app.addHook('preHandler', async (request) => {
-    const { organizationId, siteId } = request.params as { organizationId?: string; siteId?: string };
-    // What a site token may call is a read, though some are POSTs (a site search).
-    const write = request.method !== 'GET' && !request.routeOptions.config.siteToken;
-    if (write && organizationId && siteId && app.ctx.config.renderer) {
-      request.siteAnnouncement = await holdSiteUpdated(app.ctx, organizationId, siteId);
-    }
-  });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.siteAnnouncement) {
-      const announcement = request.siteAnnouncement;
-      request.siteAnnouncement = undefined;
-      await releaseSiteUpdated(app.ctx, announcement, reply.statusCode < 300);
-    }
     if (!request.routeOptions.config.siteToken || reply.statusCode !== 200) return payload;
     const tags = tagsOf(request);
     if (tags.length > 0) reply.header(CACHE_TAG_HEADER, tags.join(','));

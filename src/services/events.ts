@@ -1,33 +1,28 @@
-// Events: the one seam through which a space's content changes, and the outbox it feeds.
+// Events: the one seam through which a space's content and a site's settings change,
+// and the outbox it feeds.
 //
 // `commitRevision` moves a space to a new revision (compare-and-swap) and, in the same
 // transaction, writes the event (`space_content_updated`, GitBook's name) with one
-// delivery per subscriber that has work to do and one durable job per delivery. What
+// delivery per subscriber that has work to do and one durable job per delivery; a
+// site's change writes `site_updated` the same way (`recordSitesUpdated`). What
 // follows a change (the search index, the readers' documents, link checks, the
-// renderer's cache, Git Sync's export, integrations' scripts) is a subscriber here and nowhere else: a writer
-// never repeats those steps, and a process that dies after the commit loses none of
-// them, since any process's worker runs the jobs. A delivery is marked done once; a
-// job run again after a crash finds it done and does nothing.
-import { createHmac } from 'node:crypto';
-import { countDeliveryAttempt, deleteEvent, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent, uncountDeliveryAttempt } from '../db/repos/events.ts';
-import { deleteJob, findJobs } from '../db/repos/jobs.ts';
-import { findSetting, writeSetting } from '../db/repos/settings.ts';
-import { listPublishedSites } from '../db/repos/sites.ts';
-import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
+// renderer's cache, Git Sync's export, integrations' scripts) is a subscriber and
+// nowhere else: a writer never repeats those steps, and a process that dies after the
+// commit loses none of them, since any process's worker runs the jobs. A delivery is
+// marked done once; a job run again after a crash finds it done and does nothing.
+//
+// This module imports no service: the subscribers are registered at start, at the
+// composition root (jobs/subscribers.ts), as the job handlers are.
+import { countDeliveryAttempt, deleteSettledEvents, endDelivery, findDelivery, findEvent, insertEvent, uncountDeliveryAttempt } from '../db/repos/events.ts';
+import { findJobs } from '../db/repos/jobs.ts';
 import { compareAndSetSpaceRevision } from '../db/repos/spaces.ts';
 import type { Db, EventRow } from '../db/schema.ts';
 import { Conflict } from '../errors.ts';
-import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, RetryLater, runHeldJob, runHeldJobSoon, startJobSoon, type HeldJob } from '../jobs/queue.ts';
-import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
+import { enqueueHeldJob, enqueueJob, enqueueJobOnce, MAX_JOB_ATTEMPTS, runHeldJob, startJobSoon, type HeldJob } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { SandboxStopping } from '../sandbox/sandbox.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { exportWaitingChanges, queueExportOfChange } from './gitSync.ts';
-import { deliverToInstallation, installationsReceiving } from './integrationEvents.ts';
-import { queueLinkChecksOfChange } from './links.ts';
-import { PREPARE_DOCUMENTS_JOB, prepareSpaceDocuments } from './pageDocuments.ts';
-import { catchUpSearchIndex } from './search.ts';
 
 export const DELIVER_EVENT_JOB = 'deliver-event';
 
@@ -104,7 +99,7 @@ export type IntegrationEvent = SpaceContentUpdated | SpaceVisibilityUpdated | Sp
 
 export type QuireEvent = IntegrationEvent | SiteUpdated;
 
-interface Subscriber {
+export interface Subscriber {
   /**
    * Asked in the committing transaction: the deliveries this event gives the
    * subscriber, by target (an installation, say); [''] for one of its own, [] for none.
@@ -114,33 +109,27 @@ interface Subscriber {
   run(ctx: ServiceContext, event: QuireEvent, target: string, eventId: string): Promise<unknown>;
 }
 
-const ONE = [''];
+/** The targets of a subscriber that has one delivery of its own. */
+export const ONE = [''];
 
 /** A subscriber to the changes of a space's content only. */
-function onContent(run: (ctx: ServiceContext, event: SpaceContentUpdated) => Promise<unknown>, wanted: (ctx: ServiceContext, trx: Db, event: SpaceContentUpdated) => boolean | Promise<boolean> = () => true): Subscriber {
+export function onContent(run: (ctx: ServiceContext, event: SpaceContentUpdated) => Promise<unknown>, wanted: (ctx: ServiceContext, trx: Db, event: SpaceContentUpdated) => boolean | Promise<boolean> = () => true): Subscriber {
   return {
     targets: async (ctx, trx, event) => (event.type === 'space_content_updated' && (await wanted(ctx, trx, event)) ? ONE : []),
     run: (ctx, event) => run(ctx, event as SpaceContentUpdated),
   };
 }
 
-// Arrow functions: the services they call import this module back, and are read when called.
-const SUBSCRIBERS: Record<string, Subscriber> = {
-  'search-index': onContent((ctx, event) => catchUpSearchIndex(ctx.db, event.spaceId)),
-  'page-documents': onContent((ctx, event) => prepareSpaceDocuments(ctx, event.spaceId)),
-  'link-checks': onContent((ctx, event) => queueLinkChecksOfChange(ctx, event.previousRevisionId, event.revisionId)),
-  'renderer-cache': {
-    targets: (ctx, _trx, event) => (ctx.config.renderer !== undefined && (event.type === 'space_content_updated' || event.type === 'site_updated') ? ONE : []),
-    run: (ctx, event) => revalidateRenderer(ctx, event as SpaceContentUpdated | SiteUpdated),
-  },
-  // Queues the merge's commit in the committing transaction, so none is lost, then starts the export.
-  'git-export': onContent((ctx, event) => exportWaitingChanges(ctx, event.spaceId), (ctx, trx, event) => queueExportOfChange(ctx, trx, event)),
-  // Without a runtime (QUIRE_INTEGRATIONS=false, or no workerd here) integrations receive nothing: the start says why.
-  integration: {
-    targets: (ctx, trx, event) => (ctx.sandbox.unavailable || event.type === 'site_updated' ? [] : installationsReceiving(trx, event)),
-    run: (ctx, event, installationId, eventId) => deliverToInstallation(ctx, eventId, event as IntegrationEvent, installationId),
-  },
-};
+/**
+ * What follows a change, by name, in the order their deliveries are written: filled at
+ * start by the composition root (jobs/subscribers.ts), never by a service.
+ */
+const SUBSCRIBERS = new Map<string, Subscriber>();
+
+/** Adds (or replaces) a subscriber: called at start, before the first change. */
+export function subscribe(name: string, subscriber: Subscriber): void {
+  SUBSCRIBERS.set(name, subscriber);
+}
 
 /** A delivery's name: its subscriber, and its target after a colon (`integration:<installation id>`). */
 export const deliveryName = (subscriber: string, target: string) => (target ? `${subscriber}:${target}` : subscriber);
@@ -186,46 +175,11 @@ export async function commitRevision(ctx: ServiceContext, trx: Db, actor: Actor,
   return recordContentUpdated(ctx, trx, { ...change, previousRevisionId: change.from, revisionId: change.to, updatedBy: [actor.user.id] });
 }
 
-/** A site change's announcement to the renderer, written before the change is made. */
-export interface HeldSiteAnnouncement {
-  eventId: string;
-  committed: CommittedEvent;
-}
-
 /**
- * Before a change of a site's settings or structure: its `site_updated` event, every
- * delivery held by this process. Written first, so that no change that commits goes
- * unannounced: should this process end before `releaseSiteUpdated`, a worker delivers
- * it once the lease runs out, after the change. Undefined when nobody is told (no
- * renderer configured).
- */
-export async function holdSiteUpdated(ctx: ServiceContext, organizationId: string, siteId: string): Promise<HeldSiteAnnouncement | undefined> {
-  const eventId = newId();
-  const committed = await ctx.db.transaction().execute((trx) => recordEvent(ctx, trx, siteUpdated(organizationId, siteId), { eventId, held: true }));
-  return committed.held.length > 0 ? { eventId, committed } : undefined;
-}
-
-/**
- * Once the change has answered: the renderer is told if it succeeded, beside the answer
- * rather than before it, so a slow renderer does not slow the change; a change that
- * failed is not announced.
- */
-export async function releaseSiteUpdated(ctx: ServiceContext, announcement: HeldSiteAnnouncement, succeeded: boolean): Promise<void> {
-  if (succeeded) {
-    // Should this fail, the job stays queued for a worker once its lease runs out.
-    for (const held of announcement.committed.held) runHeldJobSoon(ctx, held, deliverEvent);
-    return;
-  }
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const held of announcement.committed.held) await deleteJob(trx, held.id);
-    await deleteEvent(trx, announcement.eventId);
-  });
-}
-
-/**
- * Sites whose structure changed through their spaces, each told in the caller's
- * transaction: a site names its spaces with their titles, and a space taken off it (deleted,
- * moved to another organization) must stop being served from the renderer's cache.
+ * Sites whose settings or structure changed, each told in the caller's transaction, by
+ * the service that changed them: a site's own writes, and its spaces' (a site names its
+ * spaces with their titles, and a space taken off it, deleted or moved to another
+ * organization, must stop being served from the renderer's cache).
  */
 export async function recordSitesUpdated(ctx: ServiceContext, trx: Db, organizationId: string, siteIds: string[]): Promise<CommittedEvent> {
   const committed: CommittedEvent = { held: [], queued: [] };
@@ -235,6 +189,21 @@ export async function recordSitesUpdated(ctx: ServiceContext, trx: Db, organizat
     committed.queued.push(...site.queued);
   }
   return committed;
+}
+
+/**
+ * A change of one site's settings or structure (a write under
+ * /orgs/{organizationId}/sites/{siteId}), made in one transaction with its
+ * `site_updated` event, whose deliveries start once it has committed: what
+ * commitRevision is to a space's content. A change that fails is never announced.
+ */
+export async function changeSite<T>(ctx: ServiceContext, organizationId: string, siteId: string, change: (trx: Db) => Promise<T>): Promise<T> {
+  const { result, committed } = await ctx.db.transaction().execute(async (trx) => {
+    const result = await change(trx);
+    return { result, committed: await recordSitesUpdated(ctx, trx, organizationId, [siteId]) };
+  });
+  await afterCommit(ctx, committed);
+  return result;
 }
 
 /** The event of a space that starts with content (a duplicate): nothing to swap. */
@@ -248,18 +217,14 @@ function recordContentUpdated(ctx: ServiceContext, trx: Db, change: Omit<SpaceCo
 
 /**
  * Writes an event and its deliveries in the caller's transaction; `afterCommit` starts
- * them once it has committed, or a worker does at `deliverAt`. `held`: every delivery
- * is held by this process, not only those a reader expects at once.
+ * them once it has committed, or a worker does at `deliverAt`.
  */
-export async function recordEvent(
-  ctx: ServiceContext,
-  trx: Db,
-  event: QuireEvent,
-  options: { deliverAt?: Date; held?: boolean; eventId?: string } = {},
-): Promise<CommittedEvent> {
-  const { deliverAt, held = false, eventId = newId() } = options;
+export async function recordEvent(ctx: ServiceContext, trx: Db, event: QuireEvent, options: { deliverAt?: Date } = {}): Promise<CommittedEvent> {
+  const { deliverAt } = options;
+  const eventId = newId();
+  if (SUBSCRIBERS.size === 0) throw new Error('no subscriber of events is registered: call registerEventSubscribers (jobs/subscribers.ts) at start');
   const subscribers: string[] = [];
-  for (const [name, subscriber] of Object.entries(SUBSCRIBERS)) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
+  for (const [name, subscriber] of SUBSCRIBERS) for (const target of await subscriber.targets(ctx, trx, event)) subscribers.push(deliveryName(name, target));
   // An event nobody acts on (a visibility change where no integration is installed) is not kept.
   if (subscribers.length === 0) return { held: [], queued: [] };
   const { type, organizationId, spaceId, ...payload } = event;
@@ -269,7 +234,7 @@ export async function recordEvent(
     const payload = { eventId, subscriber };
     // Deliveries for later wait for the worker.
     if (deliverAt) await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload, deliverAt);
-    else if (held || BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
+    else if (BEFORE_ANSWER.has(subscriber)) committed.held.push(await enqueueHeldJob(ctx, trx, DELIVER_EVENT_JOB, payload));
     else committed.queued.push(await enqueueJob(trx, ctx.clock, DELIVER_EVENT_JOB, payload));
   }
   return committed;
@@ -290,7 +255,7 @@ export async function afterCommit(ctx: ServiceContext, committed: CommittedEvent
 export async function deliverEvent(ctx: ServiceContext, payload: { eventId: string; subscriber: string }): Promise<void> {
   const [delivery, row] = await Promise.all([findDelivery(ctx.db, payload.eventId, payload.subscriber), findEvent(ctx.db, payload.eventId)]);
   const { subscriber: name, target } = deliveryTarget(payload.subscriber);
-  const subscriber = SUBSCRIBERS[name];
+  const subscriber = SUBSCRIBERS.get(name);
   if (!delivery || !row || delivery.state === 'done' || !subscriber) return;
   await countDeliveryAttempt(ctx.db, payload.eventId, payload.subscriber, isoNow(ctx.clock));
   try {
@@ -305,61 +270,6 @@ export async function deliverEvent(ctx: ServiceContext, payload: { eventId: stri
     throw error;
   }
   await endDelivery(ctx.db, payload.eventId, payload.subscriber, { state: 'done', last_error: null, updated_at: isoNow(ctx.clock) });
-}
-
-const RENDERER_TIMEOUT_MS = 10_000;
-
-/**
- * Tells GitBook's renderer that a space's published content or a site changed, with
- * the cache tags it read them under (`space:<id>`, `site:<id>`, as plugins/cacheTags.ts
- * tags the answers), signed as it checks them: HMAC-SHA256 of the body with its GITBOOK_SECRET.
- */
-async function revalidateRenderer(ctx: ServiceContext, event: SpaceContentUpdated | SiteUpdated): Promise<void> {
-  const renderer = ctx.config.renderer;
-  if (!renderer) return;
-  const tags = event.type === 'site_updated' ? [`site:${event.siteId}`] : [`space:${event.spaceId}`, ...(await sitesShowingSpaces(ctx.db, [event.spaceId])).map((site) => `site:${site}`)];
-  const body = JSON.stringify({ tags });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (renderer.secret) headers['x-gitbook-signature'] = createHmac('sha256', renderer.secret).update(body).digest('hex');
-  let response: Response;
-  try {
-    response = await fetch(`${renderer.url}/~gitbook/revalidate`, { method: 'POST', headers, body, signal: AbortSignal.timeout(RENDERER_TIMEOUT_MS) });
-  } catch (error) {
-    throw new RetryLater(`the renderer at ${renderer.url} could not be reached (${(error as Error).message})`);
-  }
-  await response.body?.cancel();
-  if (!response.ok) throw new RetryLater(`the renderer at ${renderer.url} answered ${response.status} to a revalidation; check QUIRE_RENDERER_SECRET against its GITBOOK_SECRET`);
-}
-
-/** The conversion the installation's processes last started with. */
-const CONVERSION_SETTING = 'document-conversion';
-
-/**
- * At start, when the conversion that reads markdown has moved since the installation
- * last started (an upgrade that reads some markdown otherwise): the documents of the
- * spaces sites show are made again ahead of their readers (a job), and every published
- * site is announced updated, so that GitBook's renderer stops serving pages rendered
- * from the earlier reading. A document or search index of another conversion is never
- * served meanwhile (services/pageDocuments.ts, services/search.ts), and Quire's rendered
- * pages live in a process's memory.
- */
-export async function followConversionChange(ctx: ServiceContext): Promise<void> {
-  const current = String(DOCUMENT_CONVERSION);
-  // Read first: most starts find it current, and need not take SQLite's write lock to know.
-  if ((await findSetting(ctx.db, CONVERSION_SETTING)) === current) return;
-  const committed = await ctx.db.transaction().execute(async (trx) => {
-    if ((await findSetting(trx, CONVERSION_SETTING)) === current) return undefined;
-    await writeSetting(trx, CONVERSION_SETTING, current);
-    await enqueueJob(trx, ctx.clock, PREPARE_DOCUMENTS_JOB, {});
-    const all: CommittedEvent = { held: [], queued: [] };
-    for (const site of await listPublishedSites(trx)) {
-      const announced = await recordSitesUpdated(ctx, trx, site.organization_id, [site.id]);
-      all.held.push(...announced.held);
-      all.queued.push(...announced.queued);
-    }
-    return all;
-  });
-  await afterCommit(ctx, committed);
 }
 
 export const PRUNE_EVENTS_JOB = 'prune-events';

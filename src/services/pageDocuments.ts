@@ -12,6 +12,9 @@ import { inReadingOrder, type FlatPage } from '../content/tree.ts';
 import { sitesShowingSpaces, spacesShownBySites } from '../db/repos/siteStructure.ts';
 import { findPageDocument, insertPageDocument, storedDocumentHashes } from '../db/repos/pageDocuments.ts';
 import { findSpace } from '../db/repos/spaces.ts';
+import { findSetting, writeSetting } from '../db/repos/settings.ts';
+import { listPublishedSites } from '../db/repos/sites.ts';
+import { enqueueJob } from '../jobs/queue.ts';
 import { DOCUMENT_CONVERSION } from '../content/gitbook/conversion.ts';
 import { isoNow } from '../lib/clock.ts';
 import { promisify } from 'node:util';
@@ -19,6 +22,7 @@ import { inflate } from 'node:zlib';
 import { runSized, type Priority } from '../workers/pool.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
+import { afterCommit, recordSitesUpdated, type CommittedEvent } from './events.ts';
 import { loadRevision, markdownOf } from './revisionContent.ts';
 
 /**
@@ -85,9 +89,40 @@ export async function prepareSpaceDocuments(ctx: ServiceContext, spaceId: string
 
 export const PREPARE_DOCUMENTS_JOB = 'prepare-documents';
 
-/** The job queued when the conversion moved (events.ts): the documents of every space a site shows, made ahead of their readers again. */
+/** The job queued when the conversion moved (followConversionChange): the documents of every space a site shows, made ahead of their readers again. */
 export async function prepareShownSpacesDocuments(ctx: ServiceContext): Promise<void> {
   for (const spaceId of await spacesShownBySites(ctx.db)) {
     ctx.log.info({ spaceId, documents: await prepareSpaceDocuments(ctx, spaceId) }, 'page documents: made for this conversion');
   }
+}
+
+/** The conversion the installation's processes last started with. */
+const CONVERSION_SETTING = 'document-conversion';
+
+/**
+ * At start, when the conversion that reads markdown has moved since the installation
+ * last started (an upgrade that reads some markdown otherwise): the documents of the
+ * spaces sites show are made again ahead of their readers (a job), and every published
+ * site is announced updated, so that GitBook's renderer stops serving pages rendered
+ * from the earlier reading. A document or search index of another conversion is never
+ * served meanwhile (this module, services/search.ts), and Quire's rendered
+ * pages live in a process's memory.
+ */
+export async function followConversionChange(ctx: ServiceContext): Promise<void> {
+  const current = String(DOCUMENT_CONVERSION);
+  // Read first: most starts find it current, and need not take SQLite's write lock to know.
+  if ((await findSetting(ctx.db, CONVERSION_SETTING)) === current) return;
+  const committed = await ctx.db.transaction().execute(async (trx) => {
+    if ((await findSetting(trx, CONVERSION_SETTING)) === current) return undefined;
+    await writeSetting(trx, CONVERSION_SETTING, current);
+    await enqueueJob(trx, ctx.clock, PREPARE_DOCUMENTS_JOB, {});
+    const all: CommittedEvent = { held: [], queued: [] };
+    for (const site of await listPublishedSites(trx)) {
+      const announced = await recordSitesUpdated(ctx, trx, site.organization_id, [site.id]);
+      all.held.push(...announced.held);
+      all.queued.push(...announced.queued);
+    }
+    return all;
+  });
+  await afterCommit(ctx, committed);
 }

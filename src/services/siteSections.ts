@@ -11,6 +11,7 @@ import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { changeSite } from './events.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
 import { checkedCondition } from '../lib/conditions.ts';
@@ -113,7 +114,7 @@ export async function addSection(
   input: { spaceId: string; title?: string | null; icon?: string | null },
 ) {
   const sectionId = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const space = await findSpace(trx, input.spaceId);
     if (!space || space.deleted_at !== null || space.organization_id !== organizationId) {
@@ -178,7 +179,7 @@ export async function patchSection(
     description?: string | null;
   },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireSection(structure, sectionId);
@@ -207,7 +208,7 @@ export async function patchSection(
 
 /** Deletes a section with its site spaces (never the spaces); another becomes default if needed. */
 export async function removeSection(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, sectionId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireSection(await readSiteStructure(trx, siteId), sectionId);
     await deleteSection(trx, sectionId);
@@ -232,7 +233,7 @@ export async function moveSection(
   sectionId: string,
   position: StructurePosition | undefined,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const siblings = sectionSiblings(await readSiteStructure(trx, siteId), sectionId);
     await updateSection(trx, sectionId, { position: positionAmong(siblings, scopedPosition(position, siblings), 'item') });
@@ -272,7 +273,7 @@ export async function createSectionGroup(
   input: { title: string; icon?: string | null; sections?: string[] },
 ) {
   const groupId = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     for (const sectionId of input.sections ?? []) {
@@ -301,7 +302,7 @@ export async function patchSectionGroup(
   groupId: string,
   changes: { title?: string; icon?: string | null },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireGroup(await readSiteStructure(trx, siteId), groupId);
     await updateSectionGroup(trx, groupId, {
@@ -314,7 +315,7 @@ export async function patchSectionGroup(
 
 /** Deletes a group; its sections stay, back at the top level where the group was. */
 export async function removeSectionGroup(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, groupId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const group = requireGroup(structure, groupId);
@@ -338,7 +339,7 @@ export async function addSectionToGroup(
   groupId: string,
   sectionId: string,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
@@ -356,7 +357,7 @@ export async function removeSectionFromGroup(
   groupId: string,
   sectionId: string,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
@@ -377,7 +378,7 @@ export async function moveSectionGroup(
   groupId: string,
   position: StructurePosition | undefined,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);

@@ -3,6 +3,7 @@ import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { deleteSiteSpace, readSiteStructure, updateSiteSpace } from '../db/repos/siteStructure.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { changeSite } from './events.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
 import { checkedCondition } from '../lib/conditions.ts';
@@ -47,7 +48,7 @@ export async function addSiteSpace(
   siteId: string,
   input: { spaceId: string; sectionId?: string },
 ) {
-  const siteSpaceId = await ctx.db.transaction().execute(async (trx) => {
+  const siteSpaceId = await changeSite(ctx, organizationId, siteId, async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     let sectionId: string | null = null;
@@ -72,7 +73,7 @@ export async function patchSiteSpace(
   siteSpaceId: string,
   changes: { path?: string; condition?: string | null },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
@@ -92,7 +93,7 @@ export async function patchSiteSpace(
 }
 
 export async function removeSiteSpace(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireSiteSpace(await readSiteStructure(trx, siteId), siteSpaceId);
     await deleteSiteSpace(trx, siteSpaceId);
@@ -108,7 +109,7 @@ export async function moveSiteSpace(
   siteSpaceId: string,
   position: { before?: { type: 'site-space'; siteSpace: string }; after?: { type: 'site-space'; siteSpace: string } } | undefined,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);

@@ -19,6 +19,7 @@ import { settleDefaults } from './siteStructure.ts';
 import { positionAmong } from '../lib/positions.ts';
 import { slugify, uniquePath } from '../lib/slugs.ts';
 import { createSpace } from './spaces.ts';
+import { changeSite } from './events.ts';
 
 export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
@@ -157,7 +158,7 @@ function proxyOrigin(proxy: string): string {
 }
 
 export async function patchSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, changes: SiteChanges) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const update: Parameters<typeof updateSite>[2] = { updated_at: isoNow(ctx.clock) };
     if (changes.title !== undefined) update.title = changes.title;
@@ -193,15 +194,17 @@ export async function patchSite(ctx: ServiceContext, actor: Actor, organizationI
 }
 
 export async function removeSite(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     await deleteSite(trx, siteId);
   });
 }
 
 export async function setPublished(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, published: boolean) {
-  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  await updateSite(ctx.db, siteId, { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) });
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    await updateSite(trx, siteId, { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) });
+  });
   return reload(ctx, actor, organizationId, siteId);
 }
 
@@ -237,10 +240,12 @@ export async function putCustomization(
   siteId: string,
   settings: Record<string, unknown>,
 ) {
-  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  const stored = JSON.stringify(settings);
-  await updateSite(ctx.db, siteId, { customization: stored, updated_at: isoNow(ctx.clock) });
-  return presentCustomization(site.title, stored);
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    const stored = JSON.stringify(settings);
+    await updateSite(trx, siteId, { customization: stored, updated_at: isoNow(ctx.clock) });
+    return presentCustomization(site.title, stored);
+  });
 }
 
 const DEFAULT_ADAPTIVE_SCHEMA = {
@@ -291,11 +296,13 @@ export async function putAdaptiveSchema(
   siteId: string,
   jsonSchema: Record<string, unknown>,
 ) {
-  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  checkAdaptiveSchema(jsonSchema);
-  const now = isoNow(ctx.clock);
-  await updateSite(ctx.db, siteId, { adaptive_schema: JSON.stringify(jsonSchema), adaptive_schema_updated_at: now });
-  return { object: 'site-adaptive-schema' as const, jsonSchema, updatedAt: now };
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    checkAdaptiveSchema(jsonSchema);
+    const now = isoNow(ctx.clock);
+    await updateSite(trx, siteId, { adaptive_schema: JSON.stringify(jsonSchema), adaptive_schema_updated_at: now });
+    return { object: 'site-adaptive-schema' as const, jsonSchema, updatedAt: now };
+  });
 }
 
 /** The key that signs visitor-authentication tokens, for the site's administrators. */
@@ -318,10 +325,12 @@ export async function listShareLinks(ctx: ServiceContext, actor: Actor, organiza
 }
 
 export async function createShareLink(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, name: string) {
-  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  const link = { id: newId(), site_id: siteId, name, share_key: newId(32), active: 1 as const, created_at: isoNow(ctx.clock) };
-  await insertShareLink(ctx.db, link);
-  return presentShareLink(ctx.config.publicUrl, site, link);
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    const link = { id: newId(), site_id: siteId, name, share_key: newId(32), active: 1 as const, created_at: isoNow(ctx.clock) };
+    await insertShareLink(trx, link);
+    return presentShareLink(ctx.config.publicUrl, site, link);
+  });
 }
 
 export async function patchShareLink(
@@ -332,19 +341,23 @@ export async function patchShareLink(
   shareLinkId: string,
   changes: { name?: string; active?: boolean },
 ) {
-  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  const link = await findShareLink(ctx.db, siteId, shareLinkId);
-  if (!link) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
-  const update = {
-    ...(changes.name !== undefined ? { name: changes.name } : {}),
-    ...(changes.active !== undefined ? { active: (changes.active ? 1 : 0) as 0 | 1 } : {}),
-  };
-  await updateShareLink(ctx.db, shareLinkId, update);
-  return presentShareLink(ctx.config.publicUrl, site, { ...link, ...update });
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    const link = await findShareLink(trx, siteId, shareLinkId);
+    if (!link) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
+    const update = {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.active !== undefined ? { active: (changes.active ? 1 : 0) as 0 | 1 } : {}),
+    };
+    await updateShareLink(trx, shareLinkId, update);
+    return presentShareLink(ctx.config.publicUrl, site, { ...link, ...update });
+  });
 }
 
 export async function removeShareLink(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, shareLinkId: string) {
-  await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  if (!(await findShareLink(ctx.db, siteId, shareLinkId))) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
-  await deleteShareLink(ctx.db, shareLinkId);
+  await changeSite(ctx, organizationId, siteId, async (trx) => {
+    await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    if (!(await findShareLink(trx, siteId, shareLinkId))) throw new NotFound(`No share link with id "${shareLinkId}" on this site`);
+    await deleteShareLink(trx, shareLinkId);
+  });
 }

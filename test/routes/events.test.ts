@@ -9,9 +9,9 @@ import { eventsDelivered, request, startTestApp, stopTestApp, type TestApp } fro
 import { publishSampleSite } from '../helpers/publishedSite.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { enqueueJob, runDueJobs } from '../../src/jobs/queue.ts';
-import { followConversionChange, DELIVER_EVENT_JOB, holdSiteUpdated, schedulePruning } from '../../src/services/events.ts';
+import { DELIVER_EVENT_JOB, recordSitesUpdated, schedulePruning } from '../../src/services/events.ts';
 import { DOCUMENT_CONVERSION } from '../../src/content/gitbook/conversion.ts';
-import { prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
+import { followConversionChange, prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 
 let renderer: Server;
@@ -93,7 +93,7 @@ describe('what follows a change of content', () => {
     expect(refused.status).toBe(404);
     await eventsDelivered(testApp);
     expect(calls).toHaveLength(1);
-    // The refused write's announcement, written before it was refused, is gone with it.
+    // A refused write's announcement, written in its transaction, went with it.
     expect(await siteEvents()).toHaveLength(eventsBefore + 1);
     // No integration hears of it: GitBook has no such event.
     const event = await testApp.database.db.selectFrom('events').select('id').where('type', '=', 'site_updated').executeTakeFirstOrThrow();
@@ -119,16 +119,13 @@ describe('what follows a change of content', () => {
     expect(await told()).toEqual([{ tags: [`site:${site.id}`] }]);
   });
 
-  it("announces a site's change even when the process ends between the change and its announcement: the announcement is written first, and a worker delivers it once its lease runs out", async () => {
+  it("announces a site's change even when the process ends between the change and its announcement: the announcement is written in the change's transaction, and a worker delivers it", async () => {
     const { site, org } = await publishSampleSite(testApp);
     await eventsDelivered(testApp);
     calls.length = 0;
-    // What the hook holds before a change; this process then ends without releasing it.
-    const held = await holdSiteUpdated(testApp.app.ctx, org.organizationId, site.id);
-    expect(held).toBeDefined();
-    await runDueJobs(testApp.app.ctx, jobHandlers);
+    // What a site's change commits with its announcement (changeSite); this process then ends before starting its delivery.
+    await testApp.database.db.transaction().execute((trx) => recordSitesUpdated(testApp.app.ctx, trx, org.organizationId, [site.id]));
     expect(calls).toHaveLength(0);
-    testApp.clock.advance(61_000);
     await runDueJobs(testApp.app.ctx, jobHandlers);
     expect(calls.map((made) => JSON.parse(made.body))).toEqual([{ tags: [`site:${site.id}`] }]);
   });
