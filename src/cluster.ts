@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
 import { loggerOptions } from './lib/logging.ts';
-import { logStart } from './lib/startup.ts';
+import { logStart } from './startup.ts';
 
 /** `quire serve`: serves in this process, or, with QUIRE_WORKERS above 1, starts the workers that do. */
 export async function serve(config: Config): Promise<void> {

@@ -10,7 +10,7 @@ import { scheduleSearchCatchUp } from './services/search.ts';
 import { schedulePruning } from './services/events.ts';
 import { followConversionChange } from './services/pageDocuments.ts';
 import { schedulePolling } from './services/gitSync.ts';
-import { logStart } from './lib/startup.ts';
+import { logStart } from './startup.ts';
 
 /** How often an idle worker looks for due jobs. */
 const JOB_POLL_MS = 5_000;

@@ -4,19 +4,11 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { BadRequest } from '../errors.ts';
 import { toCount } from './dialect.ts';
+import type { ListPage, PageRequest } from '../lib/pageRequest.ts';
 
 export const DEFAULT_LIMIT = 50;
 
-export interface PageRequest {
-  page?: string;
-  limit?: number;
-}
-
-export interface ListPage<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
+export type { ListPage, PageRequest };
 
 type KeyValue = string | number;
 

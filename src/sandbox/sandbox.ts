@@ -1,46 +1,14 @@
-// The port through which integration scripts run: one event in, the script's answer
-// out, within limits. `workerd.ts` is the real one; without the runtime's binary the
-// sandbox is unavailable and says why. Nothing here falls back to node:vm, which is no
-// security boundary.
+// The sandbox integration scripts run in (the port is port.ts): `workerd.ts` is the
+// real one; without the runtime's binary the sandbox is unavailable and says why.
+// Nothing here falls back to node:vm, which is no security boundary.
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { Egress, type EgressRules } from './egress.ts';
+import { SandboxRefused, type IntegrationSandbox, type ScriptAnswer } from './port.ts';
 import { WorkerdSandbox } from './workerd.ts';
 
-export interface SandboxLimits {
-  /** Wall time for one event, in ms: past it the runtime is restarted, which also stops a script that never yields. */
-  wallMs: number;
-  /** Heap of each script's isolate, in MB. */
-  memoryMb: number;
-  /** Outbound requests one event may make. */
-  requests: number;
-}
-
-export interface ScriptAnswer {
-  status: number;
-  contentType: string | null;
-  body: string;
-}
-
-export interface IntegrationSandbox {
-  /** Why scripts cannot run here, or undefined when they can. */
-  readonly unavailable: string | undefined;
-  /** Delivers one event (GitBook's multipart form: event, environment) to a script, identified by `key` (its integration and version). */
-  run(script: { key: string; source: string }, form: FormData): Promise<ScriptAnswer>;
-  close(): Promise<void>;
-}
-
-/** A refusal of the sandbox (a limit reached, no runtime): the delivery's outcome, said in one line. */
-export class SandboxRefused extends Error {}
-
-/**
- * A run refused because this process is stopping: the script never saw the event, so
- * it is no attempt. The delivery and its job go back as they were, due at once, for
- * another process or the next start; counted, restarts alone would use up its retries
- * and push each next try further out.
- */
-export class SandboxStopping extends SandboxRefused {}
+export { SandboxRefused, SandboxStopping, type IntegrationSandbox, type SandboxLimits, type ScriptAnswer } from './port.ts';
 
 class UnavailableSandbox implements IntegrationSandbox {
   constructor(readonly unavailable: string) {}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Egress } from './egress.ts';
-import { SandboxRefused, SandboxStopping, type IntegrationSandbox, type SandboxLimits, type ScriptAnswer } from './sandbox.ts';
+import { SandboxRefused, SandboxStopping, type IntegrationSandbox, type SandboxLimits, type ScriptAnswer } from './port.ts';
 
 const ROUTER = `export default {
   async fetch(request, env) {

@@ -13,7 +13,7 @@ import type { Database, OrganizationWithAccessRow, PublishedSiteRows, SpaceReadW
 import type { Clock } from '../lib/clock.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
 import type { IntegrationSandbox } from '../sandbox/sandbox.ts';
-import type { JobRuns } from '../jobs/queue.ts';
+import type { JobRuns } from '../jobs/runs.ts';
 import type { RevisionCaches } from './revisionCaches.ts';
 
 export interface ServiceContext {

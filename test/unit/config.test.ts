@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, unknownVariableWarnings, VARIABLES } from '../../src/config.ts';
 import { editDistance } from '../../src/lib/editDistance.ts';
 import { loggerOptions } from '../../src/lib/logging.ts';
-import { startReport, withoutCredentials } from '../../src/lib/startup.ts';
+import { startReport, withoutCredentials } from '../../src/startup.ts';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 

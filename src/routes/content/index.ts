@@ -21,7 +21,7 @@ import type { PageContentForm, PageFormat } from '../../services/revisionContent
 import { downloadFile } from '../../services/revisions.ts';
 import { getEmbed } from '../../services/embeds.ts';
 import { renderPdfLink } from '../../services/pdf.ts';
-import type { PageRequest } from '../../db/pagination.ts';
+import type { PageRequest } from '../../lib/pageRequest.ts';
 import { NotFound } from '../../errors.ts';
 import type { PresentedPage } from '../../presenters/page.ts';
 import { IdParam, PageQuery, errors, listOf } from '../schemas.ts';

@@ -1,8 +1,8 @@
 // What `quire serve` says once it listens: the database and the data folder it uses
 // (a PostgreSQL URL without its credentials), where the API reference is, and each
 // QUIRE_* variable it does not know, so that a misspelled setting is seen at once.
-import { unknownVariableWarnings, type Config } from '../config.ts';
-import { sqliteFile } from '../db/dialect.ts';
+import { unknownVariableWarnings, type Config } from './config.ts';
+import { sqliteFile } from './db/dialect.ts';
 
 /** Connection parameters a PostgreSQL URL may carry that are secrets. */
 const SECRET_PARAMETERS = ['password', 'sslpassword'];
