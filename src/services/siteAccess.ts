@@ -6,10 +6,10 @@ import { Forbidden, NotFound } from '../errors.ts';
 import { findSite } from '../db/repos/sites.ts';
 import { readSiteStructure } from '../db/repos/siteStructure.ts';
 import { findSpacesByIds } from '../db/repos/spaces.ts';
-import type { Db, SiteRow } from '../db/schema.ts';
+import type { Db, SiteRow, SiteStructureRows, SpaceWithCounters } from '../db/schema.ts';
 import { organizationPermissions } from '../policies/organization.ts';
 import { publishedSiteClaims, siteTokenCredentials, type ReadCredentials } from './publishedAccess.ts';
-import { spaceStanding } from '../policies/content.ts';
+import { spaceStanding, type ContentCaller } from '../policies/content.ts';
 import { presentSection, presentSectionGroup, presentSiteSpace } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { loadContentCallerOf, spaceFacts } from './contentAccess.ts';
@@ -63,15 +63,45 @@ export async function authorizeSiteRead(
   return { site, claims };
 }
 
+function spaceIdsOf(structure: SiteStructureRows): string[] {
+  return [...new Set(structure.siteSpaces.map((ss) => ss.space_id))];
+}
+
 /** The presented structure of a site as one reader sees it. */
 export async function presentStructure(ctx: ServiceContext, actor: Actor, reader: SiteReader) {
   const { site, claims } = reader;
   const structure = await readSiteStructure(ctx.db, site.id);
+  const [spaces, caller] = await Promise.all([findSpacesByIds(ctx.db, spaceIdsOf(structure)), loadContentCallerOf(ctx, ctx.db, actor, site.organization_id)]);
+  return presentRead(ctx, { site, structure, spaces }, caller, claims);
+}
+
+/** What presenting a site's structure reads: the site, its sections, groups and site spaces, and the spaces they show. */
+export interface WrittenStructure {
+  site: SiteRow;
+  structure: SiteStructureRows;
+  spaces: SpaceWithCounters[];
+}
+
+/**
+ * What a writer of a site's structure presents, read through its transaction after its
+ * change. Presenting reads the caller's content standing through the process's caches
+ * (loadContentCallerOf), so the writer presents after its commit (presentWrittenStructure),
+ * from these rows and without authorizing again: it managed the site, so it is a member.
+ */
+export async function readStructureFor(db: Db, organizationId: string, siteId: string): Promise<WrittenStructure> {
+  const site = await findSite(db, organizationId, siteId);
+  if (!site) throw siteNotFound(siteId);
+  const structure = await readSiteStructure(db, site.id);
+  return { site, structure, spaces: await findSpacesByIds(db, spaceIdsOf(structure)) };
+}
+
+/** The structure a writer's transaction read (readStructureFor), presented to the member who changed it. */
+export async function presentWrittenStructure(ctx: ServiceContext, actor: Actor, written: WrittenStructure) {
+  return presentRead(ctx, written, await loadContentCallerOf(ctx, ctx.db, actor, written.site.organization_id), undefined);
+}
+
+function presentRead(ctx: ServiceContext, { site, structure, spaces }: WrittenStructure, caller: ContentCaller, claims: Record<string, unknown> | undefined) {
   const shown = shownStructure(structure, claims);
-  const [spaces, caller] = await Promise.all([
-    findSpacesByIds(ctx.db, [...new Set(structure.siteSpaces.map((ss) => ss.space_id))]),
-    loadContentCallerOf(ctx, ctx.db, actor, site.organization_id),
-  ]);
   const spaceById = new Map(spaces.map((space) => [space.id, space]));
   const sectionPath = new Map(structure.sections.map((section) => [section.id, section.path]));
   const defaults = new Set([site.default_site_space_id, ...structure.sections.map((s) => s.default_site_space_id)]);

@@ -12,7 +12,7 @@ import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { changeSite } from './events.ts';
-import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
+import { authorizeSiteManagement, authorizeSiteRead, presentStructure, presentWrittenStructure, readStructureFor, type ReadCredentials, type WrittenStructure } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
 import { checkedCondition } from '../lib/conditions.ts';
 import { positionAmong } from '../lib/positions.ts';
@@ -68,14 +68,14 @@ function topLevelSiblings(structure: SiteStructureRows, excludeId: string) {
     .filter((item) => item.id !== excludeId);
 }
 
-async function presentedSection(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, sectionId: string) {
-  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
-  return (await presentStructure(ctx, actor, reader)).sections.find((section) => section.id === sectionId)!;
+// A writer presents what its transaction read of the site after the change, after the
+// commit (siteAccess.ts: presentWrittenStructure), without authorizing again.
+async function presentedSection(ctx: ServiceContext, actor: Actor, written: WrittenStructure, sectionId: string) {
+  return (await presentWrittenStructure(ctx, actor, written)).sections.find((section) => section.id === sectionId)!;
 }
 
-async function presentedGroup(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, groupId: string) {
-  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
-  return (await presentStructure(ctx, actor, reader)).groups!.find((group) => group.id === groupId)!;
+async function presentedGroup(ctx: ServiceContext, actor: Actor, written: WrittenStructure, groupId: string) {
+  return (await presentWrittenStructure(ctx, actor, written)).groups!.find((group) => group.id === groupId)!;
 }
 
 function requireSection(structure: SiteStructureRows, sectionId: string) {
@@ -114,7 +114,7 @@ export async function addSection(
   input: { spaceId: string; title?: string | null; icon?: string | null },
 ) {
   const sectionId = newId();
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const space = await findSpace(trx, input.spaceId);
     if (!space || space.deleted_at !== null || space.organization_id !== organizationId) {
@@ -139,8 +139,9 @@ export async function addSection(
       created_at: isoNow(ctx.clock),
     });
     await addSpaceToSite(ctx, trx, site, input.spaceId, sectionId);
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedSection(ctx, actor, organizationId, siteId, sectionId);
+  return presentedSection(ctx, actor, written, sectionId);
 }
 
 /** Puts the site spaces a site held directly into a first, default section. */
@@ -179,7 +180,7 @@ export async function patchSection(
     description?: string | null;
   },
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireSection(structure, sectionId);
@@ -202,8 +203,9 @@ export async function patchSection(
       update.default_site_space_id = changes.defaultSiteSpace;
     }
     await updateSection(trx, sectionId, update);
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedSection(ctx, actor, organizationId, siteId, sectionId);
+  return presentedSection(ctx, actor, written, sectionId);
 }
 
 /** Deletes a section with its site spaces (never the spaces); another becomes default if needed. */
@@ -233,12 +235,13 @@ export async function moveSection(
   sectionId: string,
   position: StructurePosition | undefined,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const siblings = sectionSiblings(await readSiteStructure(trx, siteId), sectionId);
     await updateSection(trx, sectionId, { position: positionAmong(siblings, scopedPosition(position, siblings), 'item') });
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedSection(ctx, actor, organizationId, siteId, sectionId);
+  return presentedSection(ctx, actor, written, sectionId);
 }
 
 export async function listSectionGroups(
@@ -273,7 +276,7 @@ export async function createSectionGroup(
   input: { title: string; icon?: string | null; sections?: string[] },
 ) {
   const groupId = newId();
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     for (const sectionId of input.sections ?? []) {
@@ -290,8 +293,9 @@ export async function createSectionGroup(
       created_at: isoNow(ctx.clock),
     });
     await groupSections(trx, structure, groupId, input.sections ?? []);
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedGroup(ctx, actor, organizationId, siteId, groupId);
+  return presentedGroup(ctx, actor, written, groupId);
 }
 
 export async function patchSectionGroup(
@@ -302,15 +306,16 @@ export async function patchSectionGroup(
   groupId: string,
   changes: { title?: string; icon?: string | null },
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     requireGroup(await readSiteStructure(trx, siteId), groupId);
     await updateSectionGroup(trx, groupId, {
       ...(changes.title !== undefined ? { title: changes.title } : {}),
       ...(changes.icon !== undefined ? { icon: changes.icon } : {}),
     });
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedGroup(ctx, actor, organizationId, siteId, groupId);
+  return presentedGroup(ctx, actor, written, groupId);
 }
 
 /** Deletes a group; its sections stay, back at the top level where the group was. */
@@ -339,14 +344,15 @@ export async function addSectionToGroup(
   groupId: string,
   sectionId: string,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
     if (!structure.sections.some((s) => s.id === sectionId)) throw new BadRequest(`sectionId: no section "${sectionId}" in this site`);
     await groupSections(trx, structure, groupId, [sectionId]);
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedGroup(ctx, actor, organizationId, siteId, groupId);
+  return presentedGroup(ctx, actor, written, groupId);
 }
 
 export async function removeSectionFromGroup(
@@ -378,12 +384,13 @@ export async function moveSectionGroup(
   groupId: string,
   position: StructurePosition | undefined,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     requireGroup(structure, groupId);
     const siblings = topLevelSiblings(structure, groupId);
     await updateSectionGroup(trx, groupId, { position: positionAmong(siblings, scopedPosition(position, siblings), 'item') });
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presentedGroup(ctx, actor, organizationId, siteId, groupId);
+  return presentedGroup(ctx, actor, written, groupId);
 }

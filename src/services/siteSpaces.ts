@@ -4,7 +4,7 @@ import { deleteSiteSpace, readSiteStructure, updateSiteSpace } from '../db/repos
 import { paginateList, type PageRequest } from '../db/pagination.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { changeSite } from './events.ts';
-import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
+import { authorizeSiteManagement, authorizeSiteRead, presentStructure, presentWrittenStructure, readStructureFor, type ReadCredentials, type WrittenStructure } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
 import { checkedCondition } from '../lib/conditions.ts';
 import { orderedSections } from '../lib/siteStructure.ts';
@@ -18,9 +18,9 @@ function requireSiteSpace(structure: SiteStructureRows, siteSpaceId: string) {
   return siteSpace;
 }
 
-async function presented(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
-  const reader = await authorizeSiteRead(ctx, actor, organizationId, siteId, {});
-  return (await presentStructure(ctx, actor, reader)).siteSpaces.find((ss) => ss.id === siteSpaceId)!;
+/** A site space as the writer's transaction read its site after the change, presented after the commit (siteAccess.ts: presentWrittenStructure). */
+async function presented(ctx: ServiceContext, actor: Actor, written: WrittenStructure, siteSpaceId: string) {
+  return (await presentWrittenStructure(ctx, actor, written)).siteSpaces.find((ss) => ss.id === siteSpaceId)!;
 }
 
 /** Site spaces in reading order: section by section (or the root), then by position. */
@@ -48,7 +48,7 @@ export async function addSiteSpace(
   siteId: string,
   input: { spaceId: string; sectionId?: string },
 ) {
-  const siteSpaceId = await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const { siteSpaceId, written } = await changeSite(ctx, organizationId, siteId, async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     let sectionId: string | null = null;
@@ -60,9 +60,10 @@ export async function addSiteSpace(
     } else if (structure.sections.length > 0) {
       sectionId = site.default_section_id;
     }
-    return addSpaceToSite(ctx, trx, site, input.spaceId, sectionId);
+    const siteSpaceId = await addSpaceToSite(ctx, trx, site, input.spaceId, sectionId);
+    return { siteSpaceId, written: await readStructureFor(trx, organizationId, siteId) };
   });
-  return presented(ctx, actor, organizationId, siteId, siteSpaceId);
+  return presented(ctx, actor, written, siteSpaceId);
 }
 
 export async function patchSiteSpace(
@@ -73,7 +74,7 @@ export async function patchSiteSpace(
   siteSpaceId: string,
   changes: { path?: string; condition?: string | null },
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
@@ -88,8 +89,9 @@ export async function patchSiteSpace(
     const condition = checkedCondition('condition', changes.condition);
     if (condition !== undefined) update.condition = condition;
     await updateSiteSpace(trx, siteSpaceId, update);
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presented(ctx, actor, organizationId, siteId, siteSpaceId);
+  return presented(ctx, actor, written, siteSpaceId);
 }
 
 export async function removeSiteSpace(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
@@ -109,7 +111,7 @@ export async function moveSiteSpace(
   siteSpaceId: string,
   position: { before?: { type: 'site-space'; siteSpace: string }; after?: { type: 'site-space'; siteSpace: string } } | undefined,
 ) {
-  await changeSite(ctx, organizationId, siteId, async (trx) => {
+  const written = await changeSite(ctx, organizationId, siteId, async (trx) => {
     await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const structure = await readSiteStructure(trx, siteId);
     const siteSpace = requireSiteSpace(structure, siteSpaceId);
@@ -121,6 +123,7 @@ export async function moveSiteSpace(
         'site space',
       ),
     });
+    return readStructureFor(trx, organizationId, siteId);
   });
-  return presented(ctx, actor, organizationId, siteId, siteSpaceId);
+  return presented(ctx, actor, written, siteSpaceId);
 }
