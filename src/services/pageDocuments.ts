@@ -23,7 +23,7 @@ import { runSized, type Priority } from '../workers/pool.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
 import { afterCommit, recordSitesUpdated, type CommittedEvent } from './events.ts';
-import { loadRevision, markdownOf } from './revisionContent.ts';
+import { loadRevision, markdownOf } from './revisions.ts';
 
 /**
  * Characters of document JSON kept: about 16 pages of 100 KB of markdown, or some 800
@@ -41,7 +41,7 @@ const cache = new WeightBoundedCache<string>(CAPACITY, (json) => json.length, CA
 const inflated = promisify(inflate);
 
 async function convert(ctx: ServiceContext, page: { blob: string }, priority?: Priority): Promise<string> {
-  const markdown = await markdownOf(ctx.db, page);
+  const markdown = await markdownOf(ctx, ctx.db, page);
   const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, { priority });
   await insertPageDocument(ctx.db, { hash: page.blob, document: stored, conversion: DOCUMENT_CONVERSION, created_at: isoNow(ctx.clock) });
   cache.keep(page.blob, json);
