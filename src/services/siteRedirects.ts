@@ -7,7 +7,7 @@ import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { pagePath } from '../content/tree.ts';
 import { findSite } from '../db/repos/sites.ts';
 import { deleteSiteRedirect as deleteRow, findSiteRedirect, findSiteRedirectBySource, insertSiteRedirect, siteRedirectsQuery, updateSiteRedirect as updateRow } from '../db/repos/siteRedirects.ts';
-import { readSiteStructure } from '../db/repos/siteStructure.ts';
+import { readSiteStructure, sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import type { Db, SiteStructureRows, SiteRedirectRow, SiteRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
@@ -185,8 +185,7 @@ export async function resolveSiteRedirect(ctx: ServiceContext, actor: Actor, org
  */
 export async function redirectSpacePaths(ctx: ServiceContext, trx: Db, spaceId: string, redirects: Array<{ path: string; pageId: string }>): Promise<void> {
   if (redirects.length === 0) return;
-  const siteIds = await trx.selectFrom('site_spaces').select('site_id').distinct().where('space_id', '=', spaceId).execute();
-  for (const { site_id: siteId } of siteIds) {
+  for (const siteId of await sitesShowingSpaces(trx, [spaceId])) {
     const structure = await readSiteStructure(trx, siteId);
     for (const siteSpace of structure.siteSpaces.filter((candidate) => candidate.space_id === spaceId)) {
       const section = siteSpace.section_id ? structure.sections.find((candidate) => candidate.id === siteSpace.section_id)?.path : '';
