@@ -1,6 +1,6 @@
 // Pages' documents as the reader renders them, made once per page content: stored in
 // the database (deflated, shared by every process and kept across restarts) and the
-// recently read kept in memory. Converting GitBook markdown costs about 3 ms per KB,
+// recently read kept in memory (ctx.revisions.documents). Converting GitBook markdown costs about 3 ms per KB,
 // rendering the document a tenth of that: with the document ready, a page renders in
 // tens of milliseconds. Links are kept as written (a document depends on its markdown
 // alone, so it is shared by every revision, page position and site that shows the same
@@ -20,22 +20,9 @@ import { isoNow } from '../lib/clock.ts';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { runSized, type Priority } from '../workers/pool.ts';
-import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from './context.ts';
 import { afterCommit, recordSitesUpdated, type CommittedEvent } from './events.ts';
 import { loadRevision, markdownOf } from './revisions.ts';
-
-/**
- * Characters of document JSON kept: about 16 pages of 100 KB of markdown, or some 800
- * ordinary ones; a miss reads the stored document and inflates it off the event loop.
- * It kept 48 million before (48-96 MB of strings, one or two bytes a character): a
- * crawler reading 100 such pages of a site took `npm start`'s process to 336 MB, and
- * to 267 MB with this.
- */
-const CAPACITY = 8 * 1024 * 1024;
-
-/** Documents as JSON by the hash of their markdown, least recently used first; a string costs a fraction of the objects it parses to. */
-const cache = new WeightBoundedCache<string>(CAPACITY, (json) => json.length, CAPACITY / 4);
 
 /** Inflating on libuv's threads: a large document would hold the event loop for milliseconds. */
 const inflated = promisify(inflate);
@@ -44,7 +31,7 @@ async function convert(ctx: ServiceContext, page: { blob: string }, priority?: P
   const markdown = await markdownOf(ctx, ctx.db, page);
   const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, { priority });
   await insertPageDocument(ctx.db, { hash: page.blob, document: stored, conversion: DOCUMENT_CONVERSION, created_at: isoNow(ctx.clock) });
-  cache.keep(page.blob, json);
+  ctx.revisions.documents.keep(page.blob, json);
   return json;
 }
 
@@ -53,7 +40,7 @@ async function storedDocument(ctx: ServiceContext, hash: string): Promise<string
   const row = await findPageDocument(ctx.db, hash, DOCUMENT_CONVERSION);
   if (!row) return undefined;
   const json = (await inflated(Buffer.from(row.document, 'base64'))).toString('utf8');
-  cache.keep(hash, json);
+  ctx.revisions.documents.keep(hash, json);
   return json;
 }
 
@@ -63,7 +50,7 @@ async function storedDocument(ctx: ServiceContext, hash: string): Promise<string
  */
 export async function pageDocument(ctx: ServiceContext, page: Pick<FlatPage, 'blob'>): Promise<{ document: JSONDocument; ready: boolean }> {
   if (page.blob === null) return { document: { object: 'document', data: {}, nodes: [] }, ready: true };
-  const ready = cache.get(page.blob) ?? (await storedDocument(ctx, page.blob));
+  const ready = ctx.revisions.documents.get(page.blob) ?? (await storedDocument(ctx, page.blob));
   return { document: JSON.parse(ready ?? (await convert(ctx, { ...page, blob: page.blob }))) as JSONDocument, ready: ready !== undefined };
 }
 

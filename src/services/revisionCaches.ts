@@ -25,6 +25,9 @@ export interface SharedLists {
 /** Page lists up to this much JSON (about 500 pages) are kept with the others; of larger ones only the last read. */
 export const KEPT_LIST_LENGTH = 256_000;
 
+/** Characters of document JSON kept (RevisionCaches.documents). */
+const DOCUMENTS_KEPT = 8 * 1024 * 1024;
+
 function pathCount(paths: GitPaths): number {
   return 1 + Object.keys(paths.pages).length + Object.keys(paths.files).length + Object.keys(paths.reusables ?? {}).length;
 }
@@ -103,10 +106,19 @@ export class RevisionCaches {
    * it again was ~110 of a read's ~170 µs. Documents up to 64 KB of JSON are kept, 4 MB in all.
    */
   readonly resolvedDocuments = new WeightBoundedCache<string>(4_000_000, (json) => json.length, 64_000);
+  /**
+   * Pages' documents as JSON by the hash of their markdown, links as written
+   * (services/pageDocuments.ts): a string costs a fraction of the objects it parses to.
+   * About 16 pages of 100 KB of markdown, or some 800 ordinary ones; a miss reads the
+   * stored document and inflates it off the event loop. It kept 48 million characters
+   * before (48-96 MB of strings, one or two bytes a character): a crawler reading 100
+   * such pages of a site took `npm start`'s process to 336 MB, and to 267 MB with this.
+   */
+  readonly documents = new WeightBoundedCache<string>(DOCUMENTS_KEPT, (json) => json.length, DOCUMENTS_KEPT / 4);
 
   /** Forgets everything kept (reads in flight finish on their own). */
   clear(): void {
-    for (const cache of [this.trees, this.outlines, this.revisions, this.listTexts, this.markdownTexts, this.revisionGits, this.sharedLists, this.pageListAnswers, this.lastLargePageList, this.pageAnswers, this.resolvedDocuments]) {
+    for (const cache of [this.trees, this.outlines, this.revisions, this.listTexts, this.markdownTexts, this.revisionGits, this.sharedLists, this.pageListAnswers, this.lastLargePageList, this.pageAnswers, this.resolvedDocuments, this.documents]) {
       cache.clear();
     }
   }

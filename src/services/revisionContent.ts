@@ -32,13 +32,12 @@ export function presentFile(ctx: ServiceContext, file: FileEntry, git?: GitBlob,
 }
 
 // The loaders with a database handle alone, for the writers that do not pass the
-// context yet (changeRequestContent.ts, gitbookRepository.ts, pageDocuments.ts): they
+// context yet (changeRequestContent.ts, plannedMerge.ts, gitbookRepository.ts): they
 // read through the process's caches, which the server's context holds too.
 const PROCESS = { revisions: processRevisionCaches };
 export const treeOf = (db: Db, root: Hash): Promise<FlatTree> => revisions.treeOf(PROCESS, db, root);
 export const requireRevision = (db: Db, revisionId: string): Promise<RevisionRow> => revisions.requireRevision(PROCESS, db, revisionId);
 export const listsOf = (db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> => revisions.listsOf(PROCESS, db, revision);
-export const markdownOf = (db: Db, page: Pick<FlatPage, 'blob'>): Promise<string> => revisions.markdownOf(PROCESS, db, page);
 export const rememberTree = (root: Hash, tree: FlatTree, superseded?: Hash): void => revisions.rememberTree(PROCESS, root, tree, superseded);
 
 /**
