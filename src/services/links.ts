@@ -8,7 +8,6 @@ import type { PageLink, PageLinks } from '../content/links.ts';
 import { runInTextBatches, runSized, type Priority } from '../workers/pool.ts';
 import type { FlatPage } from '../content/tree.ts';
 import { paginateList, type PageRequest } from '../db/pagination.ts';
-import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import { linkChecksFor, markLinksQueued, recordLinkCheck } from '../db/repos/linkChecks.ts';
 import type { Db, LinkCheckRow } from '../db/schema.ts';
@@ -77,22 +76,14 @@ async function locate(ctx: ServiceContext, actor: Actor, authorized: AuthorizedS
   };
 }
 
-/**
- * Each revision's links, parsed once: revisions never change. Bounded by what they
- * weigh, a page and each of its links and anchors one (~200 B each), 150,000 in all
- * (~30 MB): the 100 revisions kept before, whatever their size, could be 100 revisions
- * of a 5,000-page space, over a gigabyte. A revision weighing more is parsed again for
- * each listing.
- */
-const parsed = new WeightBoundedCache<{ links: Map<string, PageLinks>; weight: number }>(150_000, (revision) => revision.weight, 150_000);
-
-async function linksOfRevision(db: Db, view: RevisionView): Promise<Map<string, PageLinks>> {
-  const known = parsed.get(view.revision.id);
+/** Each revision's links, parsed once (kept in ctx.revisions.pageLinks): revisions never change. */
+async function linksOfRevision(ctx: ServiceContext, view: RevisionView): Promise<Map<string, PageLinks>> {
+  const known = ctx.revisions.pageLinks.get(view.revision.id);
   if (known) return known.links;
-  const links = await linksOfPages(db, view, [...view.tree.values()].filter((page) => page.meta.type === 'document'));
+  const links = await linksOfPages(ctx.db, view, [...view.tree.values()].filter((page) => page.meta.type === 'document'));
   let weight = 0;
   for (const page of links.values()) weight += 1 + page.links.length + page.anchors.size;
-  parsed.keep(view.revision.id, { links, weight });
+  ctx.revisions.pageLinks.keep(view.revision.id, { links, weight });
   return links;
 }
 
@@ -224,7 +215,7 @@ async function queueChecks(ctx: ServiceContext, urls: string[], checks: Map<stri
 
 /** The links of some pages of a revision, one item per target, with where each is found. */
 async function linkItems(ctx: ServiceContext, actor: Actor, location: Location, pageIds?: string[]) {
-  const all = await linksOfRevision(ctx.db, location.view);
+  const all = await linksOfRevision(ctx, location.view);
   const pages = pageIds ?? [...all.keys()];
   const links = pages.flatMap((pageId) => (all.get(pageId)?.links ?? []).map((link) => ({ link, pageId })));
   const urls = externalUrls(pages.flatMap((pageId) => all.get(pageId) ?? []));
@@ -297,7 +288,7 @@ export async function listChangeRequestPageLinks(ctx: ServiceContext, actor: Act
 export async function listChangeRequestFileBacklinks(ctx: ServiceContext, actor: Actor, spaceId: string, changeRequestId: string, fileId: string, page: PageRequest) {
   const location = await changeRequestLocation(ctx, actor, spaceId, changeRequestId);
   requireFile(location.view, fileId);
-  const all = await linksOfRevision(ctx.db, location.view);
+  const all = await linksOfRevision(ctx, location.view);
   const pages = [...all].filter(([, links]) => links.links.some((link) => link.target.kind === 'file' && link.target.file === fileId));
   return paginateList(pages.map(([pageId]) => pageLocation(ctx, location, pageId)), page);
 }

@@ -7,6 +7,7 @@ import type { Hash } from '../content/objects.ts';
 import type { FlatTree, TreeOutline } from '../content/tree.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
+import type { PageLinks } from '../content/links.ts';
 import type { GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 
@@ -115,10 +116,17 @@ export class RevisionCaches {
    * such pages of a site took `npm start`'s process to 336 MB, and to 267 MB with this.
    */
   readonly documents = new WeightBoundedCache<string>(DOCUMENTS_KEPT, (json) => json.length, DOCUMENTS_KEPT / 4);
+  /**
+   * Each revision's links, parsed (services/links.ts). Bounded by what they weigh, a page
+   * and each of its links and anchors one (~200 B each), 150,000 in all (~30 MB): the 100
+   * revisions kept before, whatever their size, could be 100 revisions of a 5,000-page
+   * space, over a gigabyte. A revision weighing more is parsed again for each listing.
+   */
+  readonly pageLinks = new WeightBoundedCache<{ links: Map<string, PageLinks>; weight: number }>(150_000, (revision) => revision.weight, 150_000);
 
   /** Forgets everything kept (reads in flight finish on their own). */
   clear(): void {
-    for (const cache of [this.trees, this.outlines, this.revisions, this.listTexts, this.markdownTexts, this.revisionGits, this.sharedLists, this.pageListAnswers, this.lastLargePageList, this.pageAnswers, this.resolvedDocuments, this.documents]) {
+    for (const cache of [this.trees, this.outlines, this.revisions, this.listTexts, this.markdownTexts, this.revisionGits, this.sharedLists, this.pageListAnswers, this.lastLargePageList, this.pageAnswers, this.resolvedDocuments, this.documents, this.pageLinks]) {
       cache.clear();
     }
   }
