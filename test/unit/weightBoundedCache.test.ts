@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WeightBoundedCache } from '../../src/lib/weightBoundedCache.ts';
+import { RevisionCaches } from '../../src/services/revisionCaches.ts';
 
 describe('a weight-bounded cache', () => {
   it('lets the least recently read entries go once what it holds passes its weight', () => {
@@ -38,5 +39,29 @@ describe('a weight-bounded cache', () => {
     cache.find((text) => text === 'abc');
     cache.keep('fourth', 'wxyz1234');
     expect([cache.has('second'), cache.has('third'), cache.has('first')]).toEqual([false, false, true]);
+  });
+});
+
+describe('a cleared cache', () => {
+  it('forgets every entry and weighs nothing, so it keeps as much again as when new', () => {
+    const cache = new WeightBoundedCache<string>(8, (text) => text.length);
+    cache.keep('a', 'aaaa');
+    cache.keep('b', 'bbbb');
+    cache.clear();
+    expect([cache.has('a'), cache.has('b')]).toEqual([false, false]);
+    cache.keep('c', 'cccc');
+    cache.keep('d', 'dddd');
+    expect([cache.has('c'), cache.has('d')]).toEqual([true, true]);
+  });
+
+  it('is how a test resets what the revisions service keeps (ctx.revisions): every cache at once', () => {
+    const caches = new RevisionCaches();
+    caches.trees.keep('root', new Map());
+    caches.revisions.keep('revision', { id: 'revision', parents: '[]', root_hash: 'root', files_hash: 'f', reusables_hash: 'r', created_by: null, created_at: '' } as never);
+    caches.markdownTexts.keep('blob', '# Page');
+    caches.pageAnswers.keep('page', '{}');
+    caches.documents.keep('blob', '{}');
+    caches.clear();
+    expect([caches.trees.has('root'), caches.revisions.has('revision'), caches.markdownTexts.has('blob'), caches.pageAnswers.has('page'), caches.documents.has('blob')]).toEqual([false, false, false, false, false]);
   });
 });
