@@ -14,7 +14,13 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         description: "Quire's REST API, compatible with GitBook's. Authenticate with `Authorization: Bearer <token>`.",
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // Git hosts sign push webhooks with the space's secret (GitHub's header named; GitLab, Gitea and Bitbucket send theirs).
+          gitWebhookSignature: { type: 'apiKey', in: 'header', name: 'X-Hub-Signature-256', description: "The space's Git Sync webhook secret: GitHub's or Bitbucket's HMAC-SHA256 signature of the body, Gitea's X-Gitea-Signature, or GitLab's X-Gitlab-Token" },
+        },
+      },
       security: [{ bearer: [] }],
     },
   });

@@ -33,9 +33,7 @@ import { presentGitSyncState } from '../presenters/gitSync.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import type { SpaceContentUpdated } from './events.ts';
-import { conflictWaiting, exportWaitingChanges, GIT_SYNC_JOB, runGitSync, runningOperation, startConnectionOperation, type GitSyncPayload, type GitTarget } from './gitSyncRun.ts';
-
-export { exportWaitingChanges };
+import { conflictWaiting, GIT_SYNC_JOB, runGitSync, runningOperation, startConnectionOperation, type GitSyncPayload, type GitTarget } from './gitSyncRun.ts';
 
 export const GIT_SYNC_PULL_JOB = 'git-sync-pull';
 export const GIT_SYNC_POLL_JOB = 'git-sync-poll';

@@ -28,7 +28,7 @@ export const gitWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A git host's push webhook (Quire): imports the synced branch when a push moves it",
         description:
           "Signed with the space's webhook secret: GitHub's X-Hub-Signature-256, Bitbucket's X-Hub-Signature, Gitea's and Forgejo's X-Gitea-Signature, or GitLab's X-Gitlab-Token. An unsigned or wrongly signed call answers 401 and changes nothing.",
-        security: [],
+        security: [{ gitWebhookSignature: [] }],
         params: Type.Object({ spaceId: IdParam('The unique id of the space') }),
         response: { 200: WebhookAnswer, 202: WebhookAnswer, ...errors(401) },
       },
