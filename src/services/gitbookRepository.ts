@@ -47,6 +47,8 @@ interface Baseline {
   pageByPath: Map<string, string>;
   fileByName: Map<string, string>;
   reusableByPath: Map<string, string>;
+  /** The git blob each page's file and each file had at the last sync, by path: an import reuses what it made of one that is unchanged. */
+  syncedOids: Map<string, string>;
 }
 
 async function loadBaseline(db: Db, revisionId: string, root: string): Promise<Baseline> {
@@ -57,11 +59,17 @@ async function loadBaseline(db: Db, revisionId: string, root: string): Promise<B
   const paths = synced ? (JSON.parse(synced.paths) as GitPaths) : undefined;
   const pageByPath = new Map<string, string>();
   const strip = (path: string) => (root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
-  if (paths) for (const [id, [path]] of Object.entries(paths.pages)) pageByPath.set(strip(path), id);
-  else for (const [id, path] of defaultPagePaths(tree, 'README.md')) pageByPath.set(path, id);
+  const syncedOids = new Map<string, string>();
+  if (paths) {
+    for (const [id, [path, oid]] of Object.entries(paths.pages)) {
+      pageByPath.set(strip(path), id);
+      syncedOids.set(strip(path), oid);
+    }
+    for (const [path, oid] of Object.values(paths.files)) syncedOids.set(strip(path), oid);
+  } else for (const [id, path] of defaultPagePaths(tree, 'README.md')) pageByPath.set(path, id);
   const keptReusables = new Map(Object.entries(paths?.reusables ?? {}).map(([id, [path]]) => [id, strip(path)]));
   const reusableByPath = new Map([...defaultReusablePaths(reusables, keptReusables)].map(([id, path]) => [path, id]));
-  return { revisionId, tree, files, pageByPath, fileByName: new Map(files.map((file) => [file.name, file.id])), reusableByPath };
+  return { revisionId, tree, files, pageByPath, fileByName: new Map(files.map((file) => [file.name, file.id])), reusableByPath, syncedOids };
 }
 
 const LAYOUT_PARTS = ['title', 'description', 'tableOfContents', 'outline', 'pagination'] as const;
@@ -251,6 +259,12 @@ async function importedContent(
   const takenNames = new Set<string>();
   const addFile = async (path: string): Promise<string | undefined> => {
     if (fileAtPath.has(path)) return fileAtPath.get(path);
+    const unchanged = unchangedFile(path);
+    if (unchanged && !takenNames.has(unchanged.name)) {
+      // The same bytes as at the last sync: the stored file serves as it is, unread.
+      takenNames.add(unchanged.name);
+      return keepFile(path, unchanged);
+    }
     const bytes = await readDocsFile(path);
     if (!bytes) return undefined;
     if (bytes.length > MAX_GIT_FILE_BYTES) {
@@ -266,11 +280,21 @@ async function importedContent(
     const id = baseline.fileByName.get(name) ?? newId();
     // Stored as it is read, so that memory holds one file at a time, not all of them.
     await store.put(new Map([[hashOf(base64), base64]]));
-    files.push({ id, name, contentType: image?.contentType ?? contentTypeOf(name), size: bytes.length, ...(image?.dimensions ? { dimensions: image.dimensions } : {}), blob: hashOf(base64) });
-    fileAtPath.set(path, id);
-    filePaths[id] = [`${ASSETS_DIRECTORY}/${name}`, oidOf(path) ?? ''];
-    return id;
+    return keepFile(path, { id, name, contentType: image?.contentType ?? contentTypeOf(name), size: bytes.length, ...(image?.dimensions ? { dimensions: image.dimensions } : {}), blob: hashOf(base64) });
   };
+  /** The file of the last sync at this path in .gitbook/assets, when its blob is the same. */
+  function unchangedFile(path: string): FileEntry | undefined {
+    const oid = oidOf(path);
+    if (!oid || !path.startsWith(`${ASSETS_DIRECTORY}/`) || baseline.syncedOids.get(path) !== oid) return undefined;
+    const id = baseline.fileByName.get(posix.basename(path));
+    return baseline.files.find((file) => file.id === id);
+  }
+  function keepFile(path: string, file: FileEntry): string {
+    files.push(file);
+    fileAtPath.set(path, file.id);
+    filePaths[file.id] = [`${ASSETS_DIRECTORY}/${file.name}`, oidOf(path) ?? ''];
+    return file.id;
+  }
   for (const asset of repository.assets) await addFile(asset);
 
   /** Where a link of a page's (or reusable content's) file leads in the repository, relative to the docs' root. */
@@ -319,6 +343,30 @@ async function importedContent(
     return documentToMarkdown(withReusableContents(document, included), { link: (ref) => write(ref.kind === 'url' ? resolve(ref.url) : ref) });
   };
 
+  // Links resolve through the layout: what an unchanged file made at the last sync holds only if every page, include and asset is where it was then.
+  const sameLayout =
+    [...pageAtPath].every(([path, id]) => baseline.pageByPath.get(path) === id) &&
+    [...baseline.pageByPath.keys()].every((path) => pageAtPath.has(path)) &&
+    repository.includes.every((include) => baseline.reusableByPath.has(include.path)) &&
+    baseline.reusableByPath.size === repository.includes.length &&
+    repository.assets.length === [...baseline.syncedOids.keys()].filter((path) => path.startsWith(`${ASSETS_DIRECTORY}/`)).length &&
+    repository.assets.every((asset) => baseline.syncedOids.has(asset));
+  /**
+   * The stored markdown of a page whose file is the last sync's, in the same layout: no
+   * conversion, which is most of an import's time. A page that links to a file outside
+   * .gitbook/assets (which may be gone), or whose include named no reusable content (to
+   * say so again), is converted.
+   */
+  const unchangedPage = async (page: RepositoryPage, id: string, previous: FlatPage | undefined): Promise<Hash | undefined> => {
+    const oid = page.path ? oidOf(page.path) : undefined;
+    if (!sameLayout || !previous?.blob || !oid || baseline.syncedOids.get(page.path!) !== oid || baseline.pageByPath.get(page.path!) !== id) return undefined;
+    const markdown = (await store.get([previous.blob])).get(previous.blob);
+    if (markdown === undefined) return undefined;
+    for (const [, target] of markdown.matchAll(/\{%\s*include\s+"([^"]*)"/g)) if (!reusableIds.has(target)) return undefined;
+    for (const [, fileId] of markdown.matchAll(/\/files\/([A-Za-z0-9_-]+)/g)) if (!filePaths[fileId]) return undefined;
+    return previous.blob;
+  };
+
   const build = async (pages: RepositoryPage[], parentId: string | null) => {
     const slugs: string[] = [];
     for (const [index, page] of pages.entries()) {
@@ -334,9 +382,12 @@ async function importedContent(
       slugs.push(slug);
       let blob: Hash | null = null;
       if (page.kind === 'document') {
-        const markdown = await storedMarkdown(page);
-        blob = hashOf(markdown);
-        blobs.set(blob, markdown);
+        blob = (await unchangedPage(page, id, previous)) ?? null;
+        if (blob === null) {
+          const markdown = await storedMarkdown(page);
+          blob = hashOf(markdown);
+          blobs.set(blob, markdown);
+        }
         if (page.path) pagePaths[id] = [page.path, oidOf(page.path) ?? ''];
       }
       const coverDirectory = posix.dirname(page.path ?? '.');

@@ -2,12 +2,26 @@
 // configuration, SUMMARY.md both ways, the folder layout, front matter and titles.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toString } from 'mdast-util-to-string';
+import { parseGitBookMarkdown } from '../../src/content/gitbook/fromMarkdown.ts';
 import { computedPagesBlocksOf, readConfig, readRepository, splitFrontMatter, splitTitle, writeIncludeFile, writePageFile, writeSummary, type ExportedPage, type RepositoryPage } from '../../src/content/gitbook/repository.ts';
 
 const source = (files: Record<string, string>) => ({ paths: Object.keys(files), read: async (path: string) => Buffer.from(files[path]) });
 const shape = (pages: RepositoryPage[]): unknown[] => pages.map((page) => [page.kind, page.title, page.path ?? page.href ?? null, shape(page.children)]);
 
 describe("GitBook's repository format", () => {
+  it("reads a title of plain words as markdown reads it, without parsing it, and one with markdown's characters by parsing it", () => {
+    const parsed = (line: string) => toString(parseGitBookMarkdown(line.trim()).root.children[0]);
+    const plain = fc.stringMatching(/^[A-Za-zÀ-ÿ0-9 .,;'"?()/+=%-]{1,40}$/).filter((words) => words.trim().length > 0);
+    fc.assert(
+      fc.property(plain, fc.constantFrom('', ' ', '  #', ' ##'), (words, closing) => {
+        expect(splitTitle(`# ${words}${closing}\n\nBody.`).title).toBe(parsed(`# ${words}${closing}`));
+      }),
+    );
+    expect(splitTitle('# disable\\_functions bypass\n').title).toBe('disable_functions bypass');
+    expect(splitTitle('# Caf&eacute; *menu*\n').title).toBe('Café menu');
+  });
+
   it('writes the blocks of pages GitBook computes back at their place among their page\'s items, and one whose page is gone at the end of the top level', () => {
     const block = (indent: string, spec: string) => `${indent}* \`\`\`yaml\n${indent}  type: builtin:openapi\n${indent}  dependencies:\n${indent}    spec:\n${indent}      ref:\n${indent}        kind: openapi\n${indent}        spec: ${spec}\n${indent}  \`\`\`\n`;
     const summary = `# Table of contents\n\n* [Home](README.md)\n* [API](api/README.md)\n  * [Intro](api/intro.md)\n${block('  ', 'pets')}  * [Errors](api/errors.md)\n* [Old](old/README.md)\n${block('  ', 'legacy')}`;

@@ -111,8 +111,14 @@ export function splitTitle(markdown: string): { title?: string; body: string } {
   return heading ? { title: titleText(heading[0]), body: markdown.slice(heading[0].length).replace(/^\s*\n/, '') } : { body: markdown };
 }
 
+/** Words markdown reads as they are written: no escape, entity, mark, link, tag, emoji or HTML. */
+const PLAIN_WORDS = /^[\p{L}\p{N} .,;'"?()/+=%-]*$/u;
+
 /** A `# …` line's words as the page's title: its escapes and entities read (GitBook writes `# disable\_functions bypass`). */
 function titleText(line: string): string {
+  // Parsing the line is most of reading a page that is not converted (a page Git Sync finds unchanged): plain words need none.
+  const words = line.trim().replace(/^#+[ \t]+/, '').replace(/[ \t]+#*$/, '');
+  if (PLAIN_WORDS.test(words)) return words;
   const [heading] = parseGitBookMarkdown(line.trim()).root.children;
   return heading?.type === 'heading' ? toString(heading) : line.replace(/^\s*#+/, '').trim();
 }
