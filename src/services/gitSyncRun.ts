@@ -274,10 +274,19 @@ function commitUrl(target: GitTarget, commit: string): string {
 
 // ─── Import ─────────────────────────────────────────────────────────────────────────
 
-/** A commit's files as a repository to read, file by file, and their blob oids. */
-async function repositoryAt(workspace: GitWorkspace, commit: string, projectDirectory: string) {
+/** A commit's files as a repository to read, file by file (markdown the process read before from memory), and their blob oids. */
+async function repositoryAt(ctx: ServiceContext, workspace: GitWorkspace, commit: string, projectDirectory: string) {
   const oids = await workspace.files(commit);
-  const source: RepositorySource = { paths: [...oids.keys()], read: (path) => workspace.read(oids.get(path)!) };
+  const read = async (path: string) => {
+    const oid = oids.get(path)!;
+    if (!/\.md$/i.test(path)) return workspace.read(oid);
+    const known = ctx.revisions.gitFiles.get(oid);
+    if (known) return known;
+    const bytes = await workspace.read(oid);
+    ctx.revisions.gitFiles.keep(oid, bytes);
+    return bytes;
+  };
+  const source: RepositorySource = { paths: [...oids.keys()], read };
   return { source, oids, repository: await readRepository(source, projectDirectory) };
 }
 
@@ -305,7 +314,7 @@ async function importInto(ctx: ServiceContext, actor: Actor, workspace: GitWorks
     await ctx.db.transaction().execute(async (trx) => finish(ctx, trx, payload, { ...(await connect(ctx, trx, payload, row)), operation_state: 'success', operation_warnings: '[]' }));
     return (await findSpace(ctx.db, payload.spaceId))?.revision_id;
   }
-  const { source, oids, repository } = await repositoryAt(workspace, commit, target.projectDirectory);
+  const { source, oids, repository } = await repositoryAt(ctx, workspace, commit, target.projectDirectory);
   const { message, author } = await workspace.commitInfo(commit);
   const base = await importBase(ctx.db, row, payload.spaceId, payload.force);
   const prefix = repository.config.root ? `${repository.config.root}/` : '';

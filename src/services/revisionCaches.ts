@@ -125,8 +125,15 @@ export class RevisionCaches {
   readonly pageLinks = new WeightBoundedCache<{ links: Map<string, PageLinks>; weight: number }>(150_000, (revision) => revision.weight, 150_000);
 
   /** Forgets everything kept (reads in flight finish on their own). */
+  /**
+   * Markdown files Git Sync read from a repository, by their git blob: a push changes a
+   * few of a space's files, and an import read every one again from the packfile, 0.7-1 s
+   * of a one-page push to a 1,026-page space. Files up to 64 KB, 8 MB in all.
+   */
+  readonly gitFiles = new WeightBoundedCache<Buffer>(8 * 1024 * 1024, (bytes) => bytes.length, 64 * 1024);
+
   clear(): void {
-    for (const cache of [this.trees, this.outlines, this.revisions, this.listTexts, this.markdownTexts, this.revisionGits, this.sharedLists, this.pageListAnswers, this.lastLargePageList, this.pageAnswers, this.resolvedDocuments, this.documents, this.pageLinks]) {
+    for (const cache of [this.trees, this.outlines, this.revisions, this.listTexts, this.markdownTexts, this.revisionGits, this.sharedLists, this.pageListAnswers, this.lastLargePageList, this.pageAnswers, this.resolvedDocuments, this.documents, this.pageLinks, this.gitFiles]) {
       cache.clear();
     }
   }

@@ -61,7 +61,8 @@ describe('a cleared cache', () => {
     caches.markdownTexts.keep('blob', '# Page');
     caches.pageAnswers.keep('page', '{}');
     caches.documents.keep('blob', '{}');
+    caches.gitFiles.keep('oid', Buffer.from('# Page'));
     caches.clear();
-    expect([caches.trees.has('root'), caches.revisions.has('revision'), caches.markdownTexts.has('blob'), caches.pageAnswers.has('page'), caches.documents.has('blob')]).toEqual([false, false, false, false, false]);
+    expect([caches.trees.has('root'), caches.revisions.has('revision'), caches.markdownTexts.has('blob'), caches.pageAnswers.has('page'), caches.documents.has('blob'), caches.gitFiles.has('oid')]).toEqual([false, false, false, false, false, false]);
   });
 });
