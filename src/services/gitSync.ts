@@ -33,7 +33,8 @@ import { presentGitSyncState } from '../presenters/gitSync.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import type { SpaceContentUpdated } from './events.ts';
-import { conflictWaiting, GIT_SYNC_JOB, runGitSync, runningOperation, startConnectionOperation, type GitSyncPayload, type GitTarget } from './gitSyncRun.ts';
+import { GIT_SYNC_JOB, runGitSync, startConnectionOperation } from './gitSyncRun.ts';
+import { conflictWaiting, runningOperation, targetColumns, type GitSyncPayload, type GitTarget } from './gitSyncState.ts';
 
 export const GIT_SYNC_PULL_JOB = 'git-sync-pull';
 export const GIT_SYNC_POLL_JOB = 'git-sync-poll';
@@ -146,12 +147,7 @@ async function requestOperation(ctx: ServiceContext, actor: Actor, spaceId: stri
 function newConnectionRow(spaceId: string, target: GitTarget, operation: ReturnType<typeof runningOperation>, timestamp: string | null): SpaceGitSyncRow {
   return {
     space_id: spaceId,
-    url: target.url,
-    ref: target.ref,
-    project_directory: target.projectDirectory,
-    tree_url: target.treeUrl,
-    commit_url: target.commitUrl,
-    provider: target.provider,
+    ...targetColumns(target),
     last_commit: null,
     last_revision: null,
     last_timestamp: timestamp,
