@@ -5,18 +5,14 @@
 // conflict changes nothing.
 import { BadRequest, Conflict, Forbidden } from '../errors.ts';
 import { applyBatch, InvalidChange, type ContentChangeInput } from '../content/batch.ts';
-import { writeFiles, type FileEntry } from '../content/files.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
-import { MemoryObjectStore, type Hash } from '../content/objects.ts';
-import { writeReusables, type ReusableEntry } from '../content/reusables.ts';
-import { writeTree, type FlatTree } from '../content/tree.ts';
+import type { Hash } from '../content/objects.ts';
+import type { FlatTree } from '../content/tree.ts';
 import { updateChangeRequest } from '../db/repos/changeRequests.ts';
-import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { addSpaceRevision, insertRevision, isRevisionOfSpace } from '../db/repos/revisions.ts';
+import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { lockRow } from '../db/dialect.ts';
 import { baseOf, type Db, type ChangeRequestWithAuthor, type SpaceRow } from '../db/schema.ts';
 import { isoNow } from '../lib/clock.ts';
-import { newId } from '../lib/ids.ts';
 import { presentBatchOutcome, presentConflicts } from '../presenters/changeRequestContent.ts';
 import { runSized } from '../workers/pool.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -25,7 +21,10 @@ import { afterCommit, commitRevision } from './events.ts';
 import { presentChangeRequestOf, requireChangeRequest } from './changeRequests.ts';
 import { fetchFileSources } from './fileSources.ts';
 import { isPlanned, MergeNeeded, withPlannedMerge, type PlannedMerge } from './plannedMerge.ts';
-import { listsOf, presentFile, rememberTree, requireRevision, treeOf } from './revisionContent.ts';
+import { listsOf, presentFile, requireRevision, treeOf } from './revisionContent.ts';
+import { storeRevision } from './revisions.ts';
+
+export { storeRevision };
 
 export type { ContentChangeInput, Document, FileInput } from '../content/batch.ts';
 export { MAX_FILE_BYTES } from '../content/batch.ts';
@@ -73,43 +72,6 @@ async function loadRevertTargets(trx: Db, spaceId: string, changeRequest: Change
     targets.set(change.revision ?? '', await treeOf(trx, (await requireRevision(trx, revisionId)).root_hash));
   }
   return targets;
-}
-
-/** Stores a tree (and new markdown) as a revision following `parents`. */
-export async function storeRevision(
-  ctx: ServiceContext,
-  trx: Db,
-  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[] },
-  /** The trees it was made from: what it shares with them is stored already. */
-  bases: FlatTree[],
-  blobs: Map<Hash, string>,
-  parents: string[],
-  actor: Actor,
-  spaceId: string,
-  /** The tree this revision replaces, where nothing reads that one any more (rememberTree). */
-  superseded?: Hash,
-): Promise<string> {
-  // The new objects of every kind are gathered first and written together: one
-  // statement where they fit, where each kind was a round trip of its own.
-  const fresh = new MemoryObjectStore();
-  await fresh.put(blobs);
-  const root = await writeTree(fresh, content.tree, bases);
-  const filesHash = await writeFiles(fresh, content.files);
-  const reusablesHash = await writeReusables(fresh, content.reusables);
-  await databaseObjectStore(trx).put(fresh.objects);
-  rememberTree(root, content.tree, superseded);
-  const revisionId = newId();
-  await insertRevision(trx, {
-    id: revisionId,
-    parents: JSON.stringify(parents),
-    root_hash: root,
-    files_hash: filesHash,
-    reusables_hash: reusablesHash,
-    created_by: actor.user.id,
-    created_at: isoNow(ctx.clock),
-  });
-  await addSpaceRevision(trx, spaceId, revisionId);
-  return revisionId;
 }
 
 export async function editChangeRequestContent(

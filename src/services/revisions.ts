@@ -3,22 +3,24 @@
 // the content store, through the caches of the service context (ctx.revisions,
 // services/revisionCaches.ts): a revision never changes, so one read serves every later
 // request. Reads inside a transaction keep nothing a rollback could take back, except
-// trees, which are named by their content. Storing a revision is
-// changeRequestContent.ts's (storeRevision), which hands its tree here (rememberTree).
+// trees, which are named by their content. Storing a revision (storeRevision) keeps its
+// tree for the reads that follow.
 import { NotFound } from '../errors.ts';
-import { getAll, type Hash } from '../content/objects.ts';
-import { childrenByParent, childrenOfSettledTree, findPageByPath, outlineOf, readTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
-import type { FileEntry } from '../content/files.ts';
-import type { ReusableEntry } from '../content/reusables.ts';
+import { getAll, MemoryObjectStore, type Hash } from '../content/objects.ts';
+import { childrenByParent, childrenOfSettledTree, findPageByPath, outlineOf, readTree, writeTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
+import { writeFiles, type FileEntry } from '../content/files.ts';
+import { writeReusables, type ReusableEntry } from '../content/reusables.ts';
+import { isoNow } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
 import { verifyLink } from '../lib/signedLinks.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
-import { findRevision } from '../db/repos/revisions.ts';
+import { addSpaceRevision, findRevision, insertRevision } from '../db/repos/revisions.ts';
 import { findRevisionGit, revisionGitStamp } from '../db/repos/gitSync.ts';
 import type { Db, GitPaths, RevisionRow } from '../db/schema.ts';
 import { gitPathsOf } from '../presenters/revision.ts';
 import type { RevisionCaches, RevisionGit, SharedLists } from './revisionCaches.ts';
-import type { ServiceContext } from './context.ts';
+import type { Actor, ServiceContext } from './context.ts';
 
 export { gitPathsOf };
 export type { RevisionGit };
@@ -231,4 +233,41 @@ export function requireReusableContent(view: Pick<RevisionView, 'reusables'>, re
   const reusable = view.reusables.find((candidate) => candidate.id === reusableContentId);
   if (!reusable) throw new NotFound(`No reusable content with id "${reusableContentId}" in this revision`);
   return reusable;
+}
+
+/** Stores a tree (and new markdown) as a revision following `parents`. */
+export async function storeRevision(
+  ctx: ServiceContext,
+  trx: Db,
+  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[] },
+  /** The trees it was made from: what it shares with them is stored already. */
+  bases: FlatTree[],
+  blobs: Map<Hash, string>,
+  parents: string[],
+  actor: Actor,
+  spaceId: string,
+  /** The tree this revision replaces, where nothing reads that one any more (rememberTree). */
+  superseded?: Hash,
+): Promise<string> {
+  // The new objects of every kind are gathered first and written together: one
+  // statement where they fit, where each kind was a round trip of its own.
+  const fresh = new MemoryObjectStore();
+  await fresh.put(blobs);
+  const root = await writeTree(fresh, content.tree, bases);
+  const filesHash = await writeFiles(fresh, content.files);
+  const reusablesHash = await writeReusables(fresh, content.reusables);
+  await databaseObjectStore(trx).put(fresh.objects);
+  rememberTree(ctx, root, content.tree, superseded);
+  const revisionId = newId();
+  await insertRevision(trx, {
+    id: revisionId,
+    parents: JSON.stringify(parents),
+    root_hash: root,
+    files_hash: filesHash,
+    reusables_hash: reusablesHash,
+    created_by: actor.user.id,
+    created_at: isoNow(ctx.clock),
+  });
+  await addSpaceRevision(trx, spaceId, revisionId);
+  return revisionId;
 }
