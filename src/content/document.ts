@@ -5,7 +5,7 @@ import type { Heading, PhrasingContent, Root } from 'mdast';
 import { posix } from 'node:path';
 import { anchorOfText, hasEarlierForms, markdownToDocument, parseGitBookMarkdown } from './gitbook/fromMarkdown.ts';
 import { documentToMarkdown } from './gitbook/toMarkdown.ts';
-import { hasScheme, type ContentRef, type LinkResolver, type LinkWriter } from './gitbook/model.ts';
+import { hasScheme, type Block, type ContentRef, type Inline, type JSONDocument, type LinkResolver, type LinkWriter, type TextNode } from './gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, pagePath, type FlatPage, type FlatTree } from './tree.ts';
 
 export type { ContentRef, JSONDocument, LinkResolver, LinkWriter } from './gitbook/model.ts';
@@ -317,4 +317,30 @@ export function mentionsIn(markdown: string): string[] {
   };
   visit(parseMarkdown(markdown) as unknown as { type: string });
   return [...ids];
+}
+
+/** The kind of every block and inline of a document that holds a reference, with the reference. */
+function referencesOf(document: Pick<JSONDocument, 'nodes'>): Array<{ type: string; ref: ContentRef }> {
+  const found: Array<{ type: string; ref: ContentRef }> = [];
+  const visit = (nodes: Array<Block | Inline | TextNode>) => {
+    for (const node of nodes) {
+      if (node.object === 'text') continue;
+      const ref = node.data?.ref as ContentRef | undefined;
+      if (ref) found.push({ type: node.type, ref });
+      visit((node.nodes ?? []) as Array<Block | Inline | TextNode>);
+      for (const fragment of (node as Block).fragments ?? []) visit(fragment.nodes as Array<Block | Inline | TextNode>);
+    }
+  };
+  visit(document.nodes);
+  return found;
+}
+
+/** The OpenAPI specs a document's blocks show, by slug. */
+export function openApiSpecsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
+  return [...new Set(referencesOf(document).flatMap(({ type, ref }) => (type.startsWith('openapi') && ref.kind === 'openapi' && ref.spec ? [ref.spec] : [])))];
+}
+
+/** The reusable contents a document includes, by id. */
+export function reusableContentsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
+  return [...new Set(referencesOf(document).flatMap(({ type, ref }) => (type === 'reusable-content' && ref.kind === 'reusable-content' ? [ref.reusableContent] : [])))];
 }

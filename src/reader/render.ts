@@ -407,33 +407,6 @@ export function renderDocument(document: Pick<JSONDocument, 'nodes'>, context: R
   return toHtml(documentToHast(document, context));
 }
 
-/** The slugs of the organization's OpenAPI specs a document's blocks show. */
-/** The kind of every block and inline of a document that holds a reference, with the reference. */
-function referencesOf(document: Pick<JSONDocument, 'nodes'>): Array<{ type: string; ref: ContentRef }> {
-  const found: Array<{ type: string; ref: ContentRef }> = [];
-  const visit = (nodes: Array<Block | Inline | TextNode>) => {
-    for (const node of nodes) {
-      if (node.object === 'text') continue;
-      const ref = node.data?.ref as ContentRef | undefined;
-      if (ref) found.push({ type: node.type, ref });
-      visit((node.nodes ?? []) as Array<Block | Inline | TextNode>);
-      for (const fragment of (node as Block).fragments ?? []) visit(fragment.nodes as Array<Block | Inline | TextNode>);
-    }
-  };
-  visit(document.nodes);
-  return found;
-}
-
-/** The OpenAPI specs a document's blocks show, by slug. */
-export function openApiSpecsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
-  return [...new Set(referencesOf(document).flatMap(({ type, ref }) => (type.startsWith('openapi') && ref.kind === 'openapi' && ref.spec ? [ref.spec] : [])))];
-}
-
-/** The reusable contents a document includes, by id. */
-export function reusableContentsOf(document: Pick<JSONDocument, 'nodes'>): string[] {
-  return [...new Set(referencesOf(document).flatMap(({ type, ref }) => (type === 'reusable-content' && ref.kind === 'reusable-content' ? [ref.reusableContent] : [])))];
-}
-
 /** The outline of a page: its headings, for the "on this page" list. */
 export function outlineOf(document: Pick<JSONDocument, 'nodes'>): Array<{ id: string; title: string; level: number }> {
   return document.nodes

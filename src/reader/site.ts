@@ -4,7 +4,7 @@
 // the site's redirect from it), and the page rendered in the site's frame. Reads through
 // services and repos only; answers HTML for a page or for a 404.
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
-import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withConditionsDecided, withIncludedBlocks } from '../content/document.ts';
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, openApiSpecsOf, reusableContentsOf, withConditionsDecided, withIncludedBlocks } from '../content/document.ts';
 import { pageDocument } from '../services/pageDocuments.ts';
 import type { Block, ContentRef } from '../content/gitbook/model.ts';
 import { childrenOfSettledTree, findPageByPath, inReadingOrder, pagePath, type FlatPage } from '../content/tree.ts';
@@ -24,7 +24,7 @@ import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, 
 import { siteFrame } from './customization.ts';
 import { excerpter, parseSearchQuery } from '../content/search.ts';
 import { hitsSeenBy } from '../services/search.ts';
-import { documentToHast, loadRenderers, openApiSpecsOf, outlineOf, reusableContentsOf } from './render.ts';
+import { documentToHast, loadRenderers, outlineOf } from './render.ts';
 import { OpenApiView } from './openapi.ts';
 import { latestOpenApiVersions, publishedOpenApiDocument } from '../services/openApiSpecs.ts';
 import { isDeepStrictEqual } from 'node:util';
