@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import type { ServiceContext } from '../services/context.ts';
 import { policyHeader, widenedPolicy, type Policy } from '../lib/contentSecurityPolicy.ts';
 import { READER_SCRIPT_PATH } from './layout.ts';
-import { readFrontPage, readPublishedPage, siteAtHostname, type SiteAddress } from './site.ts';
+import { siteAtHostname, type SiteAddress } from '../services/publishedReads.ts';
+import { readFrontPage, readPublishedPage } from './site.ts';
 
 /** The pages' one script (copy buttons, instant search), served from Quire's own origin so the pages' policy allows no other. */
 const READER_SCRIPT = readFileSync(new URL('./assets/reader.js', import.meta.url), 'utf8');

@@ -1,6 +1,6 @@
 // Site redirects: a path of a published site that sends readers to one of its sections,
 // site spaces or pages, as GitBook's site settings make them. Readers meet them where
-// no page answers (reader/site.ts); the API resolves a source to its target URL for
+// no page answers (services/publishedReads.ts); the API resolves a source to its target URL for
 // GitBook's renderer. A destination must exist when the redirect is made; one that has
 // since gone resolves nowhere (404) rather than to a guess.
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
