@@ -16,9 +16,10 @@ import { findUserById } from '../db/repos/users.ts';
 import type { Db, GitPaths, SpaceRow } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { isoNow } from '../lib/clock.ts';
-import { mergeRevisionIntoSpace, storeRevision } from './changeRequestContent.ts';
+import { mergeRevisionIntoSpace } from './changeRequestContent.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { listsOf, requireRevision, treeOf } from './revisionContent.ts';
+import { storeRevision } from './revisions.ts';
 
 function hasCredentials(url: string): boolean {
   if (!URL.canParse(url)) return false;
