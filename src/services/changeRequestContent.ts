@@ -24,8 +24,6 @@ import { isPlanned, MergeNeeded, withPlannedMerge, type PlannedMerge } from './p
 import { listsOf, presentFile, requireRevision, treeOf } from './revisionContent.ts';
 import { storeRevision } from './revisions.ts';
 
-export { storeRevision };
-
 export type { ContentChangeInput, Document, FileInput } from '../content/batch.ts';
 export { MAX_FILE_BYTES } from '../content/batch.ts';
 
