@@ -73,11 +73,40 @@ function httpThrough(fetcher: Fetcher): HttpClient {
         statusMessage: String(answer.status),
         headers: flat,
         body: (async function* () {
-          yield new Uint8Array(answer.body);
+          yield new Uint8Array(/\/info\/refs\?service=git-upload-pack$/.test(url) && answer.status === 200 ? withHeadAdvertised(answer.body) : answer.body);
         })(),
       };
     },
   };
+}
+
+/**
+ * A ref advertisement (git's protocol v1) with a HEAD line where the server has none: a
+ * repository whose default branch has no commit yet (an empty one first pushed to
+ * another branch) advertises no HEAD, and isomorphic-git's fetch, which names the
+ * server's default branch once it has the objects, then fails every fetch of any branch
+ * ("Could not find HEAD"). The line names the first branch's commit, as a client that
+ * reads it only to name a default branch needs, and takes over the capabilities that
+ * the first line carries.
+ */
+export function withHeadAdvertised(advertisement: Buffer): Buffer {
+  const lines: Buffer[] = [];
+  for (let at = 0; at + 4 <= advertisement.length; ) {
+    const length = Number.parseInt(advertisement.subarray(at, at + 4).toString('ascii'), 16);
+    if (!Number.isInteger(length)) return advertisement;
+    const size = length === 0 ? 4 : length;
+    if (size < 4 || at + size > advertisement.length) return advertisement;
+    lines.push(advertisement.subarray(at, at + size));
+    at += size;
+  }
+  const payload = (line: Buffer) => line.subarray(4).toString('utf8');
+  const first = lines.findIndex((line) => line.length > 4 && /^[0-9a-f]{40} /.test(payload(line)));
+  if (first < 0 || lines.some((line) => line.length > 4 && / HEAD(\0|\n|$)/.test(payload(line)))) return advertisement;
+  const [refPart, capabilities] = payload(lines[first]).replace(/\n$/, '').split('\0');
+  if (capabilities === undefined || /^0{40} /.test(refPart)) return advertisement;
+  const pkt = (text: string) => Buffer.concat([Buffer.from((Buffer.byteLength(text) + 4).toString(16).padStart(4, '0')), Buffer.from(text)]);
+  const head = pkt(`${refPart.slice(0, 40)} HEAD\0${capabilities}\n`);
+  return Buffer.concat([...lines.slice(0, first), head, pkt(`${refPart}\n`), ...lines.slice(first + 1)]);
 }
 
 /** What a person can act on, from isomorphic-git's or the fetcher's error. */

@@ -1123,3 +1123,24 @@ describe('Git Sync of pushes, without a call', () => {
     expect(server.log('clash').map((commit) => commit.subject)).toContain('Git side');
   });
 });
+
+describe('Git Sync with a repository whose default branch has no commit', () => {
+  it('imports from and exports to another branch of it, again and again', async () => {
+    // A new repository first pushed to "docs": its HEAD names a "main" that does not exist.
+    const empty = await startGitServer();
+    try {
+      empty.commit({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': '# Home\n\nFrom docs.\n' }, 'Docs', 'docs');
+      const space = await newSpace('Unborn');
+      const sync = (path: 'import' | 'export') => call('POST', `/v1/spaces/${space.id}/git/${path}`, { url: empty.url, ref: 'refs/heads/docs', ...(path === 'export' ? { commitMessage: 'Back' } : {}) });
+      expect((await sync('import')).status).toBe(204);
+      const imported = await settled(space.id);
+      expect(imported.operation, JSON.stringify(imported.operation)).toMatchObject({ state: 'success' });
+      empty.change({ 'README.md': '# Home\n\nChanged in git.\n' }, 'Again', 'docs');
+      expect((await sync('export')).status).toBe(204);
+      expect((await settled(space.id)).operation).toMatchObject({ state: 'success', direction: 'export' });
+      expect(empty.read('docs').files['README.md']).toBe('# Home\n\nChanged in git.\n');
+    } finally {
+      await empty.close();
+    }
+  });
+});
