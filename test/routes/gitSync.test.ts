@@ -954,6 +954,15 @@ describe('Git Sync that never goes quiet', () => {
     expect(imported.operation, JSON.stringify(imported.operation)).toMatchObject({ state: 'success' });
     const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
     expect(revision.git).toMatchObject({ message: 'Written in git', createdByGitBook: false, author: { name: 'Writer', email: 'writer@example.com' } });
+    // Published, the space's content opens to everyone: the commit, but not who wrote it.
+    const published = await publishSampleSite(testApp);
+    expect((await published.call('POST', `/v1/spaces/${published.space.id}/git/import`, { url: server.url, ref: 'refs/heads/authored' })).status).toBe(204);
+    expect((await settled(published.space.id, published.org.admin.token)).operation.state).toBe('success');
+    const outside = await call('GET', `/v1/spaces/${published.space.id}/content`);
+    expect(outside.status).toBe(200);
+    expect(outside.body.git).toMatchObject({ message: 'Written in git' });
+    expect(outside.body.git.author).toBeUndefined();
+    expect(JSON.stringify(outside.body)).not.toContain('writer@example.com');
 
     const guarded = await startTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'false' });
     try {
