@@ -1,12 +1,11 @@
 // The README and docs/ as a new user meets them: docs/ is a GitBook repository that
 // Quire's own folder import takes whole, with no warning and no broken link between its
 // pages, and the README's client example runs as written against a running server.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { callServer, runCli, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { callServer, runCli, runNode, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docs = `${root}docs`;
@@ -84,19 +83,7 @@ describe("Quire's own documentation", () => {
   it("runs the README's client example as written, with node, against a running server", async () => {
     const example = readFileSync(`${root}examples/members.mjs`, 'utf8');
     for (const page of ['README.md', 'docs/getting-started.md']) expect(readFileSync(`${root}${page}`, 'utf8'), page).toContain(`\`\`\`js\n${example}\`\`\``);
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['examples/members.mjs'], {
-        cwd: root,
-        env: { PATH: process.env.PATH, QUIRE: server.baseUrl, TOKEN: boot.token, ORG: boot.organization.id },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = await runNode(['examples/members.mjs'], { cwd: root, env: { PATH: process.env.PATH, QUIRE: server.baseUrl, TOKEN: boot.token, ORG: boot.organization.id } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('Tests: 1 member(s)\n- Ada (admin)\n');
   });

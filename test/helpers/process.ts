@@ -13,11 +13,13 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return runNode([QUIRE_BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+}
+
+/** Runs Node on `args` with exactly this environment, to its end; answers its exit code and output. */
+export function runNode(args: string[], options: { env: Record<string, string | undefined>; cwd?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [QUIRE_BIN, ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
