@@ -34,7 +34,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import type { SpaceContentUpdated } from './events.ts';
 import { GIT_SYNC_JOB, runGitSync, startConnectionOperation } from './gitSyncRun.ts';
-import { conflictWaiting, runningOperation, targetColumns, type GitSyncPayload, type GitTarget } from './gitSyncState.ts';
+import { mergesWaiting, runningOperation, targetColumns, type GitSyncPayload, type GitTarget } from './gitSyncState.ts';
 
 export const GIT_SYNC_PULL_JOB = 'git-sync-pull';
 export const GIT_SYNC_POLL_JOB = 'git-sync-poll';
@@ -224,8 +224,7 @@ export async function receiveGitWebhook(ctx: ServiceContext, spaceId: string, he
   if (call.kind === 'ping') return { result: 'ping' as const, message: 'Git Sync will import pushes to ' + row.ref };
   if (call.kind === 'other') return { result: 'ignored' as const, message: `Git Sync acts on pushes, not on "${call.event}" events` };
   if (!call.refs.includes(row.ref)) return { result: 'ignored' as const, message: `The push moved ${call.refs.join(', ') || 'no branch'}, not ${row.ref}` };
-  const jobId = await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_PULL_JOB, { spaceId });
-  startJobSoon(ctx, jobId, pullGitSync);
+  await queuePull(ctx, spaceId);
   return { result: 'started' as const, message: `Importing ${row.ref} from ${row.url}` };
 }
 
@@ -240,6 +239,11 @@ function parsedPayload(headers: Record<string, string | string[] | undefined>, b
   }
 }
 
+/** Queues the pull of a space's branch and starts it here soon. */
+async function queuePull(ctx: ServiceContext, spaceId: string): Promise<void> {
+  startJobSoon(ctx, await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_PULL_JOB, { spaceId }), pullGitSync);
+}
+
 /**
  * The job behind a push: brings the branch in as the connection's person, through the
  * export of waiting merges when there are some (which imports first). Waits while
@@ -250,8 +254,7 @@ export async function pullGitSync(ctx: ServiceContext, payload: { spaceId: strin
     const row = await findSpaceGitSync(trx, payload.spaceId);
     if (!row?.sealed_url || !row.user_id) return undefined;
     if (row.operation_state === 'running') throw new RetryLater(`Git Sync is running an ${row.operation_direction} of space ${payload.spaceId}; the pull waits for it`);
-    const waiting = row.exports_changes === 1 && (await countGitSyncExports(trx, payload.spaceId)) > 0 && !(await conflictWaiting(trx, row));
-    const started = await startConnectionOperation(ctx, trx, row, waiting ? 'export' : 'import');
+    const started = await startConnectionOperation(ctx, trx, row, (await mergesWaiting(trx, row)) ? 'export' : 'import');
     if (!started) throw new RetryLater(`Git Sync is running an operation of space ${payload.spaceId}; the pull waits for it`);
     return started;
   });
@@ -276,11 +279,9 @@ export async function pollGitSync(ctx: ServiceContext): Promise<void> {
   for (const row of due) {
     if (row.operation_state === 'running') continue;
     try {
-      const waiting = row.exports_changes === 1 && (await countGitSyncExports(ctx.db, row.space_id)) > 0;
+      const waiting = await mergesWaiting(ctx.db, row);
       const head = waiting ? undefined : await remoteHeadOf(unseal(ctx.secretsKey(), row.sealed_url!), createFetcher(ctx.config.allowPrivateUrls), row.ref);
-      if (waiting || (head !== undefined && head !== row.last_commit && head !== row.conflict_commit)) {
-        startJobSoon(ctx, await enqueueJob(ctx.db, ctx.clock, GIT_SYNC_PULL_JOB, { spaceId: row.space_id }), pullGitSync);
-      }
+      if (waiting || (head !== undefined && head !== row.last_commit && head !== row.conflict_commit)) await queuePull(ctx, row.space_id);
     } catch (error) {
       const message = `Polling ${row.url} failed: ${(error as Error).message}`;
       ctx.log.warn({ spaceId: row.space_id, git: row.url }, message);

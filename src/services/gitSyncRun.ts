@@ -5,7 +5,7 @@
 // an operation ends, merges still waiting are exported. Only a successful operation sets
 // the connection (gitSyncState.ts); credentials are never stored or logged in clear.
 import { findChangeRequest } from '../db/repos/changeRequests.ts';
-import { countGitSyncExports, deleteGitSyncExportsBefore, findSpaceGitSync, foldGitSyncExportsInto, startGitSyncOperationUnlessRunning, updateGitSyncOperation, updateSpaceGitSync } from '../db/repos/gitSync.ts';
+import { deleteGitSyncExportsBefore, findSpaceGitSync, foldGitSyncExportsInto, startGitSyncOperationUnlessRunning, updateGitSyncOperation, updateSpaceGitSync } from '../db/repos/gitSync.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findUserById } from '../db/repos/users.ts';
 import type { Db, SpaceGitSyncRow } from '../db/schema.ts';
@@ -21,7 +21,7 @@ import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, recordEvent } from './events.ts';
 import { exportFrom } from './gitSyncExport.ts';
 import { importInto } from './gitSyncImport.ts';
-import { conflictWaiting, connectionTarget, finish, runningOperation, syncedWith, type GitSyncPayload } from './gitSyncState.ts';
+import { conflictWaiting, connectionTarget, finish, mergesWaiting, runningOperation, syncedWith, type GitSyncPayload } from './gitSyncState.ts';
 
 /** Whether a failure is the operation's outcome (said to the person) rather than a fault of Quire's. */
 function isOutcome(error: unknown): error is Error {
@@ -46,8 +46,7 @@ export async function startConnectionOperation(ctx: ServiceContext, trx: Db, row
 export async function exportWaitingChanges(ctx: ServiceContext, spaceId: string): Promise<void> {
   const jobId = await ctx.db.transaction().execute(async (trx) => {
     const row = await findSpaceGitSync(trx, spaceId);
-    if (!row?.sealed_url || !row.user_id || row.exports_changes !== 1 || row.operation_state === 'running') return undefined;
-    if ((await countGitSyncExports(trx, spaceId)) === 0 || (await conflictWaiting(trx, row))) return undefined;
+    if (!row?.sealed_url || !row.user_id || row.operation_state === 'running' || !(await mergesWaiting(trx, row))) return undefined;
     return startConnectionOperation(ctx, trx, row, 'export');
   });
   if (jobId) startJobSoon(ctx, jobId, runGitSync);

@@ -4,7 +4,7 @@
 // (gitSync.ts).
 import { randomBytes } from 'node:crypto';
 import { findChangeRequest } from '../db/repos/changeRequests.ts';
-import { deleteGitSyncExportsBefore, endGitSyncOperation } from '../db/repos/gitSync.ts';
+import { countGitSyncExports, deleteGitSyncExportsBefore, endGitSyncOperation } from '../db/repos/gitSync.ts';
 import type { Db, SpaceGitSyncRow } from '../db/schema.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -58,6 +58,11 @@ export function syncedWith(row: SpaceGitSyncRow, target: GitTarget): SpaceGitSyn
 export function runningOperation(ctx: ServiceContext, direction: 'import' | 'export') {
   const now = isoNow(ctx.clock);
   return { operation_id: newId(), operation_direction: direction, operation_state: 'running' as const, operation_started_at: now, operation_ended_at: null, operation_error: null, operation_warnings: '[]', updated_at: now };
+}
+
+/** Whether merges wait for their commits and may go: the space exports its changes, some wait, and no import's conflict holds them back. */
+export async function mergesWaiting(db: Db, row: SpaceGitSyncRow): Promise<boolean> {
+  return row.exports_changes === 1 && (await countGitSyncExports(db, row.space_id)) > 0 && !(await conflictWaiting(db, row));
 }
 
 /** An import of the space waits in this change request while it is open: exporting would overwrite the repository's side. */
