@@ -1,7 +1,7 @@
 // Table types for Kysely. Timestamps are ISO 8601 strings (UTC, millisecond
 // precision) and booleans are 0/1 integers on both engines, so rows read the same
 // from SQLite and PostgreSQL and timestamps sort as text.
-import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Role } from '../lib/roles.ts';
 
 export type Flag = 0 | 1;
@@ -12,6 +12,11 @@ export interface UsersTable {
   display_name: string;
   photo_url: string | null;
   created_at: string;
+  /**
+   * `scrypt$N$r$p$salt$hash` (lib/passwords.ts); null for people without a password
+   * (SSO, tokens only). Never part of UserRow: only the sign-in queries read it.
+   */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiTokensTable {
@@ -23,6 +28,33 @@ export interface ApiTokensTable {
   revoked_at: string | null;
   /** The SAML provider whose sign-in issued the token; null for tokens made otherwise. */
   saml_provider_id: string | null;
+  /** 'session': a browser's sign-in (the quire_session cookie); 'api': a token a person or script holds. */
+  kind: 'api' | 'session';
+  /** 'read' tokens may only GET and HEAD. */
+  scope: 'write' | 'read';
+  /** Null: never expires. */
+  expires_at: string | null;
+  /** Moved at most once a minute (services/sessions.ts). */
+  last_used_at: string | null;
+  user_agent: string | null;
+  address: string | null;
+}
+
+/** A one-time sign-in link (quire admin sign-in-link, password resets): its secret kept as a hash. */
+export interface SignInLinksTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One failed sign-in, under 'account:<email>' or 'address:<ip>': the rate limit counts them. */
+export interface SignInFailuresTable {
+  id: string;
+  key: string;
+  failed_at: string;
 }
 
 export interface OrganizationsTable {
@@ -78,6 +110,10 @@ export interface OrganizationInvitesTable {
   role: Role | null;
   created_by: string;
   created_at: string;
+  /** Null: never expires (invites made before expiry existed). */
+  expires_at: string | null;
+  /** An e-mail invite's address (one use); null for a link invite anyone holding it may use. */
+  email: string | null;
 }
 
 /** A role, or "inherit" (from the parent collection, or the organization at the top). */
@@ -624,6 +660,8 @@ export interface IntegrationSiteInstallationsTable {
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  sign_in_links: SignInLinksTable;
+  sign_in_failures: SignInFailuresTable;
   organizations: OrganizationsTable & {
     /** Moved by triggers whenever a collection, content grant, team or team member of the organization changes (migration 0021). */
     access_version: Generated<number>;
@@ -719,7 +757,7 @@ export type SpaceRow = SpacesTable;
 export type TeamMemberRow = TeamMembersTable;
 export type TeamRow = TeamsTable;
 export type TranslationSettingsRow = TranslationSettingsTable;
-export type UserRow = UsersTable;
+export type UserRow = Omit<UsersTable, 'password_hash'>;
 
 /** Where one page or file sits in a commit: its path and blob oid. */
 export type GitBlob = [path: string, oid: string];

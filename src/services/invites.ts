@@ -46,6 +46,8 @@ export async function createInvite(ctx: ServiceContext, actor: Actor, organizati
     role,
     created_by: actor.user.id,
     created_at: isoNow(ctx.clock),
+    expires_at: null,
+    email: null,
   };
   await insertInvite(ctx.db, invite);
   return presentInvite(invite, isRedundant(access, invite));

@@ -51,6 +51,12 @@ export async function issueApiToken(db: Db, clock: Clock, userId: string, label?
     created_at: isoNow(clock),
     revoked_at: null,
     saml_provider_id: samlProviderId ?? null,
+    kind: 'api',
+    scope: 'write',
+    expires_at: null,
+    last_used_at: null,
+    user_agent: null,
+    address: null,
   });
   return { id, token };
 }

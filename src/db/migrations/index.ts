@@ -25,6 +25,7 @@ import * as accessVersion from './20261127_0021_access_version.ts';
 import * as documentConversion from './20261129_0022_document_conversion.ts';
 import * as sectionSpaces from './20261129_0023_section_spaces.ts';
 import * as gitSyncConnection from './20261206_0024_git_sync_connection.ts';
+import * as sessions from './20261206_0025_sessions.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '20261129_0022_document_conversion': documentConversion,
   '20261129_0023_section_spaces': sectionSpaces,
   '20261206_0024_git_sync_connection': gitSyncConnection,
+  '20261206_0025_sessions': sessions,
 };
 
 export const migrationProvider: MigrationProvider = {
