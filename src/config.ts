@@ -38,6 +38,8 @@ export const VARIABLES = [
   'QUIRE_PDF_MAX_TEXT',
   'QUIRE_ALLOW_PRIVATE_URLS',
   'QUIRE_GIT_SYNC_POLL',
+  'QUIRE_SMTP_URL',
+  'QUIRE_MAIL_FROM',
 ] as const;
 
 export type VariableName = (typeof VARIABLES)[number];
@@ -113,6 +115,8 @@ export interface Config {
   /** Hosts integration scripts may call besides Quire's own API; `*.example.com` allows subdomains. */
   integrationHosts: string[];
   integrationLimits: { wallMs: number; memoryMb: number; requests: number };
+  /** Where Quire sends e-mail (invites, password resets) and as whom; unset: it sends none. */
+  mail: { smtpUrl: string; from: string } | undefined;
 }
 
 /** The most one PDF export holds unless QUIRE_PDF_MAX_PAGES / QUIRE_PDF_MAX_TEXT say otherwise. */
@@ -170,6 +174,29 @@ function parseUrl(name: string, raw: string, protocols: string[]): string {
     throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
   }
   return raw;
+}
+
+/** smtp:// (STARTTLS when offered) or smtps://, credentials in the URL; never echoed, as it holds a password. */
+function parseSmtpUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+    throw new ConfigError('QUIRE_SMTP_URL must be smtp://user:password@host:587 or smtps://user:password@host:465 (its value is not shown, as it may hold a password)');
+  }
+  return raw.trim();
+}
+
+/** An RFC 5322 sender, `Quire <quire@docs.example.com>` or a bare address. */
+function parseMailFrom(raw: string): string {
+  const address = /<([^<>]+)>\s*$/.exec(raw.trim())?.[1] ?? raw.trim();
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) {
+    throw new ConfigError(`QUIRE_MAIL_FROM must be an address, or a name and an address (Quire <quire@docs.example.com>), got "${raw}"`);
+  }
+  return raw.trim();
 }
 
 function parseSecretsKey(raw: string): string {
@@ -264,5 +291,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       memoryMb: parseWholeNumber('QUIRE_INTEGRATION_MEMORY', env.QUIRE_INTEGRATION_MEMORY ?? '128', 16),
       requests: parseWholeNumber('QUIRE_INTEGRATION_REQUESTS', env.QUIRE_INTEGRATION_REQUESTS ?? '50', 0),
     },
+    mail: env.QUIRE_SMTP_URL
+      ? {
+          smtpUrl: parseSmtpUrl(env.QUIRE_SMTP_URL),
+          from: parseMailFrom(env.QUIRE_MAIL_FROM ?? `Quire <quire@${new URL(publicUrl).hostname}>`),
+        }
+      : undefined,
   };
 }

@@ -4,6 +4,7 @@ import { DELIVER_EVENT_JOB, deliverEvent, PRUNE_EVENTS_JOB, pruneEvents } from '
 import { GIT_SYNC_POLL_JOB, GIT_SYNC_PULL_JOB, pollGitSync, pullGitSync } from '../services/gitSync.ts';
 import { GIT_SYNC_JOB, runGitSync } from '../services/gitSyncRun.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
+import { SEND_MAIL_JOB, sendMail } from '../services/mail.ts';
 import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
 import { PREPARE_DOCUMENTS_JOB, prepareShownSpacesDocuments } from '../services/pageDocuments.ts';
 import { CATCH_UP_SEARCH_JOB, catchUpStaleSpaces } from '../services/search.ts';
@@ -22,4 +23,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [PRUNE_EVENTS_JOB]: pruneEvents,
   [CATCH_UP_SEARCH_JOB]: catchUpStaleSpaces,
   [PREPARE_DOCUMENTS_JOB]: prepareShownSpacesDocuments,
+  [SEND_MAIL_JOB]: sendMail,
 };

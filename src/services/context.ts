@@ -21,7 +21,7 @@ export interface ServiceContext {
   clock: Clock;
   /** Where background work reports (request handlers log through request.log). */
   log: FastifyBaseLogger;
-  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'gitSyncPollSeconds' | 'bodyLimit' | 'jobLeaseMs' | 'pdfMaxPages' | 'pdfMaxText' | 'mermaidUrl' | 'renderer'>>;
+  config: Pick<Config, 'publicUrl' | 'allowPrivateUrls'> & Partial<Pick<Config, 'gitSyncPollSeconds' | 'bodyLimit' | 'jobLeaseMs' | 'pdfMaxPages' | 'pdfMaxText' | 'mermaidUrl' | 'renderer' | 'mail'>>;
   /** Signs links that carry their own permission (file downloads, PDFs); shared by all processes. */
   linkKey: string;
   /** The key sealing integration secrets, read when first needed (see lib/secretBox.ts). */
