@@ -942,6 +942,29 @@ describe("GitBook's written layout", () => {
       '<tr><td>Agent</td><td><a href="/broken/spaces/NkEGS7hzeqa35sMXQZ4X/pages/KHHFlE1MtpVIaZboN8b2">Broken link</a></td></tr></tbody></table>\n';
     expect(write(expectStable(markdown))).toBe(markdown);
   });
+
+  it("keeps the words written for a link to another space's page, GitBook's title of it, in a mention, a mention in a cell, a card's target and a content reference, and writes them back; its own words elsewhere", () => {
+    const other = 'https://app.gitbook.com/s/NkEGS7hzeqa35sMXQZ4X/docs-as-code/git-sync';
+    const markdown =
+      `Through [GitHub & GitLab Sync](${other} "mention") and [git-sync](https://x.test/git-sync "mention").\n\n` +
+      `{% content-ref url="${other}" %}\n[GitHub & GitLab Sync](${other})\n{% endcontent-ref %}\n\n` +
+      '<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead>' +
+      `<tbody><tr><td><a data-mention href="${other}">Git &#x26; more</a></td><td>One</td><td><a href="${other}">How to use Git Sync</a></td></tr>` +
+      '<tr><td>Two</td><td>Three</td><td><a href="https://x.test/guide">https://x.test/guide</a></td></tr></tbody></table>\n';
+    const [paragraph, contentRef, table] = expectStable(markdown).nodes;
+    expect(paragraph.nodes!.filter((node): node is Inline => node.object === 'inline').map((node) => node.data.ref)).toEqual([
+      { kind: 'url', url: other, text: 'GitHub & GitLab Sync' },
+      // The words GitBook makes of the address are not kept.
+      { kind: 'url', url: 'https://x.test/git-sync' },
+    ]);
+    expect(contentRef.data.ref).toEqual({ kind: 'url', url: other, text: 'GitHub & GitLab Sync' });
+    const records = Object.values(table.data.records as Record<string, { values: Record<string, unknown> }>);
+    expect(records.map((record) => record.values.c2)).toEqual([{ kind: 'url', url: other, text: 'How to use Git Sync' }, { kind: 'url', url: 'https://x.test/guide' }]);
+    expect(write(read(markdown))).toBe(markdown);
+    // Another address drops the words: they named the one they were written for.
+    contentRef.data.ref = { kind: 'url', url: 'https://x.test/elsewhere' };
+    expect(write({ nodes: [contentRef] })).toBe('{% content-ref url="https://x.test/elsewhere" %}\n[elsewhere](https://x.test/elsewhere)\n{% endcontent-ref %}\n');
+  });
 });
 
 describe('GitBook markdown corpus', () => {
@@ -981,6 +1004,7 @@ describe('GitBook markdown corpus', () => {
       15: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
       16: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
       17: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
+      18: '82kzP2EM2078StjAJQDcoDEIIl6cID0fjaEOQ1db2zk',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -26,7 +26,10 @@ import {
   MARK_ORDER,
   block,
   emptyParagraph,
+  hasScheme,
+  linkName,
   plainText,
+  withWrittenText,
   text,
   voidBlock,
   type Block,
@@ -553,7 +556,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
           const ref = refOf(url);
           // GitBook writes a mention of a page as a link titled "mention", its text the target's name.
           if (ref && node.type === 'link' && node.title === 'mention') {
-            out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });
+            out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: withWrittenText(ref, toString(node.children, { includeHtml: false }), linkName(url)) } });
             break;
           }
           const children = phrasing(node.children, marks);
@@ -647,7 +650,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     } else if (name === 'a' && typeof props.href === 'string') {
       const ref = refOf(props.href);
       if (ref && props.dataMention !== undefined) {
-        out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref } });
+        out.push({ object: 'inline', type: 'mention', isVoid: true, data: { ref: withWrittenText(ref, toString(inner, { includeHtml: false }), linkName(props.href)) } });
         return end;
       }
       const children = phrasing(inner, marks);
@@ -784,8 +787,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
         }
         const anchor = findElement(cell, 'a');
         if (type === 'content-ref' || type === 'files' || type === 'image') {
-          const ref = anchor ? refOf(String(anchor.properties.href ?? ''), type !== 'content-ref') : undefined;
-          if (ref) values[id] = type === 'files' && ref.kind === 'file' ? [ref.file] : ref;
+          const href = String(anchor?.properties.href ?? '');
+          const ref = anchor ? refOf(href, type !== 'content-ref') : undefined;
+          // A card's target keeps the words written for an address (another space's page's title, which GitBook writes).
+          if (ref) values[id] = type === 'files' && ref.kind === 'file' ? [ref.file] : type === 'content-ref' ? withWrittenText(ref, textOf(anchor!), hasScheme(href) ? href : linkName(href)) : ref;
           return;
         }
         const fragment = `r${rowIndex}${id}`;
@@ -1087,7 +1092,10 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       }
       case 'content-ref': {
         const ref = attrs.url ? refOf(attrs.url) : undefined;
-        return ref ? [voidBlock('content-ref', { ref }), ...beyondLink(inner, attrs.url)] : undefined;
+        // The link's words, where they are not those GitBook makes of the address (another space's page's title).
+        const link = inner?.find((node): node is md.Paragraph => node.type === 'paragraph')?.children[0];
+        const written = link?.type === 'link' && link.url === attrs.url ? toString(link.children, { includeHtml: false }) : '';
+        return ref ? [voidBlock('content-ref', { ref: withWrittenText(ref, written, linkName(attrs.url!)) }), ...beyondLink(inner, attrs.url)] : undefined;
       }
       case 'openapi':
       case 'swagger': {

@@ -4,7 +4,13 @@
 // ones are a long union: the converter and its tests pin the shapes.
 
 export type ContentRef =
-  | { kind: 'url'; url: string }
+  /**
+   * `text`, Quire's own: the words a repository gave a mention, a card's target or a
+   * content reference leading to this address, where they are not the words GitBook
+   * makes of it (linkName); GitBook writes another space's page's title there, which
+   * only it knows. Kept with the address, so that a new address drops them.
+   */
+  | { kind: 'url'; url: string; text?: string }
   | { kind: 'page'; page: string; anchor?: string; space?: string }
   | { kind: 'file'; file: string; space?: string }
   | { kind: 'anchor'; anchor: string; page?: string; space?: string }
@@ -64,6 +70,37 @@ export interface JSONDocument {
   object: 'document';
   data: Record<string, unknown>;
   nodes: Block[];
+}
+
+/** GitBook's link to a page, file or space that is gone (or not shared with the exporter), as its export writes it. */
+export const BROKEN_LINK = /^\/broken\/(?:pages|files|spaces)\//;
+
+/**
+ * The text GitBook gives a link it writes to a page or a file: the last part of its path
+ * (`git-sync` for `../git-sync/`, `inline.md`), or the anchor for a place in a page
+ * (`#page-covers` for `../page/#page-covers`); "Broken link" where the page or file is
+ * gone (`/broken/pages/<id>`, its form for a reference it cannot resolve).
+ */
+export function linkName(url: string): string {
+  if (BROKEN_LINK.test(url)) return 'Broken link';
+  const [path, anchor] = url.split('#');
+  if (anchor) return `#${anchor}`;
+  return path.split('/').filter(Boolean).at(-1) ?? url;
+}
+
+/**
+ * A reference to an address with the words the markdown gave it (`written`) where GitBook
+ * would not make them of the address (`made`): what a mention or a card's target keeps
+ * for the way back. Other references, and the words GitBook makes, are left as they are.
+ */
+export function withWrittenText(ref: ContentRef, written: string, made: string): ContentRef {
+  return ref.kind === 'url' && written !== '' && written !== made ? { ...ref, text: written } : ref;
+}
+
+/** The words to write for a reference to an address: those it was read with (withWrittenText), else `made`. */
+export function writtenText(ref: unknown, made: string): string {
+  const candidate = ref as { kind?: unknown; text?: unknown } | undefined;
+  return candidate?.kind === 'url' && typeof candidate.text === 'string' && candidate.text !== '' ? candidate.text : made;
 }
 
 /** The order marks are kept in, so that equal texts compare equal. */

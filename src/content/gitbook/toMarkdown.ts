@@ -13,7 +13,7 @@ import { defaultHandlers } from 'mdast-util-to-markdown';
 import { unified, type Processor } from 'unified';
 import { emojiName, glyphOf, nameReadsAlone } from './emoji.ts';
 import { compactTags, tagOf, writeTag } from './tags.ts';
-import { MARK_ORDER, hasScheme, optionLabel, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
+import { MARK_ORDER, hasScheme, linkName, optionLabel, writtenText, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
 type UnsafePattern = { character: string; before?: string };
 type ToMarkdownExtension = { unsafe?: UnsafePattern[]; extensions?: ToMarkdownExtension[] };
@@ -202,22 +202,7 @@ function selectedHtml(column: SelectColumn, value: unknown): string {
     .join('');
 }
 
-/** GitBook's link to a page, file or space that is gone (or not shared with the exporter), as its export writes it. */
-const BROKEN_LINK = /^\/broken\/(?:pages|files|spaces)\//;
 export const brokenLinkTo = (kind: 'pages' | 'files', id: string): string => `/broken/${kind}/${id}`;
-
-/**
- * The text GitBook gives a link it writes to a page or a file: the last part of its path
- * (`git-sync` for `../git-sync/`, `inline.md`), or the anchor for a place in a page
- * (`#page-covers` for `../page/#page-covers`); "Broken link" where the page or file is
- * gone (`/broken/pages/<id>`, its form for a reference it cannot resolve).
- */
-function linkName(url: string): string {
-  if (BROKEN_LINK.test(url)) return 'Broken link';
-  const [path, anchor] = url.split('#');
-  if (anchor) return `#${anchor}`;
-  return path.split('/').filter(Boolean).at(-1) ?? url;
-}
 
 /** A character as the hexadecimal reference hast-util-to-html writes, as GitBook does (`&#x26;`). */
 const hexReference = (character: string): string => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`;
@@ -469,7 +454,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
         if (ref?.kind === 'user') return [{ type: 'link', url: `user:${ref.user ?? ''}`, children: [{ type: 'text', value: `@${ref.user ?? ''}` }] }];
         // GitBook's form: a link titled "mention".
         const url = href(ref);
-        return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: linkName(url) }] }];
+        return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: writtenText(ref, linkName(url)) }] }];
       }
       case 'button': {
         const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
@@ -599,7 +584,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];
       return `${td}${refs.map((ref) => {
         const url = href(ref);
-        return `<a href="${attributeText(url)}">${htmlText(hasScheme(url) ? url : linkName(url))}</a>`;
+        return `<a href="${attributeText(url)}">${htmlText(writtenText(ref, hasScheme(url) ? url : linkName(url)))}</a>`;
       }).join('')}</td>`;
     }).join('')}</tr>`);
     // In the order GitBook writes them, its names' (`<table data-full-width="false" data-search="false">`).
@@ -719,7 +704,7 @@ export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, contex
       }
       case 'content-ref': {
         const url = href(data.ref);
-        return tagged('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: linkName(url) }] }] }]);
+        return tagged('content-ref', { url }, [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: writtenText(data.ref, linkName(url)) }] }] }]);
       }
       case 'swagger': {
         const src = href(data.ref);
