@@ -464,6 +464,26 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write({ nodes: [images] })).toBe('<div align="center"><figure><img src="logo.png" alt="Logo" width="200"></figure></div>\n');
   });
 
+  it("reads markdown a <div align> wraps, as READMEs centre theirs, as its blocks, those GitBook aligns so aligned, and writes them in GitBook's forms, never the div's tags as text", () => {
+    const markdown = '<div align="center">\n\n## Title\n\nSome **markdown**.\n\n![Logo](logo.png)\n\n* Item\n\n<div>\n\nInner\n\n</div>\n\n</div>\n\nAfter.\n';
+    const nodes = read(markdown).nodes;
+    expect(nodes.map((node) => [node.type, node.data.align])).toEqual([
+      ['heading-1', 'center'],
+      ['paragraph', 'center'],
+      ['images', 'center'],
+      ['list-unordered', undefined],
+      ['paragraph', 'center'],
+      ['paragraph', 'center'],
+      ['paragraph', 'center'],
+      ['paragraph', undefined],
+    ]);
+    expect(nodes.map((node) => plainText(node))).toContain('Inner');
+    const written = write(read(markdown));
+    expect(written).toBe('<h2 align="center">Title</h2>\n\n<p align="center">Some <strong>markdown</strong>.</p>\n\n<div align="center"><figure><img src="logo.png"><figcaption><p>Logo</p></figcaption></figure></div>\n\n* Item\n\n<p align="center">&#x3C;div></p>\n\n<p align="center">Inner</p>\n\n<p align="center">&#x3C;/div></p>\n\nAfter.\n');
+    expect(written).not.toContain('\\<div');
+    expectStable(written);
+  });
+
   it('keeps an aligned element that is no paragraph or heading as its text, never dropping it', () => {
     expect(leafText(only('<div align="center">Boxed</div>'))).toContain('Boxed');
   });
@@ -1005,6 +1025,7 @@ describe('GitBook markdown corpus', () => {
       16: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
       17: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
       18: '82kzP2EM2078StjAJQDcoDEIIl6cID0fjaEOQ1db2zk',
+      19: '82kzP2EM2078StjAJQDcoDEIIl6cID0fjaEOQ1db2zk',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

@@ -1119,6 +1119,12 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     }
   };
 
+  /** A block as a `<div align>` around it leaves it: a paragraph or heading with its text's alignment, images with theirs; any other as it is. */
+  const aligned = (made: Block, align: string): Block =>
+    made.type === 'paragraph' || made.type.startsWith('heading-') ? { ...made, data: { ...made.data, align: TEXT_ALIGNMENTS[align] } }
+    : made.type === 'images' ? { ...made, data: { ...made.data, align } }
+    : made;
+
   const expandable = (summaryHtml: string, inner: md.RootContent[], open: boolean): Block => {
     const summary = findElement(fromHtml(summaryHtml, { fragment: true }), 'summary');
     const title = summary ? hastBlocks(summary.children).filter((node) => node.type === 'paragraph') : [];
@@ -1141,6 +1147,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       const value = node.value.trim();
       if (/^<details[\s>]/i.test(value)) return { key: '<details', closing: false };
       if (/^<\/details>\s*$/i.test(value)) return { key: '<details', closing: true };
+      // A `<div>` alone on its lines around markdown (`<div align="center">`, blank line, blocks, blank line, `</div>`), as READMEs centre theirs.
+      if (/^<div(\s[^<>]*)?>$/i.test(value)) return { key: '<div', closing: false };
+      if (/^<\/div>$/i.test(value)) return { key: '<div', closing: true };
       return undefined;
     });
     for (let index = 0; index < nodes.length; index++) {
@@ -1245,6 +1254,14 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
               bodyStart++;
             }
             out.push(expandable(summaryHtml, nodes.slice(bodyStart, end), Boolean(opening[1])));
+            index = end;
+            break;
+          }
+          const alignment = /^<div\s+align=(?:"([a-z]+)"|'([a-z]+)'|([a-z]+))\s*>$/i.exec(node.value.trim());
+          const align = alignment && (alignment[1] ?? alignment[2] ?? alignment[3]).toLowerCase();
+          if (align && TEXT_ALIGNMENTS[align] && end >= 0) {
+            // Markdown a `<div align>` wraps: its blocks, those GitBook aligns (paragraphs, headings, images) so aligned.
+            out.push(...blocks(nodes.slice(index + 1, end)).map((made) => aligned(made, align)));
             index = end;
             break;
           }
