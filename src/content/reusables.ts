@@ -12,6 +12,8 @@ export interface ReusableEntry {
   blob: Hash;
   /** Its file's path in .gitbook/includes (`Release Notes.md`), as a page's file name is its slug: where an export writes it again. */
   file?: string;
+  /** Its file's front matter as written, where it says more than the title (or says it otherwise): what an export writes back. */
+  frontMatter?: string;
 }
 
 export async function readReusables(store: ObjectStore, hash: Hash): Promise<ReusableEntry[]> {
@@ -46,7 +48,7 @@ export async function mergeReusables(
 ): Promise<{ reusables: ReusableEntry[]; blobs: Map<Hash, string>; conflicts: ReusableConflict[] }> {
   const byId = (entries: ReusableEntry[]) => new Map(entries.map((entry) => [entry.id, entry]));
   const [before, mine, other] = [byId(base), byId(ours), byId(theirs)];
-  const same = (a: ReusableEntry | undefined, b: ReusableEntry | undefined) => a?.title === b?.title && a?.blob === b?.blob;
+  const same = (a: ReusableEntry | undefined, b: ReusableEntry | undefined) => a?.title === b?.title && a?.blob === b?.blob && a?.frontMatter === b?.frontMatter;
   const reusables: ReusableEntry[] = [];
   const blobs = new Map<Hash, string>();
   const conflicts: ReusableConflict[] = [];

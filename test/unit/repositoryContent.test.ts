@@ -106,4 +106,31 @@ describe('a GitBook repository as content', () => {
     expect(kept.map(([path]) => path)).toEqual(['README.md', 'guide/README.md', 'guide/setup.md']);
     expect([...written.keys()].sort()).toEqual(['.gitbook/assets/logo.png', '.gitbook/includes/note.md', 'SUMMARY.md']);
   });
+
+  it("keeps an include's front matter beyond its title, in its order and style, and writes it back as it was; a new title over its other fields", async () => {
+    const includes: Record<string, string> = {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
+      'README.md': '# Home\n\n{% include ".gitbook/includes/support.md" %}\n\n{% include ".gitbook/includes/plain.md" %}\n',
+      '.gitbook/includes/support.md': "---\ntitle: 'Support'\ndescription: Where to ask\nhidden: true\n---\n\nAsk us.\n",
+      '.gitbook/includes/plain.md': '---\ntitle: Plain\n---\n\nJust words.\n',
+    };
+    const store = new MemoryObjectStore();
+    const repository = await readRepository({ paths: Object.keys(includes), read: async (path) => Buffer.from(includes[path]) });
+    const content = await importedContent(store, NOW, repository, async (path) => (path in includes ? Buffer.from(includes[path]) : undefined), () => undefined, baselineOf('r0', { tree: new Map(), files: [], reusables: [] }, undefined, ''));
+    await store.put(content.blobs);
+    expect(content.reusables.map((reusable) => [reusable.title, reusable.frontMatter])).toEqual([
+      ['Plain', undefined],
+      ['Support', "title: 'Support'\ndescription: Where to ask\nhidden: true\n"],
+    ]);
+    const config = { root: '', readme: 'README.md', summary: 'SUMMARY.md', redirects: [] };
+    const written = new Map<string, string>();
+    const write = async (path: string, bytes: Buffer) => void written.set(path, bytes.toString());
+    await writeAsRepository(store, content, config, { pages: new Map(), reusables: new Map() }, new Map(), write);
+    for (const path of Object.keys(includes)) expect(written.get(path), path).toBe(includes[path]);
+
+    written.clear();
+    const renamed = content.reusables.map((reusable) => (reusable.title === 'Support' ? { ...reusable, title: 'Help' } : reusable));
+    await writeAsRepository(store, { ...content, reusables: renamed }, config, { pages: new Map(), reusables: new Map() }, new Map(), write);
+    expect(written.get('.gitbook/includes/support.md')).toBe('---\ntitle: Help\ndescription: Where to ask\nhidden: true\n---\n\nAsk us.\n');
+  });
 });

@@ -129,7 +129,7 @@ export async function writeAsRepository(
   }
   for (const reusable of reusables) {
     const path = reusablePaths.get(reusable.id)!;
-    await write(path, Buffer.from(writeIncludeFile(reusable.title, written(markdown.get(reusable.blob) ?? '', path).body)));
+    await write(path, Buffer.from(writeIncludeFile(reusable.title, written(markdown.get(reusable.blob) ?? '', path).body, reusable.frontMatter)));
   }
   const children = childrenByParent(tree);
   const outline = (parentId: string | null): ExportedPage[] =>

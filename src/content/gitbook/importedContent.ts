@@ -303,7 +303,7 @@ export async function importedContent(
     const markdown = await storedMarkdown(include);
     const blob = hashOf(markdown);
     blobs.set(blob, markdown);
-    reusables.push({ id, title: include.title, blob, file: include.path.slice(INCLUDES_DIRECTORY.length + 1) });
+    reusables.push({ id, title: include.title, blob, file: include.path.slice(INCLUDES_DIRECTORY.length + 1), ...(include.frontText !== undefined ? { frontMatter: include.frontText } : {}) });
     reusablePaths[id] = [include.path, oidOf(include.path) ?? ''];
   }
 

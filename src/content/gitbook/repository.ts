@@ -64,6 +64,8 @@ export interface RepositoryInclude {
   /** Relative to the docs' root. */
   path: string;
   title: string;
+  /** The front matter's YAML as written, where it says more than the title or says it otherwise: for the way back. */
+  frontText?: string;
   body: string;
 }
 
@@ -403,9 +405,10 @@ export async function readRepository(source: RepositorySource, projectDirectory 
   const assets = docs.filter((path) => path.startsWith(`${ASSETS_DIRECTORY}/`) && !path.slice(ASSETS_DIRECTORY.length + 1).includes('/'));
   const includes: RepositoryInclude[] = [];
   for (const path of docs.filter((candidate) => candidate.startsWith(`${INCLUDES_DIRECTORY}/`) && isMarkdown(candidate)).sort()) {
-    const { front, body } = splitFrontMatter(await read(path), path);
+    const { front, frontText, body } = splitFrontMatter(await read(path), path);
     const title = typeof front.title === 'string' && front.title.trim() ? front.title : posix.basename(path).replace(/\.md$/i, '');
-    includes.push({ path, title, body });
+    const kept = frontText !== undefined && frontText !== frontMatterYaml({ title }) ? { frontText } : {};
+    includes.push({ path, title, ...kept, body });
   }
   return { config, pages, includes, assets, warnings };
 }
@@ -523,9 +526,20 @@ function fileBody(body: string): string {
 }
 
 /** A reusable content's file, as GitBook writes it: its title in the front matter, then the body. */
-export function writeIncludeFile(title: string, body: string): string {
+/**
+ * A reusable content's file: its front matter (the YAML it came with, `frontText`, as
+ * written while its title is the one given, its other fields and their order kept
+ * otherwise), then its body.
+ */
+export function writeIncludeFile(title: string, body: string, frontText?: string): string {
   const text = fileBody(body);
-  return `---\n${frontMatterYaml({ title })}---\n${text ? `\n${text}` : ''}`;
+  let yaml = frontMatterYaml({ title });
+  if (frontText !== undefined) {
+    const written: unknown = parseYaml(frontText);
+    const fields = written && typeof written === 'object' && !Array.isArray(written) ? (written as Record<string, unknown>) : {};
+    yaml = fields.title === title ? frontText : frontMatterYaml('title' in fields ? { ...fields, title } : { title, ...fields });
+  }
+  return `---\n${yaml}---\n${text ? `\n${text}` : ''}`;
 }
 
 /** A page's file: its front matter (when it has any: its fields, or the YAML to write as it is), the title as a heading, the body. */
