@@ -1,7 +1,8 @@
 // Unit tests run once; the API tests run on SQLite, and again on PostgreSQL when
 // TEST_DATABASE_URL is set (each test file then gets a schema of its own). The crash
 // and several-process tests run once more per engine with every server they start
-// serving from two workers (QUIRE_WORKERS=2).
+// serving from two workers (QUIRE_WORKERS=2). The browser tests drive the built app in
+// Chromium, on SQLite.
 import { defineConfig } from 'vitest/config';
 
 const apiTests = ['test/routes/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
@@ -19,6 +20,8 @@ export default defineConfig({
     // workers' alone.
     isolate: false,
     hookTimeout: 60_000,
+    // The browser app, built once before any test serves it (kept by its sources' hash).
+    globalSetup: ['test/helpers/webAppSetup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...engines.map((engine) => ({
@@ -29,6 +32,18 @@ export default defineConfig({
         extends: true as const,
         test: { name: `${engine} workers`, include: underWorkers, env: { QUIRE_TEST_ENGINE: engine, QUIRE_WORKERS: '2' } },
       })),
+      // The app in headless Chromium, one file at a time (each starts a server and a browser), on SQLite.
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          env: { QUIRE_TEST_ENGINE: 'sqlite' },
+          globalSetup: ['test/browser/globalSetup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -129,6 +129,8 @@ async function bundlesDirectory() {
     rmSync(partial, { recursive: true, force: true });
   }
   for (const name of readdirSync(cache)) {
+    // The browser app's builds (src/webApp/build.ts) keep their own.
+    if (name === 'web') continue;
     const path = join(cache, name);
     if (path !== directory && Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
   }

@@ -29,6 +29,7 @@ import { collectionRoutes } from './routes/collections/index.ts';
 import { commentRoutes } from './routes/comments/index.ts';
 import { contentReadRoutes, fileDownloadRoutes } from './routes/content/index.ts';
 import { readerRoutes, siteHostnameHook } from './reader/routes.ts';
+import { webAppRoutes } from './webApp/routes.ts';
 import { customFieldRoutes } from './routes/customFields/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { integrationRoutes } from './routes/integrations/index.ts';
@@ -63,6 +64,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Close the database when the app closes (the server owns it; tests may not). */
   closeDatabase?: boolean;
+  /** The built browser app's directory; by default the build of web/'s current sources (null: none). */
+  webAppDirectory?: string | null;
 }
 
 /** A \u0000 escape not itself escaped: PostgreSQL cannot store NUL in text, so no engine accepts it. */
@@ -216,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before every route: at a site's custom hostname, each page is the site's.
   app.addHook('onRequest', siteHostnameHook(app.ctx));
   await app.register(readerRoutes);
+  await app.register(webAppRoutes, { directory: options.webAppDirectory });
   await app.register(samlServiceRoutes);
   await app.register(integrationAssetRoutes);
   await app.register(integrationFetchRoutes);

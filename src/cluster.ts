@@ -11,13 +11,26 @@ import type { Config } from './config.ts';
 import { openMigratedDatabase } from './db/index.ts';
 import { loggerOptions } from './lib/logging.ts';
 import { logStart } from './startup.ts';
+import { ensureWebApp } from './webApp/build.ts';
 
 /** `quire serve`: serves in this process, or, with QUIRE_WORKERS above 1, starts the workers that do. */
 export async function serve(config: Config): Promise<void> {
+  // Once, before any process serves: the servers load the build they find.
+  if (cluster.isPrimary) await buildWebApp(config);
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config);
   // Loaded only where it serves: the primary stays small without the HTTP server's code.
   const { startServer } = await import('./server.ts');
   await startServer(config);
+}
+
+/** Builds the browser app when its build is missing or stale; the API serves without it (the app's pages then say how to build it). */
+async function buildWebApp(config: Config): Promise<void> {
+  const log = pino(loggerOptions(config.logLevel));
+  try {
+    await ensureWebApp((message) => log.info(message));
+  } catch (error) {
+    log.error({ err: error }, 'the app (web/) could not be built: the API serves, the app does not');
+  }
 }
 
 async function superviseWorkers(config: Config): Promise<void> {

@@ -1,5 +1,5 @@
 // The published sites, served to readers at their urls.published (/sites/<siteId>/…)
-// and at their custom hostnames, and the instance's front page listing the public ones.
+// and at their custom hostnames, and the instance's list of the public ones (/sites).
 // A share-link key given once as ?share_key= (or GitBook's shareKey) is kept in a
 // cookie for the site's path; a visitor token as ?jwt_token= likewise. Hidden from the
 // API document: these are pages, not operations.
@@ -145,7 +145,8 @@ export const readerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(READER_SCRIPT_PATH, { schema: { hide: true } }, async (_request, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(READER_SCRIPT),
   );
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+  // `/` is the app's (webApp/routes.ts).
+  app.get('/sites', { schema: { hide: true } }, async (_request, reply) => {
     const answer = await readFrontPage(ctx);
     if ('redirect' in answer) return reply.redirect(answer.redirect, 302);
     return reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(answer.body);

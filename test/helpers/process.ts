@@ -61,7 +61,8 @@ export async function startServerProcess(
   nodeOptions: string[] = [],
   { asNpmStart = false }: { asNpmStart?: boolean } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  // A caller that must know the address first (to set QUIRE_PUBLIC_URL to it) picks the port.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   if (asNpmStart && nodeOptions.length > 0) throw new Error('npm start takes Node options in NODE_OPTIONS');
   const [command, ...args] = asNpmStart ? ['sh', NPM_START] : [process.execPath, ...nodeOptions, QUIRE_BIN, 'serve'];
   const child = spawn(command, args, {

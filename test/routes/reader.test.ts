@@ -232,10 +232,10 @@ describe('the built-in reader', () => {
     expect(unpublished.response.body).not.toContain('Start here');
   });
 
-  it('lists the public sites on the front page, or sends the reader to the only one, and never a share-link site', async () => {
+  it('lists the public sites at /sites, or sends the reader to the only one, and never a share-link site', async () => {
     const hidden = await publishedSite('share-link');
     const shown = await publishedSite();
-    const front = await testApp.app.inject({ method: 'GET', url: '/' });
+    const front = await testApp.app.inject({ method: 'GET', url: '/sites' });
     const hrefs = front.statusCode === 302 ? [front.headers.location] : [...parseHTML(front.body).document.querySelectorAll('main a')].map((link) => link.getAttribute('href'));
     expect(hrefs).toContain(`http://quire.test${shown.path}`);
     expect(hrefs).not.toContain(`http://quire.test${hidden.path}`);

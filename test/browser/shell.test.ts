@@ -1,0 +1,26 @@
+// The app's page in Chromium: it loads under its own strict policy, and a deep link
+// opens a screen, as the server's answer at every urls.app promises.
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, PHONE, useBrowser, watchPolicy } from '../helpers/browser.ts';
+
+describeInBrowser('the app in a browser', () => {
+  const harness = useBrowser();
+
+  it('opens a deep link under its Content-Security-Policy with nothing refused, showing a screen that names itself, at desktop and phone width', async () => {
+    const page = await harness.newPage();
+    const policyKept = watchPolicy(page);
+    const scripts: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    await page.goto('/s/some-space/some/page');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBeGreaterThan(0);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((script) => /^200 \/app\/assets\/[\w-]+\.js$/.test(script))).toBe(true);
+    await expectAccessible(page);
+    await page.setViewportSize(PHONE);
+    // Nothing wider than a phone's screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    policyKept();
+  });
+});

@@ -1,0 +1,37 @@
+// The header's menu of the signed-in person: their account, and signing out.
+import { Avatar, Menu, UnstyledButton } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { signOut } from '../api/auth.ts';
+import { forgetSession, useSession } from '../queries/authState.ts';
+
+export function UserMenu() {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const signingOut = useMutation({
+    mutationFn: signOut,
+    // Signed out here even if the server could not be told: the cookie may be gone already.
+    onSettled: () => {
+      forgetSession();
+      void navigate('/sign-in', { replace: true });
+    },
+  });
+  return (
+    <Menu position="bottom-end" width={220}>
+      <Menu.Target>
+        <UnstyledButton aria-label={`Account menu of ${user.displayName}`}>
+          <Avatar src={user.photoURL} alt="" name={user.displayName} color="initials" radius="xl" size={34} />
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.email ?? user.displayName}</Menu.Label>
+        <Menu.Item component={Link} to="/account">
+          Account
+        </Menu.Item>
+        <Menu.Item onClick={() => signingOut.mutate()} disabled={signingOut.isPending}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

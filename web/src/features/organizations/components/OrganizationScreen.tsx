@@ -1,0 +1,30 @@
+// `/o/:organizationId/…`: an organization's home. Its collections and spaces, members,
+// sites and settings come as their screens are built (routes.tsx).
+import { Container, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { useEffect } from 'react';
+import { useParams } from 'react-router';
+import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
+import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
+import { lastOrganization, useOrganization } from '../queries/organizations.ts';
+
+export function OrganizationScreen() {
+  const { organizationId = '' } = useParams();
+  const { data: organization, error, refetch } = useOrganization(organizationId);
+  useDocumentTitle(organization ? `${organization.title} · Quire` : 'Quire');
+  useEffect(() => {
+    if (organization) lastOrganization.set(organization.id);
+  }, [organization]);
+  if (error) return <ErrorScreen error={error} onRetry={() => void refetch()} />;
+  if (!organization) return <FullPageLoader />;
+  return (
+    <Container size="lg" py="xl">
+      <Title order={1} size="h2">
+        {organization.title}
+      </Title>
+      <Text c="dimmed" mt="sm">
+        The organization's collections and spaces will be listed here.
+      </Text>
+    </Container>
+  );
+}
