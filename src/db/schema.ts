@@ -539,6 +539,44 @@ export interface SamlAssertionsTable {
   consumed_at: string;
 }
 
+export interface OidcProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  /** The issuer identifier; its /.well-known/openid-configuration describes the provider. */
+  issuer: string;
+  client_id: string;
+  /** lib/secretBox.ts's seal of the client secret. */
+  sealed_client_secret: string;
+  default_team_id: string | null;
+  /** null: people signing in join as guests. */
+  default_role: Role | null;
+  created_at: string;
+}
+
+/** A sign-in sent to a provider and not yet answered; its state is the key, and it is used once. */
+export interface OidcRequestsTable {
+  state: string;
+  provider_id: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A session (api_tokens row) an OpenID provider opened: removing the provider revokes it. */
+export interface OidcSessionsTable {
+  token_id: string;
+  provider_id: string;
+}
+
+/** One asked-for password reset, counted per address by its rate limit. */
+export interface PasswordResetRequestsTable {
+  id: string;
+  email: string;
+  requested_at: string;
+}
+
 export type OpenApiProcessingState = 'pending' | 'progress' | 'complete';
 export type OpenApiProcessingError = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
 
@@ -703,6 +741,10 @@ export interface Database {
   saml_providers: SamlProvidersTable;
   saml_requests: SamlRequestsTable;
   saml_assertions: SamlAssertionsTable;
+  oidc_providers: OidcProvidersTable;
+  oidc_requests: OidcRequestsTable;
+  oidc_sessions: OidcSessionsTable;
+  password_reset_requests: PasswordResetRequestsTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;
   translation_settings: TranslationSettingsTable;
@@ -743,6 +785,7 @@ export type PageDocumentRow = PageDocumentsTable;
 export type RevisionGitRow = RevisionGitTable;
 export type RevisionRow = Selectable<RevisionsTable>;
 export type SamlProviderRow = SamlProvidersTable;
+export type OidcProviderRow = OidcProvidersTable;
 export type SectionGroupRow = SiteSectionGroupsTable;
 export type SectionRow = SiteSectionsTable;
 export type ShareLinkRow = SiteShareLinksTable;
@@ -862,6 +905,11 @@ export interface ContentStandingRows {
 
 export interface TokenOwnerRow {
   token_id: string;
+  token_kind: ApiTokensTable['kind'];
+  token_scope: ApiTokensTable['scope'];
+  token_created_at: string;
+  token_expires_at: string | null;
+  token_last_used_at: string | null;
   /** An organization whose enforced SSO refuses this token (made outside SSO), or null. */
   sso_required_by: string | null;
   user_id: string;

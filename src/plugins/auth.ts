@@ -7,6 +7,13 @@
 // depend on; a write reads them again inside its transaction, and may present what it
 // changed afterwards, so it is given nothing read before.
 //
+// A browser signs in with the quire_session cookie (issue 73), which holds a session: an
+// API token of kind 'session', looked up by the same queries, so its expiry and
+// revocation hold exactly as a token's. `Authorization: Bearer` wins when both come. A
+// write authenticated by the cookie must carry the session's CSRF token in X-CSRF-Token,
+// which a cross-site form can neither read nor send; a cookie never stands for a site
+// token. A token of scope 'read' may only read.
+//
 // A site token (a JWT that POST /v1/urls/published mints for GitBook's renderer) is
 // accepted too, on the operations that read published content and nothing else: those
 // whose route says `config: { siteToken: true }`. Its reader is no one's member; what it
@@ -15,12 +22,15 @@
 // reads that space and the site as published in one query.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findTokenOwner, findTokenOwnerWithOrganization, findTokenOwnerWithSpace } from '../db/repos/apiTokens.ts';
+import { touchToken } from '../db/repos/sessions.ts';
 import { readSpaceWithPublishedSite } from '../db/repos/siteStructure.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
+import { readCookie } from '../lib/cookies.ts';
 import { hashToken } from '../lib/ids.ts';
 import { looksLikeJwt, verifySiteToken } from '../lib/siteTokens.ts';
 import type { TokenOwnerRow } from '../db/schema.ts';
-import type { Actor } from '../services/context.ts';
+import type { Actor, ServiceContext } from '../services/context.ts';
+import { csrfTokenMatches, SESSION_COOKIE } from '../services/sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,9 +49,11 @@ export function requireBearerToken(app: FastifyInstance): void {
   app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    const bearer = header ? BEARER.exec(header)?.[1] : undefined;
+    const viaCookie = !header;
+    const token = viaCookie ? readCookie(request.headers.cookie, SESSION_COOKIE) : bearer;
     if (!token) throw new Unauthorized();
-    if (looksLikeJwt(token)) {
+    if (!viaCookie && looksLikeJwt(token)) {
       const scope = await verifySiteToken(token, app.ctx.linkKey, app.ctx.clock.now());
       if (!scope) throw new Unauthorized('The site token is invalid or has expired; resolve the URL again (POST /v1/urls/published) for a fresh one');
       if (!request.routeOptions.config.siteToken) throw new Forbidden("A site token reads its site's published content and nothing else");
@@ -69,7 +81,8 @@ export function requireBearerToken(app: FastifyInstance): void {
     } else {
       owner = await findTokenOwner(db, tokenHash);
     }
-    if (!owner) throw new Unauthorized('The API token is unknown or has been revoked');
+    if (!owner) throw new Unauthorized(viaCookie ? SESSION_ENDED : 'The API token is unknown or has been revoked');
+    await admitToken(app.ctx, request, owner, viaCookie);
     if (owner.sso_required_by) {
       throw new Unauthorized(
         `Organization "${owner.sso_required_by}" requires single sign-on for you: sign in through its SAML provider (its startURL) and use the token that gives you`,
@@ -77,6 +90,7 @@ export function requireBearerToken(app: FastifyInstance): void {
     }
     request.actor = {
       tokenId: owner.token_id,
+      token: { kind: owner.token_kind, createdAt: owner.token_created_at, expiresAt: owner.token_expires_at, viaCookie },
       ...readWithToken,
       user: {
         id: owner.user_id,
@@ -87,6 +101,44 @@ export function requireBearerToken(app: FastifyInstance): void {
       },
     };
   });
+}
+
+const SESSION_ENDED = 'Your session has ended (signed out, revoked or expired); sign in again';
+
+/** A minute between two writes of a token's last use: the sessions list needs no more. */
+const TOUCH_MS = 60_000;
+
+/**
+ * What holds for a token found by its hash, whatever the operation: it has not expired;
+ * a cookie carries a session, and a write by cookie proves with its CSRF token that it
+ * comes from the app; a read token only reads. Its last use is written at most once a
+ * minute, so a busy session costs no write per request.
+ */
+async function admitToken(ctx: ServiceContext, request: FastifyRequest, owner: TokenOwnerRow, viaCookie: boolean): Promise<void> {
+  const now = ctx.clock.now();
+  if (owner.token_expires_at !== null && owner.token_expires_at <= now.toISOString()) {
+    throw new Unauthorized(owner.token_kind === 'session' ? SESSION_ENDED : 'The API token has expired; create a new one');
+  }
+  if (viaCookie && owner.token_kind !== 'session') throw new Unauthorized(SESSION_ENDED);
+  if (viaCookie && !isSafe(request) && !csrfTokenMatches(ctx, owner.token_id, headerValue(request.headers['x-csrf-token']))) {
+    throw new Forbidden('This request came with the session cookie but a missing or wrong CSRF token; reload the app');
+  }
+  if (owner.token_scope === 'read' && !isSafe(request)) {
+    throw new Forbidden('This API token may only read (its scope is "read"); use a token with the "write" scope to make changes');
+  }
+  const stale = new Date(now.getTime() - TOUCH_MS).toISOString();
+  if (owner.token_last_used_at === null || owner.token_last_used_at < stale) {
+    await touchToken(ctx.db, owner.token_id, now.toISOString(), stale);
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Methods that change nothing: no CSRF token needed, and a read token may use them. */
+function isSafe(request: FastifyRequest): boolean {
+  return request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
 }
 
 /**

@@ -1,6 +1,13 @@
 // Link invites to an organization.
 import type { InviteRow } from '../db/schema.ts';
 
-export function presentInvite(invite: InviteRow, redundant: boolean) {
-  return { object: 'invite' as const, id: invite.id, role: invite.role, redundant };
+export function presentInvite(publicUrl: string, invite: InviteRow, redundant: boolean) {
+  return {
+    object: 'invite' as const,
+    id: invite.id,
+    role: invite.role,
+    redundant,
+    expiresAt: invite.expires_at,
+    urls: { app: `${publicUrl}/invite/${invite.organization_id}/${invite.id}` },
+  };
 }

@@ -19,6 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'No such object, or the caller may not see it',
   409: 'The request conflicts with the current state',
   413: 'The request body is larger than the configured limit',
+  429: 'Too many requests or attempts: the message and Retry-After say when to try again',
 };
 
 /** Error responses for a route, every code with GitBook's error shape. */

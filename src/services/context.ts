@@ -51,4 +51,6 @@ export interface Actor {
   requestSpace?: { spaceId: string; space: SpaceReadWithToken | undefined; published?: PublishedSiteRows | undefined };
   /** Set for a site token: the published site it reads, and as whom (lib/siteTokens.ts). */
   site?: SiteTokenScope;
+  /** Set for an API token or a session (not a site token): what sign-in's routes present of it. */
+  token?: { kind: 'api' | 'session'; createdAt: string; expiresAt: string | null; viaCookie: boolean };
 }

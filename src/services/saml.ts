@@ -24,7 +24,16 @@ import { isSamlProviderActive, presentSamlProvider, samlServiceUrls } from '../p
 import { presentUser } from '../presenters/user.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
+import { openSession, type SessionClient } from './sessions.ts';
 import { findOrCreateUser, issueApiToken } from './users.ts';
+
+interface SamlApiSignIn {
+  object: 'sso-session';
+  token: string;
+  tokenId: string;
+  organization: string;
+  user: ReturnType<typeof presentUser>;
+}
 
 /** How long an AuthnRequest may wait for its answer. */
 const REQUEST_LIFETIME_MS = 10 * 60_000;
@@ -303,9 +312,18 @@ function checkDestination(profile: Profile, acsUrl: string): void {
 /**
  * acsURL: verifies the identity provider's answer, makes the person an SSO member of
  * the organization (new members get the provider's default role and team) and issues
- * them an API token, which this answer is the only place to read.
+ * them an API token, which this answer is the only place to read; or, for a browser
+ * (`browser` given), opens an app session instead, whose secret the route sets as the
+ * cookie.
  */
-export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, form: { SAMLResponse?: unknown }) {
+export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, form: { SAMLResponse?: unknown }): Promise<SamlApiSignIn>;
+export async function finishSamlSignIn(
+  ctx: ServiceContext,
+  providerId: string,
+  form: { SAMLResponse?: unknown },
+  browser: SessionClient,
+): Promise<{ organization: string; secret: string }>;
+export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, form: { SAMLResponse?: unknown }, browser?: SessionClient) {
   if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse.length === 0) {
     throw new BadRequest('SAMLResponse: the identity provider\'s response is missing from the form');
   }
@@ -352,6 +370,10 @@ export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, 
       await addTeamMember(trx, { team_id: provider.default_team_id, user_id: user.id, role: 'member', added_at: isoNow(ctx.clock) });
     }
     const organization = await findOrganizationById(trx, organizationId);
+    if (browser) {
+      const { secret } = await openSession(ctx, trx, user.id, browser, { samlProviderId: provider.id });
+      return { organization: organization!.id, secret };
+    }
     const token = await issueApiToken(trx, ctx.clock, user.id, `SSO: ${provider.label}`, provider.id);
     return {
       object: 'sso-session' as const,

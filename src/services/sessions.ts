@@ -28,12 +28,15 @@ export interface SessionClient {
 /**
  * Opens a session for a person who has just proved who they are; the caller sets
  * `sessionCookie(ctx, secret)` on its answer. Runs in the caller's transaction.
+ * `samlProviderId`: the SAML sign-in that opened it, which an organization enforcing
+ * SSO requires (and whose removal ends the session).
  */
 export async function openSession(
   ctx: ServiceContext,
   trx: Db,
   userId: string,
   client: SessionClient,
+  via: { samlProviderId?: string } = {},
 ): Promise<{ secret: string; session: SessionRow }> {
   const secret = newApiToken();
   const now = ctx.clock.now();
@@ -44,7 +47,7 @@ export async function openSession(
     label: null,
     created_at: now.toISOString(),
     revoked_at: null,
-    saml_provider_id: null,
+    saml_provider_id: via.samlProviderId ?? null,
     kind: 'session',
     scope: 'write',
     expires_at: new Date(now.getTime() + SESSION_MS).toISOString(),

@@ -16,6 +16,19 @@ const ssoRequiredBy = sql<string | null>`case when t.saml_provider_id is null th
     where sm.user_id = u.id and sm.sso = 1 and so.sso = 1 limit 1
   ) else null end`.as('sso_required_by');
 
+/**
+ * What the auth plugin decides by beyond the owner: the kind (a cookie must carry a
+ * session), the scope, the expiry (checked against the clock, so that remembered rows
+ * stay valid) and when it was last used (moved at most once a minute).
+ */
+const TOKEN_COLUMNS = [
+  't.kind as token_kind',
+  't.scope as token_scope',
+  't.created_at as token_created_at',
+  't.expires_at as token_expires_at',
+  't.last_used_at as token_last_used_at',
+] as const;
+
 export async function insertApiToken(db: Db, token: ApiTokenRow): Promise<void> {
   await db.insertInto('api_tokens').values(token).execute();
 }
@@ -26,6 +39,7 @@ const tokenOwnerQuery = preparedQuery<'tokenHash', TokenOwnerRow>((db, param) =>
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select([
       't.id as token_id',
+      ...TOKEN_COLUMNS,
       'u.id as user_id',
       'u.email',
       'u.display_name',
@@ -46,6 +60,7 @@ export async function findTokenOwner(db: Db, tokenHash: string): Promise<TokenOw
 /** The token's owner, as the queries that read more in the same round trip name its columns. */
 const OWNER_COLUMNS = [
   't.id as token_id',
+  ...TOKEN_COLUMNS,
   'u.id as user_id',
   'u.email as user_email',
   'u.display_name as user_display_name',
@@ -53,7 +68,9 @@ const OWNER_COLUMNS = [
   'u.created_at as user_created_at',
 ] as const;
 
-interface OwnerColumns {
+type TokenColumns = Pick<TokenOwnerRow, 'token_kind' | 'token_scope' | 'token_created_at' | 'token_expires_at' | 'token_last_used_at'>;
+
+interface OwnerColumns extends TokenColumns {
   token_id: string;
   sso_required_by: string | null;
   user_id: string;
@@ -66,6 +83,11 @@ interface OwnerColumns {
 function ownerOf(row: OwnerColumns): TokenOwnerRow {
   return {
     token_id: row.token_id,
+    token_kind: row.token_kind,
+    token_scope: row.token_scope,
+    token_created_at: row.token_created_at,
+    token_expires_at: row.token_expires_at,
+    token_last_used_at: row.token_last_used_at,
     sso_required_by: row.sso_required_by,
     user_id: row.user_id,
     email: row.user_email,
@@ -77,7 +99,7 @@ function ownerOf(row: OwnerColumns): TokenOwnerRow {
 
 /** What the query read beside the token's owner. */
 function besideOwner<Row extends OwnerColumns>(row: Row): Omit<Row, keyof OwnerColumns> {
-  const { token_id, sso_required_by, user_id, user_email, user_display_name, user_photo_url, user_created_at, ...rest } = row;
+  const { token_id, token_kind, token_scope, token_created_at, token_expires_at, token_last_used_at, sso_required_by, user_id, user_email, user_display_name, user_photo_url, user_created_at, ...rest } = row;
   return rest;
 }
 

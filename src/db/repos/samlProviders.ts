@@ -65,3 +65,18 @@ export async function consumeSamlAssertion(db: Db, providerId: string, assertion
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
+
+/** The providers of every organization whose e-mail domains include `domain`, for the sign-in page. */
+export function samlProvidersForEmailDomain(db: Db, domain: string) {
+  return db
+    .selectFrom('saml_providers as p')
+    .innerJoin('organization_email_domains as d', 'd.organization_id', 'p.organization_id')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .selectAll('p')
+    .select('o.title as organization_title')
+    .where('d.domain', '=', domain.toLowerCase())
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .limit(100)
+    .execute();
+}

@@ -102,3 +102,35 @@ export async function pruneSignInFailures(db: Db, before: string): Promise<void>
 export async function anyOrganization(db: Db): Promise<boolean> {
   return (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
+
+/** Forgets an account's failures once its password was given right. */
+export async function clearSignInFailures(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
+}
+
+/** Makes sure a row exists that a transaction can lock by writing it (settings has no id to lock by). */
+export async function ensureSettingRow(db: Db, key: string): Promise<void> {
+  await db.insertInto('settings').values({ key, value: '' }).onConflict((c) => c.column('key').doNothing()).execute();
+}
+
+/**
+ * Holds the setting's row until the transaction ends: PostgreSQL locks the row it
+ * updates, and SQLite runs one write transaction at a time anyway, so the same
+ * statement serialises on both.
+ */
+export async function lockSettingRow(db: Db, key: string): Promise<void> {
+  await db.updateTable('settings').set((eb) => ({ value: eb.ref('value') })).where('key', '=', key).execute();
+}
+
+/** Whether a person who is an SSO member of an organization enforcing SSO: they sign in through its provider. */
+export async function ssoRequiredOf(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['o.id', 'o.title'])
+    .where('m.user_id', '=', userId)
+    .where('m.sso', '=', 1)
+    .where('o.sso', '=', 1)
+    .executeTakeFirst();
+  return row?.title;
+}

@@ -16,10 +16,22 @@ const InviteSchema = Type.Object({
   id: Type.String({ description: 'The invite id, which is also its secret' }),
   role: RoleOrGuestSchema,
   redundant: Type.Boolean({ description: 'True when the caller already has everything the invite grants' }),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the invite stops working; null for invites made before invites expired',
+  }),
+  urls: Type.Object({
+    app: Type.String({ description: "The invite's page in the app, to send to whoever should join" }),
+  }),
 });
 
 const InviteParams = Type.Object({ organizationId: OrganizationIdParam, inviteId: IdParam('The unique id of the invite') });
 const RoleBody = Type.Object({ role: RoleOrGuestSchema });
+const CreateBody = Type.Object({
+  role: RoleOrGuestSchema,
+  expiresAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the invite stops working (default: in 14 days); must be in the future' }),
+  ),
+});
 
 export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
@@ -47,12 +59,12 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createOrganizationInvite',
         summary: 'Create an invite link (administrators)',
         params: OrganizationParams,
-        body: RoleBody,
-        response: { 201: InviteSchema, ...errors(403, 404) },
+        body: CreateBody,
+        response: { 201: InviteSchema, ...errors(400, 403, 404) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createInvite(ctx, request.actor, request.params.organizationId, request.body.role)),
+      reply.code(201).send(await createInvite(ctx, request.actor, request.params.organizationId, request.body)),
   );
 
   app.get(
@@ -91,7 +103,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['organizations'],
         operationId: 'deleteOrganizationInviteById',
-        summary: 'Delete an invite link (administrators)',
+        summary: 'Delete an invite link (administrators): it stops working at once',
         params: InviteParams,
         response: { 204: NoContent, ...errors(403, 404) },
       },
@@ -108,7 +120,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['organizations'],
         operationId: 'joinOrganizationWithInvite',
-        summary: 'Join an organization with an invite link',
+        summary: 'Join an organization with an invite link (404 when it is unknown, deleted or expired)',
         params: InviteParams,
         response: { 200: Type.Object({}), ...errors(403, 404) },
       },

@@ -1,14 +1,21 @@
 // /sso/saml/{samlProviderId}/…: what a browser and an identity provider speak to, with
 // no API token: start (redirects to the identity provider), acs (receives its signed
-// response and answers with an API token) and metadata (Quire's service description).
+// response and answers with an API token, or for a browser opens an app session and
+// goes to the organization in the app) and metadata (Quire's service description).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { finishSamlSignIn, samlServiceMetadata, startSamlSignIn } from '../../services/saml.ts';
+import { sessionCookie } from '../../services/sessions.ts';
 import { IdParam } from '../schemas.ts';
 
 const ServiceParams = Type.Object({ samlProviderId: IdParam('The unique id of the SAML provider') });
 /** An HTML form post carries the SAML response and at most a little state. */
 const FORM_LIMIT = 1024 * 1024;
+
+/** A browser names text/html in Accept; API clients name JSON or send any type. */
+function asksForHtml(accept: string | undefined): boolean {
+  return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
+}
 
 export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
@@ -34,8 +41,16 @@ export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/sso/saml/:samlProviderId/acs',
     { schema: { hide: true, params: ServiceParams, body: Type.Record(Type.String(), Type.String()) } },
-    async (request, reply) =>
-      reply.header('cache-control', 'no-store').send(await finishSamlSignIn(ctx, request.params.samlProviderId, request.body)),
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      // A browser posting the identity provider's form signs in to the app; an API client gets a token.
+      if (asksForHtml(request.headers.accept)) {
+        const browser = { userAgent: request.headers['user-agent'], address: request.ip };
+        const { organization, secret } = await finishSamlSignIn(ctx, request.params.samlProviderId, request.body, browser);
+        return reply.header('set-cookie', sessionCookie(ctx, secret)).redirect(`/o/${organization}/`, 303);
+      }
+      return reply.send(await finishSamlSignIn(ctx, request.params.samlProviderId, request.body));
+    },
   );
 
   app.get('/sso/saml/:samlProviderId/metadata', { schema: { hide: true, params: ServiceParams } }, async (request, reply) =>
