@@ -9,8 +9,8 @@ import { useAuthState } from '../queries/authState.ts';
 export function RequireSession({ children }: { children: ReactNode }) {
   const { data, error, refetch } = useAuthState();
   const location = useLocation();
-  if (error) return <ErrorScreen error={error} onRetry={() => void refetch()} />;
-  if (!data) return <FullPageLoader />;
+  // Before the frame of the signed-in screens, which holds the page's main landmark.
+  if (error || !data) return <main>{error ? <ErrorScreen error={error} onRetry={() => void refetch()} /> : <FullPageLoader />}</main>;
   if (data.setupRequired) return <Navigate to="/setup" replace />;
   if (!data.session) {
     const next = `${location.pathname}${location.search}${location.hash}`;
