@@ -253,6 +253,22 @@ const commands: Record<string, Command> = {
       );
     },
   },
+  'admin sign-in-link': {
+    usage:
+      'quire admin sign-in-link --email <email> [--json]\n' +
+      '  Prints a one-time link (an hour, one use) that signs the person in to the app, where they may set a new password.',
+    options: { email: text, json },
+    async run(values, config) {
+      const address = email(values);
+      const { signInLinkForEmail } = await import('./services/signIn.ts');
+      const result = await withServices(config, (ctx) => signInLinkForEmail(ctx, address));
+      print(
+        values,
+        { user: { id: result.user.id }, url: result.url },
+        `One-time sign-in link for ${result.user.email} (valid for an hour, one use):\n${result.url}`,
+      );
+    },
+  },
   'admin revoke-token': {
     usage:
       'quire admin revoke-token (--token <token> | --id <tokenId>) [--json]\n' +
@@ -282,6 +298,7 @@ Commands:
   admin add-user        add a person to an organization and issue a token
   admin create-token    issue a new token for a user
   admin revoke-token    revoke a token
+  admin sign-in-link    print a one-time sign-in link for a person (recovery)
 
 Every command reads the same environment as the server (QUIRE_DATA_DIR, DATABASE_URL, …)
 and takes --help.`;

@@ -1,7 +1,7 @@
 // Signing in to the app (issue 73): first-run setup, e-mail and password, one-time
 // sign-in links, invites accepted by new people, and the SSO providers an address may
 // use. Each way ends in openSession (services/sessions.ts); the route sets the cookie.
-import { BadRequest, Conflict, Forbidden, TryAgainLater, Unauthorized } from '../errors.ts';
+import { BadRequest, Conflict, Forbidden, NotFound, TryAgainLater, Unauthorized } from '../errors.ts';
 import { findTokenOwner, revokeApiToken } from '../db/repos/apiTokens.ts';
 import { deleteInvite } from '../db/repos/invites.ts';
 import { insertMembership } from '../db/repos/members.ts';
@@ -29,7 +29,7 @@ import { isSamlProviderActive, samlServiceUrls } from '../presenters/samlProvide
 import type { ServiceContext } from './context.ts';
 import { usableInvite } from './invites.ts';
 import { createOrganizationFor } from './organizations.ts';
-import { csrfTokenMatches, openSession, presentSession, type SessionClient } from './sessions.ts';
+import { createSignInLink, csrfTokenMatches, openSession, presentSession, type SessionClient } from './sessions.ts';
 import { findOrCreateUser } from './users.ts';
 
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
@@ -247,4 +247,12 @@ export async function ssoChoices(ctx: ServiceContext, email: string) {
       startUrl: samlServiceUrls(ctx.config.publicUrl, provider.id).startURL,
     })),
   };
+}
+
+/** `quire admin sign-in-link`: a one-time link for the person with this address, for recovery without e-mail. */
+export async function signInLinkForEmail(ctx: ServiceContext, email: string) {
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) throw new NotFound(`No one has the e-mail address "${email}"`);
+  const link = await ctx.db.transaction().execute((trx) => createSignInLink(ctx, trx, user.id));
+  return { user, url: link.url };
 }

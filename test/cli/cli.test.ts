@@ -98,6 +98,30 @@ describe('quire command line', () => {
     expect(human.stdout).toMatch(/API token for bob@acme\.test/);
   });
 
+  it('prints a one-time sign-in link for a person, which signs in once on the running server', async () => {
+    expect(server, 'the server the test above started').toBeDefined();
+    const printed = await runCli(['admin', 'sign-in-link', '--email', 'ADA@acme.test'], database.env);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(/One-time sign-in link for ada@acme\.test/);
+    const url = printed.stdout.trim().split('\n').pop()!;
+    const token = /\/sign-in\/link\/([^/]+)$/.exec(url)?.[1];
+    expect(token, url).toBeDefined();
+    const use = () =>
+      fetch(`${server!.baseUrl}/auth/sign-in-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const first = await use();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('set-cookie')).toMatch(/^quire_session=/);
+    expect((await first.json()).session.user.email).toBe('ada@acme.test');
+    expect((await use()).status).toBe(400);
+
+    const asJson = json((await runCli(['admin', 'sign-in-link', '--email', 'ada@acme.test', '--json'], database.env)).stdout);
+    expect(asJson).toEqual({ user: { id: expect.any(String) }, url: expect.stringMatching(/\/sign-in\/link\//) });
+
+    const unknown = await runCli(['admin', 'sign-in-link', '--email', 'nobody@acme.test'], database.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No one has the e-mail address "nobody@acme\.test"/);
+  });
+
   beforeAnyDatabase.each([
     [['admin', 'bootstrap', '--org', 'Acme', '--email', 'not-an-email', '--name', 'Ada'], /--email must be an e-mail address/],
     [['admin', 'bootstrap', '--org', 'Acme', '--name', 'Ada'], /--email is required/],
@@ -232,7 +256,7 @@ describe('quire command line', () => {
     const help = await runCli(['admin', '--help'], database.env);
     expect([bare.code, help.code]).toEqual([2, 0]);
     for (const result of [bare, help]) {
-      for (const command of ['bootstrap', 'add-user', 'create-token', 'revoke-token']) expect(result.stdout).toContain(`admin ${command}`);
+      for (const command of ['bootstrap', 'add-user', 'create-token', 'revoke-token', 'sign-in-link']) expect(result.stdout).toContain(`admin ${command}`);
     }
   });
 
@@ -273,7 +297,7 @@ describe('quire command line', () => {
   });
 
   beforeAnyDatabase('answers --help on every command', async () => {
-    const commands = [['--help'], ['serve', '--help'], ['migrate', '--help'], ['reindex', '--help'], ['admin', 'bootstrap', '--help'], ['admin', 'add-user', '--help'], ['admin', 'create-token', '--help'], ['admin', 'revoke-token', '--help']];
+    const commands = [['--help'], ['serve', '--help'], ['migrate', '--help'], ['reindex', '--help'], ['admin', 'bootstrap', '--help'], ['admin', 'add-user', '--help'], ['admin', 'create-token', '--help'], ['admin', 'revoke-token', '--help'], ['admin', 'sign-in-link', '--help']];
     const results = await Promise.all(commands.map((args) => runCli(args, database.env)));
     results.forEach((result, index) => {
       expect(result.code, commands[index].join(' ')).toBe(0);

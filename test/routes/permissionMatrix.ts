@@ -23,6 +23,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { request } from '../helpers/app.ts';
 import { buildMember, buildOrganization } from '../helpers/factories.ts';
 import { upsertGrant } from '../../src/db/repos/grants.ts';
+import { createSignInLink } from '../../src/services/sessions.ts';
 
 export const CALLERS = ['anon', 'bad', 'out', 'guest', 'read', 'comment', 'edit', 'review', 'create', 'admin'] as const;
 export type CallerName = (typeof CALLERS)[number];
@@ -234,6 +235,14 @@ const fresh = {
   invite: async (world: World, app: TestApp) => ({
     inviteId: (await as(app, admin(world), 'POST', `${orgPath(world)}/link-invites`, { role: null })).id,
   }),
+  /** A session of the fixture's admin, opened through a one-time sign-in link. */
+  session: async (world: World, app: TestApp) => {
+    const { token } = await app.app.ctx.db.transaction().execute((trx) => createSignInLink(app.app.ctx, trx, world.users.admin));
+    return { sessionId: (await as(app, '', 'POST', '/auth/sign-in-link', { token })).session.id };
+  },
+  apiToken: async (world: World, app: TestApp) => ({
+    tokenId: (await as(app, admin(world), 'POST', '/v1/user/tokens', { label: nextName('Token '), scope: 'read' })).id,
+  }),
   collection: async (world: World, app: TestApp) => ({
     collectionId: (await as(app, admin(world), 'POST', `${orgPath(world)}/collections`, { title: nextName('Collection ') })).id,
   }),
@@ -360,6 +369,13 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/orgs/{organizationId}',                      expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'PATCH /v1/orgs/{organizationId}',                    expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ title: 'Matrix' }) },
   { operation: 'GET /v1/email-domains/{emailDomain}/orgs',           expect: '401 401 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  // one's own sessions, tokens and password: each caller sees and changes only their own
+  { operation: 'GET /v1/user/sessions',                              expect: '401 401 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'DELETE /v1/user/sessions/{sessionId}',               expect: '401 401 404 404 404 404 404 404 404 2xx', fresh: fresh.session },
+  { operation: 'GET /v1/user/tokens',                                expect: '401 401 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /v1/user/tokens',                               expect: '401 401 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', body: () => ({ label: nextName('Token '), scope: 'read' }) },
+  { operation: 'DELETE /v1/user/tokens/{tokenId}',                   expect: '401 401 404 404 404 404 404 404 404 2xx', fresh: fresh.apiToken },
+  { operation: 'PUT /v1/user/password',                              expect: '401 401 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', body: () => ({ currentPassword: 'matrix password', password: 'matrix password' }) },
   // members                                                          anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/orgs/{organizationId}/members',              expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'GET /v1/orgs/{organizationId}/members/{userId}',     expect: '401 401 404 403 2xx 2xx 2xx 2xx 2xx 2xx' },
@@ -395,6 +411,16 @@ export const MATRIX: Row[] = [
       if (caller === 'out') await as(app, admin(world), 'DELETE', `${orgPath(world)}/members/${world.users.out}`);
     },
   },
+
+  // sign-in (/auth/*): open to anyone, each its own proof; a Bearer token changes nothing there
+  { operation: 'GET /auth/state',                                    expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /auth/setup',                                   expect: '409 409 409 409 409 409 409 409 409 409', body: () => ({ organization: 'Second', name: 'Eve', email: `${nextName('eve')}@example.test`, password: 'long enough' }) },
+  { operation: 'POST /auth/sign-in',                                 expect: '401 401 401 401 401 401 401 401 401 401', body: () => ({ email: `${nextName('nobody')}@example.test`, password: 'wrong password' }) },
+  { operation: 'POST /auth/sign-out',                                expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /auth/sign-in-link',                            expect: '400 400 400 400 400 400 400 400 400 400', body: () => ({ token: 'never-issued' }) },
+  { operation: 'GET /auth/invites/{organizationId}/{inviteId}',      expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
+  { operation: 'POST /auth/invites/{organizationId}/{inviteId}/accept', expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: fresh.invite, body: () => ({ name: 'New', email: `${nextName('new')}@example.test`, password: 'long enough' }) },
+  { operation: 'GET /auth/sso',                                      expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { email: 'someone@example.test' } },
 
   // collections: C is a top-level collection with default levels      anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/orgs/{organizationId}/collections',          expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
