@@ -1,0 +1,260 @@
+// OpenID Connect sign-in, against a real OpenID provider on 127.0.0.1 (oidc-provider),
+// driven over HTTP the way a browser goes through it.
+import type { ClientMetadata } from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
+import { signInAtProvider, startOpenIdProvider, type TestOpenIdProvider } from '../helpers/oidcProvider.ts';
+
+const QUIRE = 'http://quire.test';
+const SECRET = 'the client secret, never shown';
+const testApp = useTestApp({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
+let idp: TestOpenIdProvider;
+let acme: Organization;
+let other: Organization;
+let team: { id: string };
+/** Quire's providers: acme's, another organization's, and acme's with a wrong secret. */
+const providers = {} as Record<'acme' | 'other' | 'wrongSecret', any>;
+
+async function createProvider(organization: Organization, body: object) {
+  const created = await request(testApp.app, 'POST', `/v1/orgs/${organization.organizationId}/oidc-providers`, {
+    token: organization.admin.token,
+    body: { label: 'Company login', issuer: idp.issuer, clientSecret: SECRET, ...body },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+beforeAll(async () => {
+  idp = await startOpenIdProvider();
+  acme = await buildOrganization(testApp, 'Acme');
+  other = await buildOrganization(testApp, 'Other');
+  team = (await request(testApp.app, 'PUT', `/v1/orgs/${acme.organizationId}/teams`, { token: acme.admin.token, body: { title: 'Writers' } })).body;
+  providers.acme = await createProvider(acme, { clientId: 'quire-acme', defaultRole: 'edit', defaultTeam: team.id });
+  providers.other = await createProvider(other, { clientId: 'quire-other' });
+  providers.wrongSecret = await createProvider(acme, { clientId: 'quire-acme-2', clientSecret: 'not the secret' });
+  const client = (id: string, provider: any): ClientMetadata => ({
+    client_id: id,
+    client_secret: SECRET,
+    redirect_uris: [provider.urls.callback],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  });
+  idp.open([client('quire-acme', providers.acme), client('quire-other', providers.other), client('quire-acme-2', providers.wrongSecret)], {
+    grace: { email: 'Grace@Example.test', name: 'Grace Hopper' },
+    alan: { email: 'alan@example.test', name: 'Alan Turing' },
+    ada: { email: 'ada@example.test', name: 'Ada Lovelace' },
+    unverified: { email: 'mallory@example.test', name: 'Mallory', emailVerified: false },
+  });
+});
+
+afterAll(async () => {
+  await idp?.close();
+});
+
+/** The browser opens the start URL; answers Quire's redirect and the state cookie it set. */
+async function start(provider: { id: string }) {
+  const started = await testApp.app.inject({ method: 'GET', url: `/sso/oidc/${provider.id}/start` });
+  expect(started.statusCode).toBe(302);
+  const cookie = String(started.headers['set-cookie']).split(';')[0];
+  return { location: started.headers.location as string, cookie };
+}
+
+/** Quire's answer to the provider's redirect back, opened in a browser holding `cookie`. */
+async function callback(url: string, cookie: string | undefined) {
+  const answer = await testApp.app.inject({ method: 'GET', url: url.slice(QUIRE.length), headers: cookie ? { cookie } : {} });
+  const cookies = ([] as string[]).concat((answer.headers['set-cookie'] as string | string[] | undefined) ?? []);
+  const session = cookies.map((value) => /^quire_session=([^;]+)/.exec(value)?.[1]).find(Boolean);
+  return { status: answer.statusCode, location: answer.headers.location as string, session, body: answer.body };
+}
+
+async function signIn(provider: { id: string }, login: string) {
+  const { location, cookie } = await start(provider);
+  const back = await signInAtProvider(location, login, QUIRE);
+  return { back, cookie, answer: await callback(back, cookie) };
+}
+
+function errorOf(location: string): string {
+  const url = new URL(location);
+  expect(url.pathname).toBe('/sign-in');
+  return url.searchParams.get('error')!;
+}
+
+describe('OpenID Connect providers', () => {
+  it('are added by administrators, answer their start and callback URLs, and never show the client secret', async () => {
+    expect(providers.acme).toMatchObject({
+      object: 'oidc-provider',
+      label: 'Company login',
+      issuer: idp.issuer,
+      clientId: 'quire-acme',
+      defaultRole: 'edit',
+      defaultTeam: { id: team.id },
+      urls: {
+        start: `${QUIRE}/sso/oidc/${providers.acme.id}/start`,
+        callback: `${QUIRE}/sso/oidc/${providers.acme.id}/callback`,
+      },
+    });
+    const path = `/v1/orgs/${acme.organizationId}/oidc-providers`;
+    const answers = [
+      providers.acme,
+      (await request(testApp.app, 'GET', path, { token: acme.admin.token })).body,
+      (await request(testApp.app, 'GET', `${path}/${providers.acme.id}`, { token: acme.admin.token })).body,
+      (await request(testApp.app, 'PATCH', `${path}/${providers.wrongSecret.id}`, { token: acme.admin.token, body: { label: 'Second login' } })).body,
+    ];
+    expect(answers[1].items.map((item: any) => item.id).sort()).toEqual([providers.acme.id, providers.wrongSecret.id].sort());
+    expect(answers[3].label).toBe('Second login');
+    for (const answer of answers) expect(JSON.stringify(answer)).not.toContain(SECRET);
+    const stored = await testApp.database.db.selectFrom('oidc_providers').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(SECRET);
+  });
+
+  it('are for administrators only, and hidden from other organizations', async () => {
+    const editor = await buildMember(testApp, acme.organizationId, 'edit');
+    const path = `/v1/orgs/${acme.organizationId}/oidc-providers`;
+    expect((await request(testApp.app, 'GET', path, { token: editor.token })).status).toBe(403);
+    expect((await request(testApp.app, 'GET', `${path}/${providers.acme.id}`, { token: other.admin.token })).status).toBe(404);
+    expect((await request(testApp.app, 'GET', `/v1/orgs/${other.organizationId}/oidc-providers/${providers.acme.id}`, { token: other.admin.token })).status).toBe(404);
+  });
+
+  it('refuses an issuer that is not a URL, and a team of another organization, saying which field is wrong', async () => {
+    const path = `/v1/orgs/${other.organizationId}/oidc-providers`;
+    const base = { label: 'X', clientId: 'x', clientSecret: 'y' };
+    const notUrl = await request(testApp.app, 'POST', path, { token: other.admin.token, body: { ...base, issuer: 'login.example.com' } });
+    expect(notUrl.status).toBe(400);
+    expect(notUrl.body.error.message).toMatch(/issuer/);
+    const foreignTeam = await request(testApp.app, 'POST', path, { token: other.admin.token, body: { ...base, issuer: idp.issuer, defaultTeam: team.id } });
+    expect(foreignTeam.status).toBe(400);
+    expect(foreignTeam.body.error.message).toMatch(/defaultTeam/);
+  });
+});
+
+describe('Signing in through OpenID Connect', () => {
+  it('sends the browser to the provider with state, nonce and PKCE', async () => {
+    const { location, cookie } = await start(providers.acme);
+    const url = new URL(location);
+    expect(url.origin).toBe(idp.issuer);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: 'quire-acme',
+      redirect_uri: providers.acme.urls.callback,
+      response_type: 'code',
+      scope: 'openid email profile',
+      code_challenge_method: 'S256',
+    });
+    expect(url.searchParams.get('nonce')).toBeTruthy();
+    expect(cookie).toBe(`quire_oidc_state=${url.searchParams.get('state')}`);
+  });
+
+  it('makes a new person an SSO member with the default role and team, and opens a session GET /v1/user accepts', async () => {
+    const { answer } = await signIn(providers.acme, 'grace');
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(`${QUIRE}/o/${acme.organizationId}/`);
+    expect(answer.session).toBeTruthy();
+    const user = await request(testApp.app, 'GET', '/v1/user', { headers: { cookie: `quire_session=${answer.session}` } });
+    expect(user.status).toBe(200);
+    expect(user.body).toMatchObject({ email: 'grace@example.test', displayName: 'Grace Hopper' });
+    const member = await request(testApp.app, 'GET', `/v1/orgs/${acme.organizationId}/members/${user.body.id}`, { token: acme.admin.token });
+    expect(member.body).toMatchObject({ role: 'edit', sso: true });
+    const teamMembers = await request(testApp.app, 'GET', `/v1/orgs/${acme.organizationId}/teams/${team.id}/members`, { token: acme.admin.token });
+    expect(teamMembers.body.items.map((item: any) => item.organization.user.id)).toContain(user.body.id);
+  });
+
+  it('signs a known person in to the same account the next time', async () => {
+    const first = await signIn(providers.acme, 'alan');
+    const second = await signIn(providers.acme, 'alan');
+    const ids = await Promise.all(
+      [first, second].map(async ({ answer }) => (await request(testApp.app, 'GET', '/v1/user', { headers: { cookie: `quire_session=${answer.session}` } })).body.id),
+    );
+    expect(ids[0]).toBe(ids[1]);
+    expect(first.answer.session).not.toBe(second.answer.session);
+  });
+
+  it('refuses the same answer twice', async () => {
+    const { back, cookie, answer } = await signIn(providers.acme, 'alan');
+    expect(answer.status).toBe(303);
+    const replay = await callback(back, cookie);
+    expect(replay.status).toBe(303);
+    expect(replay.session).toBeUndefined();
+    expect(errorOf(replay.location)).toMatch(/unknown, was finished already/);
+  });
+
+  it('refuses an answer whose state was altered', async () => {
+    const { location, cookie } = await start(providers.acme);
+    const back = new URL(await signInAtProvider(location, 'alan', QUIRE));
+    back.searchParams.set('state', `${back.searchParams.get('state')}x`);
+    const answer = await callback(back.href, `${cookie}x`);
+    expect(answer.session).toBeUndefined();
+    expect(errorOf(answer.location)).toMatch(/unknown/);
+  });
+
+  it('refuses an answer brought to a browser that did not start the sign-in', async () => {
+    const { location } = await start(providers.acme);
+    const answer = await callback(await signInAtProvider(location, 'alan', QUIRE), undefined);
+    expect(answer.session).toBeUndefined();
+    expect(errorOf(answer.location)).toMatch(/started in another browser/);
+  });
+
+  it('says the client credentials are wrong when the provider refuses the secret', async () => {
+    const { answer } = await signIn(providers.wrongSecret, 'alan');
+    expect(answer.session).toBeUndefined();
+    expect(errorOf(answer.location)).toMatch(/refused Quire's client credentials .*invalid_client.*client ID and secret/);
+    expect(answer.location).not.toContain(encodeURIComponent(SECRET));
+  });
+
+  it('refuses an e-mail address the provider says is not verified', async () => {
+    const { answer } = await signIn(providers.acme, 'unverified');
+    expect(answer.session).toBeUndefined();
+    expect(errorOf(answer.location)).toMatch(/mallory@example.test is not verified/);
+  });
+
+  it("does not let one organization's provider into another organization", async () => {
+    const { answer } = await signIn(providers.other, 'grace');
+    expect(answer.location).toBe(`${QUIRE}/o/${other.organizationId}/`);
+    const cookie = `quire_session=${answer.session}`;
+    const user = (await request(testApp.app, 'GET', '/v1/user', { headers: { cookie } })).body;
+    // Grace is in acme from an earlier test through acme's provider; this session is hers, but stranger to a third organization.
+    const third = await buildOrganization(testApp, 'Third');
+    expect((await request(testApp.app, 'GET', `/v1/orgs/${third.organizationId}`, { headers: { cookie } })).status).toBe(404);
+    const membership = await request(testApp.app, 'GET', `/v1/orgs/${other.organizationId}/members/${user.id}`, { token: other.admin.token });
+    expect(membership.body).toMatchObject({ role: 'read', sso: true });
+
+    // A sign-in started at acme's provider cannot be finished at the other's callback.
+    const { location, cookie: stateCookie } = await start(providers.acme);
+    const back = new URL(await signInAtProvider(location, 'alan', QUIRE));
+    const crossed = await callback(`${QUIRE}/sso/oidc/${providers.other.id}/callback${back.search}`, stateCookie);
+    expect(crossed.session).toBeUndefined();
+    expect(errorOf(crossed.location)).toMatch(/unknown/);
+  });
+
+  it('keeps its sessions working where the organization enforces SSO, which refuses tokens made outside SSO', async () => {
+    const { answer } = await signIn(providers.acme, 'ada');
+    const cookie = `quire_session=${answer.session}`;
+    const state = await request(testApp.app, 'GET', '/auth/state', { headers: { cookie } });
+    const made = await request(testApp.app, 'POST', '/v1/user/tokens', {
+      headers: { cookie, 'x-csrf-token': state.body.session.csrfToken },
+      body: { label: 'script', scope: 'read' },
+    });
+    expect(made.status).toBe(201);
+    const enforced = await request(testApp.app, 'PATCH', `/v1/orgs/${acme.organizationId}`, { token: acme.admin.token, body: { sso: true } });
+    expect(enforced.status).toBe(200);
+    try {
+      expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie } })).status).toBe(200);
+      expect((await request(testApp.app, 'GET', '/v1/user', { token: made.body.token })).status).toBe(401);
+    } finally {
+      await request(testApp.app, 'PATCH', `/v1/orgs/${acme.organizationId}`, { token: acme.admin.token, body: { sso: false } });
+    }
+  });
+
+  it('ends the sessions a provider opened when it is removed', async () => {
+    const unrelated = await createProvider(acme, { clientId: 'quire-unrelated' });
+    const { answer } = await signIn(providers.acme, 'alan');
+    const cookie = `quire_session=${answer.session}`;
+    expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie } })).status).toBe(200);
+    expect((await request(testApp.app, 'DELETE', `/v1/orgs/${acme.organizationId}/oidc-providers/${unrelated.id}`, { token: acme.admin.token })).status).toBe(204);
+    expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie } })).status).toBe(200);
+    expect((await request(testApp.app, 'DELETE', `/v1/orgs/${acme.organizationId}/oidc-providers/${providers.acme.id}`, { token: acme.admin.token })).status).toBe(204);
+    expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie } })).status).toBe(401);
+    const gone = await testApp.app.inject({ method: 'GET', url: `/sso/oidc/${providers.acme.id}/start` });
+    expect(gone.statusCode).toBe(303);
+    expect(errorOf(gone.headers.location as string)).toMatch(/no longer exists/);
+  });
+});
