@@ -35,9 +35,13 @@ import { importRoutes } from './routes/imports/index.ts';
 import { integrationRoutes } from './routes/integrations/index.ts';
 import { integrationAssetRoutes } from './routes/integrations/integrationAssets.ts';
 import { inviteRoutes } from './routes/invites/index.ts';
+import { emailInviteRoutes } from './routes/invites/emailInvites.ts';
 import { linkRoutes } from './routes/links/index.ts';
 import { samlRoutes } from './routes/saml/index.ts';
 import { samlServiceRoutes } from './routes/saml/samlService.ts';
+import { oidcRoutes } from './routes/oidc/index.ts';
+import { oidcServiceRoutes } from './routes/oidc/oidcService.ts';
+import { passwordResetRoutes } from './routes/auth/passwordReset.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { siteRoutes } from './routes/sites/index.ts';
 import { siteSectionRoutes } from './routes/siteSections/index.ts';
@@ -51,6 +55,8 @@ import { organizationRoutes } from './routes/organizations/index.ts';
 import { teamRoutes } from './routes/teams/index.ts';
 import { translationRoutes } from './routes/translations/index.ts';
 import { userRoutes } from './routes/users/index.ts';
+import { accountRoutes } from './routes/account/index.ts';
+import { signInRoutes } from './routes/auth/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -220,7 +226,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', siteHostnameHook(app.ctx));
   await app.register(readerRoutes);
   await app.register(webAppRoutes, { directory: options.webAppDirectory });
+  await app.register(signInRoutes);
   await app.register(samlServiceRoutes);
+  await app.register(oidcServiceRoutes);
+  await app.register(passwordResetRoutes);
   await app.register(integrationAssetRoutes);
   await app.register(integrationFetchRoutes);
   await app.register(gitWebhookRoutes);
@@ -231,10 +240,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       tagPublishedReads(v1);
       await limitRequestsPerToken(v1, config.rateLimitPerMinute);
       await v1.register(userRoutes);
+      await v1.register(accountRoutes);
       await v1.register(organizationRoutes);
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
       await v1.register(inviteRoutes);
+      await v1.register(emailInviteRoutes);
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);
       await v1.register(customFieldRoutes);
@@ -250,6 +261,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(linkRoutes);
       await v1.register(importRoutes);
       await v1.register(samlRoutes);
+      await v1.register(oidcRoutes);
       await v1.register(openApiSpecRoutes);
       await v1.register(translationRoutes);
       await v1.register(integrationRoutes);
