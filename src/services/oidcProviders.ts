@@ -157,13 +157,11 @@ export async function removeOidcProvider(ctx: ServiceContext, actor: Actor, orga
 }
 
 /**
- * The OpenID providers a person with this e-mail address may sign in through, for the
- * sign-in page (GET /auth/sso): those of organizations claiming the address's domain.
- * Asked before anyone is signed in, so it says only what the sign-in page shows.
+ * The OpenID providers a person whose address is at `domain` may sign in through, for
+ * the sign-in page (GET /auth/sso): those of organizations claiming the domain. Asked
+ * before anyone is signed in, so it says only what the sign-in page shows.
  */
-export async function oidcSignInChoices(ctx: ServiceContext, db: Db, email: string) {
-  const domain = email.split('@')[1];
-  if (!domain) return [];
+export async function oidcSignInChoices(ctx: ServiceContext, db: Db, domain: string) {
   const providers = await oidcProvidersForEmailDomain(db, domain);
   return providers.map((provider) => ({
     kind: 'oidc' as const,

@@ -28,6 +28,7 @@ import { presentOrganization } from '../presenters/organization.ts';
 import { isSamlProviderActive, samlServiceUrls } from '../presenters/samlProvider.ts';
 import type { ServiceContext } from './context.ts';
 import { usableInvite } from './invites.ts';
+import { oidcSignInChoices } from './oidcProviders.ts';
 import { createOrganizationFor } from './organizations.ts';
 import { createSignInLink, csrfTokenMatches, openSession, presentSession, type SessionClient } from './sessions.ts';
 import { findOrCreateUser } from './users.ts';
@@ -234,18 +235,21 @@ export async function acceptInvite(
   });
 }
 
-/** The single sign-on an address may use: the providers of organizations that claim its domain. */
+/** The single sign-on an address may use: the SAML and OpenID providers of organizations that claim its domain. */
 export async function ssoChoices(ctx: ServiceContext, email: string) {
   const domain = email.trim().toLowerCase().split('@')[1];
   if (!domain) throw new BadRequest('email: give a whole e-mail address, such as ada@example.com');
   const providers = (await samlProvidersForEmailDomain(ctx.db, domain)).filter(isSamlProviderActive);
   return {
-    items: providers.map((provider) => ({
-      kind: 'saml' as const,
-      label: provider.label,
-      organization: { id: provider.organization_id, title: provider.organization_title },
-      startUrl: samlServiceUrls(ctx.config.publicUrl, provider.id).startURL,
-    })),
+    items: [
+      ...providers.map((provider) => ({
+        kind: 'saml' as const,
+        label: provider.label,
+        organization: { id: provider.organization_id, title: provider.organization_title },
+        startUrl: samlServiceUrls(ctx.config.publicUrl, provider.id).startURL,
+      })),
+      ...(await oidcSignInChoices(ctx, ctx.db, domain)),
+    ],
   };
 }
 

@@ -129,6 +129,24 @@ describe('OpenID Connect providers', () => {
 });
 
 describe('Signing in through OpenID Connect', () => {
+  it("is offered on the sign-in page to addresses of the organization's e-mail domains", async () => {
+    const claimed = await request(testApp.app, 'PATCH', `/v1/orgs/${other.organizationId}`, {
+      token: other.admin.token,
+      body: { emailDomains: ['other.test'] },
+    });
+    expect(claimed.status).toBe(200);
+    const choices = await request(testApp.app, 'GET', '/auth/sso', { query: { email: 'someone@Other.test' } });
+    expect(choices.body.items).toEqual([
+      {
+        kind: 'oidc',
+        label: 'Company login',
+        organization: { id: other.organizationId, title: 'Other' },
+        startUrl: providers.other.urls.start,
+      },
+    ]);
+    expect((await request(testApp.app, 'GET', '/auth/sso', { query: { email: 'someone@elsewhere.test' } })).body.items).toEqual([]);
+  });
+
   it('sends the browser to the provider with state, nonce and PKCE', async () => {
     const { location, cookie } = await start(providers.acme);
     const url = new URL(location);
