@@ -156,6 +156,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
   const redirect = await as(app, admin, 'POST', `${sites}/redirects`, { source: '/old-handbook', destination: { kind: 'site-space', siteSpaceId: siteSpace.id } });
 
   const samlProvider = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/saml`, { label: 'Okta' });
+  const oidcProvider = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/oidc-providers`, OIDC_PROVIDER);
   await as(app, admin, 'POST', `/v1/orgs/${organizationId}/openapi`, { slug: 'petstore', source: { text: OPENAPI_TEXT } });
   const spec = await processedSpec(app, admin, organizationId, 'petstore');
   const translation = await as(app, admin, 'POST', `/v1/orgs/${organizationId}/translations`, { title: 'Docs' });
@@ -209,6 +210,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
       crCommentId: crComment.id,
       crCommentReplyId: crReply.id,
       samlProviderId: samlProvider.id,
+      providerId: oidcProvider.id,
       specSlug: 'petstore',
       versionId: spec.lastVersion,
       translationSettingsId: translation.id,
@@ -224,6 +226,8 @@ const sitePath = (world: World) => `${orgPath(world)}/sites/${world.params.siteI
 const spacePath = (world: World) => `/v1/spaces/${world.params.spaceId}`;
 let unique = 0;
 const nextName = (prefix: string) => `${prefix}${++unique}`;
+/** An OpenID provider as an administrator adds one; nothing fetches its issuer until someone signs in. */
+const OIDC_PROVIDER = { label: 'Keycloak', issuer: 'https://login.example.test/realms/acme', clientId: 'quire', clientSecret: 'matrix secret' };
 
 const fresh = {
   member: async (world: World, app: TestApp) => ({ userId: (await buildMember(app, world.params.organizationId, 'read')).userId }),
@@ -321,6 +325,9 @@ const fresh = {
   samlProvider: async (world: World, app: TestApp) => ({
     samlProviderId: (await as(app, admin(world), 'POST', `${orgPath(world)}/saml`, { label: nextName('IdP ') })).id,
   }),
+  oidcProvider: async (world: World, app: TestApp) => ({
+    providerId: (await as(app, admin(world), 'POST', `${orgPath(world)}/oidc-providers`, { ...OIDC_PROVIDER, label: nextName('OIDC ') })).id,
+  }),
   spec: async (world: World, app: TestApp) => {
     const specSlug = nextName('spec-');
     await as(app, admin(world), 'POST', `${orgPath(world)}/openapi`, { slug: specSlug, source: { text: OPENAPI_TEXT } });
@@ -401,6 +408,7 @@ export const MATRIX: Row[] = [
   // link invites: the invite id is the secret that lets anyone join    anon bad out guest read comment edit review create admin
   { operation: 'GET /v1/orgs/{organizationId}/link-invites',         expect: '401 401 404 403 403 403 403 403 403 2xx' },
   { operation: 'POST /v1/orgs/{organizationId}/link-invites',        expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ role: 'read' }) },
+  { operation: 'POST /v1/orgs/{organizationId}/invites',             expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ emails: [`${nextName('invitee')}@example.test`] }) },
   { operation: 'GET /v1/orgs/{organizationId}/link-invites/{inviteId}', expect: '401 401 404 403 403 403 403 403 403 2xx' },
   { operation: 'PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}', expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ role: 'read' }) },
   { operation: 'DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.invite },
@@ -420,6 +428,7 @@ export const MATRIX: Row[] = [
   { operation: 'POST /auth/sign-in-link',                            expect: '400 400 400 400 400 400 400 400 400 400', body: () => ({ token: 'never-issued' }) },
   { operation: 'GET /auth/invites/{organizationId}/{inviteId}',      expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'POST /auth/invites/{organizationId}/{inviteId}/accept', expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', fresh: fresh.invite, body: () => ({ name: 'New', email: `${nextName('new')}@example.test`, password: 'long enough' }) },
+  { operation: 'POST /auth/password-reset',                          expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', body: () => ({ email: `${nextName('forgetful')}@example.test` }) },
   { operation: 'GET /auth/sso',                                      expect: '2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx', query: { email: 'someone@example.test' } },
 
   // collections: C is a top-level collection with default levels      anon bad out guest read comment edit review create admin
@@ -592,6 +601,11 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/orgs/{organizationId}/saml/{samlProviderId}', expect: '401 401 404 403 403 403 403 403 403 2xx' },
   { operation: 'PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}', expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ label: 'Okta' }) },
   { operation: 'DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.samlProvider },
+  { operation: 'GET /v1/orgs/{organizationId}/oidc-providers',       expect: '401 401 404 403 403 403 403 403 403 2xx' },
+  { operation: 'POST /v1/orgs/{organizationId}/oidc-providers',      expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ ...OIDC_PROVIDER, label: nextName('OIDC ') }) },
+  { operation: 'GET /v1/orgs/{organizationId}/oidc-providers/{providerId}', expect: '401 401 404 403 403 403 403 403 403 2xx' },
+  { operation: 'PATCH /v1/orgs/{organizationId}/oidc-providers/{providerId}', expect: '401 401 404 403 403 403 403 403 403 2xx', body: () => ({ label: 'Keycloak' }) },
+  { operation: 'DELETE /v1/orgs/{organizationId}/oidc-providers/{providerId}', expect: '401 401 404 403 403 403 403 403 403 2xx', fresh: fresh.oidcProvider },
   { operation: 'GET /v1/orgs/{organizationId}/sso',                  expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
 
   // OpenAPI specs and translation settings: members with a role read, administrators change
