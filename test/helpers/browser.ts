@@ -97,3 +97,15 @@ export function watchPolicy(page: Page): () => void {
   });
   return () => expect(refused).toEqual([]);
 }
+
+/** A call to the API as the browser context's signed-in person: its cookie, and the CSRF token the app would send. */
+export async function callAsSession(context: BrowserContext, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const state = await (await context.request.get('/auth/state')).json();
+  const response = await context.request.fetch(path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(state.session ? { 'x-csrf-token': state.session.csrfToken } : {}) },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status(), body: text ? JSON.parse(text) : undefined };
+}

@@ -22,7 +22,7 @@ export function SessionsSection() {
                 <Text fw={600} size="sm" truncate>
                   {session.userAgent ?? 'Unknown browser'}
                 </Text>
-                {session.current && <Badge variant="light">This browser</Badge>}
+                {session.current && <Badge variant="outline">This browser</Badge>}
               </Group>
               <Text size="xs" c="dimmed">
                 {session.address ?? 'unknown address'} · signed in {shownDate(session.createdAt)} · last used {shownDate(session.lastUsedAt)}

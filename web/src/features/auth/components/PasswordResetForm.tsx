@@ -25,7 +25,7 @@ export function PasswordResetForm() {
       <Stack>
         <ErrorAlert error={resetting.error} />
         <TextInput name="email" label="Email" type="email" required autoComplete="username" autoFocus />
-        <Button type="submit" variant="light" loading={resetting.isPending}>
+        <Button type="submit" loading={resetting.isPending}>
           Send me a sign-in link
         </Button>
       </Stack>

@@ -17,7 +17,7 @@ export function SsoForm() {
       >
         <Stack>
           <TextInput name="email" label="Email" type="email" required autoComplete="username" autoFocus />
-          <Button type="submit" variant="light" loading={finding.isPending}>
+          <Button type="submit" loading={finding.isPending}>
             Find my sign-on
           </Button>
         </Stack>

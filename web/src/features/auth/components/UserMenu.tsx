@@ -17,7 +17,7 @@ export function UserMenu() {
     },
   });
   return (
-    <Menu position="bottom-end" width={220}>
+    <Menu position="bottom-end" width={220} withinPortal={false} trapFocus={false} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton aria-label={`Account menu of ${user.displayName}`}>
           <Avatar src={user.photoURL} alt="" name={user.displayName} color="initials" radius="xl" size={34} />

@@ -9,7 +9,7 @@ export function OrganizationSwitcher() {
   if (!organizations?.length) return null;
   const current = organizations.find((organization) => organization.id === organizationId) ?? organizations[0];
   return (
-    <Menu position="bottom-start" width={260}>
+    <Menu position="bottom-start" width={260} withinPortal={false} trapFocus={false} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button variant="subtle" color="gray" rightSection={<span aria-hidden="true">▾</span>} aria-label={`Organization: ${current.title}. Switch organization`} maw={{ base: 160, sm: 280 }}>
           <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{current.title}</span>
