@@ -10,10 +10,9 @@ import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 /** node-saml and its XML signature stack, loaded at the first sign-in rather than at every start. */
 const nodeSaml = () => import('@node-saml/node-saml');
 import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
-import { insertMembership, findMembership, updateMembership } from '../db/repos/members.ts';
-import { findOrganizationById, lockOrganization } from '../db/repos/organizations.ts';
+import { findOrganizationById } from '../db/repos/organizations.ts';
 import { consumeSamlAssertion, deleteSamlProvider, deleteSamlRequest, deleteSamlRequestsBefore, findSamlProvider, findSamlRequest, insertSamlProvider, samlProvidersQuery, saveSamlRequest, updateSamlProvider } from '../db/repos/samlProviders.ts';
-import { addTeamMember, findTeam } from '../db/repos/teams.ts';
+import { findTeam } from '../db/repos/teams.ts';
 import type { Db, SamlProviderRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -25,7 +24,8 @@ import { presentUser } from '../presenters/user.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { openSession, type SessionClient } from './sessions.ts';
-import { findOrCreateUser, issueApiToken } from './users.ts';
+import { joinThroughSso } from './ssoMembership.ts';
+import { issueApiToken } from './users.ts';
 
 interface SamlApiSignIn {
   object: 'sso-session';
@@ -350,25 +350,7 @@ export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, 
       refuse('this assertion was already used to sign in');
     }
     const organizationId = provider.organization_id;
-    await lockOrganization(trx, organizationId);
-    const { user } = await findOrCreateUser(trx, ctx.clock, { email, displayName });
-    const membership = await findMembership(trx, organizationId, user.id);
-    if (membership) {
-      await updateMembership(trx, organizationId, user.id, { sso: 1 });
-    } else {
-      await insertMembership(trx, {
-        organization_id: organizationId,
-        user_id: user.id,
-        role: provider.default_role,
-        sso: 1,
-        disabled: 0,
-        joined_at: isoNow(ctx.clock),
-        last_seen_at: null,
-      });
-    }
-    if (provider.default_team_id && (await findTeam(trx, organizationId, provider.default_team_id, user.id))) {
-      await addTeamMember(trx, { team_id: provider.default_team_id, user_id: user.id, role: 'member', added_at: isoNow(ctx.clock) });
-    }
+    const user = await joinThroughSso(ctx, trx, provider, { email, displayName });
     const organization = await findOrganizationById(trx, organizationId);
     if (browser) {
       const { secret } = await openSession(ctx, trx, user.id, browser, { samlProviderId: provider.id });
