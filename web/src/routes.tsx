@@ -40,9 +40,23 @@ const routes: RouteObject[] = [
             children: [
               { index: true, ...screen(() => import('./features/organizations/components/HomeScreen.tsx'), 'HomeScreen') },
               { path: 'account', ...screen(() => import('./features/account/components/AccountScreen.tsx'), 'AccountScreen') },
-              { path: 'o/:organizationId/*', ...screen(() => import('./features/organizations/components/OrganizationScreen.tsx'), 'OrganizationScreen') },
-              // Until their screens land, the API's links to spaces (pages, change requests, revisions) and integrations open these.
+              // Finding and reading (features organizations, spaces, pages, changeRequests).
+              { path: 'o/:organizationId', ...screen(() => import('./features/organizations/components/OrganizationScreen.tsx'), 'OrganizationScreen') },
+              { path: 'o/:organizationId/c/:collectionId', element: <Placeholder title="Collection" /> },
+              { path: 's/:spaceId/~/changes', element: <Placeholder title="Change requests" /> },
+              { path: 's/:spaceId/~/changes/:changeRequestNumber', element: <Placeholder title="Change request" /> },
+              { path: 's/:spaceId/~/revisions/:revisionId', element: <Placeholder title="Revision" /> },
               { path: 's/:spaceId/*', element: <Placeholder title="Space" /> },
+              // Administration (features members, teams, sites, integrations, gitSync, settings).
+              { path: 'o/:organizationId/members', element: <Placeholder title="Members" /> },
+              { path: 'o/:organizationId/teams', element: <Placeholder title="Teams" /> },
+              { path: 'o/:organizationId/sites', element: <Placeholder title="Sites" /> },
+              { path: 'o/:organizationId/sites/:siteId', element: <Placeholder title="Site" /> },
+              { path: 'o/:organizationId/integrations', element: <Placeholder title="Integrations" /> },
+              { path: 'o/:organizationId/integrations/:integrationName', element: <Placeholder title="Integration" /> },
+              { path: 'o/:organizationId/openapi/:specSlug', element: <Placeholder title="OpenAPI specification" /> },
+              { path: 'o/:organizationId/settings', element: <Placeholder title="Organization settings" /> },
+              { path: 's/:spaceId/~/settings', element: <Placeholder title="Space settings" /> },
               { path: 'integrations/:integrationName', element: <Placeholder title="Integration" /> },
               { path: '*', ...screen(() => import('./components/NotFoundScreen.tsx'), 'NotFoundScreen') },
             ],
