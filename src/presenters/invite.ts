@@ -8,6 +8,7 @@ export function presentInvite(publicUrl: string, invite: InviteRow, redundant: b
     role: invite.role,
     redundant,
     expiresAt: invite.expires_at,
+    email: invite.email,
     urls: { app: `${publicUrl}/invite/${invite.organization_id}/${invite.id}` },
   };
 }

@@ -168,6 +168,7 @@ describe('Without a mail server', () => {
       expect(answer.body).toEqual({ users: [], invited: 1 });
       const listed = await request(quiet.app, 'GET', `/v1/orgs/${organization.organizationId}/link-invites`, { token: organization.admin.token });
       expect(listed.body.items).toHaveLength(1);
+      expect(listed.body.items[0].email).toBe('offline@example.test');
       expect(listed.body.items[0].urls.app).toBe(`${QUIRE}/invite/${organization.organizationId}/${listed.body.items[0].id}`);
       expect(await quiet.database.db.selectFrom('jobs').select('kind').where('kind', '=', 'send-mail').execute()).toEqual([]);
     } finally {

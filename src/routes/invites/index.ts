@@ -19,6 +19,9 @@ const InviteSchema = Type.Object({
   expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the invite stops working; null for invites made before invites expired',
   }),
+  email: Type.Union([Type.String(), Type.Null()], {
+    description: 'The address an e-mail invite was made for, which alone may use it (once); null for a link anyone holding it may use',
+  }),
   urls: Type.Object({
     app: Type.String({ description: "The invite's page in the app, to send to whoever should join" }),
   }),
