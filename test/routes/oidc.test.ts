@@ -2,7 +2,7 @@
 // driven over HTTP the way a browser goes through it.
 import type { ClientMetadata } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, useTestApp } from '../helpers/app.ts';
+import { request, startTestApp, stopTestApp, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { signInAtProvider, startOpenIdProvider, type TestOpenIdProvider } from '../helpers/oidcProvider.ts';
 
@@ -259,6 +259,24 @@ describe('Signing in through OpenID Connect', () => {
       expect((await request(testApp.app, 'GET', '/v1/user', { token: made.body.token })).status).toBe(401);
     } finally {
       await request(testApp.app, 'PATCH', `/v1/orgs/${acme.organizationId}`, { token: acme.admin.token, body: { sso: false } });
+    }
+  });
+
+  it("keeps to Quire's private-address rule when it fetches from the provider", async () => {
+    const strict = await startTestApp();
+    try {
+      const organization = await buildOrganization(strict, 'Strict');
+      const path = `/v1/orgs/${organization.organizationId}/oidc-providers`;
+      const body = { label: 'Inside', clientId: 'quire', clientSecret: SECRET };
+      const plain = await request(strict.app, 'POST', path, { token: organization.admin.token, body: { ...body, issuer: idp.issuer } });
+      expect(plain.status).toBe(400);
+      expect(plain.body.error.message).toMatch(/issuer: must be an https URL/);
+      const created = await request(strict.app, 'POST', path, { token: organization.admin.token, body: { ...body, issuer: 'https://127.0.0.1:9/' } });
+      const started = await strict.app.inject({ method: 'GET', url: `/sso/oidc/${created.body.id}/start` });
+      expect(started.statusCode).toBe(303);
+      expect(errorOf(started.headers.location as string)).toMatch(/could not read the configuration .*private or local address/);
+    } finally {
+      await stopTestApp(strict);
     }
   });
 
