@@ -23,6 +23,8 @@ export interface BrowserHarness {
   baseUrl: string;
   browser: Browser;
   database: TestDatabase;
+  /** The server's environment, for the command line to reach the same database and address. */
+  env: Record<string, string>;
   /** A new browser (its own cookies), at desktop size. */
   newContext(): Promise<BrowserContext>;
   /** A page in a new browser context. */
@@ -42,8 +44,9 @@ export function useBrowser(env: Record<string, string> = {}): BrowserHarness {
     harness.database = await createTestDatabase('sqlite');
     const port = await freePort();
     harness.baseUrl = `http://127.0.0.1:${port}`;
+    harness.env = { ...harness.database.env, PORT: String(port), QUIRE_PUBLIC_URL: harness.baseUrl, LOG_LEVEL: 'warn', ...env };
     const [server, browser] = await Promise.all([
-      startServerProcess({ ...harness.database.env, PORT: String(port), QUIRE_PUBLIC_URL: harness.baseUrl, LOG_LEVEL: 'warn', ...env }),
+      startServerProcess(harness.env),
       launchChromium(),
     ]);
     Object.assign(harness, { server, browser });

@@ -1,18 +1,19 @@
 // A new token's secret, which the server shows this once.
-import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
 
 export function TokenSecret({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
   return (
-    <Alert color="green" variant="light" title={`Token “${label}” created`} role="status">
+    <Paper withBorder p="md" role="status" bg="var(--mantine-color-default-hover)">
       <Stack gap="xs">
+        <Text fw={700}>Token “{label}” created</Text>
         <Text size="sm">Copy it now: it will not be shown again.</Text>
-        <Code block data-testid="token-secret" style={{ wordBreak: 'break-all' }}>
+        <Code block data-testid="token-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
           {secret}
         </Code>
         <Group>
           <CopyButton value={secret}>
             {({ copied, copy }) => (
-              <Button size="xs" onClick={copy} variant={copied ? 'filled' : 'light'}>
+              <Button size="xs" onClick={copy}>
                 {copied ? 'Copied' : 'Copy'}
               </Button>
             )}
@@ -22,6 +23,6 @@ export function TokenSecret({ label, secret, onDone }: { label: string; secret: 
           </Button>
         </Group>
       </Stack>
-    </Alert>
+    </Paper>
   );
 }
