@@ -6,6 +6,7 @@ import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
 import { request, startTestApp, stopTestApp, type TestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
+import { expectGitBookAnswer } from '../helpers/gitbookContract.ts';
 import { freePort, smtpUrl, startSmtpServer, type TestSmtpServer } from '../helpers/smtpServer.ts';
 
 const QUIRE = 'http://quire.test';
@@ -41,6 +42,7 @@ describe('Inviting people by e-mail', () => {
     const answer = await invite(acme, { emails: [{ email: known.email.toUpperCase(), role: 'review' }] });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ users: [known.userId], invited: 1 });
+    expectGitBookAnswer('inviteUsersToOrganization', answer.body);
     const member = await request(testApp.app, 'GET', `/v1/orgs/${acme.organizationId}/members/${known.userId}`, { token: acme.admin.token });
     expect(member.body.role).toBe('review');
   });
