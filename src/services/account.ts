@@ -2,14 +2,7 @@
 // Each lists and changes only the caller's own.
 import { Forbidden, NotFound } from '../errors.ts';
 import { insertApiToken } from '../db/repos/apiTokens.ts';
-import {
-  clearSignInFailures,
-  countSignInFailures,
-  insertSignInFailure,
-  listOwnTokens,
-  revokeOtherSessions,
-  revokeOwnToken,
-} from '../db/repos/sessions.ts';
+import { listOwnTokens, revokeOtherSessions, revokeOwnToken } from '../db/repos/sessions.ts';
 import { findUserWithPassword, setPasswordHash } from '../db/repos/users.ts';
 import type { ApiTokenRow } from '../db/schema.ts';
 import { isoNow } from '../lib/clock.ts';
@@ -17,9 +10,7 @@ import { hashToken, newApiToken, newId } from '../lib/ids.ts';
 import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { requirePassword } from './signIn.ts';
-
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-const ACCOUNT_LIMIT = 5;
+import { clearAccountFailures, failureKeys, recordFailure, refuseWhenLimited } from './signInLimits.ts';
 
 export async function listSessions(ctx: ServiceContext, actor: Actor) {
   const rows = await listOwnTokens(ctx.db, actor.user.id, 'session', isoNow(ctx.clock));
@@ -95,16 +86,12 @@ export async function revokeToken(ctx: ServiceContext, actor: Actor, tokenId: st
 export async function changePassword(ctx: ServiceContext, actor: Actor, input: { currentPassword?: string; password: string }) {
   requirePassword(input.password);
   const user = await findUserWithPassword(ctx.db, { userId: actor.user.id });
-  const accountKey = `account:${actor.user.email.toLowerCase()}`;
+  const keys = failureKeys(actor.user.email);
   if (user?.password_hash) {
     if (input.currentPassword === undefined) throw new Forbidden('currentPassword: give your current password to set a new one');
-    const since = new Date(ctx.clock.now().getTime() - FAILURE_WINDOW_MS).toISOString();
-    const failures = (await countSignInFailures(ctx.db, [accountKey], since)).get(accountKey)?.count ?? 0;
-    if (failures >= ACCOUNT_LIMIT) {
-      throw new Forbidden('Too many wrong passwords for this account in the last 15 minutes; try again later');
-    }
+    await refuseWhenLimited(ctx, keys);
     if (!(await verifyPassword(input.currentPassword, user.password_hash))) {
-      await insertSignInFailure(ctx.db, newId(), accountKey, isoNow(ctx.clock));
+      await recordFailure(ctx, keys);
       throw new Forbidden('currentPassword: this is not your current password');
     }
   }
@@ -112,6 +99,6 @@ export async function changePassword(ctx: ServiceContext, actor: Actor, input: {
   await ctx.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, actor.user.id, passwordHash);
     await revokeOtherSessions(trx, actor.user.id, actor.token?.kind === 'session' ? actor.tokenId : undefined, isoNow(ctx.clock));
-    await clearSignInFailures(trx, accountKey);
+    await clearAccountFailures(trx, keys);
   });
 }

@@ -1,7 +1,7 @@
 // Signing in to the app (issue 73): first-run setup, e-mail and password, one-time
 // sign-in links, invites accepted by new people, and the SSO providers an address may
 // use. Each way ends in openSession (services/sessions.ts); the route sets the cookie.
-import { BadRequest, Conflict, Forbidden, NotFound, TryAgainLater, Unauthorized } from '../errors.ts';
+import { BadRequest, Conflict, Forbidden, NotFound, Unauthorized } from '../errors.ts';
 import { findTokenOwner, revokeApiToken } from '../db/repos/apiTokens.ts';
 import { deleteInvite } from '../db/repos/invites.ts';
 import { insertMembership } from '../db/repos/members.ts';
@@ -9,12 +9,8 @@ import { lockOrganization } from '../db/repos/organizations.ts';
 import { samlProvidersForEmailDomain } from '../db/repos/samlProviders.ts';
 import {
   anyOrganization,
-  clearSignInFailures,
-  countSignInFailures,
   ensureSettingRow,
-  insertSignInFailure,
   lockSettingRow,
-  pruneSignInFailures,
   revokeOtherSessions,
   ssoRequiredOf,
   useSignInLink,
@@ -31,11 +27,9 @@ import { usableInvite } from './invites.ts';
 import { oidcSignInChoices } from './oidcProviders.ts';
 import { createOrganizationFor } from './organizations.ts';
 import { createSignInLink, csrfTokenMatches, openSession, presentSession, type SessionClient } from './sessions.ts';
+import { clearAccountFailures, failureKeys, recordFailure, refuseWhenLimited } from './signInLimits.ts';
 import { findOrCreateUser } from './users.ts';
 
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-const ACCOUNT_LIMIT = 5;
-const ADDRESS_LIMIT = 20;
 const WRONG = 'The email address or the password is not right';
 /** The settings row whose lock lets one setup at a time look for organizations. */
 const SETUP_LOCK = 'setup-lock';
@@ -101,12 +95,12 @@ function alreadySetUp() {
 
 /**
  * E-mail and password. An unknown address costs a password check too and gets the same
- * answer as a wrong password. Failures are counted in the database per account and per
- * address, so every process refuses past the limit.
+ * answer as a wrong password. Failures count toward the limits of the account and of the
+ * address (services/signInLimits.ts).
  */
 export async function signIn(ctx: ServiceContext, input: { email: string; password: string }, client: SessionClient) {
   const email = input.email.trim().toLowerCase();
-  const keys = { account: `account:${email}`, address: `address:${client.address ?? 'unknown'}` };
+  const keys = failureKeys(email, client.address ?? 'unknown');
   await refuseWhenLimited(ctx, keys);
   const user = await findUserWithPassword(ctx.db, { email });
   const right = user?.password_hash ? await verifyPassword(input.password, user.password_hash) : await verifyNoPassword(input.password);
@@ -119,37 +113,9 @@ export async function signIn(ctx: ServiceContext, input: { email: string; passwo
     throw new Forbidden(`"${ssoOrganization}" requires single sign-on for you: sign in through its identity provider`);
   }
   return ctx.db.transaction().execute(async (trx) => {
-    await clearSignInFailures(trx, keys.account);
+    await clearAccountFailures(trx, keys);
     const { secret, session } = await openSession(ctx, trx, user.id, client);
     return { secret, body: { session: presentSession(ctx, session, user) } };
-  });
-}
-
-async function refuseWhenLimited(ctx: ServiceContext, keys: { account: string; address: string }): Promise<void> {
-  const now = ctx.clock.now().getTime();
-  const counts = await countSignInFailures(ctx.db, [keys.account, keys.address], new Date(now - FAILURE_WINDOW_MS).toISOString());
-  for (const [key, limit, what] of [
-    [keys.account, ACCOUNT_LIMIT, 'this account'],
-    [keys.address, ADDRESS_LIMIT, 'your address'],
-  ] as const) {
-    const failures = counts.get(key);
-    if (!failures || failures.count < limit) continue;
-    const retryAt = new Date(Date.parse(failures.oldest) + FAILURE_WINDOW_MS);
-    const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now) / 1000));
-    throw new TryAgainLater(
-      429,
-      `Too many failed sign-ins for ${what} (${limit} in ${FAILURE_WINDOW_MS / 60_000} minutes); try again in ${Math.ceil(seconds / 60)} minute(s), at ${retryAt.toISOString()}, or ask an administrator for a sign-in link`,
-      seconds,
-    );
-  }
-}
-
-async function recordFailure(ctx: ServiceContext, keys: { account: string; address: string }): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await pruneSignInFailures(trx, new Date(now.getTime() - FAILURE_WINDOW_MS).toISOString());
-    await insertSignInFailure(trx, newId(), keys.account, now.toISOString());
-    await insertSignInFailure(trx, newId(), keys.address, now.toISOString());
   });
 }
 

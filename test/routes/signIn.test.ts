@@ -358,6 +358,17 @@ describe('sessions, tokens and password of your own', () => {
     expect((await browser(testApp.app, 'GET', '/v1/user', { session: elsewhere })).status).toBe(401);
     await signInWithPassword(testApp.app, ada.email, 'a new password');
   });
+  it('counts wrong current passwords toward the account\'s limit (429 after 5), as sign-in does', async () => {
+    const ada = await person();
+    const session = await signInWithPassword(testApp.app, ada.email, PASSWORD);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await browser(testApp.app, 'PUT', '/v1/user/password', { session, body: { currentPassword: `guess ${i} guess`, password: 'a new password' } });
+      expect(wrong.status).toBe(403);
+    }
+    const limited = await browser(testApp.app, 'PUT', '/v1/user/password', { session, body: { currentPassword: PASSWORD, password: 'a new password' } });
+    expect(limited.status).toBe(429);
+    expect((await testApp.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email: ada.email, password: PASSWORD } })).statusCode).toBe(429);
+  });
 });
 
 describe('one-time sign-in links', () => {
