@@ -2,7 +2,7 @@
 // queue, queued in the transaction that made it due, so a mail server that is down, or
 // a process that stops before sending, delays a message but never loses it.
 import { createTransport } from 'nodemailer';
-import { enqueueJob, RetryLater, startJobSoon } from '../jobs/queue.ts';
+import { enqueueJob, RetryLater, RetryUntilDone, startJobSoon } from '../jobs/queue.ts';
 import type { Db } from '../db/schema.ts';
 import { seal, unseal } from '../lib/secretBox.ts';
 import type { ServiceContext } from './context.ts';
@@ -37,7 +37,13 @@ export function startMail(ctx: ServiceContext, jobIds: string[]): void {
   for (const jobId of jobIds) startJobSoon(ctx, jobId, sendMail);
 }
 
-/** The job: one message to the mail server; a refusal or an unreachable server is retried with the queue's back-off. */
+/**
+ * The job: one message to the mail server. A server that cannot be reached, or turns
+ * Quire's login away (a setting an administrator will mend), is tried again until it
+ * takes the message, at most 15 minutes apart; a message the server refuses for good
+ * (a 5xx answer, an unknown recipient) is tried the queue's ten times, then waits for
+ * a person with its error.
+ */
 export async function sendMail(ctx: ServiceContext, payload: { sealed: string }): Promise<void> {
   const mail = ctx.config.mail;
   // Turned off since it was queued: nothing could ever send it.
@@ -47,7 +53,9 @@ export async function sendMail(ctx: ServiceContext, payload: { sealed: string })
   try {
     await transport.sendMail({ from: mail.from, to: message.to, subject: message.subject, text: message.text });
   } catch (error) {
-    throw new RetryLater(`The mail to ${message.to} was not sent: ${(error as Error).message}`);
+    const failure = error as { responseCode?: number; code?: string; message: string };
+    const refused = failure.responseCode !== undefined && failure.responseCode >= 500 && failure.code !== 'EAUTH';
+    throw new (refused ? RetryLater : RetryUntilDone)(`The mail to ${message.to} was not sent: ${failure.message}`);
   } finally {
     transport.close();
   }

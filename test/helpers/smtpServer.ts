@@ -45,6 +45,11 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
       if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username });
       else callback(new Error('Invalid username or password'));
     },
+    // A domain whose mailboxes do not exist: its recipients are refused for good (550).
+    onRcptTo(address, _session, callback) {
+      if (address.address.endsWith('@refused.test')) callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+      else callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {

@@ -145,8 +145,13 @@ describe('Mail while the mail server is down', () => {
       });
       expect(failed.last_error).toMatch(/The mail to later@example.test was not sent/);
 
+      // Down for hours: the message is tried again and again, never set aside.
+      for (let attempt = 0; attempt < 12; attempt++) {
+        down.clock.advance(16 * 60_000);
+        expect(await runDueJobs(down.app.ctx, jobHandlers)).toBe(1);
+      }
       server = await startSmtpServer(port);
-      down.clock.advance(60_000);
+      down.clock.advance(16 * 60_000);
       expect(await runDueJobs(down.app.ctx, jobHandlers)).toBe(1);
       const mail = await server.nextMail();
       expect(mail.to).toMatchObject({ text: 'later@example.test' });
@@ -155,6 +160,23 @@ describe('Mail while the mail server is down', () => {
       await stopTestApp(down);
       await server?.close();
     }
+  });
+});
+
+describe('Mail the server refuses for good', () => {
+  it('is tried ten times, then waits for a person with its error', async () => {
+    const answer = await invite(acme, { emails: ['ghost@refused.test'] });
+    expect(answer.status).toBe(200);
+    const jobOf = async () => (await testApp.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'send-mail').execute())[0];
+    await waitFor(async () => ((await jobOf())?.last_error ? true : undefined));
+    for (let attempt = 0; attempt < 10; attempt++) {
+      testApp.clock.advance(20 * 60_000);
+      await runDueJobs(testApp.app.ctx, jobHandlers);
+    }
+    const parked = await jobOf();
+    expect(parked.last_error).toMatch(/The mail to ghost@refused.test was not sent: .*No such mailbox/);
+    expect(parked.run_at.startsWith('9999')).toBe(true);
+    await testApp.database.db.deleteFrom('jobs').where('id', '=', parked.id).execute();
   });
 });
 
