@@ -406,6 +406,15 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
     expect(JSON.stringify(document)).toContain('"url":"tel:+15555550100"');
   });
 
+  it('keeps a link whose scheme it does not know, which runs no script, as written (hhttps://, a typo, as GitBook keeps it)', () => {
+    const markdown = 'Merge a [change request](hhttps://gitbook.com/docs/collaboration/change-requests) or open [the app](x-quire-app://open).\n';
+    const document = expectStable(markdown);
+    expect(write(document)).toBe(markdown);
+    expect(JSON.stringify(document)).toContain('"url":"hhttps://gitbook.com/docs/collaboration/change-requests"');
+    // Script never: nor in a case or with a tab a browser would read past.
+    expect(JSON.stringify(read('[a](VBScript:msgbox) [b](Data:text/html,x) [c](java\tscript:x)'))).not.toMatch(/"kind":"url"/);
+  });
+
   it('leaves tags inside code alone', () => {
     const code = only('```markdown\n{% hint style="info" %}\nLiteral\n{% endhint %}\n```');
     expect(code.type).toBe('code');
@@ -1026,6 +1035,7 @@ describe('GitBook markdown corpus', () => {
       17: 'uA_wMoVA52-8CIAHyj1v_AwIZLeac0jpcnLLfM0x25Q',
       18: '82kzP2EM2078StjAJQDcoDEIIl6cID0fjaEOQ1db2zk',
       19: '82kzP2EM2078StjAJQDcoDEIIl6cID0fjaEOQ1db2zk',
+      20: '82kzP2EM2078StjAJQDcoDEIIl6cID0fjaEOQ1db2zk',
     };
     expect(read.digest('base64url')).toBe(corpusReadBy[DOCUMENT_CONVERSION]);
   });

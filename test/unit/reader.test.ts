@@ -146,6 +146,17 @@ describe('rendering documents for readers', () => {
     expect([...document.querySelectorAll('a')].map((link) => link.getAttribute('href'))).toEqual(['/docs/p1']);
   });
 
+  it('links only schemes that run no script: a link of a scheme it does not know shows its words, one to script that a stored document holds is never a link', () => {
+    const { document } = render('Merge a [change request](hhttps://gitbook.com/docs) now.');
+    expect(document.querySelector('a')).toBeNull();
+    expect(document.body.textContent).toContain('Merge a change request now.');
+    const link = (url: string) => ({ object: 'inline', type: 'link', data: { ref: { kind: 'url', url } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: url.slice(0, 4), marks: [] }] }] });
+    const stored = { nodes: [{ object: 'block', type: 'paragraph', nodes: ['javascript:alert(1)', 'vbscript:x', 'data:text/html,x', 'java\tscript:x'].map(link) }] };
+    const html = renderDocument(stored as never, context);
+    expect(html).not.toContain('<a');
+    expect(html).toContain('java');
+  });
+
   it('escapes what a document says: HTML in text stays text', () => {
     const { document, html } = render('<script>alert(1)</script>\n\nA <b onclick="x()">bold</b> claim & <i>more</i>');
     expect(document.querySelector('script')).toBeNull();

@@ -19,7 +19,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
-import { isSafeLinkUrl } from './safety.ts';
+import { isStorableLinkUrl } from './safety.ts';
 import { textAndEmoji } from './emoji.ts';
 import { CONTAINER_TAGS, EMPTY_PARAGRAPH_LINE, isolateTags, tagOf, type Tag } from './tags.ts';
 import {
@@ -499,7 +499,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
   const refOf = (url: string, image = false): ContentRef | undefined => {
     const trimmed = url.trim();
     if (image && /^data:image\//i.test(trimmed)) return { kind: 'url', url: trimmed };
-    return isSafeLinkUrl(trimmed) ? resolve(trimmed) : undefined;
+    return isStorableLinkUrl(trimmed) ? resolve(trimmed) : undefined;
   };
 
   const textWithEmoji = (value: string, marks: Mark[]): Phrasing =>

@@ -15,6 +15,24 @@ const safeSchemes = new Set<string>(SAFE_LINK_SCHEMES);
  * ("java\tscript:"), so they are dropped here before the scheme is read.
  */
 export function isSafeLinkUrl(url: string): boolean {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.replace(/[\u0000-\u0020\u007f]/g, ''));
-  return scheme === null || safeSchemes.has(scheme[1].toLowerCase());
+  const scheme = schemeOf(url);
+  return scheme === undefined || safeSchemes.has(scheme);
+}
+
+/** The URL's scheme in lower case, as a browser reads it, if it has one. */
+function schemeOf(url: string): string | undefined {
+  return /^([a-z][a-z0-9+.-]*):/i.exec(url.replace(/[\u0000-\u0020\u007f]/g, ''))?.[1].toLowerCase();
+}
+
+/** Schemes whose links run script, or show a page of the link's own making, when followed. */
+const SCRIPT_SCHEMES = new Set(['javascript', 'vbscript', 'data']);
+
+/**
+ * True for a URL a document may keep: any but one whose scheme runs script. A scheme
+ * neither safe nor known (`hhttps:`, a typo; an app's own) is kept as it was written, as
+ * GitBook keeps it, and the reader, which links only SAFE_LINK_SCHEMES, shows its words.
+ */
+export function isStorableLinkUrl(url: string): boolean {
+  const scheme = schemeOf(url);
+  return scheme === undefined || !SCRIPT_SCHEMES.has(scheme);
 }
