@@ -142,6 +142,8 @@ export interface RevisionsTable {
   files_hash: Generated<string>;
   /** Hash of the revision's reusable contents list in content_objects. */
   reusables_hash: Generated<string>;
+  /** Hash of the revision's tag library in content_objects (content/tagLibrary.ts); null: it has no tags. */
+  tags_hash: string | null;
   created_by: string | null;
   created_at: string;
 }

@@ -44,6 +44,14 @@ function layoutOf(stored: unknown) {
   return layout;
 }
 
+const NO_PAGE_TAGS = Object.freeze([]);
+
+/** GitBook's RevisionPageTag of each slug the page's front matter lists (Git Sync), naming a tag of its revision's library. */
+function pageTags(slugs: unknown) {
+  if (!Array.isArray(slugs) || slugs.length === 0) return NO_PAGE_TAGS;
+  return slugs.map((slug: string) => ({ tag: { kind: 'tag' as const, tag: slug } }));
+}
+
 /** Where a page opens in the app. */
 export function pageAppUrl(publicUrl: string, spaceId: string, path: string): string {
   return `${publicUrl}/s/${spaceId}/${path}`;
@@ -78,7 +86,7 @@ export function presentPage(
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
     urls: { app: pageAppUrl(publicUrl, spaceId, path) },
     pages: children.map((child) => presentPage(publicUrl, spaceId, tree, child, { nested: true, children: byParent, git: options.git, conditions: options.conditions })),
-    ...(type === 'document' ? { layout: layoutOf(page.meta.layout), tags: [], ...(page.blob ? { documentId: page.blob } : {}) } : {}),
+    ...(type === 'document' ? { layout: layoutOf(page.meta.layout), tags: pageTags(page.meta.tags), ...(page.blob ? { documentId: page.blob } : {}) } : {}),
     // A link page's href, as GitBook's reference: a page of the space when the path names one, else the URL.
     ...(type === 'link' && typeof page.meta.href === 'string' ? { target: linkResolverFor(tree, page.id)(page.meta.href) } : {}),
     ...(type === 'computed' ? { computed: page.meta.computed } : {}),

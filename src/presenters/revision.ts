@@ -3,6 +3,7 @@
 import { childrenOfSettledTree, type FlatTree } from '../content/tree.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
+import type { TagEntry, TagLibrary } from '../content/tagLibrary.ts';
 import type { GitBlob, GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { signLink } from '../lib/signedLinks.ts';
 import { presentGitCommit } from './gitSync.ts';
@@ -21,6 +22,7 @@ export interface PresentedRevision {
   tree: FlatTree;
   files: readonly FileEntry[];
   reusables: readonly ReusableEntry[];
+  tags: TagLibrary;
   /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
   published?: boolean;
   git?: { row: RevisionGitRow; paths: GitPaths };
@@ -66,6 +68,23 @@ export function presentReusableContent(reusable: ReusableEntry, git?: GitBlob) {
   return { id: reusable.id, title: reusable.title, document: reusable.blob, ...(git ? { git: { oid: git[1], path: git[0] } } : {}) };
 }
 
+/** GitBook's colours a tag may have; one a repository's tags.yaml gives otherwise is shown as the default (and written back as it was). */
+const TAG_COLORS = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', 'pink', 'violet', 'cyan', '$primary', '$info', '$success', '$warning', '$danger', '$tint']);
+
+/**
+ * GitBook's RevisionTag: its slug, label, colour and icon. Not its emoji: 0.202's schema
+ * offers one of `{emoji}` and `{icon?}`, which an object with an emoji always matches
+ * both of, so no answer with one keeps to it (tags.yaml keeps it, and an export writes it).
+ */
+export function presentTag(tag: TagEntry) {
+  return {
+    slug: tag.slug,
+    label: tag.label,
+    color: tag.color !== undefined && TAG_COLORS.has(tag.color) ? tag.color : 'default',
+    ...(tag.icon !== undefined ? { icon: tag.icon } : {}),
+  };
+}
+
 export function presentRevision(links: FileLinks, spaceId: string, view: PresentedRevision) {
   const git = gitPathsOf(view);
   return {
@@ -75,7 +94,7 @@ export function presentRevision(links: FileLinks, spaceId: string, view: Present
     pages: presentPageTree(links.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages, !view.published),
     files: view.files.map((file) => presentFile(links, file, git.files[file.id], view.published)),
     reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
-    tags: [],
+    tags: view.tags.tags.map(presentTag),
     createdAt: view.revision.created_at,
     type: 'edits' as const,
     ...(view.git ? { git: presentGitCommit(view.git.row, !view.published) } : {}),

@@ -91,11 +91,11 @@ export async function editChangeRequestContent(
     const baseTree = await treeOf(trx, revision.root_hash);
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
-    const { files, reusables } = await listsOf(trx, revision);
+    const { files, reusables, tags } = await listsOf(trx, revision);
     const { tree, outcome } = appliedBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
-    const revisionId = await storeRevision(ctx, trx, { tree, files, reusables }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
+    const revisionId = await storeRevision(ctx, trx, { tree, files, reusables, tags }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
     return { presented: await presentChangeRequestOf(ctx, trx, space, changeRequest.id), outcome };

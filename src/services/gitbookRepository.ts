@@ -94,12 +94,12 @@ export async function revisionAsRepository(
   const revision = await requireRevision(db, space.revision_id);
   const tree = await treeOf(db, revision.root_hash);
   const before = synced ? await treeOf(db, (await requireRevision(db, synced.revisionId)).root_hash) : undefined;
-  const { files, reusables } = await listsOf(db, revision);
+  const { files, reusables, tags } = await listsOf(db, revision);
   // A repository may be public: only a public spec's address is written (as its content's
   // public URL is answered), never one holding credentials; one uploaded as text has none.
   const specs = await openApiSpecsQuery(db, space.organization_id).where('s.visibility', '=', 'public').execute();
   const specUrls = new Map(specs.flatMap((spec) => (spec.source_url && !hasCredentials(spec.source_url) ? [[spec.slug, spec.source_url] as const] : [])));
-  return writeAsRepository(databaseObjectStore(db), { tree, files, reusables }, config, kept, specUrls, write, synced && before && { ...synced, before });
+  return writeAsRepository(databaseObjectStore(db), { tree, files, reusables, tags }, config, kept, specUrls, write, synced && before && { ...synced, before });
 }
 
 /** The files of a folder, as a repository to read; .git and node_modules left out. */

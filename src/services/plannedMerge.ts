@@ -5,6 +5,7 @@ import { mergeFiles } from '../content/files.ts';
 import { mergeTrees, type TextMerger } from '../content/merge.ts';
 import { getAll } from '../content/objects.ts';
 import { mergeReusables } from '../content/reusables.ts';
+import { mergeTagLibraries } from '../content/tagLibrary.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import type { Db } from '../db/schema.ts';
 import { runSized } from '../workers/pool.ts';
@@ -35,6 +36,7 @@ export async function mergeRevisions(db: Db, revisions: ThreeWay) {
     conflicts: [...result.conflicts, ...reusables.conflicts],
     files: mergeFiles(ours.files, theirs.files),
     reusables: reusables.reusables,
+    tags: mergeTagLibraries(base.tags, ours.tags, theirs.tags),
     bases: [ours.tree, theirs.tree],
     trees: [ours.tree, theirs.tree, base.tree],
     reusableLists: [ours.reusables, theirs.reusables, base.reusables],

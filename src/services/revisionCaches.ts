@@ -7,6 +7,7 @@ import type { Hash } from '../content/objects.ts';
 import type { FlatTree, TreeOutline } from '../content/tree.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
+import type { TagLibrary } from '../content/tagLibrary.ts';
 import type { PageLinks } from '../content/links.ts';
 import type { GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
@@ -21,6 +22,7 @@ export interface RevisionGit {
 export interface SharedLists {
   files: readonly FileEntry[];
   reusables: readonly ReusableEntry[];
+  tags: TagLibrary;
 }
 
 /** Page lists up to this much JSON (about 500 pages) are kept with the others; of larger ones only the last read. */

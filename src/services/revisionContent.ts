@@ -6,6 +6,7 @@ import { hasConditionalBlocks, hasEarlierForms, linkResolverFor, namedFiles, wit
 import { childrenOfSettledTree, type FlatPage, type FlatTree } from '../content/tree.ts';
 import type { FileEntry } from '../content/files.ts';
 import type { ReusableEntry } from '../content/reusables.ts';
+import type { TagLibrary } from '../content/tagLibrary.ts';
 import type { Hash } from '../content/objects.ts';
 import { runSized } from '../workers/pool.ts';
 import { revisionGitStamp } from '../db/repos/gitSync.ts';
@@ -37,7 +38,7 @@ export function presentFile(ctx: ServiceContext, file: FileEntry, git?: GitBlob,
 const PROCESS = { revisions: processRevisionCaches };
 export const treeOf = (db: Db, root: Hash): Promise<FlatTree> => revisions.treeOf(PROCESS, db, root);
 export const requireRevision = (db: Db, revisionId: string): Promise<RevisionRow> => revisions.requireRevision(PROCESS, db, revisionId);
-export const listsOf = (db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> => revisions.listsOf(PROCESS, db, revision);
+export const listsOf = (db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[]; tags: TagLibrary }> => revisions.listsOf(PROCESS, db, revision);
 export const rememberTree = (root: Hash, tree: FlatTree, superseded?: Hash): void => revisions.rememberTree(PROCESS, root, tree, superseded);
 
 /**

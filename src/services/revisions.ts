@@ -10,6 +10,7 @@ import { getAll, MemoryObjectStore, type Hash } from '../content/objects.ts';
 import { childrenByParent, childrenOfSettledTree, findPageByPath, outlineOf, readTree, writeTree, type FlatPage, type FlatTree, type TreeOutline } from '../content/tree.ts';
 import { writeFiles, type FileEntry } from '../content/files.ts';
 import { writeReusables, type ReusableEntry } from '../content/reusables.ts';
+import { NO_TAGS, writeTagLibrary, type TagLibrary } from '../content/tagLibrary.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { verifyLink } from '../lib/signedLinks.ts';
@@ -34,6 +35,7 @@ export interface RevisionView {
   /** Shared by every reader of the revision, and frozen. */
   files: readonly FileEntry[];
   reusables: readonly ReusableEntry[];
+  tags: TagLibrary;
   /** Read as published content, by someone with no role on the space: its file links are the stable ones. */
   published?: boolean;
   /** The pages closed to this reader of published content, left out of `tree` (content/adaptive.ts: pagesReadBy); '' or absent: none. */
@@ -173,20 +175,25 @@ export async function revisionGitOf(ctx: RevisionsContext, db: Db, revisionId: s
   return git;
 }
 
-/** A revision's files and reusable contents parsed afresh, for writers, which change them (reads share them: loadRevision). */
-export async function listsOf(ctx: RevisionsContext, db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[] }> {
-  const [files, reusables] = await objectTexts(db, ctx.revisions.listTexts, [revision.files_hash, revision.reusables_hash]);
-  return { files: JSON.parse(files) as FileEntry[], reusables: JSON.parse(reusables) as ReusableEntry[] };
+/** The hashes of a revision's lists: its files, its reusable contents, and its tag library where it has one. */
+const listHashes = (revision: RevisionRow) => [revision.files_hash, revision.reusables_hash, ...(revision.tags_hash ? [revision.tags_hash] : [])];
+
+/** A revision's files, reusable contents and tags parsed afresh, for writers, which change them (reads share them: loadRevision). */
+export async function listsOf(ctx: RevisionsContext, db: Db, revision: RevisionRow): Promise<{ files: FileEntry[]; reusables: ReusableEntry[]; tags: TagLibrary }> {
+  const [files, reusables, tags] = await objectTexts(db, ctx.revisions.listTexts, listHashes(revision));
+  return { files: JSON.parse(files) as FileEntry[], reusables: JSON.parse(reusables) as ReusableEntry[], tags: tags === undefined ? NO_TAGS : (JSON.parse(tags) as TagLibrary) };
 }
 
 /** The lists as reads share them (RevisionCaches.sharedLists). */
 async function sharedListsOf(caches: RevisionCaches, db: Db, revision: RevisionRow): Promise<SharedLists> {
-  const key = `${revision.files_hash} ${revision.reusables_hash}`;
+  const hashes = listHashes(revision);
+  const key = hashes.join(' ');
   const kept = caches.sharedLists.get(key);
   if (kept) return kept;
-  const texts = await objectTexts(db, caches.listTexts, [revision.files_hash, revision.reusables_hash]);
-  const [files, reusables] = texts.map((text) => Object.freeze((JSON.parse(text) as object[]).map(deepFreeze)));
-  const lists = { files: files as readonly FileEntry[], reusables: reusables as readonly ReusableEntry[], length: texts[0].length + texts[1].length };
+  const texts = await objectTexts(db, caches.listTexts, hashes);
+  const [files, reusables] = texts.slice(0, 2).map((text) => Object.freeze((JSON.parse(text) as object[]).map(deepFreeze)));
+  const tags = texts[2] === undefined ? NO_TAGS : deepFreeze(JSON.parse(texts[2]) as TagLibrary);
+  const lists = { files: files as readonly FileEntry[], reusables: reusables as readonly ReusableEntry[], tags, length: texts.reduce((sum, text) => sum + text.length, 0) };
   if (!db.isTransaction) caches.sharedLists.keep(key, lists);
   return lists;
 }
@@ -198,8 +205,8 @@ function deepFreeze<Value>(value: Value): Value {
 
 export async function loadRevision(ctx: ServiceContext, revisionId: string): Promise<RevisionView> {
   const revision = await requireRevision(ctx, ctx.db, revisionId);
-  const [tree, { files, reusables }] = await Promise.all([treeOf(ctx, ctx.db, revision.root_hash), sharedListsOf(ctx.revisions, ctx.db, revision)]);
-  return { revision, tree, files, reusables };
+  const [tree, { files, reusables, tags }] = await Promise.all([treeOf(ctx, ctx.db, revision.root_hash), sharedListsOf(ctx.revisions, ctx.db, revision)]);
+  return { revision, tree, files, reusables, tags };
 }
 
 /** The bytes behind a download link, or undefined when the link is forged or expired. */
@@ -239,7 +246,7 @@ export function requireReusableContent(view: Pick<RevisionView, 'reusables'>, re
 export async function storeRevision(
   ctx: ServiceContext,
   trx: Db,
-  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[] },
+  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[]; tags: TagLibrary },
   /** The trees it was made from: what it shares with them is stored already. */
   bases: FlatTree[],
   blobs: Map<Hash, string>,
@@ -256,6 +263,7 @@ export async function storeRevision(
   const root = await writeTree(fresh, content.tree, bases);
   const filesHash = await writeFiles(fresh, content.files);
   const reusablesHash = await writeReusables(fresh, content.reusables);
+  const tagsHash = await writeTagLibrary(fresh, content.tags);
   await databaseObjectStore(trx).put(fresh.objects);
   rememberTree(ctx, root, content.tree, superseded);
   const revisionId = newId();
@@ -265,6 +273,7 @@ export async function storeRevision(
     root_hash: root,
     files_hash: filesHash,
     reusables_hash: reusablesHash,
+    tags_hash: tagsHash,
     created_by: actor.user.id,
     created_at: isoNow(ctx.clock),
   });

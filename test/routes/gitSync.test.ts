@@ -770,6 +770,50 @@ describe('Git Sync of reusable content', () => {
   });
 });
 
+describe("Git Sync of the space's tags", () => {
+  /** GitBook's tag library, and pages that name its tags in their front matter. */
+  const TAGGED: Record<string, string> = {
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Beta](beta.md)\n',
+    'README.md': '# Home\n\nWelcome.\n',
+    'beta.md': '---\ntags:\n  - new\n  - beta\n---\n\n# Beta\n\nTry it.\n',
+    '.gitbook/tags.yaml': '- tag: new\n  label: New\n  icon: sparkles\n  color: $primary\n- tag: beta\n  label: Beta\n  emoji: 1f9ea\n',
+  };
+
+  it("shows .gitbook/tags.yaml as the revision's tags and pages' tags, carries them through merges, and exports them back byte for byte", async () => {
+    server.commit(TAGGED, 'Tags');
+    const space = await newSpace('Tagged');
+    expect((await importInto(space.id)).operation).toMatchObject({ state: 'success', warnings: [] });
+    const revision = (await call('GET', `/v1/spaces/${space.id}/content`)).body;
+    expect(revision.tags).toEqual([
+      { slug: 'new', label: 'New', color: '$primary', icon: 'sparkles' },
+      // GitBook's schema has no room for an emoji (presentTag); the file keeps it.
+      { slug: 'beta', label: 'Beta', color: 'default' },
+    ]);
+    expectGitBookAnswer('getRevisionById', (await call('GET', `/v1/spaces/${space.id}/revisions/${revision.id}`)).body);
+    const beta = await byTitle(space.id, 'Beta');
+    expect(beta.tags).toEqual([{ tag: { kind: 'tag', tag: 'new' } }, { tag: { kind: 'tag', tag: 'beta' } }]);
+    expect((await byTitle(space.id, 'Home')).tags).toEqual([]);
+
+    // An edit merged in the space keeps them.
+    const edited = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${edited.id}/content`, { changes: [{ operation: 'update_page', page: (await byTitle(space.id, 'Home')).id, document: '# Home\n\nWelcome, from Quire.' }] });
+    expect((await call('POST', `/v1/spaces/${space.id}/change-requests/${edited.id}/merge`)).body.result).toBe('merge');
+    expect((await call('GET', `/v1/spaces/${space.id}/content`)).body.tags).toEqual(revision.tags);
+
+    // A change to them in git merges three-way with that edit; an export writes the file as git has it, by hand.
+    const relabelled = '# Our tags, written by hand\n- tag: new\n  label: "Just out"\n  icon: sparkles\n  color: $primary\n- tag: beta\n  label: Beta\n  emoji: 1f9ea\n';
+    server.change({ '.gitbook/tags.yaml': relabelled }, 'Relabel a tag');
+    expect((await importInto(space.id)).operation.state).toBe('success');
+    expect((await call('GET', `/v1/spaces/${space.id}/content`)).body.tags[0]).toEqual({ slug: 'new', label: 'Just out', color: '$primary', icon: 'sparkles' });
+    expect(await markdownOf(space.id, (await byTitle(space.id, 'Home')).id)).toBe('Welcome, from Quire.');
+    expect((await exportFrom(space.id)).operation.state).toBe('success');
+    const exported = server.read().files;
+    expect(exported['.gitbook/tags.yaml']).toBe(relabelled);
+    expect(exported['beta.md']).toBe(TAGGED['beta.md']);
+    expect(exported['README.md']).toBe('# Home\n\nWelcome, from Quire.\n');
+  });
+});
+
 describe('Git Sync safety', () => {
   it('never stores or shows the credentials of the URL, and says when the server refuses them', async () => {
     server.commit(DOCS);

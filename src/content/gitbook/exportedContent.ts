@@ -7,10 +7,12 @@ import { documentToMarkdown, linkResolverFor, markdownToDocument, linkWriterFor,
 import type { FileEntry } from '../files.ts';
 import type { ObjectStore } from '../objects.ts';
 import type { ReusableEntry } from '../reusables.ts';
+import type { TagLibrary } from '../tagLibrary.ts';
 import { childrenByParent, type FlatTree, type PageMeta } from '../tree.ts';
 import { frontFromMeta } from './frontMatter.ts';
 import { defaultPagePaths, defaultReusablePaths } from './layout.ts';
 import { ASSETS_DIRECTORY, writeIncludeFile, writePageFile, writeSummary, type ComputedPagesBlock, type ExportedPage, type RepositoryConfig } from './repository.ts';
+import { TAGS_FILE, writeTagsFile } from './tagsFile.ts';
 import { brokenLinkTo } from './toMarkdown.ts';
 
 /**
@@ -41,7 +43,7 @@ export interface RepositoryLayout {
 export async function writeAsRepository(
   /** Where the revision's markdown and files are read. */
   store: ObjectStore,
-  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[] },
+  content: { tree: FlatTree; files: FileEntry[]; reusables: ReusableEntry[]; tags: TagLibrary },
   config: RepositoryConfig,
   /** Where pages and includes were at the last sync, and the blocks of computed pages the repository's SUMMARY.md lists. */
   kept: { pages: Map<string, string>; reusables: Map<string, string>; computedPages?: ComputedPagesBlock[] },
@@ -146,6 +148,8 @@ export async function writeAsRepository(
         children: outline(page.id),
       };
     });
+  // As it was read while the tags are the same; a space without tags writes none, and leaves the branch's file as it is.
+  if (content.tags.tags.length > 0) await write(TAGS_FILE, Buffer.from(writeTagsFile(content.tags)));
   await write(config.summary, Buffer.from(writeSummary(outline(null), config.summary, computedPages)));
   return { pagePaths, filePaths, reusablePaths };
 }

@@ -19,6 +19,11 @@ export function metaFromFront(front: Record<string, unknown>, frontText: string 
     if (typeof front[field] === 'boolean') meta[field] = front[field];
     else warnings.push(`${where}: front matter "${field}" must be true or false; it is left out`);
   }
+  // The slugs of the tags of the space's library (.gitbook/tags.yaml) the page has; the front matter's text keeps them for an export.
+  if (front.tags !== undefined) {
+    if (Array.isArray(front.tags) && front.tags.every((tag) => typeof tag === 'string')) meta.tags = front.tags;
+    else warnings.push(`${where}: front matter "tags" must be a list of tags' names; the page shows none`);
+  }
   if (typeof front.cover === 'string') {
     const file = coverFile(front.cover);
     if (file) meta.cover = { ref: { kind: 'file', file }, ...(typeof front.coverY === 'number' ? { yPos: front.coverY } : {}) };

@@ -11,6 +11,7 @@ import { documentToMarkdown, hasScheme, linksAsWritten, linkWriterFor, markdownT
 import type { FileEntry } from '../files.ts';
 import { hashOf, type Hash, type ObjectStore } from '../objects.ts';
 import type { ReusableEntry } from '../reusables.ts';
+import type { TagLibrary } from '../tagLibrary.ts';
 import type { FlatPage, FlatTree, PageMeta } from '../tree.ts';
 import { metaFromFront } from './frontMatter.ts';
 import { defaultPagePaths, defaultReusablePaths, pagePlaceOf } from './layout.ts';
@@ -72,6 +73,7 @@ export interface ImportedContent {
   filePaths: Record<string, [string, string]>;
   reusables: ReusableEntry[];
   reusablePaths: Record<string, [string, string]>;
+  tags: TagLibrary;
   redirects: Array<{ path: string; pageId: string }>;
   warnings: string[];
 }
@@ -313,7 +315,7 @@ export async function importedContent(
     if (pageId) redirects.push({ path: redirect.source.replace(/\.md$/i, '').replace(/\/README$/i, ''), pageId });
     else warnings.push(`.gitbook.yaml: the redirect from ${redirect.source} leads to ${redirect.destination}, which is not a page; it is left out`);
   }
-  return { tree, files, reusables, blobs, pagePaths, filePaths, reusablePaths, redirects, warnings };
+  return { tree, files, reusables, blobs, pagePaths, filePaths, reusablePaths, tags: repository.tags, redirects, warnings };
 }
 
 function contentTypeOf(name: string): string {

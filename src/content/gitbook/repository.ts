@@ -12,7 +12,9 @@ import { posix } from 'node:path';
 import { dump as dumpYaml } from 'js-yaml';
 import { parse as parseYaml } from 'yaml';
 import { toString } from 'mdast-util-to-string';
+import { NO_TAGS, type TagLibrary } from '../tagLibrary.ts';
 import { parseGitBookMarkdown } from './fromMarkdown.ts';
+import { readTagsFile, TAGS_FILE } from './tagsFile.ts';
 import { titleHeading } from './toMarkdown.ts';
 
 /** Where the docs sit in the repository and what the configuration says of them. */
@@ -76,6 +78,8 @@ export interface RepositoryContent {
   includes: RepositoryInclude[];
   /** Files under .gitbook/assets, relative to the docs' root. */
   assets: string[];
+  /** The tag library, from .gitbook/tags.yaml. */
+  tags: TagLibrary;
   /** What a person should know about the import: files listed twice, pages left out, unreadable front matter. */
   warnings: string[];
 }
@@ -410,7 +414,8 @@ export async function readRepository(source: RepositorySource, projectDirectory 
     const kept = frontText !== undefined && frontText !== frontMatterYaml({ title }) ? { frontText } : {};
     includes.push({ path, title, ...kept, body });
   }
-  return { config, pages, includes, assets, warnings };
+  const tags = docSet.has(TAGS_FILE) ? readTagsFile(await read(TAGS_FILE), warnings) : NO_TAGS;
+  return { config, pages, includes, assets, tags, warnings };
 }
 
 /** A page as exported: its file, and where its sub-pages go. */

@@ -29,6 +29,23 @@ import { serializePageTrees } from '../../plugins/validation.ts';
 
 const Nested = Type.Object({}, { additionalProperties: true, description: 'A page, with its own sub-pages' });
 
+const PageTagSchema = Type.Object({
+  tag: Type.Object(
+    {
+      kind: Type.Literal('tag'),
+      tag: Type.String({ description: "The tag's slug, as the revision's `tags` name it" }),
+    },
+    { description: 'A reference to a tag of the revision' },
+  ),
+});
+
+const TagSchema = Type.Object({
+  slug: Type.String({ description: 'How pages name the tag; never changes' }),
+  label: Type.String({ description: 'What the tag shows' }),
+  color: Type.String({ description: "One of GitBook's text colours (`default` where none is set)" }),
+  icon: Type.Optional(Type.String({ description: 'Its icon, where it has one' })),
+});
+
 export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
   {
     id: Type.String(),
@@ -48,6 +65,7 @@ export const PageSchema = Type.Unsafe<PresentedPage>(Type.Object(
     createdAt: Type.Optional(Type.String({ format: 'date-time' })),
     updatedAt: Type.Optional(Type.String({ format: 'date-time' })),
     urls: Type.Object({ app: Type.String() }),
+    tags: Type.Optional(Type.Array(PageTagSchema, { description: "Document pages: the tags of the revision's library the page has (Git Sync: its front matter's `tags`)" })),
     pages: Type.Array(Nested),
   },
   { additionalProperties: true },
@@ -77,7 +95,7 @@ const RevisionSchema = Type.Object({
   pages: Type.Array(PageSchema),
   files: Type.Array(FileSchema),
   reusableContents: Type.Array(ReusableContentSchema),
-  tags: Type.Array(Nested, { description: 'Tags of the revision: Quire has none' }),
+  tags: Type.Array(TagSchema, { description: "The revision's tag library, which its pages' tags name (Git Sync: .gitbook/tags.yaml)" }),
   createdAt: Type.String({ format: 'date-time' }),
   type: Type.String(),
   git: Type.Optional(
