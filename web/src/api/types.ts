@@ -13,6 +13,8 @@ export interface Organization {
   id: string;
   title: string;
   urls: { app: string; location?: string; logo?: string };
+  /** What the signed-in person may do in it (createContent: spaces and collections). */
+  permissions?: { admin?: boolean; createContent?: boolean };
 }
 
 /** A list answer: GitBook's `{ items, next }`. */

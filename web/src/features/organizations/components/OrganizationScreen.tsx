@@ -1,10 +1,10 @@
-// `/o/:organizationId/…`: an organization's home. Its collections and spaces, members,
-// sites and settings come as their screens are built (routes.tsx).
-import { Container, Text, Title } from '@mantine/core';
+// `/o/:organizationId/`: an organization's home, its collections and spaces.
+import { Container, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
+import { ContentsPanel } from '../../spaces/components/ContentsPanel.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { lastOrganization, useOrganization } from '../queries/organizations.ts';
 
@@ -19,12 +19,10 @@ export function OrganizationScreen() {
   if (!organization) return <FullPageLoader />;
   return (
     <Container size="lg" py="xl">
-      <Title order={1} size="h2">
+      <Title order={1} size="h2" mb="md">
         {organization.title}
       </Title>
-      <Text c="dimmed" mt="sm">
-        The organization's collections and spaces will be listed here.
-      </Text>
+      <ContentsPanel organizationId={organization.id} canCreate={organization.permissions?.createContent === true} />
     </Container>
   );
 }
