@@ -1,0 +1,100 @@
+// The side navigation of a space's pages. Only the rows in view are in the page (a space
+// may hold thousands), so it is interactive at once; the open page's ancestors start open.
+import { Anchor, Box, Text, UnstyledButton } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { ancestorsOf, visibleRows, type PageIndex } from './pageTree.ts';
+
+const ROW_HEIGHT = 34;
+
+interface Props {
+  index: PageIndex;
+  currentPageId: string | undefined;
+  /** The app path a page's path is under: /s/<space> or a revision's. */
+  basePath: string;
+  onNavigate?: () => void;
+}
+
+export function PageTree({ index, currentPageId, basePath, onNavigate }: Props) {
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorsOf(index, currentPageId)));
+  useEffect(() => {
+    // Opening a page from elsewhere (search, a link) opens its branch.
+    const ancestors = ancestorsOf(index, currentPageId);
+    setExpanded((open) => (ancestors.every((id) => open.has(id)) ? open : new Set([...open, ...ancestors])));
+  }, [index, currentPageId]);
+  const rows = useMemo(() => visibleRows(index, expanded), [index, expanded]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const currentRow = rows.findIndex((row) => row.page.id === currentPageId);
+  const scrolledTo = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (currentRow < 0 || scrolledTo.current === currentPageId) return;
+    scrolledTo.current = currentPageId;
+    virtualizer.scrollToIndex(currentRow, { align: 'auto' });
+  }, [currentRow, currentPageId, virtualizer]);
+  const toggle = (pageId: string) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(pageId)) next.add(pageId);
+      return next;
+    });
+  if (rows.length === 0) return null;
+  return (
+    <Box ref={scroller} h="100%" style={{ overflowY: 'auto' }} py="xs">
+      <ul style={{ listStyle: 'none', margin: 0, padding: 0, height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const { page, depth, hasChildren } = rows[item.index];
+          const open = expanded.has(page.id);
+          const current = page.id === currentPageId;
+          const label = (
+            <>
+              {page.emoji && <span aria-hidden="true">{page.emoji} </span>}
+              {page.title || 'Untitled'}
+            </>
+          );
+          return (
+            <li
+              key={page.id}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, display: 'flex', alignItems: 'center', paddingLeft: `calc(${depth} * 0.9rem + 0.5rem)`, paddingRight: '0.5rem' }}
+            >
+              {hasChildren && page.type !== 'group' ? (
+                <UnstyledButton onClick={() => toggle(page.id)} aria-expanded={open} aria-label={`${open ? 'Close' : 'Open'} ${page.title}`} w={22} ta="center" c="dimmed" style={{ flex: 'none' }}>
+                  <span aria-hidden="true" style={{ display: 'inline-block', transform: open ? 'rotate(90deg)' : undefined }}>
+                    ›
+                  </span>
+                </UnstyledButton>
+              ) : (
+                <span style={{ width: 22, flex: 'none' }} />
+              )}
+              {page.type === 'group' ? (
+                <Text size="xs" fw={700} tt="uppercase" c="dimmed" truncate>
+                  {label}
+                </Text>
+              ) : page.type === 'link' ? (
+                <Anchor href={page.href} size="sm" truncate target="_blank" rel="noreferrer" c="inherit">
+                  {label} <span aria-hidden="true">↗</span>
+                </Anchor>
+              ) : (
+                <Anchor
+                  component={Link}
+                  to={`${basePath}/${page.path}`}
+                  size="sm"
+                  truncate
+                  onClick={onNavigate}
+                  aria-current={current ? 'page' : undefined}
+                  fw={current ? 700 : undefined}
+                  c={current ? undefined : 'inherit'}
+                  underline={current ? 'always' : 'hover'}
+                  style={{ flex: 1 }}
+                >
+                  {label}
+                </Anchor>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </Box>
+  );
+}
