@@ -1,0 +1,28 @@
+// What a change request changes, page by page: its content against the revision it started from.
+import type { PageEntry } from '../../pages/api/content.ts';
+
+export interface ChangedPage {
+  change: 'added' | 'edited' | 'removed';
+  page: PageEntry;
+}
+
+function flatten(pages: PageEntry[], into = new Map<string, PageEntry>()) {
+  for (const page of pages) {
+    into.set(page.id, page);
+    if (page.pages) flatten(page.pages, into);
+  }
+  return into;
+}
+
+export function changedPages(before: PageEntry[], after: PageEntry[]): ChangedPage[] {
+  const old = flatten(before);
+  const now = flatten(after);
+  const changes: ChangedPage[] = [];
+  for (const [id, page] of now) {
+    const was = old.get(id);
+    if (!was) changes.push({ change: 'added', page });
+    else if (was.documentId !== page.documentId || was.title !== page.title || was.path !== page.path || was.emoji !== page.emoji) changes.push({ change: 'edited', page });
+  }
+  for (const [id, page] of old) if (!now.has(id)) changes.push({ change: 'removed', page });
+  return changes;
+}
