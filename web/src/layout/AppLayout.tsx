@@ -1,5 +1,5 @@
-// The frame of every signed-in screen: a header with the organization switcher, the
-// theme toggle and the person's menu, above the screen. A screen that wants a side
+// The frame of every signed-in screen: a header with the organization switcher, search
+// (Ctrl-K), the theme toggle and the person's menu, above the screen. A screen that wants a side
 // navigation renders Mantine's AppShell.Navbar itself.
 import { Anchor, AppShell, Group } from '@mantine/core';
 import { Suspense } from 'react';
@@ -8,6 +8,7 @@ import { ColorSchemeToggle } from '../components/ColorSchemeToggle.tsx';
 import { FullPageLoader } from '../components/FullPageLoader.tsx';
 import { UserMenu } from '../features/auth/components/UserMenu.tsx';
 import { OrganizationSwitcher } from '../features/organizations/components/OrganizationSwitcher.tsx';
+import { SearchSpotlight } from '../features/search/components/SearchSpotlight.tsx';
 
 export function AppLayout() {
   return (
@@ -21,6 +22,7 @@ export function AppLayout() {
             <OrganizationSwitcher />
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <SearchSpotlight />
             <ColorSchemeToggle />
             <UserMenu />
           </Group>
