@@ -15,16 +15,21 @@ const builds = join(root, 'node_modules', '.cache', 'quire', 'web');
 /** Files worth sending gzipped: the server sends the .gz beside each to a browser that takes it. */
 const COMPRESSIBLE = /\.(?:js|css|html|svg|json|map)$/;
 
-/** What the build is made of: this file (its settings), web/'s files and the installed packages (the lock file names their versions). */
+/** The server's sources the app imports: the published site's renderer and stylesheet, and the document model they read. */
+const SHARED_SOURCES = ['src/reader', 'src/content/gitbook'];
+
+/** What the build is made of: this file (its settings), web/'s files, the server's sources it shares and the installed packages (the lock file names their versions). */
 function sourcesKey(): string {
   const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url)));
   for (const manifest of ['package-lock.json', 'package.json']) {
     const path = join(root, manifest);
     if (existsSync(path)) hash.update(readFileSync(path));
   }
-  for (const file of readdirSync(webSources, { recursive: true, encoding: 'utf8' }).sort()) {
-    const path = join(webSources, file);
-    if (statSync(path).isFile()) hash.update(file).update(readFileSync(path));
+  for (const directory of [webSources, ...SHARED_SOURCES.map((shared) => join(root, shared))]) {
+    for (const file of readdirSync(directory, { recursive: true, encoding: 'utf8' }).sort()) {
+      const path = join(directory, file);
+      if (statSync(path).isFile()) hash.update(file).update(readFileSync(path));
+    }
   }
   return hash.digest('hex').slice(0, 16);
 }

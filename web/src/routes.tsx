@@ -42,11 +42,11 @@ const routes: RouteObject[] = [
               { path: 'account', ...screen(() => import('./features/account/components/AccountScreen.tsx'), 'AccountScreen') },
               // Finding and reading (features organizations, spaces, pages, changeRequests).
               { path: 'o/:organizationId', ...screen(() => import('./features/organizations/components/OrganizationScreen.tsx'), 'OrganizationScreen') },
-              { path: 'o/:organizationId/c/:collectionId', element: <Placeholder title="Collection" /> },
-              { path: 's/:spaceId/~/changes', element: <Placeholder title="Change requests" /> },
-              { path: 's/:spaceId/~/changes/:changeRequestNumber', element: <Placeholder title="Change request" /> },
-              { path: 's/:spaceId/~/revisions/:revisionId', element: <Placeholder title="Revision" /> },
-              { path: 's/:spaceId/*', element: <Placeholder title="Space" /> },
+              { path: 'o/:organizationId/c/:collectionId', ...screen(() => import('./features/spaces/components/CollectionScreen.tsx'), 'CollectionScreen') },
+              { path: 's/:spaceId/~/changes', ...screen(() => import('./features/changeRequests/components/ChangeRequestsScreen.tsx'), 'ChangeRequestsScreen') },
+              { path: 's/:spaceId/~/changes/:changeRequestNumber/*', ...screen(() => import('./features/changeRequests/components/ChangeRequestScreen.tsx'), 'ChangeRequestScreen') },
+              { path: 's/:spaceId/~/revisions/:revisionId/*', ...screen(() => import('./features/pages/components/SpaceScreen.tsx'), 'SpaceScreen') },
+              { path: 's/:spaceId/*', ...screen(() => import('./features/pages/components/SpaceScreen.tsx'), 'SpaceScreen') },
               // Administration (features members, teams, sites, integrations, gitSync, settings).
               { path: 'o/:organizationId/members', element: <Placeholder title="Members" /> },
               { path: 'o/:organizationId/teams', element: <Placeholder title="Teams" /> },
