@@ -1,0 +1,98 @@
+// How the site looks: the fields people change most, saved together, with the site
+// itself beside them in a frame that reloads after each save.
+import { Button, ColorInput, Grid, Group, NativeSelect, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
+import { formValues } from '../../../components/formValues.ts';
+import { putCustomization, type Customization, type Site } from '../api/sites.ts';
+import { useCustomization, useSiteMutation } from '../queries/sites.ts';
+
+const THEMES = ['clean', 'muted', 'bold', 'gradient'].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }));
+const CORNERS = ['straight', 'rounded', 'circular'].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }));
+const ANNOUNCEMENT_STYLES = ['info', 'warning', 'danger', 'success'].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }));
+
+export function CustomizationSection({ organizationId, site }: { organizationId: string; site: Site }) {
+  const { data: customization, error } = useCustomization(organizationId, site.id);
+  const [version, setVersion] = useState(0);
+  const saving = useSiteMutation(organizationId, (body: Partial<Customization>) => putCustomization(organizationId, site.id, body));
+  return (
+    <Grid gutter="lg">
+      <Grid.Col span={{ base: 12, md: 5 }}>
+        <Paper withBorder p="lg" component="section" aria-labelledby="customization-title">
+          <ErrorAlert error={error} />
+          {customization && (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                const values = formValues(event.currentTarget);
+                saving.mutate(
+                  {
+                    title: values.title,
+                    styling: { ...customization.styling, theme: values.theme, corners: values.corners, primaryColor: { light: values.primaryLight, dark: values.primaryDark } },
+                    themes: { default: values.defaultTheme === 'dark' ? 'dark' : 'light', toggeable: values.toggeable === 'on' },
+                    announcement: {
+                      enabled: values.announcement === 'on' && !!values.message,
+                      ...(values.message ? { message: values.message } : {}),
+                      style: values.announcementStyle,
+                    },
+                  },
+                  { onSuccess: () => setVersion((previous) => previous + 1) },
+                );
+              }}
+            >
+              <Stack>
+                <Title order={2} size="h3" id="customization-title">
+                  Customization
+                </Title>
+                <ErrorAlert error={saving.error} />
+                {saving.isSuccess && (
+                  <Text role="status" size="sm">
+                    Saved. The preview shows it.
+                  </Text>
+                )}
+                <TextInput name="title" label="Title shown on the site" defaultValue={customization.title ?? site.title} required minLength={2} maxLength={128} />
+                <NativeSelect name="theme" label="Theme" defaultValue={customization.styling.theme} data={THEMES} />
+                <Group grow>
+                  <ColorInput name="primaryLight" label="Main colour (light)" defaultValue={customization.styling.primaryColor.light} format="hex" />
+                  <ColorInput name="primaryDark" label="Main colour (dark)" defaultValue={customization.styling.primaryColor.dark} format="hex" />
+                </Group>
+                <NativeSelect name="corners" label="Corners" defaultValue={customization.styling.corners} data={CORNERS} />
+                <NativeSelect
+                  name="defaultTheme"
+                  label="Readers see first"
+                  defaultValue={customization.themes.default}
+                  data={[
+                    { value: 'light', label: 'Light' },
+                    { value: 'dark', label: 'Dark' },
+                  ]}
+                />
+                <Switch name="toggeable" label="Readers may switch between light and dark" defaultChecked={customization.themes.toggeable} />
+                <Switch name="announcement" label="Show an announcement" defaultChecked={customization.announcement?.enabled ?? false} />
+                <TextInput name="message" label="Announcement" maxLength={500} defaultValue={customization.announcement?.message ?? ''} />
+                <NativeSelect name="announcementStyle" label="Announcement style" defaultValue={customization.announcement?.style ?? 'info'} data={ANNOUNCEMENT_STYLES} />
+                <Group>
+                  <Button type="submit" loading={saving.isPending}>
+                    Save customization
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          )}
+        </Paper>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 7 }}>
+        <Stack gap="xs">
+          <Text size="sm" c="dimmed">
+            Preview, as the organization's members read the site (published or not)
+          </Text>
+          <iframe
+            key={version}
+            title={`Preview of ${site.title}`}
+            src={site.urls.preview}
+            style={{ width: '100%', height: 600, border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)', background: 'white' }}
+          />
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
