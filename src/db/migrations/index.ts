@@ -26,6 +26,7 @@ import * as documentConversion from './20261129_0022_document_conversion.ts';
 import * as sectionSpaces from './20261129_0023_section_spaces.ts';
 import * as gitSyncConnection from './20261206_0024_git_sync_connection.ts';
 import * as sessions from './20261206_0025_sessions.ts';
+import * as oidcAndMail from './20261206_0026_oidc_and_mail.ts';
 import * as revisionTags from './20261206_0027_revision_tags.ts';
 
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '20261129_0023_section_spaces': sectionSpaces,
   '20261206_0024_git_sync_connection': gitSyncConnection,
   '20261206_0025_sessions': sessions,
+  '20261206_0026_oidc_and_mail': oidcAndMail,
   '20261206_0027_revision_tags': revisionTags,
 };
 
