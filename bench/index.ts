@@ -8,6 +8,7 @@
 // BENCH_LOAD_WORKERS server processes (default: one per core); BENCH_SQL_TIMING=1 adds
 // the single process's time inside SQLite.
 import { availableParallelism, cpus } from 'node:os';
+import { benchApp } from './app.ts';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
 import { benchEvents } from './events.ts';
@@ -41,6 +42,20 @@ interface Benchmark {
 }
 
 const benchmarks: Benchmark[] = [
+  {
+    name: 'app',
+    title: "The app's first screen in Chromium: the JavaScript the sign-in screen loads, gzipped as sent (target ≤ 200 KB), and navigation to the form shown (median of 5, nothing cached)",
+    withoutDatabase: true,
+    run: async () => {
+      const result = await benchApp();
+      if (typeof result === 'string') return [result];
+      const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+      return [
+        `${result.scripts} scripts, ${kb(result.scriptBytes)} gzipped (${kb(result.scriptBytesUncompressed)} unpacked); stylesheets ${kb(result.styleBytes)} gzipped; ` +
+          `form shown after ${summarize(result.formShownMs).p50.toFixed(0)} ms (p50 of ${result.formShownMs.length})`,
+      ];
+    },
+  },
   {
     name: 'convert',
     title: 'GitBook markdown ⇄ JSONDocument, a page of mixed blocks (median of 15), beside parsing it with plain remark + GFM',

@@ -4,16 +4,14 @@
 // names another); without it the browser tests fail under CI and skip elsewhere.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chromiumMissing, chromiumPath } from './chromium.ts';
+import { chromiumMissing, launchChromium } from './chromium.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { freePort, startServerProcess, type ServerProcess } from './process.ts';
 
 /** `describe`, or, without Chromium outside CI, a skipped one (the global setup says why, once). Under CI=true a missing Chromium fails. */
 export const describeInBrowser = chromiumMissing && process.env.CI !== 'true' ? describe.skip : describe;
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -29,11 +27,6 @@ export interface BrowserHarness {
   newContext(): Promise<BrowserContext>;
   /** A page in a new browser context. */
   newPage(): Promise<Page>;
-}
-
-export async function launchChromium(): Promise<Browser> {
-  if (chromiumMissing) throw new Error(`No Chromium at ${chromiumPath}: install Debian's (apt-get install -y chromium) or set QUIRE_CHROMIUM`);
-  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 }
 
 /** A server on a fresh SQLite database and a Chromium, for one test file; both end after it. */

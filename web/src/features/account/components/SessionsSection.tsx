@@ -4,6 +4,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { forgetSession } from '../../auth/queries/authState.ts';
 import { useRevokeSession, useSessions } from '../queries/account.ts';
 import { shownDate } from './dates.ts';
+import { describeUserAgent } from './userAgent.ts';
 
 export function SessionsSection() {
   const { data: sessions, error } = useSessions();
@@ -17,10 +18,10 @@ export function SessionsSection() {
         <ErrorAlert error={error ?? revoking.error} />
         {sessions?.map((session) => (
           <Group key={session.id} justify="space-between" wrap="nowrap" align="flex-start">
-            <div style={{ minWidth: 0 }}>
+            <div style={{ minWidth: 0, flex: 1 }}>
               <Group gap="xs">
-                <Text fw={600} size="sm" truncate>
-                  {session.userAgent ?? 'Unknown browser'}
+                <Text fw={600} size="sm" title={session.userAgent ?? undefined}>
+                  {describeUserAgent(session.userAgent)}
                 </Text>
                 {session.current && <Badge variant="outline">This browser</Badge>}
               </Group>
@@ -31,7 +32,8 @@ export function SessionsSection() {
             <Button
               variant="default"
               size="xs"
-              aria-label={`Revoke the session of ${session.userAgent ?? 'an unknown browser'} signed in ${shownDate(session.createdAt)}`}
+              style={{ flexShrink: 0 }}
+              aria-label={`Revoke the session of ${describeUserAgent(session.userAgent)} signed in ${shownDate(session.createdAt)}`}
               loading={revoking.isPending && revoking.variables === session.id}
               onClick={() => revoking.mutate(session.id, { onSuccess: () => session.current && forgetSession() })}
             >

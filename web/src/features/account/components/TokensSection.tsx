@@ -54,7 +54,7 @@ export function TokensSection() {
         )}
         {tokens?.map((token) => (
           <Group key={token.id} justify="space-between" wrap="nowrap">
-            <div style={{ minWidth: 0 }}>
+            <div style={{ minWidth: 0, flex: 1 }}>
               <Text fw={600} size="sm" truncate>
                 {token.label}
               </Text>
@@ -65,6 +65,7 @@ export function TokensSection() {
             <Button
               variant="default"
               size="xs"
+              style={{ flexShrink: 0 }}
               aria-label={`Revoke the token ${token.label}`}
               loading={revoking.isPending && revoking.variables === token.id}
               onClick={() => revoking.mutate(token.id)}
