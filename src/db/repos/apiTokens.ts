@@ -9,9 +9,12 @@ import { REVISION_GIT_STAMP } from './gitSync.ts';
 
 /**
  * A token made outside SSO does not admit someone who is an SSO member of an
- * organization that enforces SSO: they sign in through its identity provider.
+ * organization that enforces SSO: they sign in through its identity provider. SSO made
+ * the token when a SAML provider issued it or an OpenID provider opened it (oidc_sessions).
  */
-const ssoRequiredBy = sql<string | null>`case when t.saml_provider_id is null then (
+const ssoRequiredBy = sql<string | null>`case when t.saml_provider_id is null and not exists (
+    select 1 from oidc_sessions os where os.token_id = t.id
+  ) then (
     select so.id from organization_members sm inner join organizations so on so.id = sm.organization_id
     where sm.user_id = u.id and sm.sso = 1 and so.sso = 1 limit 1
   ) else null end`.as('sso_required_by');
