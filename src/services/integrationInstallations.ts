@@ -4,7 +4,7 @@
 // required settings are missing is `pending` until they are given.
 import { Ajv } from 'ajv';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../errors.ts';
-import { deleteInstallation, deleteSiteInstallation, deleteSpaceInstallation, findInstallation, findInstallationInOrganization, findSiteInstallation, findSpaceInstallation, insertInstallation, insertSiteInstallation, insertSpaceInstallation, installationsQuery, siteInstallationsQuery, spaceInstallationsQuery, updateInstallation, updateSiteInstallation, updateSpaceInstallation } from '../db/repos/integrations.ts';
+import { deleteInstallation, deleteSiteInstallation, deleteSpaceInstallation, findInstallation, findInstallationInOrganization, findIntegrations, organizationInstallationsQuery, findSiteInstallation, findSpaceInstallation, insertInstallation, insertSiteInstallation, insertSpaceInstallation, installationsQuery, siteInstallationsQuery, spaceInstallationsQuery, updateInstallation, updateSiteInstallation, updateSpaceInstallation } from '../db/repos/integrations.ts';
 import { findOrganizationWithAccess } from '../db/repos/organizations.ts';
 import type { Db, InstallationWithCountsRow, InstallationRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
@@ -19,7 +19,7 @@ import {
 } from '../presenters/integration.ts';
 import { authorizeSpace } from './contentAccess.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { administeredIntegration, resolveOrganization, visibleIntegration } from './integrations.ts';
+import { administeredIntegration, presentIntegrations, resolveOrganization, visibleIntegration } from './integrations.ts';
 import { accessFromRow, authorizeInOrganization, isAdministrator } from './organizations.ts';
 import { getSpace } from './spaces.ts';
 import { getSite } from './sites.ts';
@@ -130,6 +130,30 @@ export async function listInstallations(
     options,
     (row) => presentInstallation(ctx.config.publicUrl, row),
   );
+}
+
+/**
+ * GitBook's listOrganizationInstallations: what is installed in an organization, each
+ * installation with its integration, for the organization's administrators (who manage
+ * them) whoever published the integration.
+ */
+export async function listOrganizationInstallations(ctx: ServiceContext, actor: Actor, organizationId: string, options: PageRequest) {
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'listInstallations');
+  const page = await paginate(
+    organizationInstallationsQuery(ctx.db, organizationId),
+    [
+      { column: 'n.created_at', direction: 'desc', value: (row: InstallationWithCountsRow) => row.created_at },
+      { column: 'n.id', direction: 'desc', value: (row: InstallationWithCountsRow) => row.id },
+    ],
+    options,
+    (row) => row,
+  );
+  const integrations = await presentIntegrations(ctx, actor, await findIntegrations(ctx.db, [...new Set(page.items.map((row) => row.integration_name))]));
+  const byName = new Map(integrations.map((integration) => [integration.name, integration]));
+  return {
+    ...page,
+    items: page.items.map((row) => ({ installation: presentInstallation(ctx.config.publicUrl, row), integration: byName.get(row.integration_name)! })),
+  };
 }
 
 export async function installIntegration(ctx: ServiceContext, actor: Actor, name: string, input: { organization: string }) {

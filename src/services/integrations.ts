@@ -64,7 +64,7 @@ export async function administeredIntegration(db: Db, actor: Actor, name: string
 }
 
 /** Presents integrations for one caller: the owner organizations are read once each. */
-async function presentAll(ctx: ServiceContext, actor: Actor, integrations: IntegrationRow[]) {
+export async function presentIntegrations(ctx: ServiceContext, actor: Actor, integrations: IntegrationRow[]) {
   const ownerIds = [...new Set(integrations.map((integration) => integration.organization_id))];
   const [owners, install] = await Promise.all([
     Promise.all(ownerIds.map((id) => findOrganizationWithAccess(ctx.db, id, actor.user.id))),
@@ -95,11 +95,11 @@ export async function listIntegrations(
     options,
     (row) => row,
   );
-  return { ...page, items: await presentAll(ctx, actor, page.items) };
+  return { ...page, items: await presentIntegrations(ctx, actor, page.items) };
 }
 
 export async function getIntegration(ctx: ServiceContext, actor: Actor, name: string) {
-  return (await presentAll(ctx, actor, [await visibleIntegration(ctx.db, actor, name)]))[0];
+  return (await presentIntegrations(ctx, actor, [await visibleIntegration(ctx.db, actor, name)]))[0];
 }
 
 /** An organization named by id or by subdomain, as the integration operations accept. */

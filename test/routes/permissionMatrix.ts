@@ -634,6 +634,7 @@ export const MATRIX: Row[] = [
   { operation: 'POST /v1/integrations/{integrationName}',            expect: '401 401 404 403 403 403 403 403 403 2xx', body: (world) => integrationManifest(world.params.organizationId) },
   { operation: 'DELETE /v1/integrations/{integrationName}',          expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.integration },
   { operation: 'GET /v1/integrations/{integrationName}/installations', expect: '401 401 404 404 403 403 403 403 403 2xx' },
+  { operation: 'GET /v1/orgs/{organizationId}/installations', expect: '401 401 404 403 403 403 403 403 403 2xx' },
   { operation: 'GET /v1/integrations/{integrationName}/events',       expect: '401 401 404 404 403 403 403 403 403 2xx' },
   // Tasks are queued by an installation's script with its own token: no person may.
   { operation: 'POST /v1/integrations/{integrationName}/tasks',       expect: '401 401 404 404 404 404 404 404 404 404', body: () => ({ task: { kind: 'sync' } }) },

@@ -128,6 +128,17 @@ export function installationsQuery(db: Db, integrationName: string, externalId?:
   return query;
 }
 
+/** The installations in an organization, of every integration. */
+export function organizationInstallationsQuery(db: Db, organizationId: string) {
+  return installationsWithCounts(db).where('n.organization_id', '=', organizationId);
+}
+
+/** Integrations by name, for presenting what a page of installations installs. */
+export function findIntegrations(db: Db, names: string[]): Promise<IntegrationRow[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return db.selectFrom('integrations').selectAll().where('name', 'in', names).execute();
+}
+
 export function findInstallation(db: Db, integrationName: string, installationId: string) {
   return installationsWithCounts(db)
     .where('n.integration_name', '=', integrationName)

@@ -10,6 +10,7 @@ import {
   installIntegration,
   installOnSpace,
   listInstallations,
+  listOrganizationInstallations,
   listSpaceInstallations,
   uninstallFromSpace,
   uninstallIntegration,
@@ -21,7 +22,7 @@ import {
 } from '../../services/integrationInstallations.ts';
 import { getIntegration, listIntegrations, publishIntegration, unpublishIntegration } from '../../services/integrations.ts';
 import { listIntegrationEvents, queueIntegrationTask } from '../../services/integrationEvents.ts';
-import { IdParam, NoContent, PageQuery, errors, listOf } from '../schemas.ts';
+import { IdParam, NoContent, OrganizationParams, PageQuery, errors, listOf } from '../schemas.ts';
 import {
   Category,
   InstallationSchema,
@@ -123,6 +124,29 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await unpublishIntegration(ctx, request.actor, request.params.integrationName);
       return reply.code(204).send();
     },
+  );
+
+  app.get(
+    '/orgs/:organizationId/installations',
+    {
+      schema: {
+        tags: ['integrations'],
+        operationId: 'listOrganizationInstallations',
+        summary: "List what is installed in an organization, each installation with its integration (the organization's administrators)",
+        params: OrganizationParams,
+        querystring: Type.Object(PageQuery),
+        response: {
+          200: listOf(
+            Type.Object(
+              { installation: InstallationSchema, integration: IntegrationSchema },
+              { description: 'An installation in the organization, with the integration it installs' },
+            ),
+          ),
+          ...errors(403, 404),
+        },
+      },
+    },
+    (request) => listOrganizationInstallations(ctx, request.actor, request.params.organizationId, request.query),
   );
 
   app.get(
