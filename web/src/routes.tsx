@@ -1,20 +1,30 @@
 // The app's paths (docs/app.md; the server serves the app at each) and the screen of
 // each. Screens load on demand, so the first screen's JavaScript stays small: to add
 // one, write it in features/<feature>/components/ and name it here with `screen`.
-import type { ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from './components/ErrorScreen.tsx';
+import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { Placeholder } from './components/Placeholder.tsx';
 import { RequireSession } from './features/auth/components/RequireSession.tsx';
 
-/** A route's screen, loaded when the route is first opened: `screen(() => import('…'), 'ExportName')`. */
-function screen<Module extends Record<string, unknown>>(load: () => Promise<Module>, name: keyof Module & string): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ Component: (await load())[name] as ComponentType }) };
+/**
+ * A route's screen, loaded when it is first shown: `screen(() => import('…'), 'ExportName')`.
+ * React's lazy rather than the router's: the router loads every matched route's module
+ * before rendering, so a signed-out visit to `/` fetched the signed-in frame and home
+ * screen that the guard never shows.
+ */
+function screen<Module extends Record<string, unknown>>(load: () => Promise<Module>, name: keyof Module & string): Pick<RouteObject, 'Component'> {
+  return { Component: lazy(async () => ({ default: (await load())[name] as ComponentType })) };
 }
 
 const routes: RouteObject[] = [
   {
-    element: <Outlet />,
+    element: (
+      <Suspense fallback={<FullPageLoader />}>
+        <Outlet />
+      </Suspense>
+    ),
     errorElement: <RouteErrorScreen />,
     children: [
       // Before sign-in.
@@ -52,12 +62,12 @@ const routes: RouteObject[] = [
               { path: 'o/:organizationId/teams', ...screen(() => import('./features/teams/components/TeamsScreen.tsx'), 'TeamsScreen') },
               { path: 'o/:organizationId/sites', ...screen(() => import('./features/sites/components/SitesScreen.tsx'), 'SitesScreen') },
               { path: 'o/:organizationId/sites/:siteId', ...screen(() => import('./features/sites/components/SiteScreen.tsx'), 'SiteScreen') },
-              { path: 'o/:organizationId/integrations', element: <Placeholder title="Integrations" /> },
-              { path: 'o/:organizationId/integrations/:integrationName', element: <Placeholder title="Integration" /> },
+              { path: 'o/:organizationId/integrations', ...screen(() => import('./features/integrations/components/IntegrationsScreen.tsx'), 'IntegrationsScreen') },
+              { path: 'o/:organizationId/integrations/:integrationName', ...screen(() => import('./features/integrations/components/IntegrationScreen.tsx'), 'IntegrationScreen') },
               { path: 'o/:organizationId/openapi/:specSlug', ...screen(() => import('./features/settings/components/OpenApiSpecScreen.tsx'), 'OpenApiSpecScreen') },
               { path: 'o/:organizationId/settings', ...screen(() => import('./features/settings/components/SettingsScreen.tsx'), 'SettingsScreen') },
               { path: 's/:spaceId/~/settings', element: <Placeholder title="Space settings" /> },
-              { path: 'integrations/:integrationName', element: <Placeholder title="Integration" /> },
+              { path: 'integrations/:integrationName', ...screen(() => import('./features/integrations/components/IntegrationRedirect.tsx'), 'IntegrationRedirect') },
               { path: '*', ...screen(() => import('./components/NotFoundScreen.tsx'), 'NotFoundScreen') },
             ],
           },
