@@ -170,3 +170,13 @@ export async function oidcSignInChoices(ctx: ServiceContext, db: Db, domain: str
     startUrl: oidcServiceUrls(ctx.config.publicUrl, provider.id).start,
   }));
 }
+
+/** An organization's OpenID providers as its login page lists them (GET /v1/orgs/{id}/sso), beside its SAML ones. */
+export async function oidcLogins(ctx: ServiceContext, db: Db, organizationId: string) {
+  const providers = await oidcProvidersQuery(db, organizationId).orderBy('p.created_at').orderBy('p.id').limit(1000).execute();
+  return providers.map((provider) => ({
+    id: provider.id,
+    label: provider.label,
+    startURL: oidcServiceUrls(ctx.config.publicUrl, provider.id).start,
+  }));
+}

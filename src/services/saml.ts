@@ -22,6 +22,7 @@ import { teamPermissions, type OrganizationAccess } from '../policies/organizati
 import { isSamlProviderActive, presentSamlProvider, samlServiceUrls } from '../presenters/samlProvider.ts';
 import { presentUser } from '../presenters/user.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { oidcLogins } from './oidcProviders.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { openSession, type SessionClient } from './sessions.ts';
 import { joinThroughSso } from './ssoMembership.ts';
@@ -174,7 +175,7 @@ export async function removeSamlProvider(ctx: ServiceContext, actor: Actor, orga
   });
 }
 
-/** The sign-in choices of an organization, for a login page: every member may read them. */
+/** The sign-in choices of an organization (its SAML and OpenID providers), for a login page: every member may read them. */
 export async function listSsoLogins(ctx: ServiceContext, actor: Actor, organizationId: string) {
   await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
   const providers = await samlProvidersQuery(ctx.db, organizationId).orderBy('p.created_at').orderBy('p.id').limit(1000).execute();
@@ -185,7 +186,8 @@ export async function listSsoLogins(ctx: ServiceContext, actor: Actor, organizat
         id: provider.id,
         label: provider.label,
         startURL: samlServiceUrls(ctx.config.publicUrl, provider.id).startURL,
-      })),
+      }))
+      .concat(await oidcLogins(ctx, ctx.db, organizationId)),
   };
 }
 

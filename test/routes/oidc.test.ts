@@ -147,6 +147,12 @@ describe('Signing in through OpenID Connect', () => {
     expect((await request(testApp.app, 'GET', '/auth/sso', { query: { email: 'someone@elsewhere.test' } })).body.items).toEqual([]);
   });
 
+  it("is among the organization's sign-in choices its members see", async () => {
+    const reader = await buildMember(testApp, other.organizationId, 'read');
+    const logins = await request(testApp.app, 'GET', `/v1/orgs/${other.organizationId}/sso`, { token: reader.token });
+    expect(logins.body.items).toEqual([{ id: providers.other.id, label: 'Company login', startURL: providers.other.urls.start }]);
+  });
+
   it('sends the browser to the provider with state, nonce and PKCE', async () => {
     const { location, cookie } = await start(providers.acme);
     const url = new URL(location);
