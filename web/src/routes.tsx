@@ -5,7 +5,6 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from './components/ErrorScreen.tsx';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
-import { Placeholder } from './components/Placeholder.tsx';
 import { RequireSession } from './features/auth/components/RequireSession.tsx';
 
 /**
@@ -66,7 +65,7 @@ const routes: RouteObject[] = [
               { path: 'o/:organizationId/integrations/:integrationName', ...screen(() => import('./features/integrations/components/IntegrationScreen.tsx'), 'IntegrationScreen') },
               { path: 'o/:organizationId/openapi/:specSlug', ...screen(() => import('./features/settings/components/OpenApiSpecScreen.tsx'), 'OpenApiSpecScreen') },
               { path: 'o/:organizationId/settings', ...screen(() => import('./features/settings/components/SettingsScreen.tsx'), 'SettingsScreen') },
-              { path: 's/:spaceId/~/settings', element: <Placeholder title="Space settings" /> },
+              { path: 's/:spaceId/~/settings', ...screen(() => import('./features/gitSync/components/SpaceSettingsScreen.tsx'), 'SpaceSettingsScreen') },
               { path: 'integrations/:integrationName', ...screen(() => import('./features/integrations/components/IntegrationRedirect.tsx'), 'IntegrationRedirect') },
               { path: '*', ...screen(() => import('./components/NotFoundScreen.tsx'), 'NotFoundScreen') },
             ],
