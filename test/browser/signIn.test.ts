@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { callAsSession, describeInBrowser, expectAccessible, screenshot, useBrowser, watchPolicy } from '../helpers/browser.ts';
+import { runCli } from '../helpers/process.ts';
 
 const admin = { organization: 'Acme Docs', name: 'Ada Admin', email: 'ada@acme.test', password: 'correct horse battery' };
 
@@ -131,5 +132,30 @@ describeInBrowser('signing in', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1, name: admin.organization }).isVisible()).toBe(true);
     const members = await callAsSession(adminPage.context(), 'GET', `/v1/orgs/${organizationId}/members`);
     expect(members.body.items.map((member: { user: { displayName: string }; role: string }) => [member.user.displayName, member.role])).toContainEqual(['Grace Writer', 'edit']);
+  });
+
+  it('lets a signed-in person join another organization from its invite with one button, and switch between the two', async () => {
+    const other = await runCli(['admin', 'bootstrap', '--org', 'Beta Labs', '--email', 'beta@beta.test', '--name', 'Bea', '--json'], harness.env);
+    expect(other.code).toBe(0);
+    const { organization, token } = JSON.parse(other.stdout);
+    const invite = await fetch(`${harness.baseUrl}/v1/orgs/${organization.id}/link-invites`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'read' }),
+    });
+    const { urls } = await invite.json();
+    const page = await harness.newPage();
+    await page.goto('/sign-in');
+    await signIn(page, admin.email, admin.password);
+    await page.waitForURL(`**/o/${organizationId}/`);
+    await page.goto(urls.app);
+    await expect.poll(() => page.getByText('You are invited as a reader.').isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'invite-signed-in');
+    await page.getByRole('button', { name: 'Join Beta Labs' }).click();
+    await page.waitForURL(`**/o/${organization.id}/`);
+    await page.getByRole('button', { name: 'Organization: Beta Labs. Switch organization' }).click();
+    await page.getByRole('menuitem', { name: admin.organization }).click();
+    await page.waitForURL(`**/o/${organizationId}/`);
   });
 });

@@ -10,6 +10,16 @@ import { formValues } from '../../../components/formValues.ts';
 import { acceptInviteAsNewPerson, getInvite, joinWithInvite } from '../api/auth.ts';
 import { useAuthState, useSignedIn } from '../queries/authState.ts';
 
+/** What each role lets a person do, as the invite says it. */
+const ROLE_WORDS: Record<string, string> = {
+  admin: 'an administrator',
+  create: 'a creator of spaces',
+  review: 'a reviewer',
+  edit: 'an editor',
+  comment: 'a commenter',
+  read: 'a reader',
+};
+
 export function InviteScreen() {
   const { organizationId = '', inviteId = '' } = useParams();
   const { pathname } = useLocation();
@@ -57,7 +67,7 @@ export function InviteScreen() {
           Join {title}
         </Title>
         <Text size="sm" c="dimmed">
-          You are invited as {invite.data.role === 'admin' ? 'an' : 'a'} {invite.data.role}.
+          You are invited as {ROLE_WORDS[invite.data.role] ?? `a member (${invite.data.role})`}.
         </Text>
         {session ? (
           <>
