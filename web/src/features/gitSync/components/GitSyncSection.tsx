@@ -95,7 +95,7 @@ function SyncState({ state }: { state: GitSyncState }) {
           <Title order={2} size="h3" id="git-state-title">
             {state.repoName}
           </Title>
-          <Badge variant="outline" color={state.connected ? 'green.9' : 'gray'}>
+          <Badge variant="outline" color={state.connected ? 'teal.9' : 'gray'}>
             {state.connected ? 'Connected' : 'Not connected'}
           </Badge>
         </Group>
@@ -125,12 +125,12 @@ function SyncState({ state }: { state: GitSyncState }) {
           {operation.state === 'failure' && `Last ${operation.direction} failed ${shownDate(operation.endedAt)}.`}
         </Text>
         {operation.error && (
-          <Alert color="red" variant="outline" title={`Why the ${operation.direction} failed`}>
+          <Alert color="red.9" variant="outline" title={`Why the ${operation.direction} failed`}>
             {operation.error}
           </Alert>
         )}
         {operation.warnings.length > 0 && (
-          <Alert color="yellow" variant="outline" title="Warnings">
+          <Alert color="indigo.9" variant="outline" title="Warnings">
             {operation.warnings.join(' · ')}
           </Alert>
         )}
@@ -139,7 +139,7 @@ function SyncState({ state }: { state: GitSyncState }) {
           {state.pendingExports > 0 && `${state.pendingExports} ${state.pendingExports === 1 ? 'merge waits' : 'merges wait'} to be exported.`}
         </Text>
         {state.lastFailure && (
-          <Alert color="red" variant="outline" title={`Last failure, ${shownDate(state.lastFailure.at)}`}>
+          <Alert color="red.9" variant="outline" title={`Last failure, ${shownDate(state.lastFailure.at)}`}>
             {state.lastFailure.error}
           </Alert>
         )}

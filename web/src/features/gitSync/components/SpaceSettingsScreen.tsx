@@ -27,7 +27,7 @@ export function SpaceSettingsScreen() {
         {space.permissions.triggerGitSync ? (
           <GitSyncSection spaceId={space.id} />
         ) : (
-          <Alert color="yellow" variant="outline" role="alert" title="Not for your role">
+          <Alert color="indigo.9" variant="outline" role="alert" title="Not for your role">
             You need to be an administrator of this space, or able to edit it, to set up its Git Sync. Ask one of its administrators for that role.
           </Alert>
         )}

@@ -40,7 +40,7 @@ function IntegrationDetails({ organizationId }: { organizationId: string }) {
         </div>
         {installation ? (
           <Group gap="xs">
-            <Badge variant="outline" color={installation.status === 'active' ? 'green.9' : 'orange.9'}>
+            <Badge variant="outline" color={installation.status === 'active' ? 'teal.9' : 'red.9'}>
               {statusLabel(installation.status)}
             </Badge>
             <ConfirmButton

@@ -46,7 +46,7 @@ function Integrations({ organizationId }: { organizationId: string }) {
           <Stack component="ul" gap="md" style={list}>
             {installed?.map(({ installation, integration }) => (
               <Entry key={installation.id} organizationId={organizationId} integration={integration}>
-                <Badge variant="outline" color={installation.status === 'active' ? 'green.9' : 'orange.9'}>
+                <Badge variant="outline" color={installation.status === 'active' ? 'teal.9' : 'red.9'}>
                   {statusLabel(installation.status)}
                 </Badge>
               </Entry>

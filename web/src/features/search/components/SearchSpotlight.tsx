@@ -47,14 +47,20 @@ export function SearchSpotlight() {
   const navigate = useNavigate();
   const search = useSearch(scope, debounced);
   const groups = search.data && debounced ? groupsOf(search.data) : [];
+  const label = scope?.kind === 'space' ? 'Search this space' : 'Search all spaces';
   const empty = debounced && search.data && groups.every((group) => group.hits.length === 0);
   return (
     <>
-      <Button variant="default" size="xs" onClick={() => spotlight.open()} aria-label="Search (Control K)" rightSection={<Kbd size="xs" visibleFrom="sm">Ctrl K</Kbd>}>
+      <Button variant="default" size="xs" onClick={() => spotlight.open()} aria-keyshortcuts="Control+K Meta+K" rightSection={<Kbd size="xs" visibleFrom="sm">Ctrl K</Kbd>}>
         Search
       </Button>
       <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K']} clearQueryOnClose scrollable maxHeight="60vh">
-        <Spotlight.Search placeholder={scope?.kind === 'space' ? 'Search this space' : 'Search all spaces'} aria-label={scope?.kind === 'space' ? 'Search this space' : 'Search all spaces'} />
+        <Spotlight.Search
+          placeholder={label}
+          aria-label={label}
+          // Mantine's spotlight dialog has no title to be named by.
+          ref={(input) => input?.closest('[role="dialog"]')?.setAttribute('aria-label', 'Search')}
+        />
         <Spotlight.ActionsList aria-label="Results">
           {!debounced && <Spotlight.Empty>Type words to find pages and sections.</Spotlight.Empty>}
           {search.error && <Spotlight.Empty>{search.error instanceof Error ? search.error.message : 'Search failed. Try again.'}</Spotlight.Empty>}

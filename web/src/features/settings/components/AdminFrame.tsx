@@ -71,7 +71,7 @@ export function AdminFrame({ title, needs, ownHeading = false, children }: Props
         {allowed ? (
           children(organization)
         ) : (
-          <Alert color="yellow" variant="outline" role="alert" title="Not for your role">
+          <Alert color="indigo.9" variant="outline" role="alert" title="Not for your role">
             {NEEDS[needs]}
           </Alert>
         )}

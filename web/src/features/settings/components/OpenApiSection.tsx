@@ -47,7 +47,7 @@ export function OpenApiSection({ organizationId }: { organizationId: string }) {
           }}
         >
           <Stack gap="xs">
-            <TextInput name="slug" label="Name" description="Lowercase words joined by hyphens, such as payments-api" required maxLength={100} pattern="[a-z0-9]+(-[a-z0-9]+)*" />
+            <TextInput name="slug" label="Specification name" description="Lowercase words joined by hyphens, such as payments-api" required maxLength={100} pattern="[a-z0-9]+(-[a-z0-9]+)*" />
             <TextInput name="url" label="Fetch it from" description="The document's URL; Quire fetches it again when asked. Or paste it below" type="url" />
             <Textarea name="text" label="Or paste it (YAML or JSON)" autosize minRows={2} maxRows={8} />
             <Group>

@@ -51,7 +51,7 @@ function Spec({ organizationId }: { organizationId: string }) {
       </div>
       <ErrorAlert error={replacing.error ?? publishing.error ?? deleting.error} />
       {!!spec.lastProcessedErrors?.length && (
-        <Alert color="red" variant="outline" title="What Quire found wrong in the last version">
+        <Alert color="red.9" variant="outline" title="What Quire found wrong in the last version">
           <List size="sm">
             {spec.lastProcessedErrors.map((problem, index) => (
               <List.Item key={index}>{problem.message}</List.Item>

@@ -43,7 +43,7 @@ function SamlProviders({ organizationId }: { organizationId: string }) {
               <Text fw={600} size="sm">
                 {provider.label}
               </Text>
-              <Badge variant="outline" color={provider.status === 'active' ? 'green.9' : 'gray'}>
+              <Badge variant="outline" color={provider.status === 'active' ? 'teal.9' : 'gray'}>
                 {provider.status === 'active' ? 'Active' : 'Needs its sign-on URL, entity ID and certificate'}
               </Badge>
             </Group>

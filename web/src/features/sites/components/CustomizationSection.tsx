@@ -53,8 +53,8 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
                 <TextInput name="title" label="Title shown on the site" defaultValue={customization.title ?? site.title} required minLength={2} maxLength={128} />
                 <NativeSelect name="theme" label="Theme" defaultValue={customization.styling.theme} data={THEMES} />
                 <Group grow>
-                  <ColorInput name="primaryLight" label="Main colour (light)" defaultValue={customization.styling.primaryColor.light} format="hex" />
-                  <ColorInput name="primaryDark" label="Main colour (dark)" defaultValue={customization.styling.primaryColor.dark} format="hex" />
+                  <ColorInput name="primaryLight" label="Main colour (light)" defaultValue={customization.styling.primaryColor.light} format="hex" withEyeDropper={false} />
+                  <ColorInput name="primaryDark" label="Main colour (dark)" defaultValue={customization.styling.primaryColor.dark} format="hex" withEyeDropper={false} />
                 </Group>
                 <NativeSelect name="corners" label="Corners" defaultValue={customization.styling.corners} data={CORNERS} />
                 <NativeSelect

@@ -35,7 +35,7 @@ function SiteDetails({ organizationId }: { organizationId: string }) {
             {site.title}
           </Title>
           <Group gap="xs" mt="xs">
-            <Badge variant={site.published ? 'filled' : 'outline'} color={site.published ? 'green.9' : 'gray'}>
+            <Badge variant={site.published ? 'filled' : 'outline'} color={site.published ? 'teal.9' : 'gray'}>
               {site.published ? 'Published' : 'Not published'}
             </Badge>
             <Text size="sm" c="dimmed">
@@ -56,7 +56,7 @@ function SiteDetails({ organizationId }: { organizationId: string }) {
       </Group>
       <ErrorAlert error={publishing.error} />
       {site.urls.published ? (
-        <Alert variant="outline" color="green.9" role="status" title="Published">
+        <Alert variant="outline" color="teal.9" role="status" title="Published">
           Readers find it at{' '}
           <Anchor href={site.urls.published} target="_blank" rel="noopener">
             {site.urls.published}

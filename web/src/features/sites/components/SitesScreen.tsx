@@ -49,7 +49,7 @@ function Sites({ organizationId }: { organizationId: string }) {
                 {site.title}
               </Anchor>
               <Group gap="xs">
-                <Badge variant={site.published ? 'filled' : 'outline'} color={site.published ? 'green.9' : 'gray'}>
+                <Badge variant={site.published ? 'filled' : 'outline'} color={site.published ? 'teal.9' : 'gray'}>
                   {site.published ? 'Published' : 'Not published'}
                 </Badge>
                 <Text size="sm" c="dimmed">

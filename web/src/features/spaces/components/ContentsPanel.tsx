@@ -1,6 +1,7 @@
 // An organization's or a collection's contents: create a space or a collection in it
 // (when the API says the person may), the tree below, and a just-deleted space's restore.
-import { Alert, Button, Group, Modal, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Dialog } from './Dialog.tsx';
 import { useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
@@ -70,7 +71,7 @@ function CreateDialog({ organizationId, parent, kind, onClose }: { organizationI
     onClose();
   };
   return (
-    <Modal opened={kind !== null} onClose={close} title={kind === 'collection' ? 'New collection' : 'New space'}>
+    <Dialog opened={kind !== null} onClose={close} title={kind === 'collection' ? 'New collection' : 'New space'}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -91,6 +92,6 @@ function CreateDialog({ organizationId, parent, kind, onClose }: { organizationI
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

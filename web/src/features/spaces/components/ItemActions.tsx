@@ -1,6 +1,7 @@
 // A collection's or space's menu: rename, move into or out of a collection, delete. Shown
 // only with the `admin` permission the API reports on the item; the API refuses the rest anyway.
-import { Button, Group, Menu, Modal, Select, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Button, Group, Menu, Select, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Dialog } from './Dialog.tsx';
 import { useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import type { Collection, Space } from '../api/spaces.ts';
@@ -59,7 +60,7 @@ export function ItemActions({ organizationId, item, collections, onDeleted }: Pr
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <Modal opened={open === 'rename'} onClose={close} title={`Rename ${name}`}>
+      <Dialog opened={open === 'rename'} onClose={close} title={`Rename ${name}`}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -80,8 +81,8 @@ export function ItemActions({ organizationId, item, collections, onDeleted }: Pr
             </Group>
           </Stack>
         </form>
-      </Modal>
-      <Modal opened={open === 'move'} onClose={close} title={`Move ${name}`}>
+      </Dialog>
+      <Dialog opened={open === 'move'} onClose={close} title={`Move ${name}`}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -102,8 +103,8 @@ export function ItemActions({ organizationId, item, collections, onDeleted }: Pr
             </Group>
           </Stack>
         </form>
-      </Modal>
-      <Modal opened={open === 'delete'} onClose={close} title={`Delete ${name}?`}>
+      </Dialog>
+      <Dialog opened={open === 'delete'} onClose={close} title={`Delete ${name}?`}>
         <Stack>
           <ErrorAlert error={remove.error} />
           <Text size="sm">
@@ -120,7 +121,7 @@ export function ItemActions({ organizationId, item, collections, onDeleted }: Pr
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </>
   );
 }

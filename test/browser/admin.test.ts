@@ -1,0 +1,187 @@
+// Administering an organization in the app, as people do it: inviting a teammate with a
+// link from the members screen, who joins in a browser of their own; changing a role;
+// making a site of a space, publishing it from the app and opening it; and what a
+// reader sees of all this: no administration screen, and the API refusing their writes.
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { callAsSession, describeInBrowser, expectAccessible, screenshot, useBrowser, watchPolicy } from '../helpers/browser.ts';
+
+const admin = { organization: 'Acme Docs', name: 'Ada Admin', email: 'ada@acme.test', password: 'correct horse battery' };
+const teammate = { name: 'Grace Reader', email: 'grace@acme.test', password: 'another good password' };
+
+async function heading(page: Page, name: string | RegExp, level = 1) {
+  await expect.poll(() => page.getByRole('heading', { level, name }).isVisible(), { timeout: 10_000 }).toBe(true);
+}
+
+describeInBrowser('administering in the app', () => {
+  const harness = useBrowser();
+  let adminContext: BrowserContext;
+  let teammateContext: BrowserContext;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    adminContext = await harness.newContext();
+    const setup = await adminContext.request.post('/auth/setup', { data: admin });
+    expect(setup.status()).toBe(201);
+    organizationId = (await setup.json()).organization.id;
+  });
+
+  it('invites a teammate with a link made on the members screen, who joins from it in a browser of their own', async () => {
+    const page = await adminContext.newPage();
+    const policyKept = watchPolicy(page);
+    await page.goto(`/o/${organizationId}/members`);
+    await heading(page, 'Members');
+    await expect.poll(() => page.getByText(admin.email).isVisible()).toBe(true);
+    await page.getByRole('combobox', { name: 'Role of who joins' }).selectOption('read');
+    await page.getByLabel('Expires').selectOption('7');
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    const link = page.getByRole('textbox', { name: 'Invite link (Reader)' });
+    await expect.poll(() => link.isVisible()).toBe(true);
+    const url = await link.inputValue();
+    expect(url).toMatch(new RegExp(`^${harness.baseUrl}/invite/${organizationId}/`));
+    await expectAccessible(page);
+    await screenshot(page, 'members');
+
+    teammateContext = await harness.newContext();
+    const joining = await teammateContext.newPage();
+    await joining.goto(url);
+    await heading(joining, `Join ${admin.organization}`);
+    await joining.getByLabel('Name').fill(teammate.name);
+    await joining.getByLabel('Email').fill(teammate.email);
+    await joining.getByLabel('Password').fill(teammate.password);
+    await joining.getByRole('button', { name: 'Join', exact: true }).click();
+    await joining.waitForURL(`**/o/${organizationId}/`);
+
+    await page.reload();
+    await expect.poll(() => page.getByText(teammate.email).isVisible()).toBe(true);
+    expect(await page.getByLabel(`Role of ${teammate.name}`).inputValue()).toBe('read');
+    policyKept();
+  });
+
+  it('shows a reader no administration screen, only a sentence saying who may, and the API refuses their writes', async () => {
+    const page = await teammateContext.newPage();
+    for (const [path, title] of [
+      ['members', 'Members'],
+      ['teams', 'Teams'],
+      ['sites', 'Sites'],
+      ['settings', 'Organization settings'],
+    ] as const) {
+      await page.goto(`/o/${organizationId}/${path}`);
+      await heading(page, title);
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('You need to be an administrator');
+      expect(await page.content()).not.toContain(admin.email);
+    }
+    await expectAccessible(page);
+    await screenshot(page, 'admin-refused');
+    expect((await callAsSession(teammateContext, 'POST', `/v1/orgs/${organizationId}/sites`, { title: 'Not mine' })).status).toBe(403);
+    expect((await callAsSession(teammateContext, 'POST', `/v1/orgs/${organizationId}/link-invites`, { role: 'admin' })).status).toBe(403);
+  });
+
+  it("changes a member's role from the members screen", async () => {
+    const page = await adminContext.newPage();
+    await page.goto(`/o/${organizationId}/members`);
+    await page.getByLabel(`Role of ${teammate.name}`).selectOption('edit');
+    await expect.poll(async () => {
+      const members = await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/members`);
+      return members.body.items.find((member: { user: { email: string } }) => member.user.email === teammate.email)?.role;
+    }).toBe('edit');
+    await page.reload();
+    await expect.poll(() => page.getByLabel(`Role of ${teammate.name}`).inputValue()).toBe('edit');
+  });
+
+  it('creates a site, adds a space, publishes it from the app, and the published site opens for anyone', async () => {
+    const space = await callAsSession(adminContext, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Handbook' });
+    expect(space.status).toBe(201);
+    const draft = await callAsSession(adminContext, 'POST', `/v1/spaces/${space.body.id}/change-requests`, {});
+    const edited = await callAsSession(adminContext, 'POST', `/v1/spaces/${space.body.id}/change-requests/${draft.body.id}/content`, {
+      changes: [{ operation: 'insert_page', document: '# Welcome\n\nHow Acme works.' }],
+    });
+    expect(edited.status).toBe(200);
+    expect((await callAsSession(adminContext, 'POST', `/v1/spaces/${space.body.id}/change-requests/${draft.body.id}/merge`)).status).toBe(200);
+    const page = await adminContext.newPage();
+    const policyKept = watchPolicy(page);
+    await page.goto(`/o/${organizationId}/sites`);
+    await heading(page, 'Sites');
+    await page.getByLabel('Site title').fill('Acme Help');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.waitForURL(new RegExp(`/o/${organizationId}/sites/[^/]+/$`));
+    await heading(page, 'Acme Help');
+    await page.getByLabel('Space to add').selectOption({ label: 'Handbook' });
+    await page.getByRole('button', { name: 'Add space' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Path of Handbook' }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'site');
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const published = page.getByRole('status').getByRole('link');
+    await expect.poll(() => published.isVisible()).toBe(true);
+    const publishedUrl = await published.getAttribute('href');
+    expect(publishedUrl).toMatch(new RegExp(`^${harness.baseUrl}/sites/`));
+
+    await page.getByRole('tab', { name: 'Visibility' }).click();
+    await heading(page, 'Who can read it', 2);
+    await expectAccessible(page);
+    await screenshot(page, 'site-visibility');
+    await page.getByRole('tab', { name: 'Customization' }).click();
+    await page.getByLabel('Title shown on the site').fill('Acme Help Centre');
+    await page.getByRole('button', { name: 'Save customization' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'site-customization');
+    policyKept();
+
+    const reader = await (await harness.newContext()).newPage();
+    const answer = await reader.goto(publishedUrl!);
+    expect(answer?.status()).toBe(200);
+    await expect.poll(() => reader.content()).toContain('How Acme works.');
+  });
+
+  it('gathers members in a team on the teams screen', async () => {
+    const page = await adminContext.newPage();
+    await page.goto(`/o/${organizationId}/teams`);
+    await heading(page, 'Teams');
+    await page.getByLabel('Team name').fill('Writers');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await heading(page, /^Writers/, 2);
+    await page.getByLabel('Add to Writers').selectOption({ label: teammate.name });
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => page.getByLabel(`Team role of ${teammate.name}`).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'teams');
+  });
+
+  it('shows the organization settings, an OpenAPI specification, the integrations and a space\'s Git Sync settings, each in words', async () => {
+    const page = await adminContext.newPage();
+    await page.goto(`/o/${organizationId}/settings`);
+    await heading(page, 'Organization settings');
+    await page.getByLabel('Field name').fill('owner');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Delete the custom field owner' }).isVisible()).toBe(true);
+    await page.getByLabel('Specification name').fill('payments-api');
+    await page.getByLabel('Or paste it (YAML or JSON)').fill('openapi: 3.0.0\ninfo: { title: Payments, version: "1" }\npaths: {}\n');
+    await page.getByRole('button', { name: 'Add specification' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'payments-api' }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'settings');
+    await page.getByRole('link', { name: 'payments-api' }).click();
+    await heading(page, 'payments-api');
+    await expectAccessible(page);
+    await screenshot(page, 'openapi-spec');
+
+    await page.goto(`/o/${organizationId}/integrations`);
+    await heading(page, 'Integrations');
+    await expect.poll(() => page.getByText('Nothing is installed in this organization yet.').isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'integrations');
+
+    const space = await callAsSession(adminContext, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Synced docs' });
+    await page.goto(`/s/${space.body.id}/~/settings`);
+    await heading(page, 'Space settings');
+    await page.getByLabel('Repository URL').fill('http://127.0.0.1:9/nowhere.git');
+    await page.getByRole('button', { name: 'Import from the repository' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 }).toMatch(/\w/);
+    expect(await page.getByRole('alert').first().textContent()).not.toMatch(/[{}]/);
+    await expectAccessible(page);
+    await screenshot(page, 'space-settings');
+  });
+});
