@@ -4,7 +4,7 @@
 import { Alert, Anchor, Container, Group, Stack, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import type { ReactNode } from 'react';
-import { Link, NavLink, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import type { AdministeredOrganization, OrganizationPermissions } from '../api/organization.ts';
@@ -35,6 +35,7 @@ interface Props {
 
 export function AdminFrame({ title, needs, ownHeading = false, children }: Props) {
   const { organizationId = '' } = useParams();
+  const { pathname } = useLocation();
   const { data: organization, error, refetch } = useAdministeredOrganization(organizationId);
   useDocumentTitle(organization ? `${title} · ${organization.title} · Quire` : `${title} · Quire`);
   if (error) return <ErrorScreen error={error} onRetry={() => void refetch()} />;
@@ -49,18 +50,22 @@ export function AdminFrame({ title, needs, ownHeading = false, children }: Props
               {organization.title}
             </Anchor>
             <span aria-hidden="true">·</span>
-            {TABS.map((tab) => (
-              <Anchor
-                key={tab.path}
-                component={NavLink}
-                to={`/o/${organization.id}/${tab.path}`}
-                size="sm"
-                fw={500}
-                style={({ isActive }: { isActive: boolean }) => (isActive ? { fontWeight: 800, textDecoration: 'underline' } : undefined)}
-              >
-                {tab.label}
-              </Anchor>
-            ))}
+            {TABS.map((tab) => {
+              const current = pathname.startsWith(`/o/${organization.id}/${tab.path}`);
+              return (
+                <Anchor
+                  key={tab.path}
+                  component={Link}
+                  to={`/o/${organization.id}/${tab.path}`}
+                  size="sm"
+                  fw={current ? 800 : 500}
+                  underline={current ? 'always' : 'hover'}
+                  aria-current={current ? 'page' : undefined}
+                >
+                  {tab.label}
+                </Anchor>
+              );
+            })}
           </Group>
         </nav>
         {(!ownHeading || !allowed) && (
