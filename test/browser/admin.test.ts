@@ -29,7 +29,9 @@ describeInBrowser('administering in the app', () => {
   it('invites a teammate with a link made on the members screen, who joins from it in a browser of their own', async () => {
     const page = await adminContext.newPage();
     const policyKept = watchPolicy(page);
-    await page.goto(`/o/${organizationId}/members`);
+    await page.goto(`/o/${organizationId}/`);
+    await page.getByRole('button', { name: `Organization: ${admin.organization}. Switch organization` }).click();
+    await page.getByRole('menuitem', { name: 'Members' }).click();
     await heading(page, 'Members');
     await expect.poll(() => page.getByText(admin.email).isVisible()).toBe(true);
     await page.getByRole('combobox', { name: 'Role of who joins' }).selectOption('read');
@@ -60,6 +62,10 @@ describeInBrowser('administering in the app', () => {
 
   it('shows a reader no administration screen, only a sentence saying who may, and the API refuses their writes', async () => {
     const page = await teammateContext.newPage();
+    await page.goto(`/o/${organizationId}/`);
+    await page.getByRole('button', { name: `Organization: ${admin.organization}. Switch organization` }).click();
+    await expect.poll(() => page.getByRole('menuitem', { name: admin.organization }).isVisible()).toBe(true);
+    expect(await page.getByRole('menuitem', { name: 'Members' }).count()).toBe(0);
     for (const [path, title] of [
       ['members', 'Members'],
       ['teams', 'Teams'],

@@ -1,6 +1,7 @@
 // The header's organization menu: the current one (from the path, or the last opened), and the others to switch to.
 import { Button, Menu } from '@mantine/core';
 import { Link, useParams } from 'react-router';
+import { AdminMenuItems } from '../../settings/components/AdminMenuItems.tsx';
 import { lastOrganization, useOrganizations } from '../queries/organizations.ts';
 
 export function OrganizationSwitcher() {
@@ -22,6 +23,7 @@ export function OrganizationSwitcher() {
             {organization.title}
           </Menu.Item>
         ))}
+        <AdminMenuItems organization={current} />
       </Menu.Dropdown>
     </Menu>
   );
