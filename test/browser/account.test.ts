@@ -52,9 +52,12 @@ describeInBrowser('the account screen', () => {
     expect(await withToken(secret)).toBe(401);
   });
 
-  it("lists where the person is signed in, this browser marked, and revoking another browser's session signs it out", async () => {
+  it("lists where the person is signed in, this browser marked, and revoking another browser's session sends that browser to sign-in at its next step", async () => {
     const other = await harness.newContext();
     expect((await other.request.post('/auth/sign-in', { data: { email: admin.email, password: admin.password } })).status()).toBe(200);
+    const otherPage = await other.newPage();
+    await otherPage.goto('/account');
+    await expect.poll(() => otherPage.getByRole('heading', { level: 1, name: 'Account' }).isVisible()).toBe(true);
     const page = await context.newPage();
     await page.goto('/account');
     const sessions = (await callAsSession(context, 'GET', '/v1/user/sessions')).body.items as Array<{ current: boolean }>;
@@ -65,6 +68,10 @@ describeInBrowser('the account screen', () => {
     await expect.poll(() => page.getByRole('button', { name: /^Revoke the session/ }).count()).toBe(1);
     expect((await callAsSession(other, 'GET', '/auth/state')).body.session).toBeNull();
     expect((await callAsSession(context, 'GET', '/auth/state')).body.session).not.toBeNull();
+    // The other browser's app still thinks it is signed in, until the API's 401 says otherwise.
+    await otherPage.getByRole('link', { name: 'Quire' }).click();
+    await otherPage.waitForURL(/\/sign-in(\?|$)/);
+    await expect.poll(() => otherPage.getByRole('heading', { name: 'Sign in to Quire' }).isVisible()).toBe(true);
   });
 
   it('changes the password, which then signs in where the old one no longer does', async () => {

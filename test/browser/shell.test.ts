@@ -1,7 +1,7 @@
-// The app's page in Chromium: it loads under its own strict policy, and a deep link
-// opens a screen, as the server's answer at every urls.app promises.
+// The app's page in Chromium: it loads under its own strict policy, a deep link opens a
+// screen, as the server's answer at every urls.app promises, and the theme is the reader's choice.
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, PHONE, useBrowser, watchPolicy } from '../helpers/browser.ts';
+import { describeInBrowser, expectAccessible, PHONE, screenshot, useBrowser, watchPolicy } from '../helpers/browser.ts';
 
 describeInBrowser('the app in a browser', () => {
   const harness = useBrowser();
@@ -22,5 +22,18 @@ describeInBrowser('the app in a browser', () => {
     // Nothing wider than a phone's screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     policyKept();
+  });
+
+  it('switches to the dark theme and keeps it after a reload, still readable by axe-core', async () => {
+    const page = await harness.newPage();
+    await page.goto('/sign-in');
+    const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await expect.poll(scheme).toBe('dark');
+    await page.reload();
+    await expect.poll(() => page.getByRole('button', { name: 'Switch to the light theme' }).isVisible()).toBe(true);
+    expect(await scheme()).toBe('dark');
+    await expectAccessible(page);
+    await screenshot(page, 'dark-theme');
   });
 });

@@ -55,6 +55,7 @@ describeInBrowser('signing in', () => {
     await screenshot(page, 'user-menu');
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL('**/sign-in');
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Quire' }).isVisible()).toBe(true);
     expect((await callAsSession(page.context(), 'GET', '/auth/state')).body.session).toBeNull();
     expect((await callAsSession(page.context(), 'GET', '/v1/user')).status).toBe(401);
     await expectAccessible(page);

@@ -20,7 +20,13 @@ function screen<Module extends Record<string, unknown>>(load: () => Promise<Modu
 const routes: RouteObject[] = [
   {
     element: (
-      <Suspense fallback={<FullPageLoader />}>
+      <Suspense
+        fallback={
+          <main>
+            <FullPageLoader />
+          </main>
+        }
+      >
         <Outlet />
       </Suspense>
     ),

@@ -1,7 +1,9 @@
 // The frame of the screens before sign-in (setup, sign-in, links, invites): a narrow card.
 import { Anchor, Box, Container, Group } from '@mantine/core';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { ColorSchemeToggle } from '../components/ColorSchemeToggle.tsx';
+import { FullPageLoader } from '../components/FullPageLoader.tsx';
 
 export function PublicLayout() {
   return (
@@ -13,7 +15,9 @@ export function PublicLayout() {
         <ColorSchemeToggle />
       </Group>
       <Container component="main" size={440} py="xl">
-        <Outlet />
+        <Suspense fallback={<FullPageLoader />}>
+          <Outlet />
+        </Suspense>
       </Container>
     </Box>
   );

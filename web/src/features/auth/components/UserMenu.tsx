@@ -1,20 +1,17 @@
 // The header's menu of the signed-in person: their account, and signing out.
 import { Avatar, Menu, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { signOut } from '../api/auth.ts';
-import { forgetSession, useSession } from '../queries/authState.ts';
+import { useSession } from '../queries/authState.ts';
 
 export function UserMenu() {
   const { user } = useSession();
-  const navigate = useNavigate();
   const signingOut = useMutation({
     mutationFn: signOut,
-    // Signed out here even if the server could not be told: the cookie may be gone already.
-    onSettled: () => {
-      forgetSession();
-      void navigate('/sign-in', { replace: true });
-    },
+    // A fresh page, so nothing read as the person stays in memory; signed out here even
+    // if the server could not be told (the cookie may be gone already).
+    onSettled: () => window.location.replace('/sign-in'),
   });
   return (
     <Menu position="bottom-end" width={220} withinPortal={false} trapFocus={false} withInitialFocusPlaceholder={false}>

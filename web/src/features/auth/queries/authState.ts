@@ -1,5 +1,5 @@
 // Who is signed in, asked once and kept until a sign-in, a sign-out or a 401 changes it.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { setCsrfToken } from '../../../api/client.ts';
 import { queryClient } from '../../../api/queryClient.ts';
 import { getAuthState, type AuthState, type Session } from '../api/auth.ts';
@@ -17,20 +17,25 @@ export function useSession(): Session {
   return data.session;
 }
 
+/**
+ * Who is signed in changed: the new state is set first, on the query the guard already
+ * watches (clearing the cache would leave its observer on a removed query, so a 401
+ * never led to sign-in), then everything read as the person before goes.
+ */
+function replaceSession(client: QueryClient, state: AuthState): void {
+  setCsrfToken(state.session?.csrfToken);
+  client.setQueryData<AuthState>(authStateKey, state);
+  client.removeQueries({ predicate: (query) => query.queryKey[0] !== authStateKey[0] });
+}
+
 /** After a sign-in: the new session, and nothing cached from before it. */
 export function useSignedIn(): (session: Session) => void {
   const client = useQueryClient();
-  return (session) => {
-    client.clear();
-    setCsrfToken(session.csrfToken);
-    client.setQueryData<AuthState>(authStateKey, { setupRequired: false, session });
-  };
+  return (session) => replaceSession(client, { setupRequired: false, session });
 }
 
 /** The session has ended: forget it and what it could read; RequireSession then leads to sign-in. */
 export function forgetSession(): void {
-  setCsrfToken(undefined);
   const state = queryClient.getQueryData<AuthState>(authStateKey);
-  queryClient.clear();
-  queryClient.setQueryData<AuthState>(authStateKey, { setupRequired: state?.setupRequired ?? false, session: null });
+  replaceSession(queryClient, { setupRequired: state?.setupRequired ?? false, session: null });
 }
