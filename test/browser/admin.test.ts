@@ -5,6 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { callAsSession, describeInBrowser, expectAccessible, screenshot, useBrowser, watchPolicy } from '../helpers/browser.ts';
+import { startGitServer } from '../helpers/gitServer.ts';
 
 const admin = { organization: 'Acme Docs', name: 'Ada Admin', email: 'ada@acme.test', password: 'correct horse battery' };
 const teammate = { name: 'Grace Reader', email: 'grace@acme.test', password: 'another good password' };
@@ -14,7 +15,8 @@ async function heading(page: Page, name: string | RegExp, level = 1) {
 }
 
 describeInBrowser('administering in the app', () => {
-  const harness = useBrowser();
+  // The git repository of the Git Sync journey is served on 127.0.0.1.
+  const harness = useBrowser({ QUIRE_ALLOW_PRIVATE_URLS: 'true' });
   let adminContext: BrowserContext;
   let teammateContext: BrowserContext;
   let organizationId: string;
@@ -39,7 +41,10 @@ describeInBrowser('administering in the app', () => {
     await page.getByRole('button', { name: 'Create invite link' }).click();
     const link = page.getByRole('textbox', { name: 'Invite link (Reader)' });
     await expect.poll(() => link.isVisible()).toBe(true);
-    const url = await link.inputValue();
+    await adminContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.baseUrl });
+    await page.getByRole('button', { name: 'Copy the invite link (Reader)' }).click();
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    expect(url).toBe(await link.inputValue());
     expect(url).toMatch(new RegExp(`^${harness.baseUrl}/invite/${organizationId}/`));
     await expectAccessible(page);
     await screenshot(page, 'members');
@@ -134,6 +139,11 @@ describeInBrowser('administering in the app', () => {
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'site-customization');
+    await page.getByRole('tab', { name: 'Content' }).click();
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await expectAccessible(page);
+    await screenshot(page, 'site-dark');
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
     policyKept();
 
     const reader = await (await harness.newContext()).newPage();
@@ -156,7 +166,7 @@ describeInBrowser('administering in the app', () => {
     await screenshot(page, 'teams');
   });
 
-  it('shows the organization settings, an OpenAPI specification, the integrations and a space\'s Git Sync settings, each in words', async () => {
+  it('shows the organization settings, an OpenAPI specification and the integrations', async () => {
     const page = await adminContext.newPage();
     await page.goto(`/o/${organizationId}/settings`);
     await heading(page, 'Organization settings');
@@ -180,14 +190,37 @@ describeInBrowser('administering in the app', () => {
     await expectAccessible(page);
     await screenshot(page, 'integrations');
 
-    const space = await callAsSession(adminContext, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Synced docs' });
-    await page.goto(`/s/${space.body.id}/~/settings`);
-    await heading(page, 'Space settings');
-    await page.getByLabel('Repository URL').fill('http://127.0.0.1:9/nowhere.git');
-    await page.getByRole('button', { name: 'Import from the repository' }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 }).toMatch(/\w/);
-    expect(await page.getByRole('alert').first().textContent()).not.toMatch(/[{}]/);
-    await expectAccessible(page);
-    await screenshot(page, 'space-settings');
+  });
+
+  it("imports a space from a git repository on its settings screen, following the import until it ends, exports it back, and says in words why a repository refused", async () => {
+    const gitServer = await startGitServer();
+    try {
+      gitServer.commit({ 'README.md': '# Welcome\n\nImported from git.\n' });
+      const space = await callAsSession(adminContext, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Synced docs' });
+      const page = await adminContext.newPage();
+      await page.goto(`/s/${space.body.id}/~/settings`);
+      await heading(page, 'Space settings');
+      await page.getByLabel('Repository URL').fill(gitServer.bareUrl);
+      await page.getByRole('button', { name: 'Import from the repository' }).click();
+      await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 }).toMatch(/\w/);
+      expect(await page.getByRole('alert').first().textContent()).not.toMatch(/[{}]/);
+      await expectAccessible(page);
+      await screenshot(page, 'space-settings-failed');
+
+      await page.getByLabel('Repository URL').fill(gitServer.url);
+      await page.getByRole('button', { name: 'Import from the repository' }).click();
+      await expect.poll(() => page.getByText(/Last import succeeded/).isVisible(), { timeout: 30_000 }).toBe(true);
+      const pages = await callAsSession(adminContext, 'GET', `/v1/spaces/${space.body.id}/content`);
+      expect(JSON.stringify(pages.body)).toContain('Welcome');
+
+      await page.getByLabel('Commit message').fill('Docs from Quire');
+      await page.getByRole('button', { name: 'Export to the repository' }).click();
+      await expect.poll(() => page.getByText(/Last export succeeded/).isVisible(), { timeout: 30_000 }).toBe(true);
+      expect(gitServer.log()[0].subject).toBe('Docs from Quire');
+      await expectAccessible(page);
+      await screenshot(page, 'space-settings');
+    } finally {
+      await gitServer.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { shownDate } from '../../account/components/dates.ts';
 import { ConfirmButton } from '../../settings/components/ConfirmButton.tsx';
 import type { GitOperation, GitSyncState } from '../api/gitSync.ts';
 import { useDisconnect, useExport, useGitInfo, useImport } from '../queries/gitSync.ts';
+import { TONES } from '../../settings/components/tones.ts';
 
 /** "refs/heads/main" as people name it, and back. */
 const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
@@ -95,7 +96,7 @@ function SyncState({ state }: { state: GitSyncState }) {
           <Title order={2} size="h3" id="git-state-title">
             {state.repoName}
           </Title>
-          <Badge variant="outline" color={state.connected ? 'teal.9' : 'gray'}>
+          <Badge variant="outline" color={state.connected ? TONES.success : 'gray'}>
             {state.connected ? 'Connected' : 'Not connected'}
           </Badge>
         </Group>
@@ -125,12 +126,12 @@ function SyncState({ state }: { state: GitSyncState }) {
           {operation.state === 'failure' && `Last ${operation.direction} failed ${shownDate(operation.endedAt)}.`}
         </Text>
         {operation.error && (
-          <Alert color="red.9" variant="outline" title={`Why the ${operation.direction} failed`}>
+          <Alert color={TONES.danger} variant="outline" title={`Why the ${operation.direction} failed`}>
             {operation.error}
           </Alert>
         )}
         {operation.warnings.length > 0 && (
-          <Alert color="indigo.9" variant="outline" title="Warnings">
+          <Alert color={TONES.notice} variant="outline" title="Warnings">
             {operation.warnings.join(' · ')}
           </Alert>
         )}
@@ -138,13 +139,13 @@ function SyncState({ state }: { state: GitSyncState }) {
           {state.exportsChanges ? 'Each merge is exported as a commit.' : 'Merges are not exported.'}{' '}
           {state.pendingExports > 0 && `${state.pendingExports} ${state.pendingExports === 1 ? 'merge waits' : 'merges wait'} to be exported.`}
         </Text>
-        {state.lastFailure && (
-          <Alert color="red.9" variant="outline" title={`Last failure, ${shownDate(state.lastFailure.at)}`}>
+        {state.lastFailure && state.lastFailure.error !== operation.error && (
+          <Alert color={TONES.danger} variant="outline" title={`Last failure, ${shownDate(state.lastFailure.at)}`}>
             {state.lastFailure.error}
           </Alert>
         )}
         {state.webhook && (
-          <Text size="xs">
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
             Push webhook: <Code>{state.webhook.url}</Code>, with its secret <Code>{state.webhook.secret}</Code>
           </Text>
         )}

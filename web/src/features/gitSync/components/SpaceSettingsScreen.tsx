@@ -7,6 +7,7 @@ import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { useSettingsSpace } from '../queries/gitSync.ts';
 import { GitSyncSection } from './GitSyncSection.tsx';
+import { TONES } from '../../settings/components/tones.ts';
 
 export function SpaceSettingsScreen() {
   const { spaceId = '' } = useParams();
@@ -27,7 +28,7 @@ export function SpaceSettingsScreen() {
         {space.permissions.triggerGitSync ? (
           <GitSyncSection spaceId={space.id} />
         ) : (
-          <Alert color="indigo.9" variant="outline" role="alert" title="Not for your role">
+          <Alert color={TONES.notice} variant="outline" role="alert" title="Not for your role">
             You need to be an administrator of this space, or able to edit it, to set up its Git Sync. Ask one of its administrators for that role.
           </Alert>
         )}

@@ -9,6 +9,7 @@ import { ConfirmButton } from '../../settings/components/ConfirmButton.tsx';
 import { useInstall, useInstalled, useIntegration, useUninstall } from '../queries/integrations.ts';
 import { InstallationSettings } from './InstallationSettings.tsx';
 import { statusLabel } from './status.ts';
+import { TONES } from '../../settings/components/tones.ts';
 
 export function IntegrationScreen() {
   return (
@@ -40,7 +41,7 @@ function IntegrationDetails({ organizationId }: { organizationId: string }) {
         </div>
         {installation ? (
           <Group gap="xs">
-            <Badge variant="outline" color={installation.status === 'active' ? 'teal.9' : 'red.9'}>
+            <Badge variant="outline" color={installation.status === 'active' ? TONES.success : TONES.danger}>
               {statusLabel(installation.status)}
             </Badge>
             <ConfirmButton

@@ -7,6 +7,7 @@ import { AdminFrame } from '../../settings/components/AdminFrame.tsx';
 import type { Integration } from '../api/integrations.ts';
 import { useInstalled, useIntegrations } from '../queries/integrations.ts';
 import { statusLabel } from './status.ts';
+import { TONES } from '../../settings/components/tones.ts';
 
 export function IntegrationsScreen() {
   return <AdminFrame title="Integrations" needs="admin">{(organization) => <Integrations organizationId={organization.id} />}</AdminFrame>;
@@ -46,7 +47,7 @@ function Integrations({ organizationId }: { organizationId: string }) {
           <Stack component="ul" gap="md" style={list}>
             {installed?.map(({ installation, integration }) => (
               <Entry key={installation.id} organizationId={organizationId} integration={integration}>
-                <Badge variant="outline" color={installation.status === 'active' ? 'teal.9' : 'red.9'}>
+                <Badge variant="outline" color={installation.status === 'active' ? TONES.success : TONES.danger}>
                   {statusLabel(installation.status)}
                 </Badge>
               </Entry>

@@ -66,7 +66,7 @@ export function LinkInvitesSection({ organizationId }: { organizationId: string 
               <TextInput readOnly value={invite.urls.app} aria-label={`Invite link (${roleLabel(invite.role)})`} style={{ flex: 1, minWidth: 0 }} size="xs" onFocus={(event) => event.currentTarget.select()} />
               <CopyButton value={invite.urls.app}>
                 {({ copied, copy }) => (
-                  <Button size="xs" onClick={copy} aria-label={`Copy the invite link (${roleLabel(invite.role)})`}>
+                  <Button size="xs" onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} the invite link (${roleLabel(invite.role)})`}>
                     {copied ? 'Copied' : 'Copy'}
                   </Button>
                 )}

@@ -9,6 +9,7 @@ import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import type { AdministeredOrganization, OrganizationPermissions } from '../api/organization.ts';
 import { useAdministeredOrganization } from '../queries/organization.ts';
+import { TONES } from './tones.ts';
 
 const TABS = [
   { path: 'members', label: 'Members' },
@@ -76,7 +77,7 @@ export function AdminFrame({ title, needs, ownHeading = false, children }: Props
         {allowed ? (
           children(organization)
         ) : (
-          <Alert color="indigo.9" variant="outline" role="alert" title="Not for your role">
+          <Alert color={TONES.notice} variant="outline" role="alert" title="Not for your role">
             {NEEDS[needs]}
           </Alert>
         )}

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { formValues } from '../../../components/formValues.ts';
 import { createSpec } from '../api/settings.ts';
 import { useSettingsMutation, useSpecs } from '../queries/settings.ts';
+import { TONES } from './tones.ts';
 
 export function specState(spec: { processingState: string; lastProcessErrorCode?: string }): string {
   if (spec.processingState !== 'complete') return 'Processing…';
@@ -29,7 +30,7 @@ export function OpenApiSection({ organizationId }: { organizationId: string }) {
             <Anchor component={Link} to={`/o/${organizationId}/openapi/${spec.slug}`} fw={600} size="sm">
               {spec.slug}
             </Anchor>
-            <Badge variant="outline" color={spec.lastProcessErrorCode ? 'red.9' : 'gray'}>
+            <Badge variant="outline" color={spec.lastProcessErrorCode ? TONES.danger : 'gray'}>
               {specState(spec)}
             </Badge>
             <Text size="xs" c="dimmed">

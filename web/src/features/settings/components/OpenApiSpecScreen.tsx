@@ -11,6 +11,7 @@ import { useSettingsMutation, useSpec } from '../queries/settings.ts';
 import { AdminFrame } from './AdminFrame.tsx';
 import { ConfirmButton } from './ConfirmButton.tsx';
 import { specState } from './OpenApiSection.tsx';
+import { TONES } from './tones.ts';
 
 export function OpenApiSpecScreen() {
   return (
@@ -38,7 +39,7 @@ function Spec({ organizationId }: { organizationId: string }) {
           {spec.slug}
         </Title>
         <Group gap="xs" mt="xs">
-          <Badge variant="outline" color={spec.lastProcessErrorCode ? 'red.9' : 'gray'}>
+          <Badge variant="outline" color={spec.lastProcessErrorCode ? TONES.danger : 'gray'}>
             {specState(spec)}
           </Badge>
           <Text size="sm" c="dimmed">
@@ -51,7 +52,7 @@ function Spec({ organizationId }: { organizationId: string }) {
       </div>
       <ErrorAlert error={replacing.error ?? publishing.error ?? deleting.error} />
       {!!spec.lastProcessedErrors?.length && (
-        <Alert color="red.9" variant="outline" title="What Quire found wrong in the last version">
+        <Alert color={TONES.danger} variant="outline" title="What Quire found wrong in the last version">
           <List size="sm">
             {spec.lastProcessedErrors.map((problem, index) => (
               <List.Item key={index}>{problem.message}</List.Item>

@@ -8,6 +8,7 @@ import { createOidcProvider, createSamlProvider, deleteOidcProvider, deleteSamlP
 import { useOidcProviders, useSamlProviders, useSettingsMutation } from '../queries/settings.ts';
 import { ConfirmButton } from './ConfirmButton.tsx';
 import { GUEST_OPTION, ROLE_OPTIONS, roleLabel } from './roles.ts';
+import { TONES } from './tones.ts';
 
 const roleOf = (value: string) => (value || null) as Role | null;
 
@@ -43,7 +44,7 @@ function SamlProviders({ organizationId }: { organizationId: string }) {
               <Text fw={600} size="sm">
                 {provider.label}
               </Text>
-              <Badge variant="outline" color={provider.status === 'active' ? 'teal.9' : 'gray'}>
+              <Badge variant="outline" color={provider.status === 'active' ? TONES.success : 'gray'}>
                 {provider.status === 'active' ? 'Active' : 'Needs its sign-on URL, entity ID and certificate'}
               </Badge>
             </Group>
@@ -51,7 +52,7 @@ function SamlProviders({ organizationId }: { organizationId: string }) {
               Delete
             </ConfirmButton>
           </Group>
-          <Text size="xs">
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
             New people join as {roleLabel(provider.defaultRole)}. Register at the provider: ACS <Code>{provider.service.acsURL}</Code>, entity ID <Code>{provider.service.entityID}</Code>
           </Text>
         </Stack>
@@ -112,7 +113,7 @@ function OidcProviders({ organizationId }: { organizationId: string }) {
               Delete
             </ConfirmButton>
           </Group>
-          <Text size="xs">
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
             New people join as {roleLabel(provider.defaultRole)}. Register this redirect URI at the provider: <Code>{provider.urls.callback}</Code>
           </Text>
         </Stack>

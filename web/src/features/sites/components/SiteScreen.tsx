@@ -12,6 +12,7 @@ import { SectionsSection } from './SectionsSection.tsx';
 import { SiteSpacesSection } from './SiteSpacesSection.tsx';
 import { VisibilitySection } from './VisibilitySection.tsx';
 import { visibilityLabel } from './visibility.ts';
+import { TONES } from '../../settings/components/tones.ts';
 
 export function SiteScreen() {
   return (
@@ -56,7 +57,7 @@ function SiteDetails({ organizationId }: { organizationId: string }) {
       </Group>
       <ErrorAlert error={publishing.error} />
       {site.urls.published ? (
-        <Alert variant="outline" color="teal.9" role="status" title="Published">
+        <Alert variant="outline" color={TONES.success} role="status" title="Published">
           Readers find it at{' '}
           <Anchor href={site.urls.published} target="_blank" rel="noopener">
             {site.urls.published}

@@ -77,7 +77,7 @@ function ShareLinks({ organizationId, site }: { organizationId: string; site: Si
               <TextInput readOnly size="xs" value={link.urls.published} aria-label={`Share link for ${link.name}`} style={{ flex: 1, minWidth: 0 }} />
               <CopyButton value={link.urls.published}>
                 {({ copied, copy }) => (
-                  <Button size="xs" onClick={copy} aria-label={`Copy the share link for ${link.name}`}>
+                  <Button size="xs" onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} the share link for ${link.name}`}>
                     {copied ? 'Copied' : 'Copy'}
                   </Button>
                 )}
