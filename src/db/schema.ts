@@ -564,6 +564,16 @@ export interface OidcRequestsTable {
   code_verifier: string;
   created_at: string;
   expires_at: string;
+  /** The person who started it signed in: the provider's subject is linked to them on its return. */
+  link_user_id: string | null;
+}
+
+/** The Quire account an OpenID provider's subject (`sub`) is. */
+export interface OidcIdentitiesTable {
+  provider_id: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
 }
 
 /** A session (api_tokens row) an OpenID provider opened: removing the provider revokes it. */
@@ -746,6 +756,7 @@ export interface Database {
   oidc_providers: OidcProvidersTable;
   oidc_requests: OidcRequestsTable;
   oidc_sessions: OidcSessionsTable;
+  oidc_identities: OidcIdentitiesTable;
   password_reset_requests: PasswordResetRequestsTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;

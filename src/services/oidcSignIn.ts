@@ -4,16 +4,33 @@
 // Quire keeps each sign-in under way (state, nonce, verifier) in the database, for ten
 // minutes and one use, bound to the browser that started it by a cookie holding the
 // state, and turns the verified person into an SSO member with a session.
+//
+// The provider's subject (`sub`) names the account, not its e-mail claim: any
+// organization's administrator can set up a provider that claims any address, so a
+// provider signs in only the account it made, or one whose owner linked it by signing in
+// through it while signed in to Quire.
 import { AppError } from '../errors.ts';
-import { deleteOidcRequestsBefore, findOidcProvider, insertOidcRequest, recordOidcSession, takeOidcRequest } from '../db/repos/oidcProviders.ts';
-import type { OidcProviderRow } from '../db/schema.ts';
+import { isoNow } from '../lib/clock.ts';
+import {
+  deleteOidcRequestsBefore,
+  findOidcIdentity,
+  findOidcProvider,
+  insertOidcIdentity,
+  insertOidcRequest,
+  recordOidcSession,
+  takeOidcRequest,
+} from '../db/repos/oidcProviders.ts';
+import { findUserByEmail, findUserById } from '../db/repos/users.ts';
+import type { Db, OidcProviderRow, OidcRequestsTable, UserRow } from '../db/schema.ts';
 import { createFetcher } from '../lib/safeFetch.ts';
 import { unseal } from '../lib/secretBox.ts';
 import { webFetch } from '../lib/webFetch.ts';
 import { oidcServiceUrls } from '../presenters/oidcProvider.ts';
 import type { ServiceContext } from './context.ts';
 import { openSession, type SessionClient } from './sessions.ts';
+import { currentSession } from './signIn.ts';
 import { joinThroughSso } from './ssoMembership.ts';
+import { findOrCreateUser } from './users.ts';
 
 /** openid-client and its JOSE stack, loaded at the first sign-in rather than at every start. */
 const openidClient = () => import('openid-client');
@@ -78,9 +95,17 @@ async function configurationFor(ctx: ServiceContext, provider: OidcProviderRow) 
   return { client, config };
 }
 
-/** Where start sends the browser, and the state its cookie must carry back. */
-export async function startOidcSignIn(ctx: ServiceContext, providerId: string): Promise<{ url: string; state: string }> {
+/**
+ * Where start sends the browser, and the state its cookie must carry back. A browser
+ * signed in to Quire (`sessionSecret`) links its person to the provider's subject.
+ */
+export async function startOidcSignIn(
+  ctx: ServiceContext,
+  providerId: string,
+  sessionSecret: string | undefined,
+): Promise<{ url: string; state: string }> {
   const provider = await requireProvider(ctx, providerId);
+  const signedIn = sessionSecret ? await currentSession(ctx, sessionSecret) : null;
   const { client, config } = await configurationFor(ctx, provider);
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -94,6 +119,7 @@ export async function startOidcSignIn(ctx: ServiceContext, providerId: string): 
     code_verifier: codeVerifier,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + OIDC_REQUEST_LIFETIME_MS).toISOString(),
+    link_user_id: signedIn?.user.id ?? null,
   });
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: oidcServiceUrls(ctx.config.publicUrl, provider.id).callback,
@@ -156,17 +182,45 @@ export async function finishOidcSignIn(
     }
     refuse(`The provider's answer was refused: ${describe(error)}`);
   }
-  const email = claimText(claims, 'email');
+  const email = claimText(claims, 'email')?.toLowerCase();
   if (!email || !EMAIL.test(email)) refuse('The provider sent no e-mail address; it must release the "email" claim to Quire');
   if (claims.email_verified === false) refuse(`The provider says ${email} is not verified; verify it there, then sign in again`);
   const displayName = claimText(claims, 'name') ?? claimText(claims, 'preferred_username') ?? email.split('@')[0];
 
+  const subject = String(claims.sub);
   return ctx.db.transaction().execute(async (trx) => {
-    const user = await joinThroughSso(ctx, trx, provider, { email, displayName });
+    const user = await personOf(ctx, trx, provider, request, { subject, email, displayName });
+    await joinThroughSso(ctx, trx, provider, user);
     const { secret, session } = await openSession(ctx, trx, user.id, sessionClient);
     await recordOidcSession(trx, session.id, provider.id);
     return { secret, organizationId: provider.organization_id };
   });
+}
+
+/**
+ * The account the provider's subject is: the one it signed in before; else, the first
+ * time, a new one for the address, or the existing one its owner is signed in as (a
+ * link). An existing account the browser is not signed in as is refused: the provider
+ * may be anyone's.
+ */
+async function personOf(
+  ctx: ServiceContext,
+  trx: Db,
+  provider: OidcProviderRow,
+  request: OidcRequestsTable,
+  claimed: { subject: string; email: string; displayName: string },
+): Promise<UserRow> {
+  const known = await findOidcIdentity(trx, provider.id, claimed.subject);
+  if (known) return (await findUserById(trx, known))!;
+  const existing = await findUserByEmail(trx, claimed.email);
+  if (existing && existing.id !== request.link_user_id) {
+    refuse(
+      `${claimed.email} has a Quire account that has not used ${provider.label} before: sign in to Quire with it first (your password, or a sign-in link), then sign in with ${provider.label} once to link the two`,
+    );
+  }
+  const user = existing ?? (await findOrCreateUser(trx, ctx.clock, { email: claimed.email, displayName: claimed.displayName })).user;
+  await insertOidcIdentity(trx, { provider_id: provider.id, subject: claimed.subject, user_id: user.id, created_at: isoNow(ctx.clock) });
+  return user;
 }
 
 /** The sentence a failed sign-in shows: the refusal's own, or a plain one for anything unforeseen. */

@@ -26,7 +26,7 @@ import { oidcLogins } from './oidcProviders.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { openSession, type SessionClient } from './sessions.ts';
 import { joinThroughSso } from './ssoMembership.ts';
-import { issueApiToken } from './users.ts';
+import { findOrCreateUser, issueApiToken } from './users.ts';
 
 interface SamlApiSignIn {
   object: 'sso-session';
@@ -352,7 +352,8 @@ export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, 
       refuse('this assertion was already used to sign in');
     }
     const organizationId = provider.organization_id;
-    const user = await joinThroughSso(ctx, trx, provider, { email, displayName });
+    const { user } = await findOrCreateUser(trx, ctx.clock, { email, displayName });
+    await joinThroughSso(ctx, trx, provider, user);
     const organization = await findOrganizationById(trx, organizationId);
     if (browser) {
       const { secret } = await openSession(ctx, trx, user.id, browser, { samlProviderId: provider.id });

@@ -50,7 +50,7 @@ export async function authState(ctx: ServiceContext, sessionSecret: string | und
 }
 
 /** The session a cookie holds, when it is one that the API would admit. */
-async function currentSession(ctx: ServiceContext, secret: string) {
+export async function currentSession(ctx: ServiceContext, secret: string) {
   const owner = await findTokenOwner(ctx.db, hashToken(secret));
   if (!owner || owner.token_kind !== 'session' || owner.sso_required_by) return null;
   if (owner.token_expires_at !== null && owner.token_expires_at <= isoNow(ctx.clock)) return null;

@@ -1,6 +1,6 @@
 // What signing in through an organization's identity provider does to membership, the
-// same for every kind of provider: the person (found by e-mail, or made) becomes an SSO
-// member, joining with the provider's default role and team when new to it.
+// same for every kind of provider: the person becomes an SSO member, joining with the
+// provider's default role and team when new to it.
 import { findMembership, insertMembership, updateMembership } from '../db/repos/members.ts';
 import { lockOrganization } from '../db/repos/organizations.ts';
 import { addTeamMember, findTeam } from '../db/repos/teams.ts';
@@ -8,7 +8,6 @@ import type { Db, UserRow } from '../db/schema.ts';
 import { isoNow } from '../lib/clock.ts';
 import type { Role } from '../lib/roles.ts';
 import type { ServiceContext } from './context.ts';
-import { findOrCreateUser } from './users.ts';
 
 export interface SsoProviderDefaults {
   organization_id: string;
@@ -16,16 +15,10 @@ export interface SsoProviderDefaults {
   default_team_id: string | null;
 }
 
-/** Runs in the sign-in's transaction; answers the person signed in. */
-export async function joinThroughSso(
-  ctx: ServiceContext,
-  trx: Db,
-  provider: SsoProviderDefaults,
-  person: { email: string; displayName: string },
-): Promise<UserRow> {
+/** Runs in the sign-in's transaction, for the person the provider signed in. */
+export async function joinThroughSso(ctx: ServiceContext, trx: Db, provider: SsoProviderDefaults, user: UserRow): Promise<void> {
   const organizationId = provider.organization_id;
   await lockOrganization(trx, organizationId);
-  const { user } = await findOrCreateUser(trx, ctx.clock, person);
   const membership = await findMembership(trx, organizationId, user.id);
   if (membership) {
     await updateMembership(trx, organizationId, user.id, { sso: 1 });
@@ -44,5 +37,4 @@ export async function joinThroughSso(
   if (provider.default_team_id && (await findTeam(trx, organizationId, provider.default_team_id, user.id))) {
     await addTeamMember(trx, { team_id: provider.default_team_id, user_id: user.id, role: 'member', added_at: isoNow(ctx.clock) });
   }
-  return user;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startTestApp, stopTestApp, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { signInAtProvider, startOpenIdProvider, type TestOpenIdProvider } from '../helpers/oidcProvider.ts';
+import { signInLinkForEmail } from '../../src/services/signIn.ts';
 
 const QUIRE = 'http://quire.test';
 const SECRET = 'the client secret, never shown';
@@ -29,6 +30,7 @@ beforeAll(async () => {
   idp = await startOpenIdProvider();
   acme = await buildOrganization(testApp, 'Acme');
   other = await buildOrganization(testApp, 'Other');
+  await buildMember(testApp, acme.organizationId, 'read', 'Olive Owner', 'olive@example.test');
   team = (await request(testApp.app, 'PUT', `/v1/orgs/${acme.organizationId}/teams`, { token: acme.admin.token, body: { title: 'Writers' } })).body;
   providers.acme = await createProvider(acme, { clientId: 'quire-acme', defaultRole: 'edit', defaultTeam: team.id });
   providers.other = await createProvider(other, { clientId: 'quire-other' });
@@ -44,6 +46,7 @@ beforeAll(async () => {
     grace: { email: 'Grace@Example.test', name: 'Grace Hopper' },
     alan: { email: 'alan@example.test', name: 'Alan Turing' },
     ada: { email: 'ada@example.test', name: 'Ada Lovelace' },
+    olive: { email: 'olive@example.test', name: 'Olive Owner' },
     unverified: { email: 'mallory@example.test', name: 'Mallory', emailVerified: false },
   });
 });
@@ -230,23 +233,41 @@ describe('Signing in through OpenID Connect', () => {
     expect(errorOf(answer.location)).toMatch(/mallory@example.test is not verified/);
   });
 
-  it("does not let one organization's provider into another organization", async () => {
+  it("does not let another organization's provider into an account by claiming its address", async () => {
+    // Grace's account was made through acme's provider (an earlier test); the other
+    // organization's provider says it is Grace too.
     const { answer } = await signIn(providers.other, 'grace');
-    expect(answer.location).toBe(`${QUIRE}/o/${other.organizationId}/`);
-    const cookie = `quire_session=${answer.session}`;
-    const user = (await request(testApp.app, 'GET', '/v1/user', { headers: { cookie } })).body;
-    // Grace is in acme from an earlier test through acme's provider; this session is hers, but stranger to a third organization.
-    const third = await buildOrganization(testApp, 'Third');
-    expect((await request(testApp.app, 'GET', `/v1/orgs/${third.organizationId}`, { headers: { cookie } })).status).toBe(404);
-    const membership = await request(testApp.app, 'GET', `/v1/orgs/${other.organizationId}/members/${user.id}`, { token: other.admin.token });
-    expect(membership.body).toMatchObject({ role: 'read', sso: true });
+    expect(answer.session).toBeUndefined();
+    expect(errorOf(answer.location)).toBe(
+      'grace@example.test has a Quire account that has not used Company login before: sign in to Quire with it first (your password, or a sign-in link), then sign in with Company login once to link the two',
+    );
+    const members = await request(testApp.app, 'GET', `/v1/orgs/${other.organizationId}/members`, { token: other.admin.token });
+    expect(members.body.items.map((member: any) => member.user.email)).not.toContain('grace@example.test');
 
-    // A sign-in started at acme's provider cannot be finished at the other's callback.
+    // Nor can a sign-in started at acme's provider be finished at the other's callback.
     const { location, cookie: stateCookie } = await start(providers.acme);
     const back = new URL(await signInAtProvider(location, 'alan', QUIRE));
     const crossed = await callback(`${QUIRE}/sso/oidc/${providers.other.id}/callback${back.search}`, stateCookie);
     expect(crossed.session).toBeUndefined();
     expect(errorOf(crossed.location)).toMatch(/unknown/);
+  });
+
+  it('links an existing account to the provider when its owner signs in through it while signed in to Quire', async () => {
+    expect(errorOf((await signIn(providers.acme, 'olive')).answer.location)).toMatch(/has a Quire account that has not used/);
+
+    const link = await signInLinkForEmail(testApp.app.ctx, 'olive@example.test');
+    const opened = await request(testApp.app, 'POST', '/auth/sign-in-link', { body: { token: link.url.split('/').pop() } });
+    const signedIn = String(opened.headers['set-cookie']).split(';')[0];
+    const started = await testApp.app.inject({ method: 'GET', url: `/sso/oidc/${providers.acme.id}/start`, headers: { cookie: signedIn } });
+    const stateCookie = String(started.headers['set-cookie']).split(';')[0];
+    const linked = await callback(await signInAtProvider(started.headers.location as string, 'olive', QUIRE), stateCookie);
+    expect(linked.status).toBe(303);
+    const olive = (await request(testApp.app, 'GET', '/v1/user', { headers: { cookie: `quire_session=${linked.session}` } })).body;
+    expect(olive.email).toBe('olive@example.test');
+
+    // From now on the provider signs her in without a session first.
+    const again = (await signIn(providers.acme, 'olive')).answer;
+    expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie: `quire_session=${again.session}` } })).body.id).toBe(olive.id);
   });
 
   it('keeps its sessions working where the organization enforces SSO, which refuses tokens made outside SSO', async () => {

@@ -28,6 +28,7 @@ import * as gitSyncConnection from './20261206_0024_git_sync_connection.ts';
 import * as sessions from './20261206_0025_sessions.ts';
 import * as oidcAndMail from './20261206_0026_oidc_and_mail.ts';
 import * as revisionTags from './20261206_0027_revision_tags.ts';
+import * as oidcIdentities from './20261206_0028_oidc_identities.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '20261206_0025_sessions': sessions,
   '20261206_0026_oidc_and_mail': oidcAndMail,
   '20261206_0027_revision_tags': revisionTags,
+  '20261206_0028_oidc_identities': oidcIdentities,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 // OpenID Connect providers of organizations, the sign-ins sent to them and not yet
-// answered, and the sessions they opened.
+// answered, the accounts their subjects are, and the sessions they opened.
 import type { Db, OidcProviderRow, OidcRequestsTable } from '../schema.ts';
 
 export async function insertOidcProvider(db: Db, provider: OidcProviderRow): Promise<void> {
@@ -46,6 +46,7 @@ export async function deleteOidcProvider(db: Db, providerId: string, revokedAt: 
     .where('revoked_at', 'is', null)
     .execute();
   await db.deleteFrom('oidc_sessions').where('provider_id', '=', providerId).execute();
+  await db.deleteFrom('oidc_identities').where('provider_id', '=', providerId).execute();
   await db.deleteFrom('oidc_requests').where('provider_id', '=', providerId).execute();
   await db.deleteFrom('oidc_providers').where('id', '=', providerId).execute();
 }
@@ -73,4 +74,19 @@ export async function deleteOidcRequestsBefore(db: Db, before: string): Promise<
 
 export async function recordOidcSession(db: Db, tokenId: string, providerId: string): Promise<void> {
   await db.insertInto('oidc_sessions').values({ token_id: tokenId, provider_id: providerId }).execute();
+}
+
+/** The account this provider's subject is, if it signed in (or was linked) before. */
+export async function findOidcIdentity(db: Db, providerId: string, subject: string): Promise<string | undefined> {
+  const identity = await db
+    .selectFrom('oidc_identities')
+    .select('user_id')
+    .where('provider_id', '=', providerId)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+  return identity?.user_id;
+}
+
+export async function insertOidcIdentity(db: Db, identity: { provider_id: string; subject: string; user_id: string; created_at: string }) {
+  await db.insertInto('oidc_identities').values(identity).execute();
 }
