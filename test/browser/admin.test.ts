@@ -223,4 +223,58 @@ describeInBrowser('administering in the app', () => {
       await gitServer.close();
     }
   });
+
+  it('closes a site to share-link holders: a link made on the site screen opens it, its address alone does not', async () => {
+    const sites = await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/sites`);
+    const site = sites.body.items.find((candidate: { title: string }) => candidate.title === 'Acme Help');
+    const page = await adminContext.newPage();
+    await page.goto(`/o/${organizationId}/sites/${site.id}/`);
+    await page.getByRole('tab', { name: 'Visibility' }).click();
+    await page.getByRole('radio', { name: 'Share links' }).click();
+    await expect.poll(() => page.getByRole('radio', { name: 'Share links' }).isChecked()).toBe(true);
+    await page.getByLabel('Who the link is for').fill('Partners');
+    await page.getByRole('button', { name: 'Create share link' }).click();
+    const link = page.getByRole('textbox', { name: 'Share link for Partners' });
+    await expect.poll(() => link.isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'site-share-links');
+    const reader = await (await harness.newContext()).newPage();
+    expect((await reader.goto(site.urls.published))?.status()).not.toBe(200);
+    expect((await reader.goto(await link.inputValue()))?.status()).toBe(200);
+    await expect.poll(() => reader.content()).toContain('How Acme works.');
+    await page.getByRole('button', { name: 'Revoke the share link for Partners' }).click();
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await expect.poll(() => link.count()).toBe(0);
+  });
+
+  it('installs an integration from its page, sets its required setting, and uninstalls it', async () => {
+    const published = await callAsSession(adminContext, 'POST', '/v1/integrations/reader-stats', {
+      organization: organizationId,
+      title: 'Reader stats',
+      description: 'Counts the readers of your docs',
+      visibility: 'private',
+      scopes: [],
+      configurations: { account: { properties: { apiKey: { type: 'string', title: 'API key' } }, required: ['apiKey'] } },
+      script: 'export default { fetch() { return new Response("ok"); } };',
+    });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const page = await adminContext.newPage();
+    await page.goto('/integrations/reader-stats');
+    await page.waitForURL(`**/o/${organizationId}/integrations/reader-stats`);
+    await heading(page, 'Reader stats');
+    await page.getByRole('button', { name: 'Install', exact: true }).click();
+    await expect.poll(() => page.getByText('Needs its settings').isVisible()).toBe(true);
+    await page.getByLabel('API key').fill('k-123');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByText('Active', { exact: true }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'integration');
+    await page.goto(`/o/${organizationId}/integrations`);
+    await expect.poll(() => page.getByRole('link', { name: 'Reader stats' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Reader stats' }).click();
+    await page.getByRole('button', { name: 'Uninstall Reader stats' }).click();
+    await page.getByRole('button', { name: 'Uninstall', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Install', exact: true }).isVisible()).toBe(true);
+    expect((await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/installations`)).body.items).toEqual([]);
+  });
 });

@@ -8,7 +8,14 @@ function useList<T>(organizationId: string, part: string, load: () => Promise<{ 
 }
 
 export const useCustomFields = (organizationId: string) => useList(organizationId, 'custom-fields', () => settings.listCustomFields(organizationId));
-export const useSpecs = (organizationId: string) => useList(organizationId, 'openapi', () => settings.listSpecs(organizationId));
+/** The specs, asked again every 2 seconds while Quire processes any of them. */
+export const useSpecs = (organizationId: string) =>
+  useQuery({
+    queryKey: key(organizationId, 'openapi'),
+    queryFn: () => settings.listSpecs(organizationId),
+    select: (list) => list.items,
+    refetchInterval: (query) => (query.state.data?.items.some((spec) => spec.processingState !== 'complete') ? 2000 : false),
+  });
 export const useSamlProviders = (organizationId: string) => useList(organizationId, 'saml', () => settings.listSamlProviders(organizationId));
 export const useOidcProviders = (organizationId: string) => useList(organizationId, 'oidc', () => settings.listOidcProviders(organizationId));
 
