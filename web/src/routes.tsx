@@ -6,6 +6,7 @@ import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorScreen } from './components/ErrorScreen.tsx';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { RequireSession } from './features/auth/components/RequireSession.tsx';
+import { prefetchSpace } from './features/pages/queries/prefetch.ts';
 
 /**
  * A route's screen, loaded when it is first shown: `screen(() => import('…'), 'ExportName')`.
@@ -60,8 +61,8 @@ const routes: RouteObject[] = [
               { path: 'o/:organizationId/c/:collectionId', ...screen(() => import('./features/spaces/components/CollectionScreen.tsx'), 'CollectionScreen') },
               { path: 's/:spaceId/~/changes', ...screen(() => import('./features/changeRequests/components/ChangeRequestsScreen.tsx'), 'ChangeRequestsScreen') },
               { path: 's/:spaceId/~/changes/:changeRequestNumber/*', ...screen(() => import('./features/changeRequests/components/ChangeRequestScreen.tsx'), 'ChangeRequestScreen') },
-              { path: 's/:spaceId/~/revisions/:revisionId/*', ...screen(() => import('./features/pages/components/SpaceScreen.tsx'), 'SpaceScreen') },
-              { path: 's/:spaceId/*', ...screen(() => import('./features/pages/components/SpaceScreen.tsx'), 'SpaceScreen') },
+              { path: 's/:spaceId/~/revisions/:revisionId/*', loader: prefetchSpace, ...screen(() => import('./features/pages/components/SpaceScreen.tsx'), 'SpaceScreen') },
+              { path: 's/:spaceId/*', loader: prefetchSpace, ...screen(() => import('./features/pages/components/SpaceScreen.tsx'), 'SpaceScreen') },
               // Administration (features members, teams, sites, integrations, gitSync, settings).
               { path: 'o/:organizationId/members', ...screen(() => import('./features/members/components/MembersScreen.tsx'), 'MembersScreen') },
               { path: 'o/:organizationId/teams', ...screen(() => import('./features/teams/components/TeamsScreen.tsx'), 'TeamsScreen') },
