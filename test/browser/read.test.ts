@@ -98,6 +98,12 @@ describeInBrowser('finding and reading', () => {
     expect(await article.locator('.hint-warning').evaluate((hint) => getComputedStyle(hint).borderLeftColor)).toBe('rgb(178, 106, 0)');
     await expectAccessible(page);
     await screenshot(page, 'read-page');
+    // In the dark scheme the page takes the reader's dark colours, still AA.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => article.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(230, 233, 239)');
+    await expectAccessible(page);
+    await screenshot(page, 'read-page-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     // A link to another page of the space stays in the app; the tree opens to it.
     await article.getByRole('link', { name: 'Install' }).click();
     await page.waitForURL(`**/s/${ids.space}/getting-started/install`);

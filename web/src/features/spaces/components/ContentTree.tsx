@@ -30,7 +30,6 @@ function Branch({ organizationId, parent, collections, spaces, onDeleted, depth 
         <li key={collection.id}>
           <Row depth={depth}>
             <Anchor component={Link} to={`/o/${organizationId}/c/${collection.id}/`} fw={600}>
-              <span aria-hidden="true">📁 </span>
               {collection.title}
             </Anchor>
             <ItemActions organizationId={organizationId} item={{ kind: 'collection', value: collection }} collections={collections} onDeleted={onDeleted} />
@@ -44,7 +43,7 @@ function Branch({ organizationId, parent, collections, spaces, onDeleted, depth 
         <li key={space.id}>
           <Row depth={depth}>
             <Anchor component={Link} to={`/s/${space.id}/`}>
-              <span aria-hidden="true">{space.emoji || '📘'} </span>
+              {space.emoji && <span aria-hidden="true">{space.emoji} </span>}
               {space.title || 'Untitled space'}
             </Anchor>
             <ItemActions organizationId={organizationId} item={{ kind: 'space', value: space }} collections={collections} onDeleted={onDeleted} />
