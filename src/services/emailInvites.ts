@@ -1,16 +1,16 @@
-// Inviting people by e-mail address (GitBook's inviteUsersToOrganization): a person
-// Quire knows becomes a member at once; anyone else gets an invite for their address
-// alone, used once, which is e-mailed when Quire sends mail and is otherwise listed
-// with the link invites for an administrator to pass on.
+// Inviting people by e-mail address (GitBook's inviteUsersToOrganization): every address
+// gets an invite for it alone, used once, which is e-mailed when Quire sends mail and is
+// otherwise listed with the link invites for an administrator to pass on. Nobody joins
+// at once, even a person Quire knows by that address: an account's address is not
+// proven (anyone may accept a link invite of their own organization under another's
+// address, or have their own SSO provider make the account), so only whoever opens the
+// mailed link — signed in as that address's account, or new — joins.
 import { BadRequest } from '../errors.ts';
 import { insertInvite } from '../db/repos/invites.ts';
-import { findMembership, insertMembership, updateMembership } from '../db/repos/members.ts';
 import { findOrganizationById, lockOrganization } from '../db/repos/organizations.ts';
-import { findUserByEmail } from '../db/repos/users.ts';
-import type { Db, InviteRow, OrganizationRow, UserRow } from '../db/schema.ts';
-import { isoNow } from '../lib/clock.ts';
+import type { InviteRow, OrganizationRow, UserRow } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
-import { highestRole, isRole, type Role } from '../lib/roles.ts';
+import type { Role } from '../lib/roles.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { queueMail, sendsMail, startMail } from './mail.ts';
 import { authorizeInOrganization } from './organizations.ts';
@@ -37,26 +37,6 @@ function invitees(input: EmailInvitesInput): Map<string, Role | null> {
   return byEmail;
 }
 
-/** A known person joins now; a member keeps the higher of their role and this one, as with link invites. */
-async function addMember(ctx: ServiceContext, trx: Db, organizationId: string, user: UserRow, role: Role | null, sso: boolean) {
-  const membership = await findMembership(trx, organizationId, user.id);
-  if (!membership) {
-    await insertMembership(trx, {
-      organization_id: organizationId,
-      user_id: user.id,
-      role,
-      sso: sso ? 1 : 0,
-      disabled: 0,
-      joined_at: isoNow(ctx.clock),
-      last_seen_at: null,
-    });
-    return;
-  }
-  const higher = highestRole(isRole(membership.role) ? membership.role : null, role);
-  const changes = { ...(higher !== membership.role ? { role: higher } : {}), ...(sso ? { sso: 1 as const } : {}) };
-  if (Object.keys(changes).length > 0) await updateMembership(trx, organizationId, user.id, changes);
-}
-
 function inviteMail(ctx: ServiceContext, organization: OrganizationRow, inviter: UserRow, invite: InviteRow) {
   const url = `${ctx.config.publicUrl}/invite/${organization.id}/${invite.id}`;
   const role = invite.role === null ? 'a guest' : `with the role ${invite.role}`;
@@ -78,18 +58,11 @@ export async function inviteByEmail(ctx: ServiceContext, actor: Actor, organizat
   await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   const people = invitees(input);
   const now = ctx.clock.now();
-  const { users, mails } = await ctx.db.transaction().execute(async (trx) => {
+  const mails = await ctx.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, organizationId);
     const organization = (await findOrganizationById(trx, organizationId))!;
-    const added: string[] = [];
     const queued: string[] = [];
     for (const [email, role] of people) {
-      const user = await findUserByEmail(trx, email);
-      if (user) {
-        await addMember(ctx, trx, organizationId, user, role, input.sso === true);
-        added.push(user.id);
-        continue;
-      }
       const invite: InviteRow = {
         id: newId(),
         organization_id: organizationId,
@@ -102,8 +75,9 @@ export async function inviteByEmail(ctx: ServiceContext, actor: Actor, organizat
       await insertInvite(trx, invite);
       if (sendsMail(ctx)) queued.push(await queueMail(ctx, trx, inviteMail(ctx, organization, actor.user, invite)));
     }
-    return { users: added, mails: queued };
+    return queued;
   });
   startMail(ctx, mails);
-  return { users, invited: people.size };
+  // GitBook's `users` are those added at once: nobody is, now.
+  return { users: [] as string[], invited: people.size };
 }

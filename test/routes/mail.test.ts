@@ -36,15 +36,27 @@ function invite(organization: Organization, body: object, token = organization.a
 }
 
 describe('Inviting people by e-mail', () => {
-  it('makes a person Quire knows a member at once, with the role given', async () => {
+  it('makes nobody a member at once, not even a person Quire knows by the address: they join from the mailed link, as that address', async () => {
+    // An account's address is not proven: whoever holds this one may not own it, so it joins only through the mail.
     const other = await buildOrganization(testApp, 'Other');
     const known = await buildMember(testApp, other.organizationId, 'read');
     const answer = await invite(acme, { emails: [{ email: known.email.toUpperCase(), role: 'review' }] });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ users: [known.userId], invited: 1 });
+    expect(answer.body).toEqual({ users: [], invited: 1 });
     expectGitBookAnswer('inviteUsersToOrganization', answer.body);
-    const member = await request(testApp.app, 'GET', `/v1/orgs/${acme.organizationId}/members/${known.userId}`, { token: acme.admin.token });
-    expect(member.body.role).toBe('review');
+    const memberUrl = `/v1/orgs/${acme.organizationId}/members/${known.userId}`;
+    expect((await request(testApp.app, 'GET', memberUrl, { token: acme.admin.token })).status).toBe(404);
+    expect((await request(testApp.app, 'GET', `/v1/orgs/${acme.organizationId}`, { token: known.token })).status).toBe(404);
+
+    const mail = await smtp.nextMail();
+    expect(mail.to).toMatchObject({ text: known.email.toLowerCase() });
+    const [, , organizationId, inviteId] = linkIn(mail, /\/invite\/[^/\s]+\/[^/\s]+/).split('/');
+    const join = (token: string) => request(testApp.app, 'POST', `/v1/orgs/${organizationId}/invites/${inviteId}`, { token });
+    const someoneElse = await buildMember(testApp, other.organizationId, 'admin');
+    expect((await join(someoneElse.token)).status).toBe(403);
+    expect((await join(known.token)).status).toBe(200);
+    expect((await request(testApp.app, 'GET', memberUrl, { token: acme.admin.token })).body.role).toBe('review');
+    expect((await join(known.token)).status).toBe(404);
   });
 
   it('mails anyone else a link to an invite of their own, which only their address may accept, once', async () => {

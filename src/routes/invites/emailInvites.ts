@@ -14,16 +14,17 @@ const InviteUsersBody = Type.Object({
     description: 'The people to invite: addresses, or addresses each with its own role',
   }),
   role: Type.Optional(RoleOrGuestSchema),
-  sso: Type.Optional(Type.Boolean({ description: 'Whether the people Quire knows already join as SSO members (default false)' })),
+  sso: Type.Optional(
+    Type.Boolean({ description: "Accepted for GitBook's sake and unused: nobody joins at once, and people who join through the link are not SSO members" }),
+  ),
 });
 
 const InviteUsersAnswer = Type.Object({
-  users: Type.Array(Type.String({ description: 'The id of a person Quire knew, now a member' }), {
-    description: 'The people who became members at once: those Quire knew by their address',
+  users: Type.Array(Type.String({ description: 'The id of a person who became a member at once' }), {
+    description:
+      "The people who became members at once: always empty in Quire, since an account's address is not proven; each address gets an invite its owner accepts",
   }),
-  invited: Type.Number({
-    description: 'How many addresses were invited: the members added at once, and those sent an invite of their own',
-  }),
+  invited: Type.Number({ description: 'How many addresses were sent (or given) an invite of their own' }),
 });
 
 export const emailInviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -36,7 +37,7 @@ export const emailInviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['organizations'],
         operationId: 'inviteUsersToOrganization',
         summary:
-          'Invite people by e-mail address (administrators): known people join at once, anyone else gets an invite for their address, e-mailed when Quire sends mail',
+          'Invite people by e-mail address (administrators): each address gets an invite for it alone, used once, e-mailed when Quire sends mail; its owner joins by opening it, signed in as that address or as a new person',
         params: OrganizationParams,
         body: InviteUsersBody,
         response: { 200: InviteUsersAnswer, ...errors(400, 403, 404) },

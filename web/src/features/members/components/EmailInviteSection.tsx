@@ -26,8 +26,7 @@ export function EmailInviteSection({ organizationId }: { organizationId: string 
           <ErrorAlert error={inviting.error} />
           {inviting.data && (
             <Text role="status" size="sm">
-              {inviting.data.invited} invited: {inviting.data.users.length} already had an account and joined now; the others get an invite of their own, listed under
-              Invite links.
+              {inviting.data.invited} invited: each address gets an invite of its own, which its owner opens to join (listed under Invite links until then).
             </Text>
           )}
           <Textarea name="emails" label="E-mail addresses" description="One or more, separated by commas or new lines" required autosize minRows={2} />
