@@ -44,9 +44,12 @@ export function SpaceScreen() {
       <Box visibleFrom="sm" w={300} style={{ flex: 'none', position: 'sticky', top: HEADER, height: `calc(100dvh - ${HEADER}px)`, borderRight: '1px solid var(--mantine-color-default-border)' }}>
         {navigation}
       </Box>
-      <Drawer opened={drawer} onClose={close} title={space.data.title} hiddenFrom="sm" size="85%" scrollAreaComponent={ScrollArea.Autosize} portalProps={{ target: 'main' }} closeButtonProps={{ 'aria-label': 'Close the pages' }}>
-        <Box h={`calc(100dvh - ${HEADER + 24}px)`}>{navigation}</Box>
-      </Drawer>
+      {/* Mounted only while open, as Dialog is (its portal finds <main> when mounted). */}
+      {drawer && (
+        <Drawer opened={drawer} onClose={close} title={space.data.title} hiddenFrom="sm" size="85%" scrollAreaComponent={ScrollArea.Autosize} portalProps={{ target: 'main' }} closeButtonProps={{ 'aria-label': 'Close the pages' }}>
+          <Box h={`calc(100dvh - ${HEADER + 24}px)`}>{navigation}</Box>
+        </Drawer>
+      )}
       <Container size="md" py="lg" px={{ base: 'md', sm: 'xl' }} style={{ flex: 1, minWidth: 0 }}>
         <Stack gap="lg">
           <SpaceHeading space={space.data} revisionId={revisionId} createdAt={content.data.createdAt} drawerOpen={drawer} onDrawer={toggle} />
