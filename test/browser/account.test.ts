@@ -27,7 +27,7 @@ describeInBrowser('the account screen', () => {
   it('creates a named, read-only API token, shows its secret once with a copy button, and revokes it', async () => {
     const page = await context.newPage();
     await page.goto('/account');
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Account' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'account');
     await page.getByLabel('Token name').fill('CI deploys');
@@ -35,7 +35,7 @@ describeInBrowser('the account screen', () => {
     await page.getByRole('option', { name: 'Read only' }).click();
     await page.getByRole('button', { name: 'Create token' }).click();
     const secretBox = page.getByTestId('token-secret');
-    await expect.poll(() => secretBox.isVisible()).toBe(true);
+    await secretBox.waitFor();
     const secret = (await secretBox.textContent())!.trim();
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
     await expectAccessible(page);
@@ -44,11 +44,11 @@ describeInBrowser('the account screen', () => {
     expect(await withToken(secret, 'POST', '/v1/user/tokens')).toBe(403);
 
     await page.reload();
-    await expect.poll(() => page.getByText('CI deploys').isVisible()).toBe(true);
+    await page.getByText('CI deploys').waitFor();
     expect(await page.getByText('Read only ·').isVisible()).toBe(true);
     expect(await page.content()).not.toContain(secret);
     await page.getByRole('button', { name: 'Revoke the token CI deploys' }).click();
-    await expect.poll(() => page.getByText('CI deploys').count()).toBe(0);
+    await expect.poll(() => page.getByText('CI deploys').count(), { timeout: 15_000 }).toBe(0);
     expect(await withToken(secret)).toBe(401);
   });
 
@@ -57,21 +57,21 @@ describeInBrowser('the account screen', () => {
     expect((await other.request.post('/auth/sign-in', { data: { email: admin.email, password: admin.password } })).status()).toBe(200);
     const otherPage = await other.newPage();
     await otherPage.goto('/account');
-    await expect.poll(() => otherPage.getByRole('heading', { level: 1, name: 'Account' }).isVisible()).toBe(true);
+    await otherPage.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
     const page = await context.newPage();
     await page.goto('/account');
     const sessions = (await callAsSession(context, 'GET', '/v1/user/sessions')).body.items as Array<{ current: boolean }>;
     expect(sessions).toHaveLength(2);
-    await expect.poll(() => page.getByRole('button', { name: /^Revoke the session/ }).count()).toBe(2);
+    await expect.poll(() => page.getByRole('button', { name: /^Revoke the session/ }).count(), { timeout: 15_000 }).toBe(2);
     expect(await page.getByText('This browser').count()).toBe(1);
     await page.getByRole('button', { name: /^Revoke the session/ }).nth(sessions.findIndex((session) => !session.current)).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Revoke the session/ }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: /^Revoke the session/ }).count(), { timeout: 15_000 }).toBe(1);
     expect((await callAsSession(other, 'GET', '/auth/state')).body.session).toBeNull();
     expect((await callAsSession(context, 'GET', '/auth/state')).body.session).not.toBeNull();
     // The other browser's app still thinks it is signed in, until the API's 401 says otherwise.
     await otherPage.getByRole('link', { name: 'Quire' }).click();
     await otherPage.waitForURL(/\/sign-in(\?|$)/);
-    await expect.poll(() => otherPage.getByRole('heading', { name: 'Sign in to Quire' }).isVisible()).toBe(true);
+    await otherPage.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
   });
 
   it('changes the password, which then signs in where the old one no longer does', async () => {
@@ -80,7 +80,7 @@ describeInBrowser('the account screen', () => {
     await page.getByLabel('Current password').fill(admin.password);
     await page.getByLabel('New password').fill('a newer good password');
     await page.getByRole('button', { name: 'Change password' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Your password is changed.' }).isVisible()).toBe(true);
+    await page.getByRole('status').filter({ hasText: 'Your password is changed.' }).waitFor();
     const signIn = async (password: string) => (await fetch(`${harness.baseUrl}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin.email, password }) })).status;
     expect(await signIn('a newer good password')).toBe(200);
     expect(await signIn(admin.password)).toBe(401);
@@ -93,7 +93,7 @@ describeInBrowser('the account screen', () => {
     const { url } = JSON.parse(made.stdout);
     const page = await harness.newPage();
     await page.goto(url);
-    await expect.poll(() => page.getByRole('heading', { name: 'Sign in with a link' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Sign in with a link' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'sign-in-link');
     await page.getByLabel('New password').fill('the link password');
@@ -103,7 +103,7 @@ describeInBrowser('the account screen', () => {
     const again = await harness.newPage();
     await again.goto(url);
     await again.getByRole('button', { name: 'Continue without changing it' }).click();
-    await expect.poll(() => again.getByRole('alert').textContent()).toContain('expired or was used already');
+    await expect.poll(() => again.getByRole('alert').textContent(), { timeout: 15_000 }).toContain('expired or was used already');
   });
 
   describe('against a page of another site', () => {

@@ -14,7 +14,7 @@ describeInBrowser('the app in a browser', () => {
       if (response.request().resourceType() === 'script') scripts.push(`${response.status()} ${new URL(response.url()).pathname}`);
     });
     await page.goto('/s/some-space/some/page');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.every((script) => /^200 \/app\/assets\/[\w-]+\.js$/.test(script))).toBe(true);
     await expectAccessible(page);
@@ -29,9 +29,9 @@ describeInBrowser('the app in a browser', () => {
     await page.goto('/sign-in');
     const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
     await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
-    await expect.poll(scheme).toBe('dark');
+    await expect.poll(scheme, { timeout: 15_000 }).toBe('dark');
     await page.reload();
-    await expect.poll(() => page.getByRole('button', { name: 'Switch to the light theme' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Switch to the light theme' }).waitFor();
     expect(await scheme()).toBe('dark');
     await expectAccessible(page);
     await screenshot(page, 'dark-theme');

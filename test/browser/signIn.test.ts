@@ -23,7 +23,7 @@ describeInBrowser('signing in', () => {
     const policyKept = watchPolicy(page);
     await page.goto('/');
     await page.waitForURL('**/setup');
-    await expect.poll(() => page.getByRole('heading', { name: 'Set up Quire' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Set up Quire' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'setup');
     await page.getByLabel('Organization').fill(admin.organization);
@@ -33,8 +33,8 @@ describeInBrowser('signing in', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.waitForURL(/\/o\/[^/]+\/$/);
     organizationId = new URL(page.url()).pathname.split('/')[2];
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: admin.organization }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole('button', { name: `Organization: ${admin.organization}. Switch organization` }).isVisible()).toBe(true);
+    await page.getByRole('heading', { level: 1, name: admin.organization }).waitFor();
+    await page.getByRole('button', { name: `Organization: ${admin.organization}. Switch organization` }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'organization-home');
     const user = await callAsSession(page.context(), 'GET', '/v1/user');
@@ -55,7 +55,7 @@ describeInBrowser('signing in', () => {
     await screenshot(page, 'user-menu');
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL('**/sign-in');
-    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Quire' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
     expect((await callAsSession(page.context(), 'GET', '/auth/state')).body.session).toBeNull();
     expect((await callAsSession(page.context(), 'GET', '/v1/user')).status).toBe(401);
     await expectAccessible(page);
@@ -69,7 +69,7 @@ describeInBrowser('signing in', () => {
     await page.goto('/sign-in');
     await signIn(page, admin.email, 'not the password');
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toContain('The email address or the password is not right');
+    await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toContain('The email address or the password is not right');
     expect(await alert.textContent()).not.toMatch(/[{}]/);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await expectAccessible(page);
@@ -79,17 +79,17 @@ describeInBrowser('signing in', () => {
   it('offers single sign-on and a password reset on the sign-in screen, each answering in words', async () => {
     const page = await harness.newPage();
     await page.goto('/sign-in?error=Your+identity+provider+refused+the+sign-in.+Try+again.');
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Your identity provider refused the sign-in. Try again.');
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toBe('Your identity provider refused the sign-in. Try again.');
     await page.getByRole('button', { name: 'Single sign-on' }).click();
     await page.getByLabel('Email').fill('someone@elsewhere.test');
     await page.getByRole('button', { name: 'Find my sign-on' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('No single sign-on is set up for this address');
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 15_000 }).toContain('No single sign-on is set up for this address');
     await expectAccessible(page);
     await screenshot(page, 'sign-in-sso');
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByLabel('Email').fill(admin.email);
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Check your mail');
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 15_000 }).toContain('Check your mail');
     await expectAccessible(page);
     await screenshot(page, 'sign-in-reset');
   });
@@ -122,7 +122,7 @@ describeInBrowser('signing in', () => {
 
     const page = await harness.newPage();
     await page.goto(invite.body.urls.app);
-    await expect.poll(() => page.getByRole('heading', { name: `Join ${admin.organization}` }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: `Join ${admin.organization}` }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'invite');
     await page.getByLabel('Name').fill('Grace Writer');
@@ -130,7 +130,7 @@ describeInBrowser('signing in', () => {
     await page.getByLabel('Password').fill('another good password');
     await page.getByRole('button', { name: 'Join', exact: true }).click();
     await page.waitForURL(`**/o/${organizationId}/`);
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: admin.organization }).isVisible()).toBe(true);
+    await page.getByRole('heading', { level: 1, name: admin.organization }).waitFor();
     const members = await callAsSession(adminPage.context(), 'GET', `/v1/orgs/${organizationId}/members`);
     expect(members.body.items.map((member: { user: { displayName: string }; role: string }) => [member.user.displayName, member.role])).toContainEqual(['Grace Writer', 'edit']);
   });
@@ -150,7 +150,7 @@ describeInBrowser('signing in', () => {
     await signIn(page, admin.email, admin.password);
     await page.waitForURL(`**/o/${organizationId}/`);
     await page.goto(urls.app);
-    await expect.poll(() => page.getByText('You are invited as a reader.').isVisible()).toBe(true);
+    await page.getByText('You are invited as a reader.').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'invite-signed-in');
     await page.getByRole('button', { name: 'Join Beta Labs' }).click();

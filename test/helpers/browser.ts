@@ -64,6 +64,8 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 /** Fails on any accessibility violation axe-core finds in the page as it is now, naming each. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // What the screen shows once its answers have come, not a loading state on its way out.
+  await page.waitForLoadState('networkidle');
   // Evaluated through the driver, which the page's policy (no inline script) does not govern.
   if ((await page.evaluate('typeof window.axe')) !== 'object') await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
