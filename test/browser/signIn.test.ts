@@ -64,10 +64,15 @@ describeInBrowser('signing in', () => {
     await page.waitForURL(`**/o/${organizationId}/`);
   });
 
-  it('says in words that a wrong password is not right, and signs no one in', async () => {
+  it('says in words that a wrong password is not right, and signs no one in, the form used from the keyboard alone', async () => {
     const page = await harness.newPage();
     await page.goto('/sign-in');
-    await signIn(page, admin.email, 'not the password');
+    // The email field has the focus; Tab reaches the password, Enter sends the form.
+    await page.getByLabel('Email').waitFor();
+    await page.keyboard.type(admin.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not the password');
+    await page.keyboard.press('Enter');
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toContain('The email address or the password is not right');
     expect(await alert.textContent()).not.toMatch(/[{}]/);
