@@ -6,9 +6,15 @@ import { describeInBrowser, expectAccessible, PHONE, screenshot, useBrowser, wat
 describeInBrowser('the app in a browser', () => {
   const harness = useBrowser();
 
-  it('opens a deep link under its Content-Security-Policy with nothing refused, showing a screen that names itself, at desktop and phone width', async () => {
+  it('opens a deep link under its Content-Security-Policy with nothing refused and no error in the console, showing a screen that names itself, at desktop and phone width', async () => {
     const page = await harness.newPage();
     const policyKept = watchPolicy(page);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      // A signed-out page's API reads answer 401 (a screen's data prefetched before the guard), which the browser logs.
+      if ((message.type() === 'error' || message.type() === 'warning') && !/status of 401/.test(message.text())) errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
     const scripts: string[] = [];
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') scripts.push(`${response.status()} ${new URL(response.url()).pathname}`);
@@ -22,6 +28,7 @@ describeInBrowser('the app in a browser', () => {
     // Nothing wider than a phone's screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     policyKept();
+    expect(errors).toEqual([]);
   });
 
   it('switches to the dark theme and keeps it after a reload, still readable by axe-core', async () => {
