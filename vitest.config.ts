@@ -42,6 +42,8 @@ export default defineConfig({
           globalSetup: ['test/browser/globalSetup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
+          // A screen waits on a real server and Chromium on a shared machine: a second is too short a wait under load.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

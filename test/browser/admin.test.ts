@@ -134,9 +134,12 @@ describeInBrowser('administering in the app', () => {
     await expectAccessible(page);
     await screenshot(page, 'site-visibility');
     await page.getByRole('tab', { name: 'Customization' }).click();
-    await page.getByLabel('Title shown on the site').fill('Acme Help Centre');
+    await page.getByRole('switch', { name: 'Show an announcement' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Announcement', { exact: true }).fill('Version 2 is out');
     await page.getByRole('button', { name: 'Save customization' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).isVisible()).toBe(true);
+    await expect.poll(() => page.frameLocator('iframe[title="Preview of Acme Help"]').getByText('Version 2 is out').isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'site-customization');
     await page.getByRole('tab', { name: 'Content' }).click();

@@ -27,7 +27,6 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
                 const values = formValues(event.currentTarget);
                 saving.mutate(
                   {
-                    title: values.title,
                     styling: { ...customization.styling, theme: values.theme, corners: values.corners, primaryColor: { light: values.primaryLight, dark: values.primaryDark } },
                     themes: { default: values.defaultTheme === 'dark' ? 'dark' : 'light', toggeable: values.toggeable === 'on' },
                     announcement: {
@@ -50,7 +49,6 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
                     Saved. The preview shows it.
                   </Text>
                 )}
-                <TextInput name="title" label="Title shown on the site" defaultValue={customization.title ?? site.title} required minLength={2} maxLength={128} />
                 <NativeSelect name="theme" label="Theme" defaultValue={customization.styling.theme} data={THEMES} />
                 <Group grow>
                   <ColorInput name="primaryLight" label="Main colour (light)" defaultValue={customization.styling.primaryColor.light} format="hex" withEyeDropper={false} />
