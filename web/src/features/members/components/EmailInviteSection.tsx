@@ -1,4 +1,4 @@
-// Inviting by address: people Quire knows join at once, anyone else gets an invite of their own (mailed when Quire sends mail).
+// Inviting by address: each address gets a one-use invite of its own, mailed when Quire sends mail.
 import { Button, Group, NativeSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { formValues } from '../../../components/formValues.ts';
