@@ -31,6 +31,12 @@ module.exports = {
       [{ path: '^src/', pathNot: '^src/(content|lib)/' }],
     ),
     ...forbid(
+      'editor-mapping-runs-in-the-browser',
+      "The editor's schema and mapping are bundled into the browser app as well as run by the server: they import only themselves and GitBook's model, nothing that needs Node or parses markdown (DESIGN §9).",
+      { path: '^src/content/editor/' },
+      [{ path: '^src/', pathNot: '^src/content/(editor/|gitbook/model\\.ts$)' }],
+    ),
+    ...forbid(
       'policies-and-presenters-are-pure',
       'Policies and presenters take rows and import no db, repos or services (DESIGN §3).',
       { path: '^src/(policies|presenters)/' },
