@@ -49,6 +49,7 @@ export const COPIED_TABLES = [
   'saml_providers',
   'saml_requests',
   'saml_assertions',
+  'saml_identities',
   'openapi_specs',
   'openapi_spec_versions',
   'translation_settings',

@@ -533,6 +533,16 @@ export interface SamlRequestsTable {
   provider_id: string;
   value: string;
   created_at: string;
+  /** The person who started it signed in: the provider's NameID is linked to them on its answer. */
+  link_user_id: string | null;
+}
+
+/** The Quire account a SAML provider's NameID is. */
+export interface SamlIdentitiesTable {
+  provider_id: string;
+  name_id: string;
+  user_id: string;
+  created_at: string;
 }
 
 export interface SamlAssertionsTable {
@@ -753,6 +763,7 @@ export interface Database {
   saml_providers: SamlProvidersTable;
   saml_requests: SamlRequestsTable;
   saml_assertions: SamlAssertionsTable;
+  saml_identities: SamlIdentitiesTable;
   oidc_providers: OidcProvidersTable;
   oidc_requests: OidcRequestsTable;
   oidc_sessions: OidcSessionsTable;

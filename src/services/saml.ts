@@ -3,17 +3,36 @@
 // AuthnRequests and verifies the responses (signature against the provider's
 // certificate, audience, time window, InResponseTo). Quire adds what it leaves to the
 // application: the destination, the issuer, and one use per assertion.
+//
+// The assertion's NameID names the account, not its e-mail: any organization's
+// administrator can add a provider that asserts any address, so a provider signs in only
+// the account it made, or one whose owner linked it by signing in through it while signed
+// in to Quire (the AuthnRequest remembers who started it).
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 
 /** node-saml and its XML signature stack, loaded at the first sign-in rather than at every start. */
 const nodeSaml = () => import('@node-saml/node-saml');
-import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
+import { BadRequest, Conflict, NotFound, Unauthorized } from '../errors.ts';
 import { findOrganizationById } from '../db/repos/organizations.ts';
-import { consumeSamlAssertion, deleteSamlProvider, deleteSamlRequest, deleteSamlRequestsBefore, findSamlProvider, findSamlRequest, insertSamlProvider, samlProvidersQuery, saveSamlRequest, updateSamlProvider } from '../db/repos/samlProviders.ts';
+import {
+  consumeSamlAssertion,
+  deleteSamlProvider,
+  deleteSamlRequest,
+  deleteSamlRequestsBefore,
+  findSamlIdentity,
+  findSamlProvider,
+  findSamlRequest,
+  insertSamlIdentity,
+  insertSamlProvider,
+  samlProvidersQuery,
+  saveSamlRequest,
+  updateSamlProvider,
+} from '../db/repos/samlProviders.ts';
 import { findTeam } from '../db/repos/teams.ts';
-import type { Db, SamlProviderRow } from '../db/schema.ts';
+import { findUserByEmail, findUserById } from '../db/repos/users.ts';
+import type { Db, SamlProviderRow, SamlRequestsTable, UserRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -25,6 +44,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { oidcLogins } from './oidcProviders.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { openSession, type SessionClient } from './sessions.ts';
+import { currentSession } from './signIn.ts';
 import { joinThroughSso } from './ssoMembership.ts';
 import { findOrCreateUser, issueApiToken } from './users.ts';
 
@@ -191,18 +211,33 @@ export async function listSsoLogins(ctx: ServiceContext, actor: Actor, organizat
   };
 }
 
-/** node-saml's request cache, kept in the database so any process can receive the answer. */
-function requestCache(ctx: ServiceContext, providerId: string): CacheProvider {
+/**
+ * node-saml's request cache, kept in the database so any process can receive the answer.
+ * A request saved remembers `linkUserId`, its signed-in starter; the requests an answer
+ * was checked against are kept in `answered`, for the sign-in to read who started it.
+ */
+function requestCache(
+  ctx: ServiceContext,
+  providerId: string,
+  options: { linkUserId?: string | null; answered?: Map<string, SamlRequestsTable> } = {},
+): CacheProvider {
   return {
     async saveAsync(key, value) {
       const now = ctx.clock.now();
       await deleteSamlRequestsBefore(ctx.db, new Date(now.getTime() - REQUEST_LIFETIME_MS).toISOString());
-      await saveSamlRequest(ctx.db, { id: key, provider_id: providerId, value, created_at: now.toISOString() });
+      await saveSamlRequest(ctx.db, {
+        id: key,
+        provider_id: providerId,
+        value,
+        created_at: now.toISOString(),
+        link_user_id: options.linkUserId ?? null,
+      });
       return { value, createdAt: now.getTime() };
     },
     async getAsync(key) {
       const request = await findSamlRequest(ctx.db, providerId, key);
       const expired = !request || Date.parse(request.created_at) + REQUEST_LIFETIME_MS < ctx.clock.now().getTime();
+      if (!expired) options.answered?.set(key, request);
       return expired ? null : request.value;
     },
     async removeAsync(key) {
@@ -225,7 +260,7 @@ async function activeProvider(ctx: ServiceContext, providerId: string): Promise<
   return provider;
 }
 
-async function samlFor(ctx: ServiceContext, provider: SamlProviderRow): Promise<SAML> {
+async function samlFor(ctx: ServiceContext, provider: SamlProviderRow, cache = requestCache(ctx, provider.id)): Promise<SAML> {
   const { SAML, ValidateInResponseTo } = await nodeSaml();
   const service = samlServiceUrls(ctx.config.publicUrl, provider.id);
   return new SAML({
@@ -244,14 +279,24 @@ async function samlFor(ctx: ServiceContext, provider: SamlProviderRow): Promise<
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     disableRequestedAuthnContext: true,
-    cacheProvider: requestCache(ctx, provider.id),
+    cacheProvider: cache,
   });
 }
 
-/** Where startURL sends the browser: the identity provider, carrying a fresh AuthnRequest. */
-export async function startSamlSignIn(ctx: ServiceContext, providerId: string, relayState: string | undefined) {
+/**
+ * Where startURL sends the browser: the identity provider, carrying a fresh AuthnRequest.
+ * A browser signed in to Quire (`sessionSecret`) links its person to the NameID answered.
+ */
+export async function startSamlSignIn(
+  ctx: ServiceContext,
+  providerId: string,
+  relayState: string | undefined,
+  sessionSecret?: string,
+) {
   const provider = await activeProvider(ctx, providerId);
-  return (await samlFor(ctx, provider)).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
+  const signedIn = sessionSecret ? await currentSession(ctx, sessionSecret) : null;
+  const cache = requestCache(ctx, provider.id, { linkUserId: signedIn?.user.id ?? null });
+  return (await samlFor(ctx, provider, cache)).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
 }
 
 /** Quire's SAML metadata for one provider, for identity providers that import it. */
@@ -311,6 +356,43 @@ function checkDestination(profile: Profile, acsUrl: string): void {
   if (!destination && recipients.length === 0) refuse('it names no destination or recipient');
 }
 
+const TRANSIENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+/** The NameID that names the account: stable across sign-ins, an address compared without case. */
+function accountNameId(profile: Profile): string {
+  const nameId = profile.nameID?.trim();
+  if (!nameId) refuse('its assertion has no NameID');
+  if (profile.nameIDFormat === TRANSIENT) {
+    refuse('its NameID is transient (new at every sign-in); have the provider send a persistent NameID or the e-mail address');
+  }
+  return profile.nameIDFormat === EMAIL_FORMAT ? nameId.toLowerCase() : nameId;
+}
+
+/**
+ * The account the provider's NameID is: the one it signed in before; else, the first
+ * time, a new one for the address, or the existing one its owner started this sign-in
+ * signed in as (a link). An existing account nobody linked is refused: the provider may
+ * be anyone's.
+ */
+async function personOf(
+  ctx: ServiceContext,
+  trx: Db,
+  provider: SamlProviderRow,
+  linkUserId: string | null,
+  asserted: { nameId: string; email: string; displayName: string },
+): Promise<UserRow> {
+  const known = await findSamlIdentity(trx, provider.id, asserted.nameId);
+  if (known) return (await findUserById(trx, known))!;
+  const existing = await findUserByEmail(trx, asserted.email);
+  if (existing && existing.id !== linkUserId) {
+    throw new Conflict('An account with this address already exists in Quire: sign in to Quire first, then use single sign-on to link it');
+  }
+  const user = existing ?? (await findOrCreateUser(trx, ctx.clock, { email: asserted.email, displayName: asserted.displayName })).user;
+  await insertSamlIdentity(trx, { provider_id: provider.id, name_id: asserted.nameId, user_id: user.id, created_at: isoNow(ctx.clock) });
+  return user;
+}
+
 /**
  * acsURL: verifies the identity provider's answer, makes the person an SSO member of
  * the organization (new members get the provider's default role and team) and issues
@@ -330,9 +412,11 @@ export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, 
     throw new BadRequest('SAMLResponse: the identity provider\'s response is missing from the form');
   }
   const provider = await activeProvider(ctx, providerId);
+  const answered = new Map<string, SamlRequestsTable>();
   let profile: Profile | null;
   try {
-    ({ profile } = await (await samlFor(ctx, provider)).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
+    const saml = await samlFor(ctx, provider, requestCache(ctx, provider.id, { answered }));
+    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
   } catch (error) {
     refuse(error instanceof Error ? error.message : String(error));
   }
@@ -346,13 +430,16 @@ export async function finishSamlSignIn(ctx: ServiceContext, providerId: string, 
   const email = firstText(profile, EMAIL_ATTRIBUTES) ?? (EMAIL.test(profile.nameID) ? profile.nameID : undefined);
   if (!email || !EMAIL.test(email)) refuse('it names no e-mail address (NameID or an email attribute)');
   const displayName = firstText(profile, NAME_ATTRIBUTES) ?? email.split('@')[0];
+  const nameId = accountNameId(profile);
+  const inResponseTo = typeof profile.inResponseTo === 'string' ? profile.inResponseTo : undefined;
+  const linkUserId = (inResponseTo ? answered.get(inResponseTo)?.link_user_id : null) ?? null;
 
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeSamlAssertion(trx, provider.id, assertionId, isoNow(ctx.clock)))) {
       refuse('this assertion was already used to sign in');
     }
     const organizationId = provider.organization_id;
-    const { user } = await findOrCreateUser(trx, ctx.clock, { email, displayName });
+    const user = await personOf(ctx, trx, provider, linkUserId, { nameId, email: email.toLowerCase(), displayName });
     await joinThroughSso(ctx, trx, provider, user);
     const organization = await findOrganizationById(trx, organizationId);
     if (browser) {

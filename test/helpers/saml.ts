@@ -28,6 +28,10 @@ export interface ResponseOptions {
   acsURL: string;
   audience: string;
   email: string;
+  /** A persistent NameID, with the address then sent as an `email` attribute; by default the NameID is the address. */
+  nameID?: string;
+  /** The format of that NameID: persistent unless told. */
+  nameIDFormat?: 'persistent' | 'transient';
   name?: string;
   issuer?: string;
   destination?: string;
@@ -66,13 +70,19 @@ export function samlResponse(idp: TestIdentityProvider, options: ResponseOptions
   const notOnOrAfter = new Date(now.getTime() + (options.validForSeconds ?? 300) * 1000).toISOString();
   const notBefore = new Date(now.getTime() - 60_000 - Math.max(0, -(options.validForSeconds ?? 0)) * 1000).toISOString();
   const issuer = escape(options.issuer ?? idp.entityID);
+  const nameId =
+    options.nameID === undefined
+      ? `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escape(options.email)}</saml:NameID>`
+      : `<saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:${options.nameIDFormat ?? 'persistent'}">${escape(options.nameID)}</saml:NameID>`;
+  const emailAttribute =
+    options.nameID === undefined ? '' : `<saml:Attribute Name="email"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute>`;
   const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${issueInstant}">
 <saml:Issuer>${issuer}</saml:Issuer>
-<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escape(options.email)}</saml:NameID>
+<saml:Subject>${nameId}
 <saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${escape(options.inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${escape(options.recipient ?? options.acsURL)}"/></saml:SubjectConfirmation></saml:Subject>
 <saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>
 <saml:AuthnStatement AuthnInstant="${issueInstant}" SessionIndex="_s1"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>
-<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${escape(options.name ?? 'Sam Single')}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>
+<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${escape(options.name ?? 'Sam Single')}</saml:AttributeValue></saml:Attribute>${emailAttribute}</saml:AttributeStatement>
 </saml:Assertion>`;
   const mode = options.sign ?? 'assertion';
   const key = options.signingKey ?? idp.privateKey;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildMember, buildOrganization, type Organization } from '../helpers/factories.ts';
 import { authnRequestIdOf, createIdentityProvider, samlResponse, type ResponseOptions, type TestIdentityProvider } from '../helpers/saml.ts';
+import { sessionSetCookie, setPassword, signInWithPassword, type BrowserSession } from '../helpers/signIn.ts';
 
 const testApp = useTestApp();
 let idp: TestIdentityProvider;
@@ -20,31 +21,54 @@ async function createProvider(organization: Organization, body: object = {}) {
   return created.body;
 }
 
-async function startSignIn(provider: { id: string }) {
-  const started = await testApp.app.inject({ method: 'GET', url: `/sso/saml/${provider.id}/start` });
+const LINKING = 'An account with this address already exists in Quire: sign in to Quire first, then use single sign-on to link it';
+
+/** A browser session of a person, signed in with a password (set through their token). */
+async function signedIn(person: { email: string; token: string }): Promise<BrowserSession> {
+  await setPassword(testApp.app, person.token, 'a long enough password');
+  return signInWithPassword(testApp.app, person.email, 'a long enough password');
+}
+
+interface StartOptions {
+  /** The browser starting it is signed in to Quire with this session. */
+  session?: BrowserSession;
+  headers?: Record<string, string>;
+}
+
+async function startSignIn(provider: { id: string }, start: StartOptions = {}) {
+  const started = await testApp.app.inject({
+    method: 'GET',
+    url: `/sso/saml/${provider.id}/start`,
+    headers: { ...(start.session ? { cookie: `quire_session=${start.session.secret}` } : {}), ...start.headers },
+  });
   expect(started.statusCode).toBe(302);
   return authnRequestIdOf(started.headers.location as string);
 }
 
-async function postResponse(provider: { id: string }, samlResponseBase64: string) {
+async function postResponse(provider: { id: string }, samlResponseBase64: string, accept?: string) {
   const answer = await testApp.app.inject({
     method: 'POST',
     url: `/sso/saml/${provider.id}/acs`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) },
     payload: new URLSearchParams({ SAMLResponse: samlResponseBase64, RelayState: '' }).toString(),
   });
-  return { status: answer.statusCode, body: JSON.parse(answer.body) };
+  return {
+    status: answer.statusCode,
+    body: answer.body ? JSON.parse(answer.body) : undefined,
+    location: answer.headers.location as string | undefined,
+    session: sessionSetCookie(answer.headers as Record<string, unknown>),
+  };
 }
 
-async function signIn(provider: any, options: Partial<ResponseOptions> & { email: string }) {
-  const inResponseTo = await startSignIn(provider);
+async function signIn(provider: any, options: Partial<ResponseOptions> & { email: string }, start: StartOptions & { accept?: string } = {}) {
+  const inResponseTo = await startSignIn(provider, start);
   const response = samlResponse(idp, {
     inResponseTo,
     acsURL: provider.service.acsURL,
     audience: provider.service.entityID,
     ...options,
   });
-  return { response, answer: await postResponse(provider, response) };
+  return { response, answer: await postResponse(provider, response, start.accept) };
 }
 
 describe('SAML providers', () => {
@@ -272,7 +296,7 @@ describe('signing in through SAML', () => {
     const organization = await buildOrganization(testApp);
     const provider = await createProvider(organization);
     const writer = await buildMember(testApp, organization.organizationId, 'edit');
-    const { answer } = await signIn(provider, { email: writer.email });
+    const { answer } = await signIn(provider, { email: writer.email }, { session: await signedIn(writer) });
     expect(answer.status).toBe(200);
 
     // Not enforced yet: both of the writer's tokens work.
@@ -295,5 +319,83 @@ describe('signing in through SAML', () => {
       token: organization.admin.token,
     });
     expect((await request(testApp.app, 'GET', '/v1/user', { token: answer.body.token })).status).toBe(401);
+  });
+});
+
+describe('which account a SAML provider signs in', () => {
+  it("refuses another organization's provider that asserts an existing person's address: no token, no session, no membership", async () => {
+    const victimsOrganization = await buildOrganization(testApp);
+    const victim = await buildMember(testApp, victimsOrganization.organizationId, 'admin');
+    const attacker = await buildOrganization(testApp);
+    const provider = await createProvider(attacker);
+
+    const { answer } = await signIn(provider, { email: victim.email.toUpperCase() });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({ error: { code: 409, message: LINKING } });
+    expect(answer.session).toBeUndefined();
+
+    const browser = (await signIn(provider, { email: victim.email, nameID: 'victim' }, { accept: 'text/html' })).answer;
+    expect(browser.status).toBe(303);
+    expect(browser.location).toBe(`http://quire.test/sign-in?error=${encodeURIComponent(LINKING)}`);
+    expect(browser.session).toBeUndefined();
+
+    const members = await request(testApp.app, 'GET', `/v1/orgs/${attacker.organizationId}/members`, { token: attacker.admin.token });
+    expect(members.body.items.map((member: any) => member.user.email)).not.toContain(victim.email);
+  });
+
+  it('links an existing account when its owner starts the sign-in signed in to Quire, and signs it in from then on', async () => {
+    const organization = await buildOrganization(testApp);
+    const provider = await createProvider(organization, { defaultRole: 'edit' });
+    const elsewhere = await buildOrganization(testApp);
+    const person = await buildMember(testApp, elsewhere.organizationId, 'read');
+
+    const linked = (await signIn(provider, { email: person.email, nameID: 'emp-1001' }, { session: await signedIn(person), accept: 'text/html' })).answer;
+    expect(linked.status).toBe(303);
+    expect(linked.location).toBe(`/o/${organization.organizationId}/`);
+    const cookie = /^quire_session=([^;]*)/.exec(linked.session!)![1];
+    const me = await testApp.app.inject({ method: 'GET', url: '/v1/user', headers: { cookie: `quire_session=${cookie}` } });
+    expect(me.json().id).toBe(person.userId);
+
+    // Without a session now: the NameID is hers.
+    const again = (await signIn(provider, { email: person.email, nameID: 'emp-1001' })).answer;
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(person.userId);
+    const member = await request(testApp.app, 'GET', `/v1/orgs/${organization.organizationId}/members/${person.userId}`, { token: organization.admin.token });
+    expect(member.body).toMatchObject({ role: 'edit', sso: true });
+  });
+
+  it('does not link from a start opened by another site, where a link could have sent a signed-in person', async () => {
+    const organization = await buildOrganization(testApp);
+    const provider = await createProvider(organization);
+    const person = await buildMember(testApp, (await buildOrganization(testApp)).organizationId, 'read');
+    const { answer } = await signIn(
+      provider,
+      { email: person.email, nameID: 'lured' },
+      { session: await signedIn(person), headers: { 'sec-fetch-site': 'cross-site' } },
+    );
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.message).toBe(LINKING);
+  });
+
+  it('signs the same account in by its NameID when the asserted address changes, and never the account of the new address', async () => {
+    const organization = await buildOrganization(testApp);
+    const provider = await createProvider(organization);
+    const first = (await signIn(provider, { email: 'kim.old@example.test', nameID: 'emp-2002', name: 'Kim' })).answer;
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const someoneElse = await buildMember(testApp, (await buildOrganization(testApp)).organizationId, 'read', 'Other Kim', 'kim.new@example.test');
+
+    const renamed = (await signIn(provider, { email: 'kim.new@example.test', nameID: 'emp-2002' })).answer;
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.user.id).toBe(first.body.user.id);
+    expect(renamed.body.user.id).not.toBe(someoneElse.userId);
+    expect(renamed.body.user.email).toBe('kim.old@example.test');
+  });
+
+  it('refuses a transient NameID, which would name a new person at every sign-in', async () => {
+    const organization = await buildOrganization(testApp);
+    const provider = await createProvider(organization);
+    const { answer } = await signIn(provider, { email: 'temp@example.test', nameID: '_t8f3a', nameIDFormat: 'transient' });
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.message).toMatch(/NameID is transient/);
   });
 });

@@ -29,6 +29,7 @@ import * as sessions from './20261206_0025_sessions.ts';
 import * as oidcAndMail from './20261206_0026_oidc_and_mail.ts';
 import * as revisionTags from './20261206_0027_revision_tags.ts';
 import * as oidcIdentities from './20261206_0028_oidc_identities.ts';
+import * as samlIdentities from './20261206_0029_saml_identities.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '20261206_0026_oidc_and_mail': oidcAndMail,
   '20261206_0027_revision_tags': revisionTags,
   '20261206_0028_oidc_identities': oidcIdentities,
+  '20261206_0029_saml_identities': samlIdentities,
 };
 
 export const migrationProvider: MigrationProvider = {

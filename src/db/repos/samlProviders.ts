@@ -1,6 +1,6 @@
-// SAML identity providers of organizations, the AuthnRequests sent to them, and the
-// assertions already accepted from them.
-import type { Db, SamlProviderRow } from '../schema.ts';
+// SAML identity providers of organizations, the AuthnRequests sent to them, the
+// assertions already accepted from them, and the accounts their NameIDs are.
+import type { Db, SamlIdentitiesTable, SamlProviderRow, SamlRequestsTable } from '../schema.ts';
 
 export async function insertSamlProvider(db: Db, provider: SamlProviderRow): Promise<void> {
   await db.insertInto('saml_providers').values(provider).execute();
@@ -32,10 +32,11 @@ export async function deleteSamlProvider(db: Db, providerId: string, revokedAt: 
     .execute();
   await db.deleteFrom('saml_requests').where('provider_id', '=', providerId).execute();
   await db.deleteFrom('saml_assertions').where('provider_id', '=', providerId).execute();
+  await db.deleteFrom('saml_identities').where('provider_id', '=', providerId).execute();
   await db.deleteFrom('saml_providers').where('id', '=', providerId).execute();
 }
 
-export async function saveSamlRequest(db: Db, request: { id: string; provider_id: string; value: string; created_at: string }) {
+export async function saveSamlRequest(db: Db, request: SamlRequestsTable) {
   await db.insertInto('saml_requests').values(request).onConflict((c) => c.column('id').doNothing()).execute();
 }
 
@@ -79,4 +80,19 @@ export function samlProvidersForEmailDomain(db: Db, domain: string) {
     .orderBy('p.id')
     .limit(100)
     .execute();
+}
+
+/** The account this provider's NameID is, if it signed in (or was linked) before. */
+export async function findSamlIdentity(db: Db, providerId: string, nameId: string): Promise<string | undefined> {
+  const identity = await db
+    .selectFrom('saml_identities')
+    .select('user_id')
+    .where('provider_id', '=', providerId)
+    .where('name_id', '=', nameId)
+    .executeTakeFirst();
+  return identity?.user_id;
+}
+
+export async function insertSamlIdentity(db: Db, identity: SamlIdentitiesTable): Promise<void> {
+  await db.insertInto('saml_identities').values(identity).execute();
 }

@@ -1,11 +1,15 @@
 // /sso/saml/{samlProviderId}/…: what a browser and an identity provider speak to, with
 // no API token: start (redirects to the identity provider), acs (receives its signed
 // response and answers with an API token, or for a browser opens an app session and
-// goes to the organization in the app) and metadata (Quire's service description).
+// goes to the organization in the app, a refusal to the app's sign-in page, which shows
+// it) and metadata (Quire's service description).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { readCookie } from '../../lib/cookies.ts';
+import { signInFailure } from '../../services/oidcSignIn.ts';
 import { finishSamlSignIn, samlServiceMetadata, startSamlSignIn } from '../../services/saml.ts';
-import { sessionCookie } from '../../services/sessions.ts';
+import { SESSION_COOKIE, sessionCookie } from '../../services/sessions.ts';
 import { IdParam } from '../schemas.ts';
 
 const ServiceParams = Type.Object({ samlProviderId: IdParam('The unique id of the SAML provider') });
@@ -15,6 +19,18 @@ const FORM_LIMIT = 1024 * 1024;
 /** A browser names text/html in Accept; API clients name JSON or send any type. */
 function asksForHtml(accept: string | undefined): boolean {
   return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
+}
+
+/**
+ * The session that starts a sign-in links its person to the NameID answered, but only
+ * when the start was opened from Quire itself or typed in: a link on another site (or in
+ * a mail) could otherwise link a signed-in visitor to whatever an attacker's own provider
+ * answers. Browsers name where a navigation came from in Sec-Fetch-Site.
+ */
+function linkingSession(request: FastifyRequest): string | undefined {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return undefined;
+  return readCookie(request.headers.cookie, SESSION_COOKIE);
 }
 
 export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,7 +51,9 @@ export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.redirect(await startSamlSignIn(ctx, request.params.samlProviderId, request.query.RelayState), 302),
+      reply
+        .header('cache-control', 'no-store')
+        .redirect(await startSamlSignIn(ctx, request.params.samlProviderId, request.query.RelayState, linkingSession(request)), 302),
   );
 
   app.post(
@@ -46,8 +64,14 @@ export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A browser posting the identity provider's form signs in to the app; an API client gets a token.
       if (asksForHtml(request.headers.accept)) {
         const browser = { userAgent: request.headers['user-agent'], address: request.ip };
-        const { organization, secret } = await finishSamlSignIn(ctx, request.params.samlProviderId, request.body, browser);
-        return reply.header('set-cookie', sessionCookie(ctx, secret)).redirect(`/o/${organization}/`, 303);
+        try {
+          const { organization, secret } = await finishSamlSignIn(ctx, request.params.samlProviderId, request.body, browser);
+          return reply.header('set-cookie', sessionCookie(ctx, secret)).redirect(`/o/${organization}/`, 303);
+        } catch (error) {
+          const { message, unexpected } = signInFailure(error);
+          if (unexpected) request.log.error({ err: error }, 'SAML sign-in failed');
+          return reply.redirect(`${ctx.config.publicUrl}/sign-in?error=${encodeURIComponent(message)}`, 303);
+        }
       }
       return reply.send(await finishSamlSignIn(ctx, request.params.samlProviderId, request.body));
     },
