@@ -123,6 +123,23 @@ describeInBrowser('administering in the app', () => {
     await expectAccessible(page);
     await screenshot(page, 'site');
 
+    await page.getByLabel('Section title').fill('Guides');
+    await page.getByLabel('Starting with the space').selectOption({ label: 'Handbook' });
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Delete the section Guides' }).isVisible()).toBe(true);
+    await page.getByLabel('Group title').fill('Learn');
+    await page.getByRole('checkbox', { name: 'Guides' }).check();
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await expect.poll(() => page.getByText(/Learn\s+· Guides/).isVisible()).toBe(true);
+    const structure = await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/sites/${page.url().split('/sites/')[1].replace('/', '')}/section-groups`);
+    expect(structure.body.items.map((group: { title: string; sections: Array<{ title: string }> }) => [group.title, group.sections.map((section) => section.title)])).toEqual([['Learn', ['Guides']]]);
+    await page.getByRole('button', { name: 'Delete the section group Learn' }).click();
+    await page.getByRole('button', { name: 'Delete group' }).click();
+    await page.getByRole('button', { name: 'Delete the section Guides' }).click();
+    await page.getByRole('button', { name: 'Delete section' }).click();
+    // The site's first section gathered the space it had already into a section of the site's own.
+    await expect.poll(() => page.getByRole('button', { name: 'Delete the section Guides' }).count()).toBe(0);
+
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     const published = page.getByRole('status').getByRole('link');
     await expect.poll(() => published.isVisible()).toBe(true);
@@ -279,5 +296,14 @@ describeInBrowser('administering in the app', () => {
     await page.getByRole('button', { name: 'Uninstall', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Install', exact: true }).isVisible()).toBe(true);
     expect((await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/installations`)).body.items).toEqual([]);
+  });
+
+  it('removes a member from the members screen, after asking, and the API no longer knows them as one', async () => {
+    const page = await adminContext.newPage();
+    await page.goto(`/o/${organizationId}/members`);
+    await page.getByRole('button', { name: `Remove ${teammate.name}` }).click();
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect.poll(() => page.getByText(teammate.email).count()).toBe(0);
+    expect((await callAsSession(teammateContext, 'GET', `/v1/orgs/${organizationId}/members`)).status).toBe(404);
   });
 });
