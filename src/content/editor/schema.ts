@@ -6,6 +6,7 @@
 import { getSchema, Mark, Node, type AnyExtension, type Attribute } from '@tiptap/core';
 import type { Schema } from '@tiptap/pm/model';
 import { BLOCK_KINDS, FRAGMENT, INLINE_KINDS, MARK_KINDS, OPAQUE_BLOCK, OPAQUE_INLINE, OPAQUE_MARK, type Kind } from './kinds.ts';
+import { UniqueKeys } from './uniqueKeys.ts';
 
 // Attributes are GitBook's fields, not HTML: the editor's views render them.
 const attribute = (value: unknown, keepOnSplit = true): Attribute => ({ default: value, rendered: false, keepOnSplit });
@@ -13,9 +14,9 @@ const attribute = (value: unknown, keepOnSplit = true): Attribute => ({ default:
 /**
  * What every node carries besides its children: GitBook's `data`, `key`, `isVoid` and
  * `meta`; `extra`, any other field GitBook or a tool wrote, by name; and `layout`, the
- * order its fields were written in, so that it is written back byte for byte. A node
- * split in two keeps its data; its key, meta (a heading's anchor), extra fields and
- * layout stay the original's.
+ * order its fields were written in, so that it is written back byte for byte. A block
+ * split at its end starts a new one with its data only (a heading's meta is its anchor);
+ * a key copied any other way is cleared by UniqueKeys.
  */
 const nodeAttributes = (isVoid: boolean): Record<string, Attribute> => ({
   data: attribute({}),
@@ -83,7 +84,7 @@ const markExtension = (name: string) =>
     renderHTML: () => ['span', { 'data-mark': name }, 0],
   });
 
-/** The extensions of GitBook's document model, in the marks' rank: the order Quire keeps a leaf's marks in. */
+/** The extensions of GitBook's document model, in the marks' rank (the order Quire keeps a leaf's marks in), and the one that keeps its keys unique. */
 export const editorExtensions: AnyExtension[] = [
   Node.create({ name: 'doc', topNode: true, content: 'block*', addAttributes: () => ({ data: attribute({}), extra: attribute(null), layout: attribute(null) }) }),
   Node.create({ name: 'text', group: 'inline' }),
@@ -106,6 +107,7 @@ export const editorExtensions: AnyExtension[] = [
     addAttributes: () => ({ json: attribute(null) }),
     renderHTML: () => ['span', { 'data-mark': OPAQUE_MARK }, 0],
   }),
+  UniqueKeys,
 ];
 
 /** The ProseMirror schema of GitBook's document model. */
