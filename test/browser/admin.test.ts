@@ -265,6 +265,15 @@ describeInBrowser('administering in the app', () => {
     await page.getByRole('button', { name: 'Revoke the share link for Partners' }).click();
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
     await expect.poll(() => link.count()).toBe(0);
+
+    await page.getByRole('radio', { name: 'Visitor authentication' }).click();
+    const key = page.getByLabel('Signing key');
+    await expect.poll(() => key.isVisible()).toBe(true);
+    const auth = await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/sites/${site.id}/publishing/auth`);
+    expect(await key.inputValue()).toBe(auth.body.privateKey);
+    expect(await key.getAttribute('type')).toBe('password');
+    await expectAccessible(page);
+    await screenshot(page, 'site-visitor-auth');
   });
 
   it('installs an integration from its page, sets its required setting, and uninstalls it', async () => {

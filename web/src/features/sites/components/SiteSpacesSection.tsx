@@ -78,7 +78,7 @@ export function SiteSpacesSection({ organizationId, site }: { organizationId: st
                 <NativeSelect
                   name="sectionId"
                   label="In section"
-                  data={[{ value: '', label: 'The site itself' }, ...sections.map((section) => ({ value: section.id, label: section.title }))]}
+                  data={sections.map((section) => ({ value: section.id, label: section.title }))}
                 />
               )}
               <Button type="submit" loading={adding.isPending}>
