@@ -111,7 +111,27 @@ describeInBrowser('finding and reading', () => {
     expect(await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Install' }).getAttribute('aria-current')).toBe('page');
     await page.reload();
     await expect.poll(() => page.getByRole('article', { name: 'Install' }).textContent(), { timeout: 10_000 }).toContain('Install it with npm.');
+    // The tree by keyboard: arrow keys move along its rows, Enter opens one.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Install' }).focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Getting started');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/s/${ids.space}/getting-started`);
     policyKept();
+  });
+
+  it('reads a past revision as it was, marked read-only, its links staying in that revision', async () => {
+    const { revision } = (await api('GET', `/v1/spaces/${ids.space}`)).body;
+    const page = await context.newPage();
+    await page.goto(`/s/${ids.space}/~/revisions/${revision}/`);
+    await page.waitForURL(`**/s/${ids.space}/~/revisions/${revision}/getting-started`);
+    await shown(page.getByText('Read only', { exact: true }));
+    const article = page.getByRole('article', { name: 'Getting started' });
+    await article.getByRole('link', { name: 'Install' }).click();
+    await page.waitForURL(`**/s/${ids.space}/~/revisions/${revision}/getting-started/install`);
+    await shown(heading(page, 'Install'));
+    await expectAccessible(page);
+    await screenshot(page, 'read-revision');
   });
 
   it('puts the page tree in a drawer at phone width', async () => {
@@ -147,7 +167,7 @@ describeInBrowser('finding and reading', () => {
     await expectAccessible(page);
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete space' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 10_000 }).toContain('It stays in the trash for 7 days');
+    await shown(page.getByRole('status').filter({ hasText: 'It stays in the trash for 7 days' }));
     await expect.poll(() => tree.getByRole('link', { name: 'Operations' }).count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, 'read-space-deleted');

@@ -39,10 +39,39 @@ export function PageTree({ index, currentPageId, basePath, onNavigate }: Props) 
       if (!next.delete(pageId)) next.add(pageId);
       return next;
     });
+  /**
+   * Arrow keys move along the rows, rendered or not (Tab alone would stop at the last
+   * row in the page); right and left open and close a branch.
+   */
+  const onKeyDown = (event: React.KeyboardEvent<HTMLUListElement>) => {
+    const row = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
+    if (!row) return;
+    const index = Number(row.dataset.index);
+    const entry = rows[index];
+    let next = index;
+    if (event.key === 'ArrowDown') next = Math.min(rows.length - 1, index + 1);
+    else if (event.key === 'ArrowUp') next = Math.max(0, index - 1);
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = rows.length - 1;
+    else if ((event.key === 'ArrowRight' || event.key === 'ArrowLeft') && entry.hasChildren && entry.page.type !== 'group') {
+      if (expanded.has(entry.page.id) !== (event.key === 'ArrowRight')) toggle(entry.page.id);
+    } else return;
+    event.preventDefault();
+    // A group's title is no stop: it holds nothing to focus.
+    const step = next > index || event.key === 'Home' ? 1 : -1;
+    while (rows[next]?.page.type === 'group' && rows[next + step]) next += step;
+    if (next === index || rows[next].page.type === 'group') return;
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+    // The row is in the page once the list has rendered its new window.
+    requestAnimationFrame(() => {
+      const target = scroller.current?.querySelector(`[data-index="${next}"]`);
+      (target?.querySelector('a') ?? target?.querySelector('button'))?.focus();
+    });
+  };
   if (rows.length === 0) return null;
   return (
     <Box ref={scroller} h="100%" style={{ overflowY: 'auto' }} py="xs">
-      <ul style={{ listStyle: 'none', margin: 0, padding: 0, height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <ul onKeyDown={onKeyDown} style={{ listStyle: 'none', margin: 0, padding: 0, height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const { page, depth, hasChildren } = rows[item.index];
           const open = expanded.has(page.id);
@@ -56,6 +85,7 @@ export function PageTree({ index, currentPageId, basePath, onNavigate }: Props) 
           return (
             <li
               key={page.id}
+              data-index={item.index}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, display: 'flex', alignItems: 'center', paddingLeft: `calc(${depth} * 0.9rem + 0.5rem)`, paddingRight: '0.5rem' }}
             >
               {hasChildren && page.type !== 'group' ? (

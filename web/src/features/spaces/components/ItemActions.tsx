@@ -116,7 +116,12 @@ export function ItemActions({ organizationId, item, collections, onDeleted }: Pr
             <Button variant="default" onClick={close} data-autofocus>
               Cancel
             </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate({ kind, id: value.id }, { onSuccess: () => (close(), onDeleted(item)) })}>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              // mutateAsync, not mutate's onSuccess: the lists read again first, which takes this row (and this menu) away, and mutate's callbacks do not run for a component gone.
+              onClick={() => void remove.mutateAsync({ kind, id: value.id }).then(() => (close(), onDeleted(item)), () => {})}
+            >
               Delete {kind}
             </Button>
           </Group>
