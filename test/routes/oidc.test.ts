@@ -31,6 +31,7 @@ beforeAll(async () => {
   acme = await buildOrganization(testApp, 'Acme');
   other = await buildOrganization(testApp, 'Other');
   await buildMember(testApp, acme.organizationId, 'read', 'Olive Owner', 'olive@example.test');
+  await buildMember(testApp, other.organizationId, 'read', 'Lou Red', 'lou@example.test');
   team = (await request(testApp.app, 'PUT', `/v1/orgs/${acme.organizationId}/teams`, { token: acme.admin.token, body: { title: 'Writers' } })).body;
   providers.acme = await createProvider(acme, { clientId: 'quire-acme', defaultRole: 'edit', defaultTeam: team.id });
   providers.other = await createProvider(other, { clientId: 'quire-other' });
@@ -47,6 +48,7 @@ beforeAll(async () => {
     alan: { email: 'alan@example.test', name: 'Alan Turing' },
     ada: { email: 'ada@example.test', name: 'Ada Lovelace' },
     olive: { email: 'olive@example.test', name: 'Olive Owner' },
+    lou: { email: 'lou@example.test', name: 'Lou Red' },
     unverified: { email: 'mallory@example.test', name: 'Mallory', emailVerified: false },
   });
 });
@@ -268,6 +270,25 @@ describe('Signing in through OpenID Connect', () => {
     // From now on the provider signs her in without a session first.
     const again = (await signIn(providers.acme, 'olive')).answer;
     expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie: `quire_session=${again.session}` } })).body.id).toBe(olive.id);
+  });
+
+  it("does not link from a start that another site sent a signed-in person to, where an attacker's provider could answer", async () => {
+    const link = await signInLinkForEmail(testApp.app.ctx, 'lou@example.test');
+    const opened = await request(testApp.app, 'POST', '/auth/sign-in-link', { body: { token: link.url.split('/').pop() } });
+    const signedIn = String(opened.headers['set-cookie']).split(';')[0];
+    const startFrom = async (site: string) => {
+      const started = await testApp.app.inject({
+        method: 'GET',
+        url: `/sso/oidc/${providers.acme.id}/start`,
+        headers: { cookie: signedIn, 'sec-fetch-site': site },
+      });
+      const stateCookie = String(started.headers['set-cookie']).split(';')[0];
+      return callback(await signInAtProvider(started.headers.location as string, 'lou', QUIRE), stateCookie);
+    };
+    const lured = await startFrom('cross-site');
+    expect(lured.session).toBeUndefined();
+    expect(errorOf(lured.location)).toMatch(/has a Quire account that has not used/);
+    expect((await startFrom('same-origin')).status).toBe(303);
   });
 
   it('keeps its sessions working where the organization enforces SSO, which refuses tokens made outside SSO', async () => {

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readCookie } from '../../lib/cookies.ts';
+import { linkingCookie, readCookie } from '../../lib/cookies.ts';
 import { finishOidcSignIn, OIDC_REQUEST_LIFETIME_MS, signInFailure, startOidcSignIn } from '../../services/oidcSignIn.ts';
 import { SESSION_COOKIE, sessionCookie } from '../../services/sessions.ts';
 import type { ServiceContext } from '../../services/context.ts';
@@ -32,7 +32,7 @@ export const oidcServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/sso/oidc/:providerId/start', { schema: { hide: true, params: ServiceParams } }, async (request, reply) => {
     try {
-      const { url, state } = await startOidcSignIn(ctx, request.params.providerId, readCookie(request.headers.cookie, SESSION_COOKIE));
+      const { url, state } = await startOidcSignIn(ctx, request.params.providerId, linkingCookie(request.headers, SESSION_COOKIE));
       return reply
         .header('cache-control', 'no-store')
         .header('set-cookie', stateCookie(ctx, request.params.providerId, state))

@@ -5,8 +5,7 @@
 // it) and metadata (Quire's service description).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { readCookie } from '../../lib/cookies.ts';
+import { linkingCookie } from '../../lib/cookies.ts';
 import { signInFailure } from '../../services/oidcSignIn.ts';
 import { finishSamlSignIn, samlServiceMetadata, startSamlSignIn } from '../../services/saml.ts';
 import { SESSION_COOKIE, sessionCookie } from '../../services/sessions.ts';
@@ -19,18 +18,6 @@ const FORM_LIMIT = 1024 * 1024;
 /** A browser names text/html in Accept; API clients name JSON or send any type. */
 function asksForHtml(accept: string | undefined): boolean {
   return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
-}
-
-/**
- * The session that starts a sign-in links its person to the NameID answered, but only
- * when the start was opened from Quire itself or typed in: a link on another site (or in
- * a mail) could otherwise link a signed-in visitor to whatever an attacker's own provider
- * answers. Browsers name where a navigation came from in Sec-Fetch-Site.
- */
-function linkingSession(request: FastifyRequest): string | undefined {
-  const site = request.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') return undefined;
-  return readCookie(request.headers.cookie, SESSION_COOKIE);
 }
 
 export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -53,7 +40,7 @@ export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) =>
       reply
         .header('cache-control', 'no-store')
-        .redirect(await startSamlSignIn(ctx, request.params.samlProviderId, request.query.RelayState, linkingSession(request)), 302),
+        .redirect(await startSamlSignIn(ctx, request.params.samlProviderId, request.query.RelayState, linkingCookie(request.headers, SESSION_COOKIE)), 302),
   );
 
   app.post(
