@@ -175,6 +175,11 @@ describeInBrowser('finding and reading', () => {
     await shown(tree.getByRole('link', { name: 'Operations' }));
     const listed = (await api('GET', `/v1/orgs/${organizationId}/spaces`)).body.items.map((space: { title: string }) => space.title);
     expect(listed).toContain('Operations');
+    // A new space says what to do next.
+    await tree.getByRole('link', { name: 'Operations' }).click();
+    await shown(page.getByText('This space has no pages yet'));
+    await expectAccessible(page);
+    await screenshot(page, 'read-space-empty');
   });
 
   it('offers a reader no create, rename or delete controls, and the API refuses their writes', async () => {
@@ -215,6 +220,12 @@ describeInBrowser('finding and reading', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/s/${ids.space}/getting-started/install#requirements`);
     await shown(page.locator('#requirements'));
+    // Inside a space, the same keys search that space.
+    await page.keyboard.press('Control+k');
+    await page.getByRole('textbox', { name: 'Search this space' }).fill('npm');
+    await shown(page.getByRole('button', { name: /^Install/ }));
+    await page.getByRole('textbox', { name: 'Search this space' }).fill('zebra');
+    await shown(page.getByText('Nothing found for “zebra”. Try other or fewer words.'));
   });
 
   it('lists change requests by status and shows one read-only with the pages it changes', async () => {
