@@ -52,7 +52,7 @@ export function SpaceScreen() {
       )}
       <Container size="md" py="lg" px={{ base: 'md', sm: 'xl' }} style={{ flex: 1, minWidth: 0 }}>
         <Stack gap="lg">
-          <SpaceHeading space={space.data} revisionId={revisionId} createdAt={content.data.createdAt} drawerOpen={drawer} onDrawer={toggle} />
+          <SpaceHeading space={space.data} revisionId={revisionId} createdAt={content.data.createdAt} drawerOpen={drawer} onDrawer={index.ordered.length > 0 ? toggle : undefined} />
           {entry ? (
             <PageView key={entry.page.id} spaceId={spaceId} source={source} page={entry.page} index={index} files={content.data.files} basePath={basePath} />
           ) : pagePath ? (
@@ -85,12 +85,13 @@ export function SpaceScreen() {
   );
 }
 
-function SpaceHeading({ space, revisionId, createdAt, drawerOpen, onDrawer }: { space: Space; revisionId?: string; createdAt: string; drawerOpen: boolean; onDrawer: () => void }) {
+/** `onDrawer` undefined: no pages, so no drawer of them to open. */
+function SpaceHeading({ space, revisionId, createdAt, drawerOpen, onDrawer }: { space: Space; revisionId?: string; createdAt: string; drawerOpen: boolean; onDrawer?: () => void }) {
   return (
     <Stack gap="xs">
       <Group justify="space-between" wrap="nowrap">
         <Group gap="xs" wrap="nowrap" miw={0}>
-          <Burger opened={drawerOpen} onClick={onDrawer} hiddenFrom="sm" size="sm" aria-label="Pages of this space" />
+          {onDrawer && <Burger opened={drawerOpen} onClick={onDrawer} hiddenFrom="sm" size="sm" aria-label="Pages of this space" />}
           <SpaceBreadcrumbs space={space} />
         </Group>
         <Button component={Link} to={`/s/${space.id}/~/changes/`} variant="default" size="xs" style={{ flex: 'none' }}>
