@@ -157,6 +157,10 @@ describeInBrowser('administering in the app', () => {
     await page.getByRole('button', { name: 'Save customization' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).isVisible()).toBe(true);
     await expect.poll(() => page.frameLocator('iframe[title="Preview of Acme Help"]').getByText('Version 2 is out').isVisible()).toBe(true);
+    // Playwright's network-idle wait can miss a frame replaced after the page loaded: axe runs on the screen loaded afresh.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Customization' }).click();
+    await expect.poll(() => page.frameLocator('iframe[title="Preview of Acme Help"]').getByText('Version 2 is out').isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'site-customization');
     await page.getByRole('tab', { name: 'Content' }).click();

@@ -57,7 +57,7 @@ function SiteDetails({ organizationId }: { organizationId: string }) {
       </Group>
       <ErrorAlert error={publishing.error} />
       {site.urls.published ? (
-        <Alert variant="outline" color={TONES.success} role="status" title="Published">
+        <Alert variant="outline" color={TONES.success} role="status" title="Published" style={{ overflowWrap: 'anywhere' }}>
           Readers find it at{' '}
           <Anchor href={site.urls.published} target="_blank" rel="noopener">
             {site.urls.published}
