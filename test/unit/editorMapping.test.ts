@@ -1,11 +1,15 @@
 // The editor's schema and its mapping from and to GitBook's JSONDocument: every kind
 // has its node or mark, and a document goes to ProseMirror and back unchanged, byte for
 // byte, whatever it holds.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { Transform } from '@tiptap/pm/transform';
 import { describe, expect, it } from 'vitest';
-import { linksAsWritten, markdownToDocument, withKeys } from '../../src/content/document.ts';
+import { linkResolverFor, linksAsWritten, markdownToDocument, namedFiles, withKeys } from '../../src/content/document.ts';
+import { baselineOf, importedContent } from '../../src/content/gitbook/importedContent.ts';
+import { readRepository } from '../../src/content/gitbook/repository.ts';
+import { MemoryObjectStore } from '../../src/content/objects.ts';
 import { splitFrontMatter } from '../../src/content/gitbook/repository.ts';
 import type { JSONDocument } from '../../src/content/gitbook/model.ts';
 import { BLOCK_KINDS, INLINE_KINDS, MARK_KINDS, OPAQUE_BLOCK, OPAQUE_INLINE, OPAQUE_MARK } from '../../src/content/editor/kinds.ts';
@@ -143,4 +147,32 @@ describe('GitBook content through the editor', () => {
     expect(pages.length).toBeGreaterThan(0);
     expect(differing).toEqual([]);
   });
+
+  // GitBook repositories on this machine, each a folder with its SUMMARY.md (such as each
+  // project of a GitbookIO/public-docs checkout), comma-separated: not in the repository.
+  const repositories = process.env.QUIRE_GITBOOK_REPOSITORIES?.split(',').filter(Boolean) ?? [];
+  it.skipIf(repositories.length === 0)('opens and saves every page of the GitBook repositories in QUIRE_GITBOOK_REPOSITORIES unchanged, as the API serves them after a Git import', async () => {
+    const differing: string[] = [];
+    let pages = 0;
+    for (const folder of repositories) {
+      const paths = (readdirSync(folder, { recursive: true }) as string[]).filter((path) => statSync(join(folder, path)).isFile());
+      const read = async (path: string) => readFileSync(join(folder, path));
+      // A link to a file the repository does not hold (GitBook's `/broken/…`) is read as nothing.
+      const held = new Set(paths);
+      const readDocsFile = async (path: string) => (held.has(path) ? read(path) : undefined);
+      const store = new MemoryObjectStore();
+      const empty = baselineOf('r0', { tree: new Map(), files: [], reusables: [] }, undefined, '');
+      const content = await importedContent(store, '2026-12-06T10:00:00.000Z', await readRepository({ paths, read }), readDocsFile, () => undefined, empty);
+      for (const [id, page] of content.tree) {
+        const markdown = page.blob ? content.blobs.get(page.blob) : undefined;
+        if (markdown === undefined) continue;
+        const document = withKeys(markdownToDocument(markdown, linkResolverFor(content.tree, id, namedFiles(content.files))));
+        pages++;
+        if (JSON.stringify(nodeToDocument(documentToNode(document))) !== JSON.stringify(document)) differing.push(`${folder}: ${page.meta.title}`);
+      }
+    }
+    console.log(`${pages} pages of ${repositories.length} repositories through the editor, ${differing.length} differing`);
+    expect(pages).toBeGreaterThan(0);
+    expect(differing).toEqual([]);
+  }, 600_000);
 });
