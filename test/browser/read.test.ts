@@ -242,6 +242,12 @@ describeInBrowser('finding and reading', () => {
     await shown(heading(page, '#1 First pages'));
     expect(await page.getByText('Merged', { exact: true }).count()).toBeGreaterThan(0);
     expect(await page.getByText(/Reviewing, commenting and merging in the app come in a later version/).isVisible()).toBe(true);
+    // The PDF export says while it is prepared, then gives its link.
+    await page.getByRole('button', { name: 'Export as PDF' }).click();
+    const pdfLink = page.getByRole('link', { name: 'open the PDF of #1' });
+    await shown(pdfLink);
+    const pdf = await context.request.get((await pdfLink.getAttribute('href'))!);
+    expect([pdf.status(), pdf.headers()['content-type']]).toEqual([200, 'application/pdf']);
     await page.getByRole('link', { name: 'Getting started' }).click();
     await expect.poll(() => page.getByRole('article', { name: 'Getting started' }).textContent(), { timeout: 10_000 }).toContain('Back up your data first.');
     await expectAccessible(page);

@@ -99,7 +99,7 @@ function ChangedPages({ spaceId, changeRequest, path }: { spaceId: string; chang
       {path && !open && <Text>This change request has no page at “{path}”.</Text>}
       {open && (
         <section aria-label={`${open.page.title}, as the change request proposes it`} style={{ borderTop: '1px solid var(--mantine-color-default-border)', paddingTop: '1rem' }}>
-          <PageView key={open.page.id} spaceId={spaceId} source={source} page={open.page} index={index} files={proposed.data.files} basePath={basePath} />
+          <PageView key={open.page.id} spaceId={spaceId} source={source} page={open.page} index={index} files={proposed.data.files} basePath={basePath} titleOrder={2} />
         </section>
       )}
     </Stack>

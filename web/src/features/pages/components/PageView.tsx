@@ -18,9 +18,11 @@ interface Props {
   index: PageIndex;
   files: FileEntry[];
   basePath: string;
+  /** The page title's heading level: 2 where the screen has its own title (a change request's). */
+  titleOrder?: 1 | 2;
 }
 
-export function PageView({ spaceId, source, page, index, files, basePath }: Props) {
+export function PageView({ spaceId, source, page, index, files, basePath, titleOrder = 1 }: Props) {
   useDocumentTitle(`${page.title} · Quire`);
   const reader = useReader();
   const loaded = usePageDocument(spaceId, source, page.id);
@@ -60,7 +62,7 @@ export function PageView({ spaceId, source, page, index, files, basePath }: Prop
   if (error) return <ErrorScreen error={error} onRetry={() => void Promise.all([reader.refetch(), loaded.refetch()])} />;
   return (
     <Stack gap="xs">
-      <Title order={1}>
+      <Title order={titleOrder} size="h1">
         {page.emoji && <span aria-hidden="true">{page.emoji} </span>}
         {page.title}
       </Title>
