@@ -84,6 +84,11 @@ describeInBrowser('administering in the app', () => {
     }
     await expectAccessible(page);
     await screenshot(page, 'admin-refused');
+    const space = await callAsSession(adminContext, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Readable' });
+    await page.goto(`/s/${space.body.id}/~/settings`);
+    await heading(page, 'Space settings');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('You need to be an administrator of this space, or able to edit it');
+    expect((await callAsSession(teammateContext, 'POST', `/v1/spaces/${space.body.id}/git/import`, { url: 'https://example.com/docs.git' })).status).toBe(403);
     expect((await callAsSession(teammateContext, 'POST', `/v1/orgs/${organizationId}/sites`, { title: 'Not mine' })).status).toBe(403);
     expect((await callAsSession(teammateContext, 'POST', `/v1/orgs/${organizationId}/link-invites`, { role: 'admin' })).status).toBe(403);
   });
