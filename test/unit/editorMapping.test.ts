@@ -108,14 +108,28 @@ describe('JSONDocument ⇄ ProseMirror', () => {
 
   it('writes a node made in the editor as Quire would', () => {
     const schema = editorSchema;
-    const made = schema.node('doc', null, [schema.node('heading2', null, [schema.text('Title', [schema.marks.bold.create()])]), schema.node('paragraph'), schema.node('divider')]);
+    const caption = schema.node('fragment', { fragment: 'caption' }, [schema.node('paragraph', null, [schema.text('Logo')])]);
+    const made = schema.node('doc', null, [
+      schema.node('heading2', null, [schema.text('Title', [schema.marks.bold.create()])]),
+      schema.node('paragraph'),
+      schema.node('divider'),
+      schema.node('images', null, [schema.node('image', { data: { ref: { kind: 'file', file: 'f1' } } }, [caption])]),
+    ]);
+    const words = (text: string) => [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }];
     expect(nodeToDocument(made)).toEqual({
       object: 'document',
       data: {},
       nodes: [
         { object: 'block', type: 'heading-2', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Title', marks: [{ object: 'mark', type: 'bold' }] }] }] },
-        { object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] }] },
+        { object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: words('') },
         { object: 'block', type: 'divider', isVoid: true, data: {} },
+        {
+          object: 'block', type: 'images', isVoid: false, data: {},
+          nodes: [{
+            object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'f1' } },
+            fragments: [{ object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes: words('Logo') }] }],
+          }],
+        },
       ],
     });
   });

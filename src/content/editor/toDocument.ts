@@ -9,10 +9,15 @@ import { EMPTY_NODES, FRAGMENT, inlineKindByType, kindByName, markTypeByName, OP
 
 const orNothing = (value: unknown) => (value === null ? undefined : copy(value));
 
-/** Whether a node writes its `nodes` (or `fragments`): if it had them, was made in the editor, or holds something now. */
-function writes(key: string, layout: unknown, content: ProseMirrorJSON[], madeInEditor: boolean): boolean {
-  if (!Array.isArray(layout)) return madeInEditor;
-  return content.length > 0 || layout.includes(key) || (key === 'nodes' && layout.includes(EMPTY_NODES));
+/**
+ * Whether a node writes its `nodes` (or `fragments`): when it holds something, when it
+ * had them, and, made in the editor (no layout), by `byDefault`: GitBook's nodes always
+ * have their `nodes`, and its void blocks have `fragments` only for a caption or the like.
+ */
+function writes(key: string, layout: unknown, content: ProseMirrorJSON[], byDefault: boolean): boolean {
+  if (content.length > 0) return true;
+  if (!Array.isArray(layout)) return byDefault;
+  return layout.includes(key) || (key === 'nodes' && layout.includes(EMPTY_NODES));
 }
 
 function withExtra(fields: JsonObject, extra: unknown): JsonObject {
