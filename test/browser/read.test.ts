@@ -254,7 +254,7 @@ describeInBrowser('finding and reading', () => {
     await screenshot(page, 'read-change-request');
   });
 
-  it("shows another organization's space as not existing, with none of its data, as the API answers 404", async () => {
+  it("shows another organization's space, collection and organization as not existing, with none of their data, as the API answers 404", async () => {
     const other = await runCli(['admin', 'bootstrap', '--org', 'Globex', '--email', 'gil@globex.test', '--name', 'Gil', '--json'], harness.env);
     expect(other.code, other.stderr).toBe(0);
     const otherToken = JSON.parse(other.stdout).token;
@@ -274,5 +274,12 @@ describeInBrowser('finding and reading', () => {
     expect((await callAsSession(context, 'GET', `/v1/spaces/${secret.id}`)).status).toBe(404);
     await expectAccessible(page);
     await screenshot(page, 'read-space-not-found');
+    // The organization and its collections are as closed.
+    const otherCollection = await fetch(`${harness.baseUrl}/v1/orgs/${otherOrganization}/collections`, { method: 'POST', headers: { authorization: `Bearer ${otherToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Globex plans' }) });
+    await page.goto(`/o/${otherOrganization}/c/${(await otherCollection.json()).id}/`);
+    await shown(heading(page, 'This collection does not exist, or you do not have access to it'));
+    await page.goto(`/o/${otherOrganization}/`);
+    await shown(heading(page, 'This organization does not exist, or you do not have access to it'));
+    expect(await page.content()).not.toMatch(/Globex/);
   });
 });

@@ -3,9 +3,9 @@ import { Container, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { useParams } from 'react-router';
-import { ErrorScreen } from '../../../components/ErrorScreen.tsx';
-import { ContentsPanel } from '../../spaces/components/ContentsPanel.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
+import { LoadFailure } from '../../../components/LoadFailure.tsx';
+import { ContentsPanel } from '../../spaces/components/ContentsPanel.tsx';
 import { lastOrganization, useOrganization } from '../queries/organizations.ts';
 
 export function OrganizationScreen() {
@@ -15,7 +15,7 @@ export function OrganizationScreen() {
   useEffect(() => {
     if (organization) lastOrganization.set(organization.id);
   }, [organization]);
-  if (error) return <ErrorScreen error={error} onRetry={() => void refetch()} />;
+  if (error) return <LoadFailure error={error} what="organization" onRetry={() => void refetch()} />;
   if (!organization) return <FullPageLoader />;
   return (
     <Container size="lg" py="xl">
