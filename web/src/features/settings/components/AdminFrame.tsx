@@ -11,12 +11,13 @@ import type { AdministeredOrganization, OrganizationPermissions } from '../api/o
 import { useAdministeredOrganization } from '../queries/organization.ts';
 import { TONES } from './tones.ts';
 
-const TABS = [
+const TABS: Array<{ path: string; label: string; also?: string }> = [
   { path: 'members', label: 'Members' },
   { path: 'teams', label: 'Teams' },
   { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
-  { path: 'settings', label: 'Settings' },
+  // An OpenAPI spec's screen is one of the settings'.
+  { path: 'settings', label: 'Settings', also: 'openapi' },
 ];
 
 const NEEDS: Record<'admin' | 'createContent', string> = {
@@ -52,7 +53,7 @@ export function AdminFrame({ title, needs, ownHeading = false, children }: Props
             </Anchor>
             <span aria-hidden="true">·</span>
             {TABS.map((tab) => {
-              const current = pathname.startsWith(`/o/${organization.id}/${tab.path}`);
+              const current = [tab.path, tab.also].some((path) => path && pathname.startsWith(`/o/${organization.id}/${path}`));
               return (
                 <Anchor
                   key={tab.path}

@@ -82,7 +82,7 @@ function Spec({ organizationId }: { organizationId: string }) {
                 <Button variant="default" loading={publishing.isPending} onClick={() => publishing.mutate(spec.visibility === 'public' ? 'private' : 'public')}>
                   {spec.visibility === 'public' ? 'Make private' : 'Make public'}
                 </Button>
-                <ConfirmButton label={`Delete the specification ${spec.slug}`} confirmLabel="Delete specification" onConfirm={() => deleting.mutate(undefined, { onSuccess: () => navigate(`/o/${organizationId}/settings`) })}>
+                <ConfirmButton size="sm" label={`Delete the specification ${spec.slug}`} confirmLabel="Delete specification" onConfirm={() => deleting.mutate(undefined, { onSuccess: () => navigate(`/o/${organizationId}/settings`) })}>
                   Delete
                 </ConfirmButton>
               </Group>
