@@ -48,7 +48,7 @@ export function ItemActions({ organizationId, item, collections, onDeleted }: Pr
     <>
       <Menu position="bottom-end" withinPortal={false} trapFocus={false} withInitialFocusPlaceholder={false}>
         <Menu.Target>
-          <UnstyledButton aria-label={`Actions for ${name}`} px="xs" style={{ borderRadius: 4 }}>
+          <UnstyledButton aria-label={`Actions for ${name}`} w={36} h={36} ta="center" fz="lg" style={{ borderRadius: 4, flex: 'none' }}>
             <span aria-hidden="true">⋯</span>
           </UnstyledButton>
         </Menu.Target>
