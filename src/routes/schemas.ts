@@ -44,6 +44,11 @@ export const RoleOrGuestSchema = Type.Unsafe<Role | null>({
 
 export const IdParam = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
+/** A single sign-on start's `?link=`: the session's CSRF token, which links the signed-in person to the identity answered. */
+export const LinkParam = Type.Optional(
+  Type.String({ maxLength: 200, description: "The signed-in session's CSRF token (GET /auth/state), to link that person to the identity the provider answers; without it the start signs in and links nothing" }),
+);
+
 export const PageQuery = {
   page: Type.Optional(
     Type.String({ maxLength: 2048, description: 'The cursor of the page to fetch: `next.page` of the previous answer' }),

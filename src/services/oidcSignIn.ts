@@ -28,7 +28,7 @@ import { webFetch } from '../lib/webFetch.ts';
 import { oidcServiceUrls } from '../presenters/oidcProvider.ts';
 import type { ServiceContext } from './context.ts';
 import { openSession, type SessionClient } from './sessions.ts';
-import { currentSession } from './signIn.ts';
+import { linkingSession, type LinkingProof } from './signIn.ts';
 import { joinThroughSso } from './ssoMembership.ts';
 import { findOrCreateUser } from './users.ts';
 
@@ -96,16 +96,16 @@ async function configurationFor(ctx: ServiceContext, provider: OidcProviderRow) 
 }
 
 /**
- * Where start sends the browser, and the state its cookie must carry back. A browser
- * signed in to Quire (`sessionSecret`) links its person to the provider's subject.
+ * Where start sends the browser, and the state its cookie must carry back. A start that
+ * proves its browser's session (`linking`) links its person to the provider's subject.
  */
 export async function startOidcSignIn(
   ctx: ServiceContext,
   providerId: string,
-  sessionSecret: string | undefined,
+  linking: LinkingProof,
 ): Promise<{ url: string; state: string }> {
   const provider = await requireProvider(ctx, providerId);
-  const signedIn = sessionSecret ? await currentSession(ctx, sessionSecret) : null;
+  const signedIn = await linkingSession(ctx, linking);
   const { client, config } = await configurationFor(ctx, provider);
   const state = client.randomState();
   const nonce = client.randomNonce();

@@ -44,7 +44,7 @@ import type { Actor, ServiceContext } from './context.ts';
 import { oidcLogins } from './oidcProviders.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { openSession, type SessionClient } from './sessions.ts';
-import { currentSession } from './signIn.ts';
+import { linkingSession, type LinkingProof } from './signIn.ts';
 import { joinThroughSso } from './ssoMembership.ts';
 import { findOrCreateUser, issueApiToken } from './users.ts';
 
@@ -285,16 +285,16 @@ async function samlFor(ctx: ServiceContext, provider: SamlProviderRow, cache = r
 
 /**
  * Where startURL sends the browser: the identity provider, carrying a fresh AuthnRequest.
- * A browser signed in to Quire (`sessionSecret`) links its person to the NameID answered.
+ * A start that proves its browser's session (`linking`) links its person to the NameID answered.
  */
 export async function startSamlSignIn(
   ctx: ServiceContext,
   providerId: string,
   relayState: string | undefined,
-  sessionSecret?: string,
+  linking: LinkingProof = {},
 ) {
   const provider = await activeProvider(ctx, providerId);
-  const signedIn = sessionSecret ? await currentSession(ctx, sessionSecret) : null;
+  const signedIn = await linkingSession(ctx, linking);
   const cache = requestCache(ctx, provider.id, { linkUserId: signedIn?.user.id ?? null });
   return (await samlFor(ctx, provider, cache)).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
 }

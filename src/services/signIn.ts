@@ -58,6 +58,25 @@ export async function currentSession(ctx: ServiceContext, secret: string) {
   return presentSession(ctx, { id: owner.token_id, created_at: owner.token_created_at, expires_at: owner.token_expires_at }, user);
 }
 
+/** A single sign-on start's browser session (its cookie) and the session's CSRF token, given as `?link=`. */
+export interface LinkingProof {
+  secret?: string;
+  proof?: string;
+}
+
+/**
+ * Whom a single sign-on start links to the identity its provider answers: the session
+ * of the browser that opened it, when the start carries that session's CSRF token
+ * (`?link=`), as the app's own link does. A link elsewhere (another site, a published
+ * page, a mail) cannot know the token, so it can never bind a signed-in person to an
+ * identity whose provider someone else runs; such a start signs in and links nothing.
+ */
+export async function linkingSession(ctx: ServiceContext, { secret, proof }: LinkingProof) {
+  if (!secret || !proof) return null;
+  const session = await currentSession(ctx, secret);
+  return session && csrfTokenMatches(ctx, session.id, proof) ? session : null;
+}
+
 /**
  * The first run: the first organization and its administrator, signed in. Refused once
  * any organization exists; two setups at once wait for each other on one row's lock,

@@ -260,7 +260,8 @@ describe('Signing in through OpenID Connect', () => {
     const link = await signInLinkForEmail(testApp.app.ctx, 'olive@example.test');
     const opened = await request(testApp.app, 'POST', '/auth/sign-in-link', { body: { token: link.url.split('/').pop() } });
     const signedIn = String(opened.headers['set-cookie']).split(';')[0];
-    const started = await testApp.app.inject({ method: 'GET', url: `/sso/oidc/${providers.acme.id}/start`, headers: { cookie: signedIn } });
+    const csrf = (await request(testApp.app, 'GET', '/auth/state', { headers: { cookie: signedIn } })).body.session.csrfToken;
+    const started = await testApp.app.inject({ method: 'GET', url: `/sso/oidc/${providers.acme.id}/start?link=${encodeURIComponent(csrf)}`, headers: { cookie: signedIn } });
     const stateCookie = String(started.headers['set-cookie']).split(';')[0];
     const linked = await callback(await signInAtProvider(started.headers.location as string, 'olive', QUIRE), stateCookie);
     expect(linked.status).toBe(303);
@@ -272,23 +273,22 @@ describe('Signing in through OpenID Connect', () => {
     expect((await request(testApp.app, 'GET', '/v1/user', { headers: { cookie: `quire_session=${again.session}` } })).body.id).toBe(olive.id);
   });
 
-  it("does not link from a start that another site sent a signed-in person to, where an attacker's provider could answer", async () => {
+  it("links nothing from a start without the session's CSRF token, as a link on any page (a published one on Quire's own origin too) would send a signed-in person to an attacker's provider", async () => {
     const link = await signInLinkForEmail(testApp.app.ctx, 'lou@example.test');
     const opened = await request(testApp.app, 'POST', '/auth/sign-in-link', { body: { token: link.url.split('/').pop() } });
     const signedIn = String(opened.headers['set-cookie']).split(';')[0];
-    const startFrom = async (site: string) => {
-      const started = await testApp.app.inject({
-        method: 'GET',
-        url: `/sso/oidc/${providers.acme.id}/start`,
-        headers: { cookie: signedIn, 'sec-fetch-site': site },
-      });
+    const csrf = (await request(testApp.app, 'GET', '/auth/state', { headers: { cookie: signedIn } })).body.session.csrfToken;
+    const startWith = async (query: string) => {
+      const started = await testApp.app.inject({ method: 'GET', url: `/sso/oidc/${providers.acme.id}/start${query}`, headers: { cookie: signedIn, 'sec-fetch-site': 'same-origin' } });
       const stateCookie = String(started.headers['set-cookie']).split(';')[0];
       return callback(await signInAtProvider(started.headers.location as string, 'lou', QUIRE), stateCookie);
     };
-    const lured = await startFrom('cross-site');
-    expect(lured.session).toBeUndefined();
-    expect(errorOf(lured.location)).toMatch(/has a Quire account that has not used/);
-    expect((await startFrom('same-origin')).status).toBe(303);
+    for (const lure of ['', '?link=', `?link=${encodeURIComponent(csrf.slice(1))}x`]) {
+      const lured = await startWith(lure);
+      expect(lured.session).toBeUndefined();
+      expect(errorOf(lured.location)).toMatch(/has a Quire account that has not used/);
+    }
+    expect((await startWith(`?link=${encodeURIComponent(csrf)}`)).status).toBe(303);
   });
 
   it('keeps its sessions working where the organization enforces SSO, which refuses tokens made outside SSO', async () => {

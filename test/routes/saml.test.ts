@@ -32,14 +32,15 @@ async function signedIn(person: { email: string; token: string }): Promise<Brows
 interface StartOptions {
   /** The browser starting it is signed in to Quire with this session. */
   session?: BrowserSession;
-  headers?: Record<string, string>;
+  /** The start's `?link=` (the app gives the session's CSRF token to link); none by default. */
+  link?: string;
 }
 
 async function startSignIn(provider: { id: string }, start: StartOptions = {}) {
   const started = await testApp.app.inject({
     method: 'GET',
-    url: `/sso/saml/${provider.id}/start`,
-    headers: { ...(start.session ? { cookie: `quire_session=${start.session.secret}` } : {}), ...start.headers },
+    url: `/sso/saml/${provider.id}/start${start.link === undefined ? '' : `?link=${encodeURIComponent(start.link)}`}`,
+    headers: start.session ? { cookie: `quire_session=${start.session.secret}` } : {},
   });
   expect(started.statusCode).toBe(302);
   return authnRequestIdOf(started.headers.location as string);
@@ -296,7 +297,8 @@ describe('signing in through SAML', () => {
     const organization = await buildOrganization(testApp);
     const provider = await createProvider(organization);
     const writer = await buildMember(testApp, organization.organizationId, 'edit');
-    const { answer } = await signIn(provider, { email: writer.email }, { session: await signedIn(writer) });
+    const session = await signedIn(writer);
+    const { answer } = await signIn(provider, { email: writer.email }, { session, link: session.csrfToken });
     expect(answer.status).toBe(200);
 
     // Not enforced yet: both of the writer's tokens work.
@@ -349,7 +351,8 @@ describe('which account a SAML provider signs in', () => {
     const elsewhere = await buildOrganization(testApp);
     const person = await buildMember(testApp, elsewhere.organizationId, 'read');
 
-    const linked = (await signIn(provider, { email: person.email, nameID: 'emp-1001' }, { session: await signedIn(person), accept: 'text/html' })).answer;
+    const session = await signedIn(person);
+    const linked = (await signIn(provider, { email: person.email, nameID: 'emp-1001' }, { session, link: session.csrfToken, accept: 'text/html' })).answer;
     expect(linked.status).toBe(303);
     expect(linked.location).toBe(`/o/${organization.organizationId}/`);
     const cookie = /^quire_session=([^;]*)/.exec(linked.session!)![1];
@@ -364,17 +367,16 @@ describe('which account a SAML provider signs in', () => {
     expect(member.body).toMatchObject({ role: 'edit', sso: true });
   });
 
-  it('does not link from a start opened by another site, where a link could have sent a signed-in person', async () => {
+  it("links nothing from a signed-in person's start without their session's CSRF token, as a link on any page would send them", async () => {
     const organization = await buildOrganization(testApp);
     const provider = await createProvider(organization);
     const person = await buildMember(testApp, (await buildOrganization(testApp)).organizationId, 'read');
-    const { answer } = await signIn(
-      provider,
-      { email: person.email, nameID: 'lured' },
-      { session: await signedIn(person), headers: { 'sec-fetch-site': 'cross-site' } },
-    );
-    expect(answer.status).toBe(409);
-    expect(answer.body.error.message).toBe(LINKING);
+    const session = await signedIn(person);
+    for (const link of [undefined, '', `${session.csrfToken.slice(1)}x`]) {
+      const { answer } = await signIn(provider, { email: person.email, nameID: 'lured' }, { session, link });
+      expect(answer.status).toBe(409);
+      expect(answer.body.error.message).toBe(LINKING);
+    }
   });
 
   it('signs the same account in by its NameID when the asserted address changes, and never the account of the new address', async () => {

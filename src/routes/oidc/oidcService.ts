@@ -5,11 +5,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { linkingCookie, readCookie } from '../../lib/cookies.ts';
+import { readCookie } from '../../lib/cookies.ts';
 import { finishOidcSignIn, OIDC_REQUEST_LIFETIME_MS, signInFailure, startOidcSignIn } from '../../services/oidcSignIn.ts';
 import { SESSION_COOKIE, sessionCookie } from '../../services/sessions.ts';
 import type { ServiceContext } from '../../services/context.ts';
-import { IdParam } from '../schemas.ts';
+import { IdParam, LinkParam } from '../schemas.ts';
 
 const ServiceParams = Type.Object({ providerId: IdParam('The unique id of the OpenID Connect provider') });
 /** Binds a sign-in to the browser that started it, so nobody can finish their own sign-in in another's browser. */
@@ -30,9 +30,10 @@ function toSignInPage(ctx: ServiceContext, request: FastifyRequest, reply: Fasti
 export const oidcServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
 
-  app.get('/sso/oidc/:providerId/start', { schema: { hide: true, params: ServiceParams } }, async (request, reply) => {
+  app.get('/sso/oidc/:providerId/start', { schema: { hide: true, params: ServiceParams, querystring: Type.Object({ link: LinkParam }) } }, async (request, reply) => {
     try {
-      const { url, state } = await startOidcSignIn(ctx, request.params.providerId, linkingCookie(request.headers, SESSION_COOKIE));
+      const linking = { secret: readCookie(request.headers.cookie, SESSION_COOKIE), proof: request.query.link };
+      const { url, state } = await startOidcSignIn(ctx, request.params.providerId, linking);
       return reply
         .header('cache-control', 'no-store')
         .header('set-cookie', stateCookie(ctx, request.params.providerId, state))

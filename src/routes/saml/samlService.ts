@@ -5,11 +5,11 @@
 // it) and metadata (Quire's service description).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { linkingCookie } from '../../lib/cookies.ts';
+import { readCookie } from '../../lib/cookies.ts';
 import { signInFailure } from '../../services/oidcSignIn.ts';
 import { finishSamlSignIn, samlServiceMetadata, startSamlSignIn } from '../../services/saml.ts';
 import { SESSION_COOKIE, sessionCookie } from '../../services/sessions.ts';
-import { IdParam } from '../schemas.ts';
+import { IdParam, LinkParam } from '../schemas.ts';
 
 const ServiceParams = Type.Object({ samlProviderId: IdParam('The unique id of the SAML provider') });
 /** An HTML form post carries the SAML response and at most a little state. */
@@ -34,13 +34,13 @@ export const samlServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         hide: true,
         params: ServiceParams,
-        querystring: Type.Object({ RelayState: Type.Optional(Type.String({ maxLength: 80 })) }),
+        querystring: Type.Object({ RelayState: Type.Optional(Type.String({ maxLength: 80 })), link: LinkParam }),
       },
     },
     async (request, reply) =>
       reply
         .header('cache-control', 'no-store')
-        .redirect(await startSamlSignIn(ctx, request.params.samlProviderId, request.query.RelayState, linkingCookie(request.headers, SESSION_COOKIE)), 302),
+        .redirect(await startSamlSignIn(ctx, request.params.samlProviderId, request.query.RelayState, { secret: readCookie(request.headers.cookie, SESSION_COOKIE), proof: request.query.link }), 302),
   );
 
   app.post(

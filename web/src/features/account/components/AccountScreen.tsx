@@ -1,9 +1,11 @@
-// `/account`: who you are, your password, where you are signed in, and your API tokens.
+// `/account`: who you are, your password, where you are signed in, the single sign-on
+// providers your account is linked to, and your API tokens.
 import { Container, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useSession } from '../../auth/queries/authState.ts';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
+import { SsoSection } from './SsoSection.tsx';
 import { TokensSection } from './TokensSection.tsx';
 
 export function AccountScreen() {
@@ -28,6 +30,7 @@ export function AccountScreen() {
         </div>
         <PasswordSection />
         <SessionsSection />
+        <SsoSection />
         <TokensSection />
       </Stack>
     </Container>

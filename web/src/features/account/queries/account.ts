@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createToken, listSessions, listTokens, revokeSession, revokeToken } from '../api/account.ts';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createToken, listSessions, listSsoLogins, listTokens, revokeSession, revokeToken } from '../api/account.ts';
 
 const keys = { sessions: ['user', 'sessions'] as const, tokens: ['user', 'tokens'] as const };
 
@@ -19,4 +19,11 @@ export function useCreateToken() {
 export function useRevokeToken() {
   const client = useQueryClient();
   return useMutation({ mutationFn: revokeToken, onSuccess: () => client.invalidateQueries({ queryKey: keys.tokens }) });
+}
+
+/** Each organization's single sign-on providers, in the organizations' order. */
+export function useSsoLogins(organizationIds: string[]) {
+  return useQueries({
+    queries: organizationIds.map((organizationId) => ({ queryKey: ['organizations', organizationId, 'sso'], queryFn: () => listSsoLogins(organizationId) })),
+  });
 }
