@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { readFileSync } from 'node:fs';
 import type { ServiceContext } from '../services/context.ts';
 import { policyHeader, widenedPolicy, type Policy } from '../lib/contentSecurityPolicy.ts';
+import { readCookie } from '../lib/cookies.ts';
 import { READER_SCRIPT_PATH } from './layout.ts';
 import { siteAtHostname, type SiteAddress } from '../services/publishedReads.ts';
 import { readFrontPage, readPublishedPage } from './site.ts';
@@ -25,21 +26,6 @@ const Query = Type.Object({
   jwt_token: Type.Optional(Type.String({ maxLength: LIMITS.jwt_token })),
   q: Type.Optional(Type.String({ maxLength: LIMITS.q })),
 });
-
-/** A cookie's value from the request's Cookie header. */
-function cookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key !== name) continue;
-    try {
-      return decodeURIComponent(value.join('='));
-    } catch {
-      // A cookie that is not percent-encoded as Quire writes it holds no key.
-      return undefined;
-    }
-  }
-  return undefined;
-}
 
 /**
  * No inline script and no other origin's: the pages' one script is Quire's own file (and
@@ -62,8 +48,8 @@ function pagePolicy(ctx: ServiceContext, scripts: Array<{ script: string; conten
 /** Answers a page of a site; `cookiePath` scopes the keys a reader gives once. */
 async function answerPage(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, address: SiteAddress, path: string, query: ReaderQuery, cookiePath: string) {
   const givenShareKey = query.share_key ?? query.shareKey;
-  const shareKey = givenShareKey ?? cookie(request, 'quire_share_key');
-  const visitorAuthToken = query.jwt_token ?? cookie(request, 'quire_visitor_token');
+  const shareKey = givenShareKey ?? readCookie(request.headers.cookie, 'quire_share_key');
+  const visitorAuthToken = query.jwt_token ?? readCookie(request.headers.cookie, 'quire_visitor_token');
   // The site's search is its root with ?q=, so that it can never hide a page's path.
   const answer = await readPublishedPage(ctx, address, path, { shareKey, visitorAuthToken }, query.q?.trim() || undefined);
   if ('redirect' in answer) return reply.redirect(answer.redirect, answer.status);
