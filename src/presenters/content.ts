@@ -1,6 +1,7 @@
 // Collection and space objects.
 import { presentSpaceGitSync } from './gitSync.ts';
 import type { Role } from '../lib/roles.ts';
+import { purgeDate } from '../lib/spaceRetention.ts';
 import { collectionPermissions, spacePermissions, type SpaceStanding } from '../policies/content.ts';
 import type { SpaceWithCounters, CollectionRow } from '../db/schema.ts';
 
@@ -45,7 +46,7 @@ export function presentSpace(publicUrl: string, space: SpaceWithCounters, standi
     visibility: space.visibility,
     createdAt: space.created_at,
     updatedAt: space.updated_at,
-    ...(space.deleted_at ? { deletedAt: space.deleted_at } : {}),
+    ...(space.deleted_at ? { deletedAt: space.deleted_at, purgeAt: purgeDate(space.deleted_at) } : {}),
     editMode: space.edit_mode,
     // Quire's merge rules are the organization's, for every space.
     mergeRules: { type: 'inherit' as const },

@@ -1,20 +1,21 @@
 // Spaces: creating, reading, changing, moving, transferring, duplicating, and the
 // delete → restore → purge life cycle.
 import { moveSections } from '../db/fullText.ts';
-import { BadRequest, NotFound } from '../errors.ts';
+import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { findCollection } from '../db/repos/collections.ts';
 import { copyCustomFieldValues, deleteCustomFieldValuesOfSpace } from '../db/repos/customFields.ts';
 import { moveGrants, upsertGrant } from '../db/repos/grants.ts';
 import { sitesShowingSpaces } from '../db/repos/siteStructure.ts';
 import { addSpaceRevision, insertRevision } from '../db/repos/revisions.ts';
-import { findSpace, findSpaceWithCounters, insertSpace, purgeSpace, spacesQuery, updateSpace } from '../db/repos/spaces.ts';
+import { deletedSpacesQuery, deletedSpacesSince, findSpace, findSpaceWithCounters, insertSpace, purgeSpace, spacesQuery, updateSpace } from '../db/repos/spaces.ts';
 import type { Db, SpaceRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
+import { RETENTION_MS } from '../lib/spaceRetention.ts';
 import type { Role } from '../lib/roles.ts';
 import { enqueueJob } from '../jobs/queue.ts';
-import { authorizeSpaceStanding, spaceRole, spaceStanding, type ContentCaller, type SpaceStanding } from '../policies/content.ts';
+import { authorizeSpaceStanding, spacePermissions, spaceRole, spaceStanding, type ContentCaller, type SpaceStanding } from '../policies/content.ts';
 import { presentSpace, storedDefaultLevel } from '../presenters/content.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeCreateIn, authorizeSpace, loadContentCaller, loadContentCallerOf, spaceFacts, visibleContent, type AuthorizedSpace } from './contentAccess.ts';
@@ -23,8 +24,6 @@ import { positionFor, type PositionInput } from './ordering.ts';
 import { afterCommit, recordEvent, recordNewSpaceContent, recordSitesUpdated, type CommittedEvent } from './events.ts';
 import { detachSpacesFromSites } from './siteStructure.ts';
 
-export const RETENTION_DAYS = 7;
-const RETENTION_MS = RETENTION_DAYS * 24 * 60 * 60 * 1000;
 export const PURGE_SPACE_JOB = 'purge-space';
 
 export type Visibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
@@ -222,6 +221,41 @@ export async function restoreSpace(ctx: ServiceContext, actor: Actor, spaceId: s
       updated_at: isoNow(ctx.clock),
     });
     return presentWritten(ctx, trx, spaceId, standingOf(caller));
+  });
+}
+
+/** The organization's trash: the deleted spaces the caller may restore, the most recently deleted first. */
+export async function listTrash(ctx: ServiceContext, actor: Actor, organizationId: string, page: PageRequest) {
+  await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'view');
+  const caller = await loadContentCallerOf(ctx, ctx.db, actor, organizationId);
+  // Roles hang on collections, grants and default levels: decided here for the whole
+  // trash at once (it holds only RETENTION_DAYS of deletions), then paginated in SQL.
+  const since = new Date(ctx.clock.now().getTime() - RETENTION_MS).toISOString();
+  const restorable = (await deletedSpacesSince(ctx.db, organizationId, since))
+    .filter((space) => spacePermissions(spaceRole(caller, spaceFacts(space))).admin)
+    .map((space) => space.id);
+  return paginate(
+    deletedSpacesQuery(ctx.db, restorable),
+    [
+      { column: 's.deleted_at', direction: 'desc', value: (row) => row.deleted_at ?? '' },
+      { column: 's.id', direction: 'desc', value: (row) => row.id },
+    ],
+    page,
+    (row) => presentSpace(ctx.config.publicUrl, row, spaceRole(caller, spaceFacts(row))),
+  );
+}
+
+/**
+ * Purges a deleted space now rather than when its retention ends, for whoever may
+ * delete it; the same removal as the purge job's. A live space must be deleted first,
+ * so that no one purges a space by mistake in one step.
+ */
+export async function purgeSpaceNow(ctx: ServiceContext, actor: Actor, spaceId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const deleted = ((await findSpace(trx, spaceId))?.deleted_at ?? null) !== null;
+    await authorizeSpace(trx, actor, spaceId, 'admin', { deleted });
+    if (!deleted) throw new Conflict(`Space "${spaceId}" is not in the trash: delete it first (DELETE /v1/spaces/${spaceId}), then purge it`);
+    await purgeSpace(trx, spaceId);
   });
 }
 

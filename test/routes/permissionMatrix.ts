@@ -448,6 +448,8 @@ export const MATRIX: Row[] = [
   { operation: 'PATCH /v1/spaces/{spaceId}',                         expect: '401 401 404 403 403 403 403 403 403 2xx', published: '403', body: () => ({ title: 'Handbook' }) },
   { operation: 'DELETE /v1/spaces/{spaceId}',                        expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.space },
   { operation: 'POST /v1/spaces/{spaceId}/restore',                  expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.deletedSpace },
+  { operation: 'POST /v1/spaces/{spaceId}/purge',                    expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.deletedSpace },
+  { operation: 'GET /v1/orgs/{organizationId}/trash',                expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx' },
   { operation: 'POST /v1/spaces/{spaceId}/duplicate',                expect: '401 401 404 403 403 403 403 403 2xx 2xx' },
   { operation: 'POST /v1/spaces/{spaceId}/move',                     expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.space, body: (world) => ({ parent: world.params.collectionId }) },
   { operation: 'POST /v1/spaces/{spaceId}/transfer',                 expect: '401 401 404 404 403 403 403 403 403 2xx', fresh: fresh.space, body: (world) => ({ organization: world.sharedOrganizationId }) },

@@ -63,6 +63,22 @@ function visibleSpaces(visible: NonNullable<SpaceFilter['visibleTo']>) {
     ]);
 }
 
+/** What roles on an organization's deleted spaces (deleted since `since`) depend on, for choosing whose trash shows which. */
+export function deletedSpacesSince(db: Db, organizationId: string, since: string): Promise<SpaceRow[]> {
+  return db
+    .selectFrom('spaces')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is not', null)
+    .where('deleted_at', '>', since)
+    .execute();
+}
+
+/** These deleted spaces with their counters, for the pagination helper. */
+export function deletedSpacesQuery(db: Db, spaceIds: string[]) {
+  return spacesWithCounters(db).where('s.id', 'in', spaceIds.length ? spaceIds : ['']).where('s.deleted_at', 'is not', null);
+}
+
 /** The ids of an organization's live spaces among those a partial reader sees. */
 export async function spaceIdsVisibleTo(db: Db, organizationId: string, visible: NonNullable<SpaceFilter['visibleTo']>): Promise<string[]> {
   const rows = await db

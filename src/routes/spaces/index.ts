@@ -7,8 +7,10 @@ import {
   duplicateSpace,
   getSpace,
   listSpaces,
+  listTrash,
   moveSpace,
   patchSpace,
+  purgeSpaceNow,
   restoreSpace,
   transferSpace,
 } from '../../services/spaces.ts';
@@ -128,6 +130,38 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request) => restoreSpace(ctx, request.actor, request.params.spaceId),
+  );
+
+  app.get(
+    '/orgs/:organizationId/trash',
+    {
+      schema: {
+        tags: ['spaces'],
+        operationId: 'listTrashInOrganizationById',
+        summary: 'Quire: the deleted spaces of an organization the caller may restore or purge, most recently deleted first',
+        params: OrganizationParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: listOf(SpaceSchema), ...errors(404) },
+      },
+    },
+    (request) => listTrash(ctx, request.actor, request.params.organizationId, request.query),
+  );
+
+  app.post(
+    '/spaces/:spaceId/purge',
+    {
+      schema: {
+        tags: ['spaces'],
+        operationId: 'purgeSpace',
+        summary: 'Quire: purge a deleted space now, for good (whoever may delete it); a live space must be deleted first (409)',
+        params: SpaceParams,
+        response: { 204: NoContent, ...errors(403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await purgeSpaceNow(ctx, request.actor, request.params.spaceId);
+      return reply.code(204).send();
+    },
   );
 
   app.post(
