@@ -269,6 +269,10 @@ export interface SitesTable {
   customization: string;
   /** Secret that signs visitor-authentication tokens (HS256). */
   visitor_key: string;
+  /** Where a visitor-auth site sends a reader without a valid visitor token; null answers 404. */
+  visitor_fallback_url: string | null;
+  /** The upstream sign-out a visitor-auth site's pages link to. */
+  visitor_logout_url: string | null;
   default_section_id: string | null;
   /** Default site space of a site without sections. */
   default_site_space_id: string | null;

@@ -114,3 +114,14 @@ export function presentShareLink(publicUrl: string, site: SiteRow, link: ShareLi
     urls: { published: `${publishedSiteUrl(publicUrl, site)}?shareKey=${link.share_key}` },
   };
 }
+
+/** GitBook's SitePublishingAuth: Quire's visitor tokens are the site's own (backend "custom"), signed HS256 with privateKey. */
+export function presentPublishingAuth(site: SiteRow) {
+  return {
+    object: 'publishing-auth' as const,
+    backend: 'custom' as const,
+    privateKey: site.visitor_key,
+    ...(site.visitor_fallback_url ? { fallbackURL: site.visitor_fallback_url } : {}),
+    ...(site.visitor_logout_url ? { logoutURL: site.visitor_logout_url } : {}),
+  };
+}

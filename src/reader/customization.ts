@@ -122,6 +122,8 @@ export function siteFrame(site: SiteRow, home: string, claims: Record<string, un
     if (!title || (!own && children.length === 0)) return [];
     return [{ title, href: own?.href ?? children[0].href, primary: item.style === 'button-primary', links: children }];
   });
+  // Only a visitor who came with a token reads a visitor-auth site here: their sign-out is the upstream's.
+  const signOut = site.visibility === 'visitor-auth' && site.visitor_logout_url && isSafeLinkUrl(site.visitor_logout_url) ? [{ title: 'Sign out', href: site.visitor_logout_url, primary: false, links: [] }] : [];
   const footer = record(customization.footer);
   const announcement = record(customization.announcement);
   const message = announcement.enabled === true ? text(announcement.message, 500) : undefined;
@@ -134,7 +136,7 @@ export function siteFrame(site: SiteRow, home: string, claims: Record<string, un
     theme: themeOf(customization),
     logo: themedImage(header.logo),
     favicon: themedImage(favicon.icon)?.light ?? (emoji ? emojiIcon(emoji) : undefined),
-    links,
+    links: [...links, ...signOut],
     footer: {
       groups: list(footer.groups).flatMap((value) => {
         const group = record(value);

@@ -27,7 +27,9 @@ export type ReaderAnswer =
       scripts?: SiteScript[];
     }
   /** A site redirect: temporary (307), as GitBook's renderer answers them, since they can be edited. */
-  | { status: 307; redirect: string };
+  | { status: 307; redirect: string }
+  /** A visitor-auth site's fallbackURL, for a reader without a valid visitor token. */
+  | { status: 302; redirect: string };
 
 interface RenderedPage {
   html: Buffer;
@@ -72,6 +74,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   });
   switch (view.kind) {
     case 'closed':
+      if (view.fallback) return { status: 302, redirect: view.fallback };
       return { status: 404, body: notFoundPage(undefined) };
     case 'redirect':
       return { status: 307, redirect: view.location };

@@ -78,7 +78,8 @@ export interface SitePageEntry {
 /** One view of a published site, as `readPublishedView` answers it. */
 export type PublishedView<Kept extends KeptPage> =
   /** No such site, or not open to this reader: a 404 outside any frame. */
-  | { kind: 'closed' }
+  /** `fallback`: where a visitor-auth site sends a reader without a valid visitor token. */
+  | { kind: 'closed'; fallback?: string }
   /** A site redirect, to this URL. */
   | { kind: 'redirect'; location: string }
   /** No page at the path: a 404 in the site's frame. */
@@ -159,6 +160,17 @@ function siteNavigation({ site, structure, spaces }: PublishedSiteRows, claims: 
 }
 
 /**
+ * GitBook's fallbackURL, with the page asked for as `location` so that the sign-in there
+ * can come back to it; only for a published visitor-auth site that has one.
+ */
+function visitorFallback(site: SiteRow, path: string): string | undefined {
+  if (site.published !== 1 || site.visibility !== 'visitor-auth' || !site.visitor_fallback_url) return undefined;
+  const url = new URL(site.visitor_fallback_url);
+  url.searchParams.set('location', `/${path.split('/').filter(Boolean).join('/')}`);
+  return url.toString();
+}
+
+/**
  * A view of a published site at `path`, or with `query` at the site's root, its search
  * results. `keptPage` is the reader's page rendered before under a key, if it still
  * serves: the view answers it when nothing it showed has changed since.
@@ -173,7 +185,7 @@ export async function readPublishedView<Kept extends KeptPage>(
 ): Promise<PublishedView<Kept>> {
   const published = await readPublishedSiteWithInstallations(ctx.db, address.siteId);
   const claims = published && (await publishedSiteClaims(ctx.db, published.site, credentials));
-  if (!published || !claims) return { kind: 'closed' };
+  if (!published || !claims) return { kind: 'closed', fallback: published ? visitorFallback(published.site, path) : undefined };
   const { site, structure } = published;
   const { origin } = address;
   const base = siteBase(ctx, site, origin);
@@ -197,7 +209,7 @@ export async function readPublishedView<Kept extends KeptPage>(
   // Everything a rendered page depends on: the site's frame, the revision, the path read, by whom, and the scripts it
   // loads. Known before the page tree is walked, so that a page read again costs a few small queries.
   const cacheKey = createHash('sha256')
-    .update(JSON.stringify([base, site.title, site.hostname, site.customization, structure, space.revision_id, rest, prefix, claims, scripts]))
+    .update(JSON.stringify([base, site.title, site.hostname, site.customization, site.visitor_logout_url, structure, space.revision_id, rest, prefix, claims, scripts]))
     .digest('base64url');
   const cached = asMarkdown ? undefined : keptPage(cacheKey);
   if (cached && (cached.specs.slugs.length === 0 || isDeepStrictEqual(await latestOpenApiVersions(ctx, site.organization_id, cached.specs.slugs), cached.specs.versions))) {

@@ -10,7 +10,7 @@ import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
-import { presentShareLink, presentSite } from '../presenters/site.ts';
+import { presentPublishingAuth, presentShareLink, presentSite } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { siteScripts } from './integrationEvents.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
@@ -119,6 +119,8 @@ export async function createSite(
       adaptive_schema_updated_at: null,
       customization: '{}',
       visitor_key: newId(43),
+      visitor_fallback_url: null,
+      visitor_logout_url: null,
       default_section_id: null,
       default_site_space_id: null,
       created_at: now,
@@ -305,10 +307,51 @@ export async function putAdaptiveSchema(
   });
 }
 
-/** The key that signs visitor-authentication tokens, for the site's administrators. */
+/** The key that signs visitor-authentication tokens, and where readers are sent, for the site's administrators. */
 export async function getPublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
-  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
-  return { object: 'site-publishing-auth' as const, privateKey: site.visitor_key, algorithm: 'HS256' as const };
+  return presentPublishingAuth(await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId));
+}
+
+export interface PublishingAuthUpdate {
+  backend: 'custom' | 'integration';
+  /** Absent: unchanged; null: unset. */
+  fallbackURL?: string | null;
+  logoutURL?: string | null;
+}
+
+/** An absolute http(s) URL, or a 400 naming the field: a reader is sent there. */
+function webUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new BadRequest(`${field} must be an absolute URL, such as https://example.com/login`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadRequest(`${field} must be an http or https URL`);
+  return value;
+}
+
+export async function updatePublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, update: PublishingAuthUpdate) {
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    // Quire verifies visitor tokens itself; no integration can stand in for it yet.
+    if (update.backend !== 'custom') throw new BadRequest('Only the "custom" backend is supported: visitors bring a token signed with the site\'s private key');
+    const changes: Partial<SiteRow> = {};
+    if (update.fallbackURL !== undefined) changes.visitor_fallback_url = update.fallbackURL === null ? null : webUrl('fallbackURL', update.fallbackURL);
+    if (update.logoutURL !== undefined) changes.visitor_logout_url = update.logoutURL === null ? null : webUrl('logoutURL', update.logoutURL);
+    if (Object.keys(changes).length) await updateSite(trx, siteId, { ...changes, updated_at: isoNow(ctx.clock) });
+    return presentPublishingAuth({ ...site, ...changes });
+  });
+}
+
+/** A new key: tokens signed with the old one open the site no more. */
+export async function regeneratePublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
+  return changeSite(ctx, organizationId, siteId, async (trx) => {
+    const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
+    const visitor_key = newId(43);
+    await updateSite(trx, siteId, { visitor_key, updated_at: isoNow(ctx.clock) });
+    return presentPublishingAuth({ ...site, visitor_key });
+  });
 }
 
 export async function listShareLinks(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, page: PageRequest) {

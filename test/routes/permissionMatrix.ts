@@ -478,6 +478,8 @@ export const MATRIX: Row[] = [
   { operation: 'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', expect: '401 401 404 2xx 2xx 2xx 2xx 2xx 2xx 2xx', published: '2xx' },
   { operation: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ jsonSchema: { type: 'object', properties: {} } }) },
   { operation: 'GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', expect: '401 401 404 403 403 403 403 403 2xx 2xx' },
+  { operation: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ backend: 'custom', fallbackURL: 'https://login.example.com/' }) },
+  { operation: 'POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate', expect: '401 401 404 403 403 403 403 403 2xx 2xx', fresh: fresh.site },
   { operation: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links', expect: '401 401 404 403 403 403 403 403 2xx 2xx' },
   { operation: 'POST /v1/orgs/{organizationId}/sites/{siteId}/share-links', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ name: nextName('Link ') }) },
   { operation: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', expect: '401 401 404 403 403 403 403 403 2xx 2xx', body: () => ({ name: 'Partners' }) },

@@ -30,6 +30,7 @@ import * as oidcAndMail from './20261206_0026_oidc_and_mail.ts';
 import * as revisionTags from './20261206_0027_revision_tags.ts';
 import * as oidcIdentities from './20261206_0028_oidc_identities.ts';
 import * as samlIdentities from './20261206_0029_saml_identities.ts';
+import * as visitorAuthUrls from './20261206_0030_visitor_auth_urls.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '20261206_0027_revision_tags': revisionTags,
   '20261206_0028_oidc_identities': oidcIdentities,
   '20261206_0029_saml_identities': samlIdentities,
+  '20261206_0030_visitor_auth_urls': visitorAuthUrls,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,8 @@ import {
   getCustomization,
   getPublished,
   getPublishingAuth,
+  regeneratePublishingAuth,
+  updatePublishingAuth,
   getSite,
   getStructure,
   listShareLinks,
@@ -27,6 +29,8 @@ import {
   AdaptiveSchemaSchema,
   AnyObject,
   CustomizationBody,
+  PublishingAuthSchema,
+  PublishingAuthUpdateBody,
   ReadCredentialsQuery,
   ShareLinkSchema,
   SiteParams,
@@ -279,15 +283,41 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['sites'],
         operationId: 'getSitePublishingAuthById',
-        summary: 'The key that signs visitor-authentication tokens (HS256) for this site',
+        summary: 'The key that signs visitor-authentication tokens (HS256) for this site, and where visitors are sent',
         params: SiteParams,
-        response: {
-          200: Type.Object({ object: Type.Literal('site-publishing-auth'), privateKey: Type.String(), algorithm: Type.Literal('HS256') }),
-          ...errors(403, 404),
-        },
+        response: { 200: PublishingAuthSchema, ...errors(403, 404) },
       },
     },
     (request) => getPublishingAuth(ctx, request.actor, request.params.organizationId, request.params.siteId),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId/publishing/auth',
+    {
+      schema: {
+        tags: ['sites'],
+        operationId: 'updateSitePublishingAuthById',
+        summary: 'Set where visitors without a valid token are sent, and the sign-out the site links to',
+        params: SiteParams,
+        body: PublishingAuthUpdateBody,
+        response: { 200: PublishingAuthSchema, ...errors(400, 403, 404) },
+      },
+    },
+    (request) => updatePublishingAuth(ctx, request.actor, request.params.organizationId, request.params.siteId, request.body),
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate',
+    {
+      schema: {
+        tags: ['sites'],
+        operationId: 'regenerateSitePublishingAuthById',
+        summary: 'Make a new key for visitor tokens: every token signed with the old one is refused from now on',
+        params: SiteParams,
+        response: { 200: PublishingAuthSchema, ...errors(403, 404) },
+      },
+    },
+    (request) => regeneratePublishingAuth(ctx, request.actor, request.params.organizationId, request.params.siteId),
   );
 
   app.get(

@@ -172,3 +172,26 @@ export const CustomizationBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const VisitorAuthBackend = Type.Union([Type.Literal('custom'), Type.Literal('integration')], {
+  description: 'Who authenticates visitors: "custom", your own service signing tokens with privateKey (the one Quire supports)',
+});
+const VisitorUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
+const FALLBACK = 'Where a visitor without a valid token is sent, with the page asked for as ?location=';
+const LOGOUT = "Your service's sign-out, linked from the site's pages for signed-in visitors";
+
+/** GitBook's SitePublishingAuth. */
+export const PublishingAuthSchema = Type.Object({
+  object: Type.Literal('publishing-auth', { description: 'Always "publishing-auth"' }),
+  backend: Type.Literal('custom', { description: 'Visitors bring a token your service signs (HS256) with privateKey' }),
+  privateKey: Type.String({ description: 'The key visitor tokens are signed with (HS256); regenerate it to refuse every token signed before' }),
+  fallbackURL: Type.Optional(VisitorUrl(FALLBACK)),
+  logoutURL: Type.Optional(VisitorUrl(LOGOUT)),
+});
+
+/** GitBook's SitePublishingAuthUpdate: an absent URL stays, null unsets it. */
+export const PublishingAuthUpdateBody = Type.Object({
+  backend: VisitorAuthBackend,
+  fallbackURL: Type.Optional(Type.Union([VisitorUrl(FALLBACK), Type.Null()], { description: `${FALLBACK}; null unsets it` })),
+  logoutURL: Type.Optional(Type.Union([VisitorUrl(LOGOUT), Type.Null()], { description: `${LOGOUT}; null unsets it` })),
+});
