@@ -36,3 +36,17 @@ export const getChangeRequest = (spaceId: string, number: string) => api.get<Cha
 /** A signed link to the change request's content as a PDF, made when opened. */
 export const getChangeRequestPdf = (spaceId: string, changeRequestId: string) =>
   api.get<{ url: string }>(`/v1/spaces/${segment(spaceId)}/change-requests/${segment(changeRequestId)}/pdf`);
+
+/**
+ * Where the person writes in a space: their own change request still being written
+ * (a draft, else an open one, newest first), or a new one. GitBook's rule: the writer
+ * of a change request is the one who created it.
+ */
+export async function openOwnChangeRequest(spaceId: string, userId: string): Promise<ChangeRequest> {
+  for (const status of ['draft', 'open'] as const) {
+    const list = await api.get<List<ChangeRequest>>(`/v1/spaces/${segment(spaceId)}/change-requests?status=${status}&contributor=${segment(userId)}&limit=100`);
+    const own = list.items.find((changeRequest) => changeRequest.createdBy.id === userId);
+    if (own) return own;
+  }
+  return api.post<ChangeRequest>(`/v1/spaces/${segment(spaceId)}/change-requests`, {});
+}

@@ -1,28 +1,34 @@
 // `/s/:spaceId/~/changes/:number/<page path>`: a change request read-only: its subject,
 // status and author, the pages it adds, edits or removes, and each of them as it proposes it.
+// With `?edit`, the open page in the editor (its own chunk) for the change request's writer.
 import { Alert, Anchor, Button, Container, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { Link, useParams } from 'react-router';
+import { lazy, Suspense, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { LoadFailure } from '../../../components/LoadFailure.tsx';
 import type { ContentSource } from '../../pages/api/content.ts';
+import { useSession } from '../../auth/queries/authState.ts';
 import { indexPages } from '../../pages/components/pageTree.ts';
 import { PageView } from '../../pages/components/PageView.tsx';
 import { useContent } from '../../pages/queries/content.ts';
 import { SpaceBreadcrumbs } from '../../spaces/components/SpaceBreadcrumbs.tsx';
+import type { Space } from '../../spaces/api/spaces.ts';
 import { useSpace } from '../../spaces/queries/spaces.ts';
 import { getChangeRequestPdf, type ChangeRequest } from '../api/changeRequests.ts';
 import { useChangeRequest } from '../queries/changeRequests.ts';
 import { changedPages } from './changedPages.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 
+const PageEditor = lazy(async () => ({ default: (await import('../../../editor/PageEditor.tsx')).PageEditor }));
+
 const CHANGE_LABELS = { added: 'Added', edited: 'Edited', removed: 'Removed' } as const;
 
 export function ChangeRequestScreen() {
   const { spaceId = '', changeRequestNumber = '', '*': path = '' } = useParams();
+  const editing = useSearchParams()[0].has('edit');
   const space = useSpace(spaceId);
   const changeRequest = useChangeRequest(spaceId, changeRequestNumber);
   useDocumentTitle(changeRequest.data ? `#${changeRequest.data.number} ${changeRequest.data.subject} · Quire` : 'Quire');
@@ -44,17 +50,29 @@ export function ChangeRequestScreen() {
           Opened by {cr.createdBy.displayName} on {new Date(cr.createdAt).toLocaleDateString()} · updated {new Date(cr.updatedAt).toLocaleString()}
           {cr.outdated ? ' · the space changed since it was opened' : ''}
         </Text>
-        <Alert color="gray" variant="outline" title="Read only">
-          This screen shows what the change request proposes. Reviewing, commenting and merging in the app come in a later version; until then use the API. <Anchor component={Link} to={`/s/${spaceId}/~/changes/`}>All change requests</Anchor>
-        </Alert>
+        {!editing && (
+          <Alert color="gray" variant="outline" title="Read only">
+            This screen shows what the change request proposes. Reviewing, commenting and merging in the app come in a later version; until then use the API. <Anchor component={Link} to={`/s/${spaceId}/~/changes/`}>All change requests</Anchor>
+          </Alert>
+        )}
         <PdfExport spaceId={spaceId} changeRequest={cr} />
-        <ChangedPages spaceId={spaceId} changeRequest={cr} path={path.replace(/\/$/, '')} />
+        <ChangedPages spaceId={spaceId} space={space.data} changeRequest={cr} path={path.replace(/\/$/, '')} editing={editing} />
       </Stack>
     </Container>
   );
 }
 
-function ChangedPages({ spaceId, changeRequest, path }: { spaceId: string; changeRequest: ChangeRequest; path: string }) {
+/** Who may write in the change request here: its writer, while it is still being written, in a space they may edit; otherwise why not, said to the reader. */
+function whyReadOnly(space: Space, changeRequest: ChangeRequest, userId: string): string | undefined {
+  if (!space.permissions.edit) return 'You can read this page. Only the space’s editors (its administrators and the members or teams given “edit”) may write in it: ask an administrator of the space for that.';
+  if (changeRequest.createdBy.id !== userId) return `This is ${changeRequest.createdBy.displayName}’s change request: only they write in it. Use Edit on the space’s page to write in your own.`;
+  if (changeRequest.status === 'merged' || changeRequest.status === 'archived') return `This change request is ${changeRequest.status}: it can no longer be written in. Use Edit on the space’s page to start another.`;
+  return undefined;
+}
+
+function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceId: string; space: Space; changeRequest: ChangeRequest; path: string; editing: boolean }) {
+  const session = useSession();
+  const readOnly = whyReadOnly(space, changeRequest, session.user.id);
   const source: ContentSource = { kind: 'changeRequest', changeRequestId: changeRequest.id };
   const proposed = useContent(spaceId, source);
   const initial = useContent(spaceId, { kind: 'revision', revisionId: changeRequest.revisionInitial });
@@ -97,8 +115,25 @@ function ChangedPages({ spaceId, changeRequest, path }: { spaceId: string; chang
         )}
       </section>
       {path && !open && <Text>This change request has no page at “{path}”.</Text>}
-      {open && (
+      {open && editing && !readOnly && (
+        <section aria-label={`Writing ${open.page.title}`} style={{ borderTop: '1px solid var(--mantine-color-default-border)', paddingTop: '1rem' }}>
+          <Suspense fallback={<Skeleton height={160} aria-label="Loading the editor" />}>
+            <PageEditor key={open.page.id} spaceId={spaceId} changeRequestId={changeRequest.id} pageId={open.page.id} title={open.page.title} csrfToken={session.csrfToken} />
+          </Suspense>
+        </section>
+      )}
+      {open && !(editing && !readOnly) && (
         <section aria-label={`${open.page.title}, as the change request proposes it`} style={{ borderTop: '1px solid var(--mantine-color-default-border)', paddingTop: '1rem' }}>
+          {editing && readOnly && (
+            <Alert color="gray" variant="outline" title="Read only" mb="md">
+              {readOnly}
+            </Alert>
+          )}
+          {!editing && !readOnly && open.page.path !== undefined && (
+            <Button component={Link} to={`${basePath}/${open.page.path}?edit`} size="xs" mb="md">
+              Edit this page
+            </Button>
+          )}
           <PageView key={open.page.id} spaceId={spaceId} source={source} page={open.page} index={index} files={proposed.data.files} basePath={basePath} titleOrder={2} />
         </section>
       )}

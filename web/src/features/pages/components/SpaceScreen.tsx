@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { LoadFailure } from '../../../components/LoadFailure.tsx';
+import { EditButton } from '../../changeRequests/components/EditButton.tsx';
 import type { Space } from '../../spaces/api/spaces.ts';
 import { SpaceBreadcrumbs } from '../../spaces/components/SpaceBreadcrumbs.tsx';
 import { useSpace } from '../../spaces/queries/spaces.ts';
@@ -54,7 +55,10 @@ export function SpaceScreen() {
         <Stack gap="lg">
           <SpaceHeading space={space.data} revisionId={revisionId} createdAt={content.data.createdAt} drawerOpen={drawer} onDrawer={index.ordered.length > 0 ? toggle : undefined} />
           {entry ? (
-            <PageView key={entry.page.id} spaceId={spaceId} source={source} page={entry.page} index={index} files={content.data.files} basePath={basePath} />
+            <>
+              {!revisionId && space.data.permissions.edit && entry.page.path !== undefined && <EditButton spaceId={spaceId} pagePath={entry.page.path} />}
+              <PageView key={entry.page.id} spaceId={spaceId} source={source} page={entry.page} index={index} files={content.data.files} basePath={basePath} />
+            </>
           ) : pagePath ? (
             <Stack gap="xs">
               <Title order={1} size="h2">
