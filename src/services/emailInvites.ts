@@ -13,10 +13,9 @@ import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { queueMail, sendsMail, startMail } from './mail.ts';
+import { INVITE_LIFETIME_MS } from './invites.ts';
 import { authorizeInOrganization } from './organizations.ts';
 
-/** As long as a link invite lasts by default. */
-const INVITE_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface EmailInvitesInput {

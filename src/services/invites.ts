@@ -14,7 +14,8 @@ import { presentInvite } from '../presenters/invite.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeInOrganization } from './organizations.ts';
 
-const DEFAULT_EXPIRY_MS = 14 * 24 * 60 * 60 * 1000;
+/** How long an invite lasts unless its creator says otherwise (a link invite) or at all (an e-mail invite). */
+export const INVITE_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** An invite is redundant when the caller already has everything it would grant. */
 function isRedundant(access: OrganizationAccess, invite: InviteRow): boolean {
@@ -49,7 +50,7 @@ export async function createInvite(
 ) {
   const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   const now = ctx.clock.now();
-  const expiresAt = input.expiresAt === undefined ? new Date(now.getTime() + DEFAULT_EXPIRY_MS) : new Date(input.expiresAt);
+  const expiresAt = input.expiresAt === undefined ? new Date(now.getTime() + INVITE_LIFETIME_MS) : new Date(input.expiresAt);
   if (expiresAt.getTime() <= now.getTime()) throw new BadRequest('expiresAt: an invite must expire in the future');
   const role = input.role;
   const invite: InviteRow = {

@@ -10,16 +10,16 @@ import {
   oidcProvidersQuery,
   updateOidcProvider,
 } from '../db/repos/oidcProviders.ts';
-import { findTeam } from '../db/repos/teams.ts';
 import type { Db, OidcProviderRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
 import { seal } from '../lib/secretBox.ts';
-import { teamPermissions, type OrganizationAccess } from '../policies/organization.ts';
+import type { OrganizationAccess } from '../policies/organization.ts';
 import { oidcServiceUrls, presentOidcProvider } from '../presenters/oidcProvider.ts';
 import type { Actor, ServiceContext } from './context.ts';
+import { defaultTeamsOf, validDefaultTeam } from './ssoMembership.ts';
 import { authorizeInOrganization } from './organizations.ts';
 
 export interface OidcProviderInput {
@@ -50,27 +50,10 @@ function validIssuer(ctx: ServiceContext, issuer: string): string {
   return issuer;
 }
 
-async function validTeam(db: Db, organizationId: string, teamId: string, callerId: string) {
-  const team = await findTeam(db, organizationId, teamId, callerId);
-  if (!team) throw new BadRequest(`defaultTeam: no team with id "${teamId}" in this organization`);
-  return team;
-}
-
+/** Providers with their default teams. */
 async function presentAll(ctx: ServiceContext, access: OrganizationAccess, actor: Actor, providers: OidcProviderRow[]) {
-  const teamIds = [...new Set(providers.map((provider) => provider.default_team_id).filter((id) => id !== null))];
-  const teams = new Map(
-    await Promise.all(
-      teamIds.map(async (teamId) => [teamId, await findTeam(ctx.db, providers[0].organization_id, teamId, actor.user.id)] as const),
-    ),
-  );
-  return providers.map((provider) => {
-    const team = provider.default_team_id ? teams.get(provider.default_team_id) : undefined;
-    return presentOidcProvider(
-      ctx.config.publicUrl,
-      provider,
-      team ? { team, permissions: teamPermissions(access, team.caller_role) } : undefined,
-    );
-  });
+  const teams = await defaultTeamsOf(ctx, access, actor, providers);
+  return providers.map((provider, index) => presentOidcProvider(ctx.config.publicUrl, provider, teams[index]));
 }
 
 async function present(ctx: ServiceContext, access: OrganizationAccess, actor: Actor, provider: OidcProviderRow) {
@@ -106,7 +89,7 @@ export async function createOidcProvider(
   input: OidcProviderInput & { label: string; issuer: string; clientId: string; clientSecret: string },
 ) {
   const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
-  if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
+  if (input.defaultTeam !== undefined) await validDefaultTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
   const provider: OidcProviderRow = {
     id: newId(),
     organization_id: organizationId,
@@ -136,7 +119,7 @@ export async function changeOidcProvider(
 ) {
   const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await requireProvider(ctx.db, organizationId, providerId);
-  if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
+  if (input.defaultTeam !== undefined) await validDefaultTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
   await updateOidcProvider(ctx.db, providerId, {
     ...(input.label !== undefined ? { label: input.label } : {}),
     ...(input.issuer !== undefined ? { issuer: validIssuer(ctx, input.issuer) } : {}),

@@ -30,14 +30,13 @@ import {
   saveSamlRequest,
   updateSamlProvider,
 } from '../db/repos/samlProviders.ts';
-import { findTeam } from '../db/repos/teams.ts';
 import { findUserByEmail, findUserById } from '../db/repos/users.ts';
 import type { Db, SamlProviderRow, SamlRequestsTable, UserRow } from '../db/schema.ts';
 import { paginate, type PageRequest } from '../db/pagination.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { Role } from '../lib/roles.ts';
-import { teamPermissions, type OrganizationAccess } from '../policies/organization.ts';
+import type { OrganizationAccess } from '../policies/organization.ts';
 import { isSamlProviderActive, presentSamlProvider, samlServiceUrls } from '../presenters/samlProvider.ts';
 import { presentUser } from '../presenters/user.ts';
 import type { Actor, ServiceContext } from './context.ts';
@@ -45,7 +44,7 @@ import { oidcLogins } from './oidcProviders.ts';
 import { authorizeInOrganization } from './organizations.ts';
 import { openSession, type SessionClient } from './sessions.ts';
 import { linkingSession, type LinkingProof } from './signIn.ts';
-import { joinThroughSso } from './ssoMembership.ts';
+import { defaultTeamsOf, joinThroughSso, validDefaultTeam } from './ssoMembership.ts';
 import { findOrCreateUser, issueApiToken } from './users.ts';
 
 interface SamlApiSignIn {
@@ -88,28 +87,10 @@ function validCertificate(certificate: string): string {
   return pem;
 }
 
-async function validTeam(db: Db, organizationId: string, teamId: string, callerId: string) {
-  const team = await findTeam(db, organizationId, teamId, callerId);
-  if (!team) throw new BadRequest(`defaultTeam: no team with id "${teamId}" in this organization`);
-  return team;
-}
-
-/** Providers with their default teams, each team read once however many providers name it. */
+/** Providers with their default teams. */
 async function presentAll(ctx: ServiceContext, access: OrganizationAccess, actor: Actor, providers: SamlProviderRow[]) {
-  const teamIds = [...new Set(providers.map((provider) => provider.default_team_id).filter((id) => id !== null))];
-  const teams = new Map(
-    await Promise.all(
-      teamIds.map(async (teamId) => [teamId, await findTeam(ctx.db, providers[0].organization_id, teamId, actor.user.id)] as const),
-    ),
-  );
-  return providers.map((provider) => {
-    const team = provider.default_team_id ? teams.get(provider.default_team_id) : undefined;
-    return presentSamlProvider(
-      ctx.config.publicUrl,
-      provider,
-      team ? { team, permissions: teamPermissions(access, team.caller_role) } : undefined,
-    );
-  });
+  const teams = await defaultTeamsOf(ctx, access, actor, providers);
+  return providers.map((provider, index) => presentSamlProvider(ctx.config.publicUrl, provider, teams[index]));
 }
 
 async function present(ctx: ServiceContext, access: OrganizationAccess, actor: Actor, provider: SamlProviderRow) {
@@ -145,7 +126,7 @@ export async function createSamlProvider(
   input: SamlProviderInput & { label: string },
 ) {
   const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
-  if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
+  if (input.defaultTeam !== undefined) await validDefaultTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
   const provider: SamlProviderRow = {
     id: newId(),
     organization_id: organizationId,
@@ -175,7 +156,7 @@ export async function changeSamlProvider(
 ) {
   const { access } = await authorizeInOrganization(ctx, ctx.db, actor, organizationId, 'admin');
   await requireProvider(ctx.db, organizationId, providerId);
-  if (input.defaultTeam !== undefined) await validTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
+  if (input.defaultTeam !== undefined) await validDefaultTeam(ctx.db, organizationId, input.defaultTeam, actor.user.id);
   await updateSamlProvider(ctx.db, providerId, {
     ...(input.label !== undefined ? { label: input.label } : {}),
     ...(input.entityID !== undefined ? { entity_id: input.entityID } : {}),
