@@ -109,8 +109,19 @@ export const createShareLink = (organizationId: string, siteId: string, name: st
 export const deleteShareLink = (organizationId: string, siteId: string, shareLinkId: string) =>
   api.delete(`${site(organizationId, siteId)}/share-links/${segment(shareLinkId)}`);
 
-export const getPublishingAuth = (organizationId: string, siteId: string) =>
-  api.get<{ privateKey: string; algorithm: 'HS256' }>(`${site(organizationId, siteId)}/publishing/auth`);
+/** GitBook's SitePublishingAuth: visitor tokens are signed (HS256) with privateKey. */
+export interface PublishingAuth {
+  privateKey: string;
+  fallbackURL?: string;
+  logoutURL?: string;
+}
+
+export const getPublishingAuth = (organizationId: string, siteId: string) => api.get<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth`);
+/** An absent URL stays as it is; null unsets it. */
+export const updatePublishingAuth = (organizationId: string, siteId: string, body: { fallbackURL?: string | null; logoutURL?: string | null }) =>
+  api.patch<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth`, { backend: 'custom', ...body });
+export const regeneratePublishingAuth = (organizationId: string, siteId: string) =>
+  api.post<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth/regenerate`);
 
 export const getCustomization = (organizationId: string, siteId: string) => api.get<Customization>(`${site(organizationId, siteId)}/customization`);
 export const putCustomization = (organizationId: string, siteId: string, body: Partial<Customization>) =>

@@ -1,11 +1,12 @@
 // Who may read the published site: anyone, anyone with its address, holders of a share
 // link, or visitors your own service signs in (visitor authentication).
-import { Button, Code, CopyButton, Group, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, CopyButton, Group, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { formValues } from '../../../components/formValues.ts';
 import { ConfirmButton } from '../../settings/components/ConfirmButton.tsx';
 import { createShareLink, deleteShareLink, updateSite, type Site, type SiteVisibility } from '../api/sites.ts';
-import { usePublishingAuth, useShareLinks, useSiteMutation } from '../queries/sites.ts';
+import { useShareLinks, useSiteMutation } from '../queries/sites.ts';
+import { VisitorAuthSection } from './VisitorAuthSection.tsx';
 import { VISIBILITIES } from './visibility.ts';
 
 export function VisibilitySection({ organizationId, site }: { organizationId: string; site: Site }) {
@@ -32,7 +33,7 @@ export function VisibilitySection({ organizationId, site }: { organizationId: st
         </Stack>
       </Paper>
       {site.visibility === 'share-link' && <ShareLinks organizationId={organizationId} site={site} />}
-      {site.visibility === 'visitor-auth' && site.permissions.admin && <VisitorAuth organizationId={organizationId} site={site} />}
+      {site.visibility === 'visitor-auth' && site.permissions.admin && <VisitorAuthSection organizationId={organizationId} site={site} />}
     </Stack>
   );
 }
@@ -90,36 +91,6 @@ function ShareLinks({ organizationId, site }: { organizationId: string; site: Si
             </Group>
           </Stack>
         ))}
-      </Stack>
-    </Paper>
-  );
-}
-
-function VisitorAuth({ organizationId, site }: { organizationId: string; site: Site }) {
-  const { data: auth, error } = usePublishingAuth(organizationId, site.id, true);
-  return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="visitor-auth-title">
-      <Stack>
-        <Title order={2} size="h3" id="visitor-auth-title">
-          Visitor authentication
-        </Title>
-        <Text size="sm">
-          Your service signs a reader in, then sends them to the site with a token: a JWT signed with this key ({auth?.algorithm ?? 'HS256'}), as{' '}
-          <Code>?jwt_token=…</Code>. Its claims decide which conditional sections and variants they see. Keep the key secret.
-        </Text>
-        <ErrorAlert error={error} />
-        {auth && (
-          <Group gap="xs" wrap="nowrap">
-            <TextInput readOnly size="xs" type="password" value={auth.privateKey} aria-label="Signing key" style={{ flex: 1, minWidth: 0 }} />
-            <CopyButton value={auth.privateKey}>
-              {({ copied, copy }) => (
-                <Button size="xs" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy the key'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
-        )}
       </Stack>
     </Paper>
   );
