@@ -58,6 +58,7 @@ const routes: RouteObject[] = [
               { path: 'account', ...screen(() => import('./features/account/components/AccountScreen.tsx'), 'AccountScreen') },
               // Finding and reading (features organizations, spaces, pages, changeRequests).
               { path: 'o/:organizationId', ...screen(() => import('./features/organizations/components/OrganizationScreen.tsx'), 'OrganizationScreen') },
+              { path: 'o/:organizationId/trash', ...screen(() => import('./features/spaces/components/TrashScreen.tsx'), 'TrashScreen') },
               { path: 'o/:organizationId/c/:collectionId', ...screen(() => import('./features/spaces/components/CollectionScreen.tsx'), 'CollectionScreen') },
               { path: 's/:spaceId/~/changes', ...screen(() => import('./features/changeRequests/components/ChangeRequestsScreen.tsx'), 'ChangeRequestsScreen') },
               { path: 's/:spaceId/~/changes/:changeRequestNumber/*', ...screen(() => import('./features/changeRequests/components/ChangeRequestScreen.tsx'), 'ChangeRequestScreen') },

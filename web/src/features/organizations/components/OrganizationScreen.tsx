@@ -1,8 +1,8 @@
 // `/o/:organizationId/`: an organization's home, its collections and spaces.
-import { Container, Title } from '@mantine/core';
+import { Anchor, Container, Group, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useEffect } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { LoadFailure } from '../../../components/LoadFailure.tsx';
 import { ContentsPanel } from '../../spaces/components/ContentsPanel.tsx';
@@ -19,9 +19,16 @@ export function OrganizationScreen() {
   if (!organization) return <FullPageLoader />;
   return (
     <Container size="lg" py="xl">
-      <Title order={1} size="h2" mb="md">
-        {organization.title}
-      </Title>
+      <Group justify="space-between" align="baseline" mb="md">
+        <Title order={1} size="h2">
+          {organization.title}
+        </Title>
+        {organization.permissions?.createContent && (
+          <Anchor component={Link} to={`/o/${organization.id}/trash`} size="sm">
+            Trash
+          </Anchor>
+        )}
+      </Group>
       <ContentsPanel organizationId={organization.id} canCreate={organization.permissions?.createContent === true} />
     </Container>
   );

@@ -11,6 +11,8 @@ const SCREENS: Array<{ path: string; label: string; needs: keyof OrganizationPer
   { path: 'sites', label: 'Sites', needs: 'createContent' },
   { path: 'integrations', label: 'Integrations', needs: 'admin' },
   { path: 'settings', label: 'Settings', needs: 'admin' },
+  // Whoever may create spaces administers the ones they made, so may have some to restore.
+  { path: 'trash', label: 'Trash', needs: 'createContent' },
 ];
 
 export function AdminMenuItems({ organization }: { organization: Organization }) {

@@ -19,6 +19,8 @@ export interface Space {
   parent?: string;
   revision: string;
   deletedAt?: string;
+  /** Quire: when a deleted space is removed for good. */
+  purgeAt?: string;
   changeRequestsOpen: number;
   updatedAt: string;
   urls: { app: string; location: string };
@@ -66,4 +68,7 @@ export const moveCollection = (collectionId: string, parent: string | null) => a
 
 export const deleteSpace = (spaceId: string) => api.delete(`/v1/spaces/${segment(spaceId)}`);
 export const restoreSpace = (spaceId: string) => api.post<Space>(`/v1/spaces/${segment(spaceId)}/restore`);
+/** Quire's trash: the deleted spaces the person may restore or purge. */
+export const listTrash = (organizationId: string) => all<Space>(`/v1/orgs/${segment(organizationId)}/trash`);
+export const purgeSpace = (spaceId: string) => api.post<void>(`/v1/spaces/${segment(spaceId)}/purge`);
 export const deleteCollection = (collectionId: string) => api.delete(`/v1/collections/${segment(collectionId)}`);

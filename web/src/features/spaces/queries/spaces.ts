@@ -6,6 +6,7 @@ export const spaceKeys = {
   collections: (organizationId: string) => ['orgs', organizationId, 'collections'] as const,
   collection: (collectionId: string) => ['collections', collectionId] as const,
   space: (spaceId: string) => ['spaces', spaceId] as const,
+  trash: (organizationId: string) => ['orgs', organizationId, 'trash'] as const,
 };
 
 export const useSpaces = (organizationId: string) => useQuery({ queryKey: spaceKeys.spaces(organizationId), queryFn: () => spaces.listSpaces(organizationId) });
@@ -23,6 +24,7 @@ function useTreeMutation<Variables, Result>(organizationId: string, write: (vari
       Promise.all([
         client.invalidateQueries({ queryKey: spaceKeys.spaces(organizationId) }),
         client.invalidateQueries({ queryKey: spaceKeys.collections(organizationId) }),
+        client.invalidateQueries({ queryKey: spaceKeys.trash(organizationId) }),
         client.invalidateQueries({ queryKey: ['spaces'] }),
         client.invalidateQueries({ queryKey: ['collections'] }),
       ]),
@@ -46,3 +48,5 @@ export const useDelete = (organizationId: string) =>
     kind === 'space' ? spaces.deleteSpace(id) : spaces.deleteCollection(id),
   );
 export const useRestoreSpace = (organizationId: string) => useTreeMutation(organizationId, spaces.restoreSpace);
+export const useTrash = (organizationId: string) => useQuery({ queryKey: spaceKeys.trash(organizationId), queryFn: () => spaces.listTrash(organizationId) });
+export const usePurgeSpace = (organizationId: string) => useTreeMutation(organizationId, spaces.purgeSpace);
