@@ -70,6 +70,8 @@ export const deleteSpec = (organizationId: string, slug: string) => api.delete(`
 export const listSamlProviders = (organizationId: string) => api.get<List<SamlProvider>>(`${org(organizationId)}/saml?limit=1000`);
 export const createSamlProvider = (organizationId: string, body: { label: string; ssoURL?: string; entityID?: string; certificate?: string; defaultRole?: Role | null }) =>
   api.post<SamlProvider>(`${org(organizationId)}/saml`, body);
+export const updateSamlProvider = (organizationId: string, id: string, body: Partial<Parameters<typeof createSamlProvider>[1]>) =>
+  api.patch<SamlProvider>(`${org(organizationId)}/saml/${segment(id)}`, body);
 export const deleteSamlProvider = (organizationId: string, id: string) => api.delete(`${org(organizationId)}/saml/${segment(id)}`);
 
 export const listOidcProviders = (organizationId: string) => api.get<List<OidcProvider>>(`${org(organizationId)}/oidc-providers?limit=1000`);
@@ -77,4 +79,6 @@ export const createOidcProvider = (
   organizationId: string,
   body: { label: string; issuer: string; clientId: string; clientSecret: string; defaultRole?: Role | null },
 ) => api.post<OidcProvider>(`${org(organizationId)}/oidc-providers`, body);
+export const updateOidcProvider = (organizationId: string, id: string, body: Partial<Parameters<typeof createOidcProvider>[1]>) =>
+  api.patch<OidcProvider>(`${org(organizationId)}/oidc-providers/${segment(id)}`, body);
 export const deleteOidcProvider = (organizationId: string, id: string) => api.delete(`${org(organizationId)}/oidc-providers/${segment(id)}`);
