@@ -37,6 +37,8 @@ describeInBrowser('the trash', () => {
     await page.goto(`/o/${organizationId}/`);
     await shown(page.getByRole('link', { name: 'Old notes' }));
     await deleteFromHome(page, 'Old notes');
+    // The notice after deleting tells where the space went.
+    expect(await page.getByRole('status').getByRole('link', { name: 'Open the trash' }).getAttribute('href')).toBe(`/o/${organizationId}/trash`);
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await deleteFromHome(page, 'Scratch');
 

@@ -1,6 +1,8 @@
 // An organization's or a collection's contents: create a space or a collection in it
-// (when the API says the person may), the tree below, and a just-deleted space's restore.
-import { Alert, Button, Group, Skeleton, Stack, TextInput } from '@mantine/core';
+// (when the API says the person may), the tree below, and a just-deleted space's restore
+// with the way to the trash, where it can be found later.
+import { Alert, Anchor, Button, Group, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Link } from 'react-router';
 import { Dialog } from './Dialog.tsx';
 import { useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
@@ -46,6 +48,9 @@ export function ContentsPanel({ organizationId, parent, canCreate }: Props) {
                 Restore {deleted.value.title}
               </Button>
             )}
+            <Anchor component={Link} to={`/o/${organizationId}/trash`} size="sm">
+              Open the trash
+            </Anchor>
           </Stack>
         </Alert>
       )}
