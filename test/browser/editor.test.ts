@@ -127,13 +127,33 @@ describeInBrowser('writing a page', () => {
     expect(nodes[7].nodes.map((line: any) => leaves(line))).toEqual([[{ text: 'let x = 1;', marks: [] }]]);
   });
 
+  it('sends what was typed when the tab closes before the save was due', async () => {
+    const page = await context.newPage();
+    await page.goto(`/s/${ids.space}/guide`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await shown(editor(page));
+    const number = /changes\/(\d+)\//.exec(page.url())![1];
+    await editor(page).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Last words.');
+    // Closed at once, as a person who confirms leaving: the keepalive request outlives the page.
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.close({ runBeforeUnload: true });
+    await expect
+      .poll(async () => {
+        const nodes = (await api('GET', `/v1/spaces/${ids.space}/change-requests/${number}/content/page/${ids.page}?format=document`)).body.document.nodes;
+        return JSON.stringify(nodes).includes('Last words.');
+      }, { timeout: 10_000 })
+      .toBe(true);
+  });
+
   it('offers a reader no Edit, shows them the edit path read-only with who may write, and the API refuses their write', async () => {
     const added = await runCli(['admin', 'add-user', '--org', organizationId, '--email', 'rita@acme.test', '--name', 'Rita Reader', '--role', 'read', '--json'], harness.env);
     expect(added.code, added.stderr).toBe(0);
     const link = await runCli(['admin', 'sign-in-link', '--email', 'rita@acme.test', '--json'], harness.env);
     const reader = await harness.newContext();
     expect((await reader.request.post('/auth/sign-in-link', { data: { token: JSON.parse(link.stdout).url.split('/').pop() } })).status()).toBe(200);
-    const number = (await api('GET', `/v1/spaces/${ids.space}/change-requests?status=open`)).body.items[0].number;
+    const number = (await api('POST', `/v1/spaces/${ids.space}/change-requests`, { subject: 'Ada writes' })).body.number;
 
     const page = await reader.newPage();
     await page.goto(`/s/${ids.space}/guide`);
