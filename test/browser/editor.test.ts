@@ -51,7 +51,7 @@ describeInBrowser('writing a page', () => {
     const page = await context.newPage();
     const policyKept = watchPolicy(page);
     await page.goto(`/s/${ids.space}/`);
-    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search, { timeout: 10_000 }).toMatch(/^\/s\/[^/]+\/~\/changes\/\d+\/guide\?edit$/);
     const number = /changes\/(\d+)\//.exec(page.url())![1];
     await shown(editor(page));
@@ -106,7 +106,7 @@ describeInBrowser('writing a page', () => {
   it('turns -, 1., >, ``` and --- into a list, a numbered list, a quote, code and a divider', async () => {
     const page = await context.newPage();
     await page.goto(`/s/${ids.space}/guide`);
-    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await shown(editor(page));
     const number = /changes\/(\d+)\//.exec(page.url())![1];
     await editor(page).click();
@@ -130,7 +130,7 @@ describeInBrowser('writing a page', () => {
   it('sends what was typed when the tab closes before the save was due', async () => {
     const page = await context.newPage();
     await page.goto(`/s/${ids.space}/guide`);
-    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await shown(editor(page));
     const number = /changes\/(\d+)\//.exec(page.url())![1];
     await editor(page).click();
@@ -147,6 +147,27 @@ describeInBrowser('writing a page', () => {
       .toBe(true);
   });
 
+  it("opens another writer's change request read-only, saying whose it is, and their own Edit makes them one of their own", async () => {
+    const added = await runCli(['admin', 'add-user', '--org', organizationId, '--email', 'eve@acme.test', '--name', 'Eve Editor', '--role', 'edit', '--json'], harness.env);
+    expect(added.code, added.stderr).toBe(0);
+    const link = await runCli(['admin', 'sign-in-link', '--email', 'eve@acme.test', '--json'], harness.env);
+    const writer = await harness.newContext();
+    expect((await writer.request.post('/auth/sign-in-link', { data: { token: JSON.parse(link.stdout).url.split('/').pop() } })).status()).toBe(200);
+    const ada = (await api('POST', `/v1/spaces/${ids.space}/change-requests`, { subject: 'Ada’s draft' })).body.number;
+
+    const page = await writer.newPage();
+    await page.goto(`/s/${ids.space}/~/changes/${ada}/guide?edit`);
+    await shown(page.getByText(/This is Ada Admin’s change request: only they write in it/));
+    expect(await editor(page).count()).toBe(0);
+
+    await page.goto(`/s/${ids.space}/guide`);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await shown(editor(page));
+    const own = Number(/changes\/(\d+)\//.exec(page.url())![1]);
+    expect(own).not.toBe(ada);
+    expect((await api('GET', `/v1/spaces/${ids.space}/change-requests/${own}`)).body.createdBy.displayName).toBe('Eve Editor');
+  });
+
   it('offers a reader no Edit, shows them the edit path read-only with who may write, and the API refuses their write', async () => {
     const added = await runCli(['admin', 'add-user', '--org', organizationId, '--email', 'rita@acme.test', '--name', 'Rita Reader', '--role', 'read', '--json'], harness.env);
     expect(added.code, added.stderr).toBe(0);
@@ -158,7 +179,7 @@ describeInBrowser('writing a page', () => {
     const page = await reader.newPage();
     await page.goto(`/s/${ids.space}/guide`);
     await shown(page.getByRole('heading', { level: 1, name: 'Guide' }));
-    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
 
     await page.goto(`/s/${ids.space}/~/changes/${number}/guide?edit`);
     await shown(page.getByText(/Only the space’s editors .* may write in it/));

@@ -4,7 +4,7 @@
 // Its own chunk: only someone who edits loads TipTap.
 import { Alert, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Editor } from '@tiptap/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { documentToProseMirror } from '../../../src/content/editor/toProseMirror.ts';
 import { proseMirrorToDocument } from '../../../src/content/editor/toDocument.ts';
@@ -12,6 +12,7 @@ import { editorExtensions } from '../../../src/content/editor/schema.ts';
 import { api, segment } from '../api/client.ts';
 import { ErrorScreen } from '../components/ErrorScreen.tsx';
 import type { PageWithDocument } from '../features/pages/api/content.ts';
+import { contentKeys } from '../features/pages/queries/content.ts';
 import { Saver, type SaveStatus } from './saving.ts';
 import { Writing } from './writing.ts';
 import { EDITOR_CLASS, editorStylesheet } from './styles.ts';
@@ -41,7 +42,7 @@ export function PageEditor({ spaceId, changeRequestId, pageId, title, csrfToken 
         {title}
       </Title>
       {loaded.data ? (
-        <Writer url={base} pageId={pageId} page={loaded.data} csrfToken={csrfToken} />
+        <Writer url={base} spaceId={spaceId} changeRequestId={changeRequestId} pageId={pageId} page={loaded.data} csrfToken={csrfToken} />
       ) : (
         <Stack gap="sm" aria-label="Loading the page">
           <Skeleton height={16} />
@@ -52,7 +53,8 @@ export function PageEditor({ spaceId, changeRequestId, pageId, title, csrfToken 
   );
 }
 
-function Writer({ url, pageId, page, csrfToken }: { url: string; pageId: string; page: PageWithDocument; csrfToken: string }) {
+function Writer({ url, spaceId, changeRequestId, pageId, page, csrfToken }: { url: string; spaceId: string; changeRequestId: string; pageId: string; page: PageWithDocument; csrfToken: string }) {
+  const client = useQueryClient();
   const mount = useRef<HTMLDivElement>(null);
   const saver = useRef<Saver>(undefined);
   const [status, setStatus] = useState<SaveStatus>({ state: 'saved' });
@@ -80,12 +82,12 @@ function Writer({ url, pageId, page, csrfToken }: { url: string; pageId: string;
       window.removeEventListener('pagehide', leave);
       window.removeEventListener('beforeunload', beforeUnload);
       document.removeEventListener('visibilitychange', hidden);
-      // Leaving the screen inside the app: what waits is saved, the answer still counted.
-      void current.save();
+      // Leaving the editor inside the app: what waits is saved, then the change request's read view shows it.
+      void current.save().then(() => client.invalidateQueries({ queryKey: contentKeys.content(spaceId, { kind: 'changeRequest', changeRequestId }) }));
       current.dispose();
       editor.destroy();
     };
-  }, [url, pageId, csrfToken, page]);
+  }, [url, spaceId, changeRequestId, pageId, csrfToken, page, client]);
 
   return (
     <Stack gap="xs">
