@@ -22,6 +22,8 @@ export interface SiteTokenScope {
   claims: Record<string, unknown>;
   /** A visitor token was verified when the token was minted: a visitor-auth site opens to it. */
   authenticated?: boolean;
+  /** Which of the site's keys verified it (policies/publishedSite.ts visitorKeyId): once the key is regenerated, the site no longer opens. */
+  visitorKeyId?: string;
 }
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -87,7 +89,7 @@ async function verifiedScope(token: string, linkKey: string, now: Date): Promise
   try {
     const { payload } = await jwtVerify(token, keyOf(linkKey), { algorithms: ['HS256'], currentDate: now });
     if (payload.kind !== 'site' || typeof payload.exp !== 'number') return undefined;
-    const { organization, site, siteSection, siteSpace, space, spaces, shareKey, claims, authenticated } = payload as Record<string, unknown>;
+    const { organization, site, siteSection, siteSpace, space, spaces, shareKey, claims, authenticated, visitorKeyId } = payload as Record<string, unknown>;
     if (typeof organization !== 'string' || typeof site !== 'string' || typeof siteSpace !== 'string' || typeof space !== 'string') return undefined;
     if (!Array.isArray(spaces) || !spaces.every((id) => typeof id === 'string')) return undefined;
     const scope: SiteTokenScope = {
@@ -100,6 +102,7 @@ async function verifiedScope(token: string, linkKey: string, now: Date): Promise
       ...(typeof shareKey === 'string' ? { shareKey } : {}),
       claims: typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? (claims as Record<string, unknown>) : {},
       ...(authenticated === true ? { authenticated } : {}),
+      ...(typeof visitorKeyId === 'string' ? { visitorKeyId } : {}),
     };
     return { scope, expiresAt: payload.exp };
   } catch {

@@ -4,8 +4,9 @@
 // claims then decide what adaptive content the reader sees. A site token (minted by
 // POST /v1/urls/published) carries what was checked when it was minted: its share key
 // is checked again, and a visitor-auth site opens to it only if a visitor token was
-// verified then. Members of the organization are not asked here: they read every site of it.
+// verified then, with the site's key of now (a regenerated key closes it). Members of the organization are not asked here: they read every site of it.
 import { jwtVerify } from 'jose';
+import { createHash } from 'node:crypto';
 
 /** What the rule reads of a site. */
 export interface PublishedSiteFacts {
@@ -19,11 +20,18 @@ export interface ReadCredentials {
   visitorAuthToken?: string;
   /** Claims of a visitor token verified earlier (a site token's), standing for the token itself. */
   verifiedClaims?: Record<string, unknown>;
+  /** visitorKeyId of the key that token was verified with. */
+  verifiedKeyId?: string;
 }
 
 /** The one fact the rule needs from the store: whether the given share key is an active share link of the site. */
 export interface ReaderEvidence {
   shareKeyActive: boolean;
+}
+
+/** Names a site's visitor key in a site token without giving it away. */
+export function visitorKeyId(visitorKey: string): string {
+  return createHash('sha256').update(visitorKey).digest('base64url').slice(0, 16);
 }
 
 /** The reader's claims (empty but for visitor tokens), or undefined when they may not read the site. */
@@ -40,7 +48,7 @@ export async function publishedSiteClaims(
     case 'share-link':
       return credentials.shareKey && evidence.shareKeyActive ? {} : undefined;
     case 'visitor-auth':
-      if (credentials.verifiedClaims) return credentials.verifiedClaims;
+      if (credentials.verifiedClaims) return credentials.verifiedKeyId === visitorKeyId(site.visitorKey) ? credentials.verifiedClaims : undefined;
       if (!credentials.visitorAuthToken) return undefined;
       try {
         const { payload } = await jwtVerify(credentials.visitorAuthToken, new TextEncoder().encode(site.visitorKey), { algorithms: ['HS256'] });

@@ -31,7 +31,7 @@ export function publishedReaderClaims(actor: Pick<Actor, 'site'>): Record<string
 
 /** What a site token stands for: its share key, and the visitor's claims if a visitor token was verified when it was minted. */
 export function siteTokenCredentials(scope: SiteTokenScope): ReadCredentials {
-  return { ...(scope.shareKey ? { shareKey: scope.shareKey } : {}), ...(scope.authenticated ? { verifiedClaims: scope.claims } : {}) };
+  return { ...(scope.shareKey ? { shareKey: scope.shareKey } : {}), ...(scope.authenticated ? { verifiedClaims: scope.claims, verifiedKeyId: scope.visitorKeyId } : {}) };
 }
 
 /**

@@ -15,6 +15,7 @@ import type { PublishedSiteRows } from '../db/schema.ts';
 import { mintSiteToken } from '../lib/siteTokens.ts';
 import type { ServiceContext } from './context.ts';
 import { publishedSiteClaims } from './publishedAccess.ts';
+import { visitorKeyId } from '../policies/publishedSite.ts';
 import { defaultSectionOf, siteSpaceAtPath } from '../lib/siteStructure.ts';
 
 export interface PublishedUrlRequest {
@@ -120,7 +121,7 @@ export async function resolvePublishedUrl(ctx: ServiceContext, request: Publishe
     space: space.id,
     spaces: [...new Set(shown.siteSpaces.map((candidate) => candidate.space_id))],
     ...(shareKey ? { shareKey } : {}),
-    ...(site.visibility === 'visitor-auth' ? { claims, authenticated: true } : { claims: {} }),
+    ...(site.visibility === 'visitor-auth' ? { claims, authenticated: true, visitorKeyId: visitorKeyId(site.visitor_key) } : { claims: {} }),
   };
   return {
     site: site.id,

@@ -97,6 +97,19 @@ describe("a site's visitor authentication settings", () => {
     expect((await open(`${path}/reference?jwt_token=${await sign(regenerated.body.privateKey)}`)).response.statusCode).toBe(200);
   });
 
+  it('refuses, after regenerate, the site token the renderer was given for a visitor token signed with the old key', async () => {
+    const { org, call, sites, site } = await publishSampleSite(testApp, 'visitor-auth');
+    const url = `${sites}/${site.id}/publishing/auth`;
+    const resolved = await request(testApp.app, 'POST', '/v1/urls/published', {
+      body: { url: `https://quire.test/sites/${site.id}/reference`, visitor: { jwtToken: await sign((await call('GET', url)).body.privateKey) } },
+    });
+    expect(resolved.status).toBe(200);
+    const published = `/v1/orgs/${org.organizationId}/sites/${site.id}/published`;
+    expect((await request(testApp.app, 'GET', published, { token: resolved.body.apiToken })).status).toBe(200);
+    await call('POST', `${url}/regenerate`);
+    expect((await request(testApp.app, 'GET', published, { token: resolved.body.apiToken })).status).not.toBe(200);
+  });
+
   it("is for the site's administrators only: members who may not manage it get 403, other organizations 404", async () => {
     const { org, sites, site } = await publishSampleSite(testApp, 'visitor-auth');
     const url = `${sites}/${site.id}/publishing/auth`;
