@@ -427,7 +427,7 @@ describe('the built-in reader', () => {
     const corpus = ['getting-started.md', 'configuration.md', 'reference.md'].map((name) => readFileSync(new URL(`../fixtures/gitbook/${name}`, import.meta.url), 'utf8'));
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: corpus.map((document) => ({ operation: 'insert_page', document })) });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
-    for (const url of [path, `${path}/getting-started`, `${path}/configuration`, `${path}/api-reference`, `${path}?q=install`, `${path}/nowhere`, '/']) {
+    for (const url of [path, `${path}/getting-started`, `${path}/configuration`, `${path}/api-reference`, `${path}?q=install`, `${path}/nowhere`, '/sites']) {
       const { response } = await open(url);
       const html = response.statusCode === 302 ? (await open(String(response.headers.location).replace('http://quire.test', ''))).response.body : response.body;
       expect(await axeViolations(html), url).toEqual([]);
