@@ -54,7 +54,8 @@ export function SearchSpotlight() {
       <Button variant="default" size="xs" onClick={() => spotlight.open()} aria-keyshortcuts="Control+K Meta+K" rightSection={<Kbd size="xs" visibleFrom="sm">Ctrl K</Kbd>}>
         Search
       </Button>
-      <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K']} clearQueryOnClose scrollable maxHeight="60vh">
+      {/* The query is emptied when the search opens, not when its closing transition ends: that ended after a quick Ctrl-K on the next screen had opened it again, wiping what was being typed. */}
+      <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K']} clearQueryOnClose={false} onSpotlightOpen={() => setQuery('')} scrollable maxHeight="60vh">
         <Spotlight.Search
           placeholder={label}
           aria-label={label}
