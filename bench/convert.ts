@@ -12,6 +12,7 @@ import { unified } from 'unified';
 import { markdownToDocument } from '../src/content/gitbook/fromMarkdown.ts';
 import { documentToMarkdown } from '../src/content/gitbook/toMarkdown.ts';
 import type { ContentRef } from '../src/content/gitbook/model.ts';
+import { medianMilliseconds } from './support.ts';
 
 export interface ConvertResult {
   bytes: number;
@@ -22,16 +23,6 @@ export interface ConvertResult {
   largeBytes: number;
   /** Median milliseconds of markdown → document for the large page. */
   largeToDocumentMs: number;
-}
-
-function median(run: () => void, times: number): number {
-  const samples: number[] = [];
-  for (let index = 0; index < times; index++) {
-    const started = performance.now();
-    run();
-    samples.push(performance.now() - started);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)];
 }
 
 /** The corpus pages repeated to about `targetBytes`. */
@@ -59,10 +50,10 @@ export function benchConvert(targetBytes = 100_000, times = 15, largeBytes = 1_0
   baseline.parse(markdown);
   return {
     bytes: markdown.length,
-    toDocumentMs: median(() => markdownToDocument(markdown, resolve), times),
-    toMarkdownMs: median(() => documentToMarkdown(document, { link }), times),
-    baselineMs: median(() => baseline.parse(markdown), times),
+    toDocumentMs: medianMilliseconds(() => markdownToDocument(markdown, resolve), times),
+    toMarkdownMs: medianMilliseconds(() => documentToMarkdown(document, { link }), times),
+    baselineMs: medianMilliseconds(() => baseline.parse(markdown), times),
     largeBytes: large.length,
-    largeToDocumentMs: median(() => markdownToDocument(large, resolve), 3),
+    largeToDocumentMs: medianMilliseconds(() => markdownToDocument(large, resolve), 3),
   };
 }

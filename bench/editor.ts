@@ -8,6 +8,7 @@ import { linksAsWritten, markdownToDocument, withKeys } from '../src/content/doc
 import type { JSONDocument } from '../src/content/gitbook/model.ts';
 import { nodeToDocument, proseMirrorToDocument } from '../src/content/editor/toDocument.ts';
 import { documentToNode, documentToProseMirror } from '../src/content/editor/toProseMirror.ts';
+import { medianMilliseconds } from './support.ts';
 
 export interface EditorResult {
   /** The document's size as JSON, and its nodes. */
@@ -21,16 +22,6 @@ export interface EditorResult {
   baselineMs: number;
   /** Whether the document came back byte for byte. */
   same: boolean;
-}
-
-function median(run: () => void, times: number): number {
-  const samples: number[] = [];
-  for (let index = 0; index < times; index++) {
-    const started = performance.now();
-    run();
-    samples.push(performance.now() - started);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)];
 }
 
 /** The corpus pages' documents, one after another, to about `targetBytes` of JSON. */
@@ -59,11 +50,11 @@ export function benchEditor(targetBytes = 100_000, times = 25): EditorResult {
   return {
     bytes: written.length,
     blocks: document.nodes.length,
-    toJsonMs: median(() => documentToProseMirror(document), times),
-    toNodeMs: median(() => documentToNode(document), times),
-    fromJsonMs: median(() => proseMirrorToDocument(json), times),
-    fromNodeMs: median(() => nodeToDocument(node), times),
-    baselineMs: median(() => JSON.parse(JSON.stringify(document)), times),
+    toJsonMs: medianMilliseconds(() => documentToProseMirror(document), times),
+    toNodeMs: medianMilliseconds(() => documentToNode(document), times),
+    fromJsonMs: medianMilliseconds(() => proseMirrorToDocument(json), times),
+    fromNodeMs: medianMilliseconds(() => nodeToDocument(node), times),
+    baselineMs: medianMilliseconds(() => JSON.parse(JSON.stringify(document)), times),
     same: JSON.stringify(nodeToDocument(node)) === written && JSON.stringify(proseMirrorToDocument(json)) === written,
   };
 }

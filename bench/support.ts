@@ -230,3 +230,14 @@ export function stop(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/** The median time of `times` runs of a synchronous `run`, in milliseconds. */
+export function medianMilliseconds(run: () => void, times: number): number {
+  const samples: number[] = [];
+  for (let index = 0; index < times; index++) {
+    const started = performance.now();
+    run();
+    samples.push(performance.now() - started);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(times / 2)];
+}
