@@ -271,6 +271,8 @@ export interface SitesTable {
   visitor_key: string;
   /** Where a visitor-auth site sends a reader without a valid visitor token; null answers 404. */
   visitor_fallback_url: string | null;
+  /** Who signs its visitors in: their own service (`custom`), or the visitor-auth integration installed on the site. */
+  visitor_backend: 'custom' | 'integration';
   /** The upstream sign-out a visitor-auth site's pages link to. */
   visitor_logout_url: string | null;
   default_section_id: string | null;

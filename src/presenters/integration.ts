@@ -135,7 +135,10 @@ export function presentSpaceInstallation<Space>(publicUrl: string, installation:
 
 /** `site`: the site's id, or the site object when the caller asked for `extended`. */
 export function presentSiteInstallation<Site>(publicUrl: string, installation: { integration_name: string; id: string }, siteInstallation: SiteInstallationRow, site: Site) {
-  return { ...presentContentInstallation(publicUrl, installation, siteInstallation, `sites/${siteInstallation.site_id}`), site };
+  const presented = presentContentInstallation(publicUrl, installation, siteInstallation, `sites/${siteInstallation.site_id}`);
+  // Its own endpoint, whose requests reach the script with the site installation (a visitor-auth integration's sign-in comes back there).
+  const publicEndpoint = `${presented.urls.location}/fetch`;
+  return { ...presented, urls: { ...presented.urls, publicEndpoint, publicContentEndpoint: publicEndpoint }, site };
 }
 
 /** What an installation on a space and one on a site share (GitBook's IntegrationContentInstallationBase). */

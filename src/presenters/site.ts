@@ -116,10 +116,12 @@ export function presentShareLink(publicUrl: string, site: SiteRow, link: ShareLi
 }
 
 /** GitBook's SitePublishingAuth: Quire's visitor tokens are the site's own (backend "custom"), signed HS256 with privateKey. */
-export function presentPublishingAuth(site: SiteRow) {
+/** `integration`: the name of the visitor-auth integration installed on the site, if any (GitBook's field), whichever backend is chosen. */
+export function presentPublishingAuth(site: SiteRow, integration?: string) {
   return {
     object: 'publishing-auth' as const,
-    backend: 'custom' as const,
+    backend: site.visitor_backend,
+    ...(integration ? { integration } : {}),
     privateKey: site.visitor_key,
     ...(site.visitor_fallback_url ? { fallbackURL: site.visitor_fallback_url } : {}),
     ...(site.visitor_logout_url ? { logoutURL: site.visitor_logout_url } : {}),

@@ -4,7 +4,8 @@
 // themes by the reader's preference, and a single column on a phone.
 import type { Element, ElementContent, Properties } from 'hast';
 import { toHtml } from 'hast-util-to-html';
-import type { SiteFrame, SiteTheme } from './customization.ts';
+import type { SiteFrame } from './customization.ts';
+import type { SiteTheme } from './theme.ts';
 
 /** The path of the pages' one script (copy buttons on code). */
 export const READER_SCRIPT_PATH = '/reader/reader.js';

@@ -14,6 +14,8 @@ export interface SandboxLimits {
 export interface ScriptAnswer {
   status: number;
   contentType: string | null;
+  /** Where a redirect sends its reader (Response.redirect), as the script gave it. */
+  location: string | null;
   body: string;
 }
 

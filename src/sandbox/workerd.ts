@@ -55,8 +55,8 @@ async function postEvent(port: number, slot: number, form: FormData, signal: Abo
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
-        const contentType = response.headers['content-type'];
-        resolve({ status: response.statusCode!, contentType: contentType ?? null, body: Buffer.concat(chunks).toString('utf8') });
+        const { 'content-type': contentType, location } = response.headers;
+        resolve({ status: response.statusCode!, contentType: contentType ?? null, location: location ?? null, body: Buffer.concat(chunks).toString('utf8') });
       });
       response.on('error', reject);
     });

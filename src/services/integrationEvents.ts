@@ -74,8 +74,68 @@ async function environmentOf(
     installation: presentInstallation(publicUrl, installation),
     ...(spaceInstallation ? { spaceInstallation: presentSpaceInstallation(publicUrl, installation, spaceInstallation, spaceInstallation.space_id) } : {}),
     ...(siteInstallation ? { siteInstallation: presentSiteInstallation(publicUrl, installation, siteInstallation, siteInstallation.site_id) } : {}),
-    signingSecrets: { ...base.signingSecrets, installation: signingSecret(ctx, installation.id) },
+    signingSecrets: {
+      ...base.signingSecrets,
+      installation: signingSecret(ctx, installation.id),
+      ...(siteInstallation ? { siteInstallation: await siteInstallationSecret(ctx, integration, installation, siteInstallation) } : {}),
+    },
   };
+}
+
+/** Whether the integration may sign a site's visitors in (GitBook's visitor-auth integrations). */
+const signsVisitorsIn = (manifest: string) => (JSON.parse(manifest) as IntegrationManifest).scopes.includes('site:visitor:auth');
+
+/**
+ * What the script of an installation on a site signs with. A visitor-auth integration
+ * signs the site's visitor tokens with it, as GitBook's do: for one, it is the site's
+ * visitor key, which Quire verifies their tokens with and which regenerating replaces;
+ * for any other, a secret of its own.
+ */
+async function siteInstallationSecret(ctx: ServiceContext, integration: IntegrationRow, installation: InstallationWithCountsRow, siteInstallation: SiteInstallationRow): Promise<string> {
+  const site = signsVisitorsIn(integration.manifest) ? await findSite(ctx.db, installation.organization_id, siteInstallation.site_id) : undefined;
+  return site?.visitor_key ?? signingSecret(ctx, `${installation.id}/sites/${siteInstallation.site_id}`);
+}
+
+/**
+ * The installation that signs a site's visitors in when its backend is `integration`:
+ * an active one on the site, with a site installation of its own, of an integration
+ * with GitBook's `site:visitor:auth` scope; the first, when there are several.
+ */
+export async function visitorAuthInstallation(db: Db, site: Pick<SiteRow, 'id' | 'organization_id'>): Promise<{ installationId: string; integrationName: string } | undefined> {
+  for (const candidate of await installationsOnSite(db, site.organization_id, site.id)) {
+    if (!signsVisitorsIn(candidate.manifest)) continue;
+    const own = await findSiteInstallation(db, candidate.installation_id, site.id);
+    if (own?.status === 'active') return { installationId: candidate.installation_id, integrationName: candidate.integration_name };
+  }
+  return undefined;
+}
+
+/**
+ * Where a visitor of a site signed in by its integration starts: the site's visitor-auth
+ * integration asked with GitBook's fetch_visitor_authentication for the page asked for
+ * (`location`), whose answer (a redirect to the integration's identity provider) is the
+ * visitor's. No token, as a reader's browser asks; only for a published visitor-auth
+ * site whose backend is that integration.
+ */
+export async function fetchVisitorAuthentication(ctx: ServiceContext, name: string, installationId: string, siteId: string, location: string): Promise<ScriptAnswer> {
+  const installation = await findInstallationById(ctx.db, installationId);
+  const site = installation?.integration_name === name ? await findSite(ctx.db, installation.organization_id, siteId) : undefined;
+  const signing = site?.published === 1 && site.visibility === 'visitor-auth' && site.visitor_backend === 'integration' ? await visitorAuthInstallation(ctx.db, site) : undefined;
+  const integration = signing?.installationId === installationId ? await findIntegration(ctx.db, name) : undefined;
+  const siteInstallation = integration && (await findSiteInstallation(ctx.db, installationId, siteId));
+  if (!installation || !integration || !siteInstallation) {
+    throw new NotFound(`The integration "${name}" does not sign in the visitors of the site "${siteId}" through the installation "${installationId}"`);
+  }
+  const release = admitPublicFetch(`${name}/${installationId}/visitor-auth`);
+  try {
+    const event = { eventId: newId(), type: 'fetch_visitor_authentication', installationId, siteId, location };
+    const answer = await runScript(ctx, integration, event, await environmentOf(ctx, integration, installation, { siteInstallation }));
+    if (!answer) throw new NotFound(`The integration "${name}" has no script to run`);
+    if (answer.status >= 400) throw scriptFailed(name, event.type, answer);
+    return answer;
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -215,15 +275,20 @@ export async function fetchIntoIntegration(
   name: string,
   installationId: string | undefined,
   request: { method: string; url: string; headers: Record<string, string>; body: Buffer | undefined },
+  /** The site whose installation's endpoint was asked (its `urls.publicEndpoint`): the script then has the site installation. */
+  siteId?: string,
 ) {
   const installation = installationId ? await findInstallationById(ctx.db, installationId) : undefined;
   const integration = !installationId || installation?.integration_name === name ? await findIntegration(ctx.db, name) : undefined;
-  const notFound = new NotFound(installationId ? `No installation "${installationId}" of the integration "${name}"` : `No integration "${name}"`);
-  if (!integration || (installationId && !installation)) throw notFound;
+  const siteInstallation = installationId && siteId ? await findSiteInstallation(ctx.db, installationId, siteId) : undefined;
+  const notFound = new NotFound(
+    siteId ? `No installation "${installationId}" of the integration "${name}" on the site "${siteId}"` : installationId ? `No installation "${installationId}" of the integration "${name}"` : `No integration "${name}"`,
+  );
+  if (!integration || (installationId && !installation) || (siteId && !siteInstallation)) throw notFound;
   const release = admitPublicFetch(installation ? `${name}/${installation.id}` : name);
   try {
-    const event = { eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), request: { url: request.url, method: request.method, headers: request.headers } };
-    const environment = installation ? await environmentOf(ctx, integration, installation) : { ...(await baseEnvironment(ctx, integration)), apiTokens: {} };
+    const event = { eventId: newId(), type: 'fetch', ...(installation ? { installationId: installation.id } : {}), ...(siteId ? { siteId } : {}), request: { url: request.url, method: request.method, headers: request.headers } };
+    const environment = installation ? await environmentOf(ctx, integration, installation, { siteInstallation }) : { ...(await baseEnvironment(ctx, integration)), apiTokens: {} };
     const answer = await runScript(ctx, integration, event, environment, request.body);
     if (!answer) throw notFound;
     return answer;

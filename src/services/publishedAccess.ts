@@ -6,7 +6,8 @@ import { hasActiveShareLink } from '../db/repos/sites.ts';
 import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import type { Db, PublishedSiteRows, SiteRow } from '../db/schema.ts';
 import type { SiteTokenScope } from '../lib/siteTokens.ts';
-import type { Actor } from './context.ts';
+import type { Actor, ServiceContext } from './context.ts';
+import { visitorAuthInstallation } from './integrationEvents.ts';
 import { publishedSiteClaims as claimsByRule, type ReadCredentials } from '../policies/publishedSite.ts';
 import { shownStructure } from '../lib/siteStructure.ts';
 
@@ -19,6 +20,28 @@ export type { ReadCredentials };
 export async function publishedSiteClaims(db: Db, site: SiteRow, credentials: ReadCredentials): Promise<Record<string, unknown> | undefined> {
   const shareKeyActive = site.visibility === 'share-link' && credentials.shareKey !== undefined && (await hasActiveShareLink(db, site.id, credentials.shareKey));
   return claimsByRule({ published: site.published === 1, visibility: site.visibility, visitorKey: site.visitor_key }, credentials, { shareKeyActive });
+}
+
+/**
+ * Where a reader of a published visitor-auth site without a valid token signs in, with
+ * the page asked for as `location` so that the sign-in can come back to it: the site's
+ * fallbackURL (the `custom` backend), or where its visitor-auth integration starts (the
+ * `integration` backend); undefined when it has neither, and the site answers 404.
+ */
+export async function visitorSignIn(ctx: ServiceContext, site: SiteRow, path: string): Promise<string | undefined> {
+  if (site.published !== 1 || site.visibility !== 'visitor-auth') return undefined;
+  const location = `/${path.split('/').filter(Boolean).join('/')}`;
+  let url: URL;
+  if (site.visitor_backend === 'integration') {
+    const signing = await visitorAuthInstallation(ctx.db, site);
+    if (!signing) return undefined;
+    url = new URL(`${ctx.config.publicUrl}/v1/integrations/${signing.integrationName}/installations/${signing.installationId}/sites/${site.id}/visitor-auth`);
+  } else {
+    if (!site.visitor_fallback_url) return undefined;
+    url = new URL(site.visitor_fallback_url);
+  }
+  url.searchParams.set('location', location);
+  return url.toString();
 }
 
 /**

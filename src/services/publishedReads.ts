@@ -16,7 +16,7 @@ import { readPublishedSiteWithInstallations } from '../db/repos/siteStructure.ts
 import { conditionHolds } from '../lib/conditions.ts';
 import { presentFile, loadRevision, markdownReadBy, markdownWithIncludes, type RevisionView } from './revisionContent.ts';
 import type { ServiceContext } from './context.ts';
-import { publishedSiteClaims, type ReadCredentials } from './publishedAccess.ts';
+import { publishedSiteClaims, visitorSignIn, type ReadCredentials } from './publishedAccess.ts';
 import { defaultSectionOf, orderedSections, shownStructure, siteSpaceAtPath, topLevelItems } from '../lib/siteStructure.ts';
 import { pagesReadBy } from '../content/adaptive.ts';
 import { redirectedPath } from './siteRedirects.ts';
@@ -160,17 +160,6 @@ function siteNavigation({ site, structure, spaces }: PublishedSiteRows, claims: 
 }
 
 /**
- * GitBook's fallbackURL, with the page asked for as `location` so that the sign-in there
- * can come back to it; only for a published visitor-auth site that has one.
- */
-function visitorFallback(site: SiteRow, path: string): string | undefined {
-  if (site.published !== 1 || site.visibility !== 'visitor-auth' || !site.visitor_fallback_url) return undefined;
-  const url = new URL(site.visitor_fallback_url);
-  url.searchParams.set('location', `/${path.split('/').filter(Boolean).join('/')}`);
-  return url.toString();
-}
-
-/**
  * A view of a published site at `path`, or with `query` at the site's root, its search
  * results. `keptPage` is the reader's page rendered before under a key, if it still
  * serves: the view answers it when nothing it showed has changed since.
@@ -185,7 +174,7 @@ export async function readPublishedView<Kept extends KeptPage>(
 ): Promise<PublishedView<Kept>> {
   const published = await readPublishedSiteWithInstallations(ctx.db, address.siteId);
   const claims = published && (await publishedSiteClaims(ctx.db, published.site, credentials));
-  if (!published || !claims) return { kind: 'closed', fallback: published ? visitorFallback(published.site, path) : undefined };
+  if (!published || !claims) return { kind: 'closed', fallback: published ? await visitorSignIn(ctx, published.site, path) : undefined };
   const { site, structure } = published;
   const { origin } = address;
   const base = siteBase(ctx, site, origin);

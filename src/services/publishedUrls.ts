@@ -14,17 +14,20 @@ import { readPublishedSite } from '../db/repos/siteStructure.ts';
 import type { PublishedSiteRows } from '../db/schema.ts';
 import { mintSiteToken } from '../lib/siteTokens.ts';
 import type { ServiceContext } from './context.ts';
-import { publishedSiteClaims } from './publishedAccess.ts';
+import { publishedSiteClaims, visitorSignIn } from './publishedAccess.ts';
 import { visitorKeyId } from '../policies/publishedSite.ts';
 import { defaultSectionOf, siteSpaceAtPath } from '../lib/siteStructure.ts';
 
 export interface PublishedUrlRequest {
   url: string;
+  /** Answer a visitor without a valid visitor token the site's fallbackURL, rather than 401. */
+  redirectOnError?: boolean;
   visitor?: { jwtToken?: string };
 }
 
 export type PublishedUrlAnswer =
   | { target: 'content'; redirect: string }
+  | { target: 'external'; site: string; redirect: string }
   | {
       site: string;
       siteSection?: string;
@@ -95,6 +98,9 @@ export async function resolvePublishedUrl(ctx: ServiceContext, request: Publishe
   const shareKey = claims && candidateKey;
   if (shareKey !== undefined) siteBase.push(rest.shift()!);
   if (!claims) {
+    // GitBook's renderer asks with redirectOnError to send such a visitor to the site's sign-in.
+    const fallback = request.redirectOnError ? await visitorSignIn(ctx, site, rest.join('/')) : undefined;
+    if (fallback) return { target: 'external', site: site.id, redirect: fallback };
     if (site.published === 1 && site.visibility === 'visitor-auth') {
       throw new Unauthorized(visitorToken ? 'The visitor token is not signed with this site\'s key, or has expired' : 'This site is for authenticated visitors: give their token as visitor.jwtToken');
     }

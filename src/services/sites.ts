@@ -12,7 +12,7 @@ import { newId } from '../lib/ids.ts';
 import { presentCustomization } from '../presenters/siteCustomization.ts';
 import { presentPublishingAuth, presentShareLink, presentSite } from '../presenters/site.ts';
 import type { Actor, ServiceContext } from './context.ts';
-import { siteScripts } from './integrationEvents.ts';
+import { siteScripts, visitorAuthInstallation } from './integrationEvents.ts';
 import { accessFromRow, authorizeInOrganization, organizationWithAccess } from './organizations.ts';
 import { authorizeSiteManagement, authorizeSiteRead, presentStructure, type ReadCredentials } from './siteAccess.ts';
 import { settleDefaults } from './siteStructure.ts';
@@ -120,6 +120,7 @@ export async function createSite(
       customization: '{}',
       visitor_key: newId(43),
       visitor_fallback_url: null,
+      visitor_backend: 'custom',
       visitor_logout_url: null,
       default_section_id: null,
       default_site_space_id: null,
@@ -309,7 +310,8 @@ export async function putAdaptiveSchema(
 
 /** The key that signs visitor-authentication tokens, and where readers are sent, for the site's administrators. */
 export async function getPublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string) {
-  return presentPublishingAuth(await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId));
+  const site = await authorizeSiteManagement(ctx, ctx.db, actor, organizationId, siteId);
+  return presentPublishingAuth(site, (await visitorAuthInstallation(ctx.db, site))?.integrationName);
 }
 
 export interface PublishingAuthUpdate {
@@ -334,13 +336,16 @@ function webUrl(field: string, value: string): string {
 export async function updatePublishingAuth(ctx: ServiceContext, actor: Actor, organizationId: string, siteId: string, update: PublishingAuthUpdate) {
   return changeSite(ctx, organizationId, siteId, async (trx) => {
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
-    // Quire verifies visitor tokens itself; no integration can stand in for it yet.
-    if (update.backend !== 'custom') throw new BadRequest('Only the "custom" backend is supported: visitors bring a token signed with the site\'s private key');
+    const signing = await visitorAuthInstallation(trx, site);
+    if (update.backend === 'integration' && !signing) {
+      throw new BadRequest('The "integration" backend needs a visitor authentication integration (one with the site:visitor:auth scope) installed on this site: install one on the site first, or use "custom"');
+    }
     const changes: Partial<SiteRow> = {};
+    if (update.backend !== site.visitor_backend) changes.visitor_backend = update.backend;
     if (update.fallbackURL !== undefined) changes.visitor_fallback_url = update.fallbackURL === null ? null : webUrl('fallbackURL', update.fallbackURL);
     if (update.logoutURL !== undefined) changes.visitor_logout_url = update.logoutURL === null ? null : webUrl('logoutURL', update.logoutURL);
     if (Object.keys(changes).length) await updateSite(trx, siteId, { ...changes, updated_at: isoNow(ctx.clock) });
-    return presentPublishingAuth({ ...site, ...changes });
+    return presentPublishingAuth({ ...site, ...changes }, signing?.integrationName);
   });
 }
 
@@ -350,7 +355,7 @@ export async function regeneratePublishingAuth(ctx: ServiceContext, actor: Actor
     const site = await authorizeSiteManagement(ctx, trx, actor, organizationId, siteId);
     const visitor_key = newId(43);
     await updateSite(trx, siteId, { visitor_key, updated_at: isoNow(ctx.clock) });
-    return presentPublishingAuth({ ...site, visitor_key });
+    return presentPublishingAuth({ ...site, visitor_key }, (await visitorAuthInstallation(trx, site))?.integrationName);
   });
 }
 

@@ -127,6 +127,11 @@ describeInBrowser('administering in the app', () => {
     await expect.poll(() => page.getByRole('textbox', { name: 'Path of Handbook' }).isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'site');
+    // A site space's path, under which it is read when it is a variant.
+    await page.getByRole('textbox', { name: 'Path of Handbook' }).fill('handbook-v2');
+    await page.getByRole('button', { name: 'Save the path of Handbook' }).click();
+    const siteId = new URL(page.url()).pathname.split('/')[4];
+    await expect.poll(async () => (await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/sites/${siteId}/site-spaces`)).body.items.map((siteSpace: { path: string }) => siteSpace.path)).toEqual(['handbook-v2']);
 
     await page.getByLabel('Section title').fill('Guides');
     await page.getByLabel('Starting with the space').selectOption({ label: 'Handbook' });
@@ -159,9 +164,19 @@ describeInBrowser('administering in the app', () => {
     await page.getByRole('switch', { name: 'Show an announcement' }).focus();
     await page.keyboard.press('Space');
     await page.getByLabel('Announcement', { exact: true }).fill('Version 2 is out');
+    // The preview shows what is on the form before it is saved: the announcement, the main colour and the corners.
+    const preview = page.frameLocator('iframe[title="Preview of Acme Help"]');
+    await expect.poll(() => preview.getByRole('region', { name: 'Announcement' }).textContent()).toBe('Version 2 is out');
+    await page.getByLabel('Main colour (light)').fill('#0b6e4f');
+    await page.getByLabel('Corners').selectOption('straight');
+    const rootStyle = (name: string) => preview.locator('html').evaluate((root, property) => getComputedStyle(root).getPropertyValue(property).trim(), name);
+    await expect.poll(() => rootStyle('--accent')).toBe('#0b6e4f');
+    await expect.poll(() => rootStyle('--radius')).toBe('0');
+    await expect.poll(() => page.getByText(/it shows your changes as you make them/).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Save customization' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).isVisible()).toBe(true);
-    await expect.poll(() => page.frameLocator('iframe[title="Preview of Acme Help"]').getByText('Version 2 is out').isVisible()).toBe(true);
+    await expect.poll(() => preview.getByText('Version 2 is out').isVisible()).toBe(true);
+    await expect.poll(() => rootStyle('--accent')).toBe('#0b6e4f');
     // Playwright's network-idle wait can miss a frame replaced after the page loaded: axe runs on the screen loaded afresh.
     await page.reload();
     await page.getByRole('tab', { name: 'Customization' }).click();
@@ -199,6 +214,12 @@ describeInBrowser('administering in the app', () => {
     const page = await adminContext.newPage();
     await page.goto(`/o/${organizationId}/settings`);
     await heading(page, 'Organization settings');
+    // The organization's own settings, changed and changed back.
+    for (const title of ['Acme Documentation', 'Acme Docs']) {
+      await page.getByRole('textbox', { name: 'Name', exact: true }).fill(title);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect.poll(async () => (await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}`)).body.title).toBe(title);
+    }
     await page.getByLabel('Field name').fill('owner');
     await page.getByRole('button', { name: 'Add field' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Delete the custom field owner' }).isVisible()).toBe(true);
@@ -212,6 +233,10 @@ describeInBrowser('administering in the app', () => {
     await heading(page, 'payments-api');
     await expectAccessible(page);
     await screenshot(page, 'openapi-spec');
+    await page.getByRole('button', { name: 'Delete the specification payments-api' }).click();
+    await page.getByRole('button', { name: 'Delete specification' }).click();
+    await heading(page, 'Organization settings');
+    expect((await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/openapi`)).body.items).toEqual([]);
 
     await page.goto(`/o/${organizationId}/integrations`);
     await heading(page, 'Integrations');
@@ -251,6 +276,20 @@ describeInBrowser('administering in the app', () => {
     } finally {
       await gitServer.close();
     }
+  });
+
+  it('deletes a site from its screen, after asking, and the API no longer has it', async () => {
+    const site = await callAsSession(adminContext, 'POST', `/v1/orgs/${organizationId}/sites`, { title: 'Old help' });
+    expect(site.status).toBe(201);
+    const page = await adminContext.newPage();
+    await page.goto(`/o/${organizationId}/sites/${site.body.id}/`);
+    await heading(page, 'Old help');
+    await page.getByRole('button', { name: 'Delete the site Old help' }).click();
+    await page.getByRole('button', { name: 'Delete site' }).click();
+    await page.waitForURL(new RegExp(`/o/${organizationId}/sites$`));
+    await heading(page, 'Sites');
+    await expect.poll(() => page.getByRole('link', { name: 'Old help' }).count()).toBe(0);
+    expect((await callAsSession(adminContext, 'GET', `/v1/orgs/${organizationId}/sites/${site.body.id}`)).status).toBe(404);
   });
 
   it('closes a site to share-link holders: a link made on the site screen opens it, its address alone does not', async () => {

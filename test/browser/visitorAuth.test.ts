@@ -45,6 +45,11 @@ describeInBrowser("a site's visitor authentication in the app", () => {
     await page.getByRole('button', { name: 'Copy the key' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(oldKey);
 
+    // Signed in by the organization's own service: an integration could only once one is installed on the site.
+    expect(await page.getByRole('radio', { name: /Your own service/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'An integration installed on this site' }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByText(/install a visitor authentication integration on this site/).isVisible()).toBe(true);
+
     await page.getByLabel('Fallback URL').fill('/login');
     await page.getByRole('button', { name: 'Save the URLs' }).click();
     // The browser's own check of a URL field speaks first; the API's words are for what passes it.

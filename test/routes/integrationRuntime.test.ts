@@ -396,6 +396,77 @@ describe.skipIf(missing !== undefined)('integration scripts in workerd', () => {
     expect((await open(`${path}/start-here`)).document.querySelector('aside.cookie-notice')).toBeNull();
   }, 30_000);
 
+  it("signs a visitor-auth site's visitors in through its visitor authentication integration, as GitBook's Auth0 and Okta integrations do: a reader without a token starts at fetch_visitor_authentication, comes back through the site installation's endpoint with a token signed with its signing secret, and reads the page asked for", async () => {
+    const { org: owner, call: as, sites, site, path, open } = await publishSampleSite(testApp, 'visitor-auth');
+    const publicUrl = testApp.app.ctx.config.publicUrl;
+    const published = `${publicUrl}${path}`;
+    // The identity provider's sign-in is the installation's own endpoint here: it signs the visitor in at once, as a provider would after its form.
+    const signIn = `
+      const base64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/=+$/, '').replace(/\\+/g, '-').replace(/\\//g, '_');
+      async function signed(claims, secret) {
+        const text = (value) => base64url(new TextEncoder().encode(JSON.stringify(value)));
+        const unsigned = text({ alg: 'HS256', typ: 'JWT' }) + '.' + text(claims);
+        const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+        return unsigned + '.' + base64url(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(unsigned)));
+      }
+      export default {
+        async fetch(request) {
+          const form = await request.formData();
+          const event = JSON.parse(form.get('event'));
+          const environment = JSON.parse(form.get('environment'));
+          const endpoint = environment.siteInstallation?.urls.publicEndpoint;
+          if (event.type === 'fetch_visitor_authentication') {
+            return Response.redirect(endpoint + '/visitor-auth/response?state=' + encodeURIComponent(event.location), 302);
+          }
+          if (event.type === 'fetch' && new URL(event.request.url).pathname.endsWith('/visitor-auth/response')) {
+            const token = await signed({ plan: 'pro', exp: Math.floor(Date.now() / 1000) + 3600 }, environment.signingSecrets.siteInstallation);
+            return Response.redirect(${JSON.stringify(published)} + new URL(event.request.url).searchParams.get('state') + '?jwt_token=' + token, 302);
+          }
+          return new Response('OK');
+        },
+      };`;
+    const manifest = { title: 'Sign-in', description: 'Signs visitors in', organization: owner.organizationId, visibility: 'private', script: signIn, scopes: ['site:visitor:auth'] };
+    expect((await as('POST', '/v1/integrations/va-test', manifest)).status).toBeLessThan(300);
+    const auth = `${sites}/${site.id}/publishing/auth`;
+    const refused = await as('PATCH', auth, { backend: 'integration' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/install one on the site first/);
+
+    const installation = (await as('POST', '/v1/integrations/va-test/installations', { organization: owner.organizationId })).body.id;
+    expect((await as('POST', `/v1/integrations/va-test/installations/${installation}/sites`, { siteId: site.id })).status).toBe(201);
+    const chosen = await as('PATCH', auth, { backend: 'integration' });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({ object: 'publishing-auth', backend: 'integration', integration: 'va-test' });
+    expect((await as('GET', auth)).body).toEqual(chosen.body);
+    const endpoint = `${publicUrl}/v1/integrations/va-test/installations/${installation}/sites/${site.id}`;
+    expect((await as('GET', `/v1/integrations/va-test/installations/${installation}/sites/${site.id}`)).body.urls.publicEndpoint).toBe(`${endpoint}/fetch`);
+
+    // The reader: the site, the integration, the provider, and back with a token to the page asked for.
+    const start = (await open(`${path}/reference`)).response;
+    expect(start.statusCode).toBe(302);
+    expect(start.headers.location).toBe(`${endpoint}/visitor-auth?location=%2Freference`);
+    const atProvider = await fetch(start.headers.location as string, { redirect: 'manual' });
+    expect(atProvider.status).toBe(302);
+    expect(atProvider.headers.get('location')).toBe(`${endpoint}/fetch/visitor-auth/response?state=%2Freference`);
+    const back = await fetch(atProvider.headers.get('location')!, { redirect: 'manual' });
+    expect(back.status).toBe(302);
+    const withToken = back.headers.get('location')!;
+    expect(withToken).toMatch(new RegExp(`^${published}/reference\\?jwt_token=`));
+    const page = await open(new URL(withToken).pathname + new URL(withToken).search);
+    expect(page.response.statusCode).toBe(200);
+    expect(page.document.querySelector('main')!.textContent).toContain('Pro plans get a dedicated region.');
+
+    // GitBook's renderer is sent the same way; a new key refuses the tokens signed before it.
+    const resolved = await request(testApp.app, 'POST', '/v1/urls/published', { body: { url: `${published}/reference`, redirectOnError: true } });
+    expect(resolved.body).toEqual({ target: 'external', site: site.id, redirect: `${endpoint}/visitor-auth?location=%2Freference` });
+    expect((await as('POST', `${auth}/regenerate`)).status).toBe(200);
+    expect((await open(new URL(withToken).pathname + new URL(withToken).search)).response.statusCode).toBe(302);
+    // Back to the organization's own service: no fallback set, so no sign-in to send readers to.
+    expect((await as('PATCH', auth, { backend: 'custom' })).body.backend).toBe('custom');
+    expect((await open(`${path}/reference`)).response.statusCode).toBe(404);
+    expect((await fetch(start.headers.location as string, { redirect: 'manual' })).status).toBe(404);
+  });
+
   it("loads the site's scripts on every page a reader reaches, as GitBook's pages do: its search results and its 404 page too, with their policy and the cookie notice, while a site without integrations loads only the reader's own script, another site of the organization only once the installation covers every site, and another organization's site never", async () => {
     const counter = `export default { async fetch() { return new Response('window.counted = true;'); } };`;
     const { org: owner, call: as, sites, site, space, path, open } = await publishSampleSite(testApp);

@@ -29,7 +29,7 @@ describe("a site's visitor authentication settings", () => {
     expect((await call('GET', url)).body).toEqual(kept.body);
   });
 
-  it('refuses a URL a reader could not be sent to, and a backend Quire does not run, saying why', async () => {
+  it('refuses a URL a reader could not be sent to, and the integration backend with no visitor authentication integration on the site, saying why', async () => {
     const { call, sites, site } = await publishSampleSite(testApp, 'visitor-auth');
     const url = `${sites}/${site.id}/publishing/auth`;
     const relative = await call('PATCH', url, { backend: 'custom', fallbackURL: '/login' });
@@ -40,7 +40,7 @@ describe("a site's visitor authentication settings", () => {
     expect(script.body.error.message).toMatch(/logoutURL must be an http or https URL/);
     const integration = await call('PATCH', url, { backend: 'integration' });
     expect(integration.status).toBe(400);
-    expect(integration.body.error.message).toMatch(/Only the "custom" backend/);
+    expect(integration.body.error.message).toMatch(/needs a visitor authentication integration \(one with the site:visitor:auth scope\) installed on this site/);
     expect((await call('PATCH', url, { fallbackURL: 'https://login.example.com' })).status).toBe(400);
     expect((await call('GET', url)).body).not.toHaveProperty('fallbackURL');
   });
@@ -55,6 +55,20 @@ describe("a site's visitor authentication settings", () => {
     expect((await open(`${path}/reference?jwt_token=${await sign('not-the-key')}`)).response.headers.location).toMatch(/^https:\/\/login\.example\.com\//);
     const { privateKey } = (await call('GET', `${sites}/${site.id}/publishing/auth`)).body;
     expect((await open(`${path}/reference?jwt_token=${await sign(privateKey)}`)).response.statusCode).toBe(200);
+  });
+
+  it("answers GitBook's renderer the fallback URL for a visitor without a valid token when it asks with redirectOnError, and 401 when it does not", async () => {
+    const { call, sites, site, path } = await publishSampleSite(testApp, 'visitor-auth');
+    const page = `https://quire.test${path}/reference`;
+    const resolve = (body: object) => request(testApp.app, 'POST', '/v1/urls/published', { body: { url: page, ...body } });
+    expect((await resolve({ redirectOnError: true })).status).toBe(401);
+    await call('PATCH', `${sites}/${site.id}/publishing/auth`, { backend: 'custom', fallbackURL: 'https://login.example.com/start' });
+    const sent = await resolve({ redirectOnError: true, visitor: { jwtToken: await sign('not-the-key') } });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({ target: 'external', site: site.id, redirect: 'https://login.example.com/start?location=%2Freference' });
+    expect((await resolve({ redirectOnError: false })).status).toBe(401);
+    const { privateKey } = (await call('GET', `${sites}/${site.id}/publishing/auth`)).body;
+    expect((await resolve({ redirectOnError: true, visitor: { jwtToken: await sign(privateKey) } })).body).toMatchObject({ site: site.id, pathname: 'reference' });
   });
 
   it("links the site's pages to the logout URL for a signed-in visitor, and stops once it is unset", async () => {

@@ -5,7 +5,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it, vi } from 'vitest';
 import { eventsDelivered, useTestApp } from '../helpers/app.ts';
 import { axeViolations } from '../helpers/axe.ts';
-import { BACKGROUNDS, contrastRatio } from '../../src/reader/customization.ts';
+import { BACKGROUNDS, contrastRatio } from '../../src/reader/theme.ts';
 import { prepareSpaceDocuments } from '../../src/services/pageDocuments.ts';
 import { publishSampleSite, type Visibility } from '../helpers/publishedSite.ts';
 

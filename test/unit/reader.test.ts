@@ -6,7 +6,7 @@ import { withConditionsDecided, withIncludedBlocks } from '../../src/content/doc
 import type { ContentRef } from '../../src/content/gitbook/model.ts';
 import { loadRenderers, outlineOf, renderDocument, type RenderContext } from '../../src/reader/render.ts';
 import { READER_STYLESHEET } from '../../src/reader/layout.ts';
-import { contrastRatio } from '../../src/reader/customization.ts';
+import { contrastRatio } from '../../src/reader/theme.ts';
 
 const resolve = (url: string): ContentRef =>
   url.startsWith('/files/') ? { kind: 'file', file: url.slice(7) } : url.startsWith('/pages/') ? { kind: 'page', page: url.slice(7) } : { kind: 'url', url };

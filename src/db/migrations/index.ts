@@ -31,6 +31,7 @@ import * as revisionTags from './20261206_0027_revision_tags.ts';
 import * as oidcIdentities from './20261206_0028_oidc_identities.ts';
 import * as samlIdentities from './20261206_0029_saml_identities.ts';
 import * as visitorAuthUrls from './20261206_0030_visitor_auth_urls.ts';
+import * as visitorAuthBackend from './20261206_0031_visitor_auth_backend.ts';
 
 const migrations: Record<string, Migration> = {
   '20261122_0001_identity': identity,
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '20261206_0028_oidc_identities': oidcIdentities,
   '20261206_0029_saml_identities': samlIdentities,
   '20261206_0030_visitor_auth_urls': visitorAuthUrls,
+  '20261206_0031_visitor_auth_backend': visitorAuthBackend,
 };
 
 export const migrationProvider: MigrationProvider = {

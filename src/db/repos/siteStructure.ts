@@ -86,7 +86,7 @@ const SITE_SPACE_COLUMNS = columns<SiteSpaceRow>()(['id', 'site_id', 'section_id
 
 const SITE_COLUMNS = columns<SiteRow>()([
   'id', 'organization_id', 'type', 'title', 'hostname', 'basename', 'proxy_origin', 'visibility', 'published', 'adaptive_enabled',
-  'adaptive_schema', 'adaptive_schema_updated_at', 'customization', 'visitor_key', 'visitor_fallback_url', 'visitor_logout_url', 'default_section_id', 'default_site_space_id', 'created_at', 'updated_at',
+  'adaptive_schema', 'adaptive_schema_updated_at', 'customization', 'visitor_key', 'visitor_fallback_url', 'visitor_logout_url', 'visitor_backend', 'default_section_id', 'default_site_space_id', 'created_at', 'updated_at',
 ]);
 
 type StructureColumns = { groups: unknown; sections: unknown; site_spaces: unknown; spaces: unknown };

@@ -174,7 +174,7 @@ export const CustomizationBody = Type.Object(
 );
 
 const VisitorAuthBackend = Type.Union([Type.Literal('custom'), Type.Literal('integration')], {
-  description: 'Who authenticates visitors: "custom", your own service signing tokens with privateKey (the one Quire supports)',
+  description: 'Who signs visitors in: "custom", your own service signing tokens with privateKey; "integration", the visitor authentication integration installed on the site',
 });
 const VisitorUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
 const FALLBACK = 'Where a visitor without a valid token is sent, with the page asked for as ?location=';
@@ -183,7 +183,10 @@ const LOGOUT = "Your service's sign-out, linked from the site's pages for signed
 /** GitBook's SitePublishingAuth. */
 export const PublishingAuthSchema = Type.Object({
   object: Type.Literal('publishing-auth', { description: 'Always "publishing-auth"' }),
-  backend: Type.Literal('custom', { description: 'Visitors bring a token your service signs (HS256) with privateKey' }),
+  backend: Type.Union([Type.Literal('custom'), Type.Literal('integration')], {
+    description: 'custom: visitors bring a token your service signs (HS256) with privateKey, and are sent to fallbackURL to get one; integration: the visitor-auth integration installed on the site signs them in',
+  }),
+  integration: Type.Optional(Type.String({ description: 'The name of the visitor authentication integration installed on the site (one with the site:visitor:auth scope), if any' })),
   privateKey: Type.String({ description: 'The key visitor tokens are signed with (HS256); regenerate it to refuse every token signed before' }),
   fallbackURL: Type.Optional(VisitorUrl(FALLBACK)),
   logoutURL: Type.Optional(VisitorUrl(LOGOUT)),

@@ -13,6 +13,11 @@ const Lookup = Type.Union([
     redirect: Type.String({ description: 'Where the URL lives now, such as under the site basename' }),
   }),
   Type.Object({
+    target: Type.Literal('external'),
+    site: Type.String(),
+    redirect: Type.String({ description: "A visitor-auth site's fallbackURL, with the page asked for as `location`: for a visitor without a valid visitor token, when asked with redirectOnError" }),
+  }),
+  Type.Object({
     site: Type.String(),
     siteSection: Type.Optional(Type.String()),
     siteSpace: Type.String(),
@@ -42,7 +47,7 @@ export const publishedUrlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object(
           {
             url: Type.String({ minLength: 1, maxLength: 2048, description: "A URL of a published site: its hostname's, or Quire's own /sites/<siteId>/…" }),
-            redirectOnError: Type.Optional(Type.Boolean()),
+            redirectOnError: Type.Optional(Type.Boolean({ description: "true: a visitor-auth site's visitor without a valid token is answered its fallbackURL (target external) rather than 401" })),
             visitor: Type.Optional(
               Type.Object(
                 {
@@ -62,7 +67,7 @@ export const publishedUrlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const resolved = await resolvePublishedUrl(ctx, request.body);
-      if ('site' in resolved) reply.header(CACHE_TAG_HEADER, `site:${resolved.site},space:${resolved.space}`);
+      if ('space' in resolved) reply.header(CACHE_TAG_HEADER, `site:${resolved.site},space:${resolved.space}`);
       return resolved;
     },
   );

@@ -109,8 +109,11 @@ export const createShareLink = (organizationId: string, siteId: string, name: st
 export const deleteShareLink = (organizationId: string, siteId: string, shareLinkId: string) =>
   api.delete(`${site(organizationId, siteId)}/share-links/${segment(shareLinkId)}`);
 
-/** GitBook's SitePublishingAuth: visitor tokens are signed (HS256) with privateKey. */
+/** GitBook's SitePublishingAuth: visitor tokens are signed (HS256) with privateKey, by the organization's own service (custom) or the visitor authentication integration installed on the site. */
 export interface PublishingAuth {
+  backend: 'custom' | 'integration';
+  /** The visitor authentication integration installed on the site, if any. */
+  integration?: string;
   privateKey: string;
   fallbackURL?: string;
   logoutURL?: string;
@@ -118,8 +121,8 @@ export interface PublishingAuth {
 
 export const getPublishingAuth = (organizationId: string, siteId: string) => api.get<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth`);
 /** An absent URL stays as it is; null unsets it. */
-export const updatePublishingAuth = (organizationId: string, siteId: string, body: { fallbackURL?: string | null; logoutURL?: string | null }) =>
-  api.patch<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth`, { backend: 'custom', ...body });
+export const updatePublishingAuth = (organizationId: string, siteId: string, body: { backend: PublishingAuth['backend']; fallbackURL?: string | null; logoutURL?: string | null }) =>
+  api.patch<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth`, body);
 export const regeneratePublishingAuth = (organizationId: string, siteId: string) =>
   api.post<PublishingAuth>(`${site(organizationId, siteId)}/publishing/auth/regenerate`);
 

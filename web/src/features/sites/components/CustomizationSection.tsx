@@ -1,11 +1,13 @@
 // How the site looks: the fields people change most, saved together, with the site
-// itself beside them in a frame that reloads after each save.
+// itself beside them in a frame that shows the unsaved values as they are chosen
+// (livePreview.ts) and reloads after each save.
 import { Button, ColorInput, Grid, Group, NativeSelect, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { formValues } from '../../../components/formValues.ts';
 import { putCustomization, type Customization, type Site } from '../api/sites.ts';
 import { useCustomization, useSiteMutation } from '../queries/sites.ts';
+import { canShowUnsaved, showInPreview } from './livePreview.ts';
 
 const THEMES = ['clean', 'muted', 'bold', 'gradient'].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }));
 const CORNERS = ['straight', 'rounded', 'circular'].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }));
@@ -15,6 +17,28 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
   const { data: customization, error } = useCustomization(organizationId, site.id);
   const [version, setVersion] = useState(0);
   const saving = useSiteMutation(organizationId, (body: Partial<Customization>) => putCustomization(organizationId, site.id, body));
+  const form = useRef<HTMLFormElement>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [live, setLive] = useState(false);
+  // Whether the form holds values not saved yet: a frame loaded then shows them again.
+  const edited = useRef(false);
+  // After the inputs have their new values (a colour picked in ColorInput's dropdown reaches its input on the next render).
+  const showUnsaved = () =>
+    requestAnimationFrame(() => {
+      edited.current = true;
+      if (!form.current) return;
+      const values = formValues(form.current);
+      setLive(
+        showInPreview(frame.current, {
+          primaryLight: values.primaryLight,
+          primaryDark: values.primaryDark,
+          corners: values.corners,
+          announcement: values.announcement === 'on',
+          message: values.message ?? '',
+          announcementStyle: values.announcementStyle,
+        }),
+      );
+    });
   return (
     <Grid gutter="lg">
       <Grid.Col span={{ base: 12, md: 5 }}>
@@ -22,6 +46,9 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
           <ErrorAlert error={error} />
           {customization && (
             <form
+              ref={form}
+              onChange={showUnsaved}
+              onInput={showUnsaved}
               onSubmit={(event) => {
                 event.preventDefault();
                 const values = formValues(event.currentTarget);
@@ -35,7 +62,12 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
                       style: values.announcementStyle,
                     },
                   },
-                  { onSuccess: () => setVersion((previous) => previous + 1) },
+                  {
+                    onSuccess: () => {
+                      edited.current = false;
+                      setVersion((previous) => previous + 1);
+                    },
+                  },
                 );
               }}
             >
@@ -51,8 +83,8 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
                 )}
                 <NativeSelect name="theme" label="Theme" defaultValue={customization.styling.theme} data={THEMES} />
                 <Group grow>
-                  <ColorInput name="primaryLight" label="Main colour (light)" defaultValue={customization.styling.primaryColor.light} format="hex" withEyeDropper={false} />
-                  <ColorInput name="primaryDark" label="Main colour (dark)" defaultValue={customization.styling.primaryColor.dark} format="hex" withEyeDropper={false} />
+                  <ColorInput name="primaryLight" label="Main colour (light)" defaultValue={customization.styling.primaryColor.light} format="hex" withEyeDropper={false} onChange={showUnsaved} />
+                  <ColorInput name="primaryDark" label="Main colour (dark)" defaultValue={customization.styling.primaryColor.dark} format="hex" withEyeDropper={false} onChange={showUnsaved} />
                 </Group>
                 <NativeSelect name="corners" label="Corners" defaultValue={customization.styling.corners} data={CORNERS} />
                 <NativeSelect
@@ -81,10 +113,15 @@ export function CustomizationSection({ organizationId, site }: { organizationId:
       <Grid.Col span={{ base: 12, md: 7 }}>
         <Stack gap="xs">
           <Text size="sm" c="dimmed">
-            Preview, as the organization's members read the site (published or not)
+            {live
+              ? "Preview, as the organization's members read the site (published or not): it shows your changes as you make them, and readers see them once saved"
+              : "Preview, as the organization's members read the site (published or not), as saved"}
           </Text>
           <iframe
             key={version}
+            ref={frame}
+            // Reloaded while the form holds unsaved values: they show again.
+            onLoad={() => (edited.current ? showUnsaved() : setLive(canShowUnsaved(frame.current)))}
             title={`Preview of ${site.title}`}
             src={site.urls.preview}
             style={{ width: '100%', height: 600, border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)', background: 'white' }}

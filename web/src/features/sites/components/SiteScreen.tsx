@@ -1,12 +1,13 @@
 // `/o/:org/sites/:siteId/`: one site: what it publishes, who may read it, how it looks,
 // and publishing it.
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { AdminFrame } from '../../settings/components/AdminFrame.tsx';
 import { setPublished } from '../api/sites.ts';
-import { useSite, useSiteMutation } from '../queries/sites.ts';
+import { useDeleteSite, useSite, useSiteMutation } from '../queries/sites.ts';
+import { ConfirmButton } from '../../settings/components/ConfirmButton.tsx';
 import { CustomizationSection } from './CustomizationSection.tsx';
 import { SectionsSection } from './SectionsSection.tsx';
 import { SiteSpacesSection } from './SiteSpacesSection.tsx';
@@ -26,6 +27,8 @@ function SiteDetails({ organizationId }: { organizationId: string }) {
   const { siteId = '' } = useParams();
   const { data: site, error } = useSite(organizationId, siteId);
   const publishing = useSiteMutation(organizationId, (published: boolean) => setPublished(organizationId, siteId, published));
+  const deleting = useDeleteSite(organizationId, siteId);
+  const navigate = useNavigate();
   if (error) return <ErrorAlert error={error} />;
   if (!site) return <FullPageLoader />;
   return (
@@ -45,17 +48,22 @@ function SiteDetails({ organizationId }: { organizationId: string }) {
           </Group>
         </div>
         {site.permissions.admin && (
-          <Button
-            color={site.published ? 'gray' : undefined}
-            variant={site.published ? 'default' : 'filled'}
-            loading={publishing.isPending}
-            onClick={() => publishing.mutate(!site.published)}
-          >
-            {site.published ? 'Unpublish' : 'Publish'}
-          </Button>
+          <Group gap="xs">
+            <Button
+              color={site.published ? 'gray' : undefined}
+              variant={site.published ? 'default' : 'filled'}
+              loading={publishing.isPending}
+              onClick={() => publishing.mutate(!site.published)}
+            >
+              {site.published ? 'Unpublish' : 'Publish'}
+            </Button>
+            <ConfirmButton size="sm" label={`Delete the site ${site.title}`} confirmLabel="Delete site" loading={deleting.isPending} onConfirm={() => deleting.mutate(undefined, { onSuccess: () => navigate(`/o/${organizationId}/sites`) })}>
+              Delete
+            </ConfirmButton>
+          </Group>
         )}
       </Group>
-      <ErrorAlert error={publishing.error} />
+      <ErrorAlert error={publishing.error ?? deleting.error} />
       {site.urls.published ? (
         <Alert variant="outline" color={TONES.success} role="status" title="Published" style={{ overflowWrap: 'anywhere' }}>
           Readers find it at{' '}

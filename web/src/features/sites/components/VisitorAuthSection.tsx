@@ -1,7 +1,9 @@
-// A visitor-auth site's settings: the key your service signs visitors' tokens with
-// (masked, to copy, or regenerated to refuse every token signed before), where a
-// visitor without a valid token is sent, and the sign-out the site's pages link to.
-import { Button, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+// A visitor-auth site's settings: who signs readers in (the organization's own service,
+// or the visitor authentication integration installed on the site), the key their
+// tokens are signed with (masked, to copy, or regenerated to refuse every token signed
+// before), where a visitor without a valid token is sent, and the sign-out the site's
+// pages link to.
+import { Button, Code, CopyButton, Group, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { formValues } from '../../../components/formValues.ts';
 import { ConfirmButton } from '../../settings/components/ConfirmButton.tsx';
@@ -11,6 +13,7 @@ import { usePublishingAuth, useSiteMutation } from '../queries/sites.ts';
 export function VisitorAuthSection({ organizationId, site }: { organizationId: string; site: Site }) {
   const { data: auth, error } = usePublishingAuth(organizationId, site.id, true);
   const regenerating = useSiteMutation(organizationId, () => regeneratePublishingAuth(organizationId, site.id));
+  const choosing = useSiteMutation(organizationId, (backend: PublishingAuth['backend']) => updatePublishingAuth(organizationId, site.id, { backend }));
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="visitor-auth-title">
       <Stack>
@@ -18,12 +21,27 @@ export function VisitorAuthSection({ organizationId, site }: { organizationId: s
           Visitor authentication
         </Title>
         <Text size="sm">
-          Your service signs a reader in, then sends them to the site with a token: a JWT signed with this key (HS256), as <Code>?jwt_token=…</Code>. Its
-          claims decide which conditional sections and variants they see. Keep the key secret.
+          A reader is signed in, then sent to the site with a token: a JWT signed with this key (HS256), as <Code>?jwt_token=…</Code>. Its claims decide
+          which conditional sections and variants they see. Keep the key secret.
         </Text>
-        <ErrorAlert error={error ?? regenerating.error} />
+        <ErrorAlert error={error ?? regenerating.error ?? choosing.error} />
         {auth && (
           <>
+            <Radio.Group
+              label="Who signs readers in"
+              description={
+                auth.integration
+                  ? undefined
+                  : 'To have an integration sign them in (Auth0, Okta, Azure AD…), install a visitor authentication integration on this site.'
+              }
+              value={auth.backend}
+              onChange={(backend) => choosing.mutate(backend as PublishingAuth['backend'])}
+            >
+              <Stack gap="xs" mt="xs">
+                <Radio value="custom" label="Your own service, which signs the tokens with the key below" />
+                <Radio value="integration" disabled={!auth.integration} label={auth.integration ? `The integration ${auth.integration}, installed on this site` : 'An integration installed on this site'} />
+              </Stack>
+            </Radio.Group>
             <Group gap="xs" wrap="wrap">
               <TextInput readOnly size="xs" type="password" value={auth.privateKey} aria-label="Signing key" style={{ flex: '1 1 12rem', minWidth: 0 }} />
               <CopyButton value={auth.privateKey}>
@@ -42,6 +60,12 @@ export function VisitorAuthSection({ organizationId, site }: { organizationId: s
                 A new key signs visitors' tokens now; tokens signed with the old one are refused.
               </Text>
             )}
+            {auth.backend === 'integration' && (
+              <Text size="sm">
+                A reader without a valid token is sent to {auth.integration} to sign in; it sends them back to the page they asked for with a token signed
+                with this key.
+              </Text>
+            )}
             <VisitorUrls organizationId={organizationId} site={site} auth={auth} />
           </>
         )}
@@ -51,7 +75,7 @@ export function VisitorAuthSection({ organizationId, site }: { organizationId: s
 }
 
 function VisitorUrls({ organizationId, site, auth }: { organizationId: string; site: Site; auth: PublishingAuth }) {
-  const saving = useSiteMutation(organizationId, (body: { fallbackURL: string | null; logoutURL: string | null }) => updatePublishingAuth(organizationId, site.id, body));
+  const saving = useSiteMutation(organizationId, (body: { fallbackURL: string | null; logoutURL: string | null }) => updatePublishingAuth(organizationId, site.id, { backend: auth.backend, ...body }));
   return (
     <form
       // Remounted with the stored values after each save, so that the fields show what the site keeps.

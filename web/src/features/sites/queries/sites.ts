@@ -34,3 +34,15 @@ export function useSiteMutation<Variables, Answer>(organizationId: string, mutat
   const client = useQueryClient();
   return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all(organizationId) }) });
 }
+
+/** Deleting a site: what was cached about it is dropped rather than asked again (it would answer 404), and the list of sites is asked again. */
+export function useDeleteSite(organizationId: string, siteId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => sites.deleteSite(organizationId, siteId),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: siteKeys.one(organizationId, siteId) });
+      return client.invalidateQueries({ queryKey: siteKeys.all(organizationId), exact: true });
+    },
+  });
+}
