@@ -9,7 +9,6 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import ajvFormats from 'ajv-formats';
 import { isEmoji } from '../lib/emoji.ts';
 import { isPageSlug } from '../content/changes.ts';
-import { pageTreeJson } from '../lib/pageTreeJson.ts';
 
 // ajv-formats is CommonJS: under ESM its function arrives as the default's default.
 const addFormats = ajvFormats.default;
@@ -52,15 +51,3 @@ const lazySerializers: SerializerFactory = (externalSchemas, options) => {
 };
 
 export const schemaController: FastifyServerOptions['schemaController'] = { compilersFactory: { buildSerializer: lazySerializers } };
-
-/**
- * For answers that hold a revision's whole page tree: fast-json-stringify's generic path
- * for objects open to more properties (a page's fields vary with its kind) serializes
- * field by field, twice JSON.stringify's time, and a large tree is written out in
- * pieces (lib/pageTreeJson.ts). A page list of 5,000 pages went from 60 to 30 ms, then
- * to ~20 ms.
- */
-export const serializePageTrees = {
-  serializerCompiler: ({ httpStatus }: { httpStatus?: string }) =>
-    (httpStatus === '200' ? pageTreeJson : JSON.stringify) as (data: unknown) => string,
-};

@@ -7,7 +7,7 @@ import type { TagEntry, TagLibrary } from '../content/tagLibrary.ts';
 import type { GitBlob, GitPaths, RevisionGitRow, RevisionRow } from '../db/schema.ts';
 import { signLink } from '../lib/signedLinks.ts';
 import { presentGitCommit } from './gitSync.ts';
-import { presentPageTree } from './page.ts';
+import { presentPageTree, type PresentedPage } from './page.ts';
 
 /** What a file's download link is made of: the server's address, the key that signs it, and the time it is made at. */
 export interface FileLinks {
@@ -85,13 +85,14 @@ export function presentTag(tag: TagEntry) {
   };
 }
 
-export function presentRevision(links: FileLinks, spaceId: string, view: PresentedRevision) {
+/** `pages`: its page tree when the caller has it presented, or an empty list to put the tree's JSON in place of (services/revisionContent.ts). */
+export function presentRevision(links: FileLinks, spaceId: string, view: PresentedRevision, pages?: PresentedPage[]) {
   const git = gitPathsOf(view);
   return {
     object: 'revision' as const,
     id: view.revision.id,
     parents: JSON.parse(view.revision.parents) as string[],
-    pages: presentPageTree(links.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages, !view.published),
+    pages: pages ?? presentPageTree(links.publicUrl, spaceId, view.tree, childrenOfSettledTree(view.tree), git.pages, !view.published),
     files: view.files.map((file) => presentFile(links, file, git.files[file.id], view.published)),
     reusableContents: view.reusables.map((reusable) => presentReusableContent(reusable, git.reusables?.[reusable.id])),
     tags: view.tags.tags.map(presentTag),

@@ -9,9 +9,9 @@ import { paginateList, type PageRequest } from '../db/pagination.ts';
 import { pagesReadBy } from '../content/adaptive.ts';
 import { publishedReaderClaims } from './publishedAccess.ts';
 import type { SpaceStanding } from '../policies/content.ts';
-import { fileLinks, pageDocumentJson, pageListJson, pageWithContentJson, reusableDocumentJson, type PageContentForm } from './revisionContent.ts';
+import { fileLinks, pageDocumentJson, pageListJson, pageWithContentJson, reusableDocumentJson, revisionJson, type PageContentForm } from './revisionContent.ts';
 import { gitPathsOf, loadRevision, pageAtPath, requireFile, requirePage, requireReusableContent, revisionGitOf, type RevisionView } from './revisions.ts';
-import { presentFile, presentReusableContent, presentRevision } from '../presenters/revision.ts';
+import { presentFile, presentReusableContent } from '../presenters/revision.ts';
 
 /** Which revision of a space to read: its current one, a given one, or a change request's. */
 export type RevisionSelector = ({ current: true } | { revisionId: string } | { changeRequest: string }) & {
@@ -53,8 +53,9 @@ function readBy(view: RevisionView, standing: SpaceStanding, actor: Actor): Revi
   return { ...view, ...pagesReadBy(view.tree, claims), published: true, claims };
 }
 
+/** The revision as JSON text (revisionJson). */
 export async function getRevisionContent(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {
-  return presentRevision(fileLinks(ctx), spaceId, await viewOf(ctx, actor, spaceId, selector));
+  return revisionJson(ctx, spaceId, await viewOf(ctx, actor, spaceId, selector));
 }
 
 export async function getPages(ctx: ServiceContext, actor: Actor, spaceId: string, selector: RevisionSelector) {

@@ -118,6 +118,8 @@ export class RevisionCaches {
    * such pages of a site took `npm start`'s process to 336 MB, and to 267 MB with this.
    */
   readonly documents = new WeightBoundedCache<string>(DOCUMENTS_KEPT, (json) => json.length, DOCUMENTS_KEPT / 4);
+  /** Conversions of markdown to documents under way, by the markdown's hash: an opening joins the one a save began ahead of it. */
+  readonly converting = new Map<string, Promise<string>>();
   /**
    * Each revision's links, parsed (services/links.ts). Bounded by what they weigh, a page
    * and each of its links and anchors one (~200 B each), 150,000 in all (~30 MB): the 100

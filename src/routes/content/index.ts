@@ -25,7 +25,6 @@ import type { PageRequest } from '../../lib/pageRequest.ts';
 import { NotFound } from '../../errors.ts';
 import type { PresentedPage } from '../../presenters/page.ts';
 import { IdParam, PageQuery, errors, listOf } from '../schemas.ts';
-import { serializePageTrees } from '../../plugins/validation.ts';
 
 const Nested = Type.Object({}, { additionalProperties: true, description: 'A page, with its own sub-pages' });
 
@@ -194,9 +193,9 @@ function contentRoutes(
           querystring: Type.Object(ContentQuery),
           response: { 200: RevisionSchema, ...errors(404) },
         },
-        ...serializePageTrees,
       },
-      (request) => getRevisionContent(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) }),
+      async (request, reply) =>
+        sendJsonText(reply, await getRevisionContent(ctx, request.actor, (request.params as Record<string, string>).spaceId, { ...selector(request.params as Record<string, string>), ...metadataOf(request.query) })),
     );
     app.get(
       `${prefix}/pages`,
