@@ -29,7 +29,7 @@ export type ContentChangeInput =
       at?: number;
       ref?: string;
     })
-  | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number })
+  | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number; href?: string })
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string }
   | { operation: 'insert_files'; files: FileInput[] };
@@ -176,6 +176,21 @@ export function applyBatch(
     return { ...read, body: resolveBatchRefs(read.body, refs, fileRefs) };
   };
   const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
+  /** Where a link page leads, and only a link page. */
+  const checkHref = (href: string, type: string, where: string) => {
+    if (type !== 'link') throw new InvalidChange(`${where}.href: only link pages lead elsewhere, this is a ${type}`);
+    if (!isSafeLinkUrl(href)) throw new InvalidChange(`${where}.href: a link page leads to a relative path or a URL of ${SAFE_LINK_SCHEMES.join(', ')}`);
+  };
+  /** A cover and a layout are a document page's; a cover's file is one of the change request's (a batch ref names a file of the batch). */
+  const checkLooks = (change: PageFields, type: string, where: string) => {
+    if ((change.cover || change.layout) && type !== 'document') throw new InvalidChange(`${where}: only document pages have a cover and a layout, this is a ${type}`);
+    for (const side of ['ref', 'refDark'] as const) {
+      const ref = change.cover?.[side];
+      if (ref?.kind !== 'file') continue;
+      ref.file = fileRefs.get(ref.file) ?? ref.file;
+      if (!files.some((file) => file.id === ref.file)) throw new InvalidChange(`${where}.cover.${side}.file: no file "${ref.file}" in this change request; insert it with insert_files first`);
+    }
+  };
   let tree = base;
   changes.forEach((change, index) => {
     const where = `changes[${index}]`;
@@ -191,10 +206,9 @@ export function applyBatch(
     if (change.operation === 'insert_page') {
       const type = change.type ?? 'document';
       if (type === 'link' && !change.href) throw new InvalidChange(`${where}.href: a link page needs the URL it links to`);
-      if (type === 'link' && !isSafeLinkUrl(change.href!)) {
-        throw new InvalidChange(`${where}.href: a link page leads to a relative path or a URL of ${SAFE_LINK_SCHEMES.join(', ')}`);
-      }
+      if (type === 'link') checkHref(change.href!, type, where);
       if (type !== 'document' && change.document !== undefined) throw new InvalidChange(`${where}.document: only document pages have content`);
+      checkLooks(change, type, where);
       if (type === 'document' && change.document === undefined) throw new InvalidChange(`${where}.document is required for a document page`);
       const { front, heading, body } = contentOf(change.document ?? '', where);
       const parentId = resolve(change.into) ?? null;
@@ -225,6 +239,8 @@ export function applyBatch(
       if (change.document !== undefined && current.meta.type !== 'document') {
         throw new InvalidChange(`${where}.document: only document pages have content, this is a ${current.meta.type}`);
       }
+      checkLooks(change, current.meta.type, where);
+      if (change.href !== undefined) checkHref(change.href, current.meta.type, where);
       const document = change.document !== undefined ? contentOf(change.document, where) : undefined;
       if (document) blobs.set(hashOf(document.body), document.body);
       const moves = change.into !== undefined || change.at !== undefined;
@@ -233,7 +249,13 @@ export function applyBatch(
       pageChange = {
         kind: 'update',
         id,
-        meta: { ...metaFields(change, `${where}.condition`), ...(document ? metaFields(document.front, FRONT_CONDITION(where)) : {}), ...(title !== undefined ? { title } : {}), updatedAt: now },
+        meta: {
+          ...metaFields(change, `${where}.condition`),
+          ...(document ? metaFields(document.front, FRONT_CONDITION(where)) : {}),
+          ...(title !== undefined ? { title } : {}),
+          ...(change.href !== undefined ? { href: change.href } : {}),
+          updatedAt: now,
+        },
         ...(document ? { blob: hashOf(document.body) } : {}),
         ...(moves ? { placement: { parentId, index: change.at } } : {}),
       };

@@ -2,7 +2,10 @@
 // returns a new tree and leaves the one given untouched; a batch of edits either
 // applies whole or throws ContentError naming what is wrong.
 import { ContentError, type Hash } from './objects.ts';
+import { isPageSlug, PAGE_SLUG_RULE } from './pageSlug.ts';
 import { childrenByParent, pageAndAncestors, type FlatPage, type FlatTree, type PageMeta } from './tree.ts';
+
+export { isPageSlug, PAGE_SLUG_RULE };
 
 export interface Placement {
   /** The parent page, or null for the top level. */
@@ -39,19 +42,6 @@ function renumber(tree: FlatTree, parentId: string | null): void {
  */
 function setInOrder(tree: FlatTree, siblings: FlatPage[]): void {
   siblings.forEach((sibling, index) => tree.set(sibling.id, sibling.index === index ? sibling : { ...sibling, index }));
-}
-
-/** What a page's slug may be, said for people (a refusal names it). */
-export const PAGE_SLUG_RULE = 'letters, digits and . _ + -, at most 100, with a letter or digit, not ending in .md';
-
-/**
- * Whether a page may have `slug`. GitBook keeps a file's name as its page's slug
- * (`disable_functions`, `Setup_Guide`, `performance.now-+-force-heavy-task`, `.pyc`), so
- * these characters stay; a slug ending in `.md` would read as the address of another
- * page's markdown (`<path>.md` on a site), and `.` or `..` alone as a step in a path.
- */
-export function isPageSlug(slug: string): boolean {
-  return slug.length <= 100 && /^[a-z0-9._+-]+$/i.test(slug) && /[a-z0-9]/i.test(slug) && !/\.md$/i.test(slug);
 }
 
 function checkSlug(tree: FlatTree, page: FlatPage): void {

@@ -19,6 +19,17 @@ export interface PageFields {
   noRobotsIndex?: boolean;
   /** Adaptive content: when readers of published content see the page; '' removes it. Stored as Git Sync's front matter names it, `if`. */
   condition?: string;
+  /** GitBook's RevisionPageDocumentCover: an image of the change request's files or a URL; null removes it. */
+  cover?: PageCover | null;
+  /** GitBook's RevisionPageLayoutOptions given; those left out take GitBook's defaults. */
+  layout?: Record<string, boolean | string>;
+}
+
+export interface PageCover {
+  ref: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  refDark?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos?: number;
+  height?: number;
 }
 
 export interface ReadDocument {
@@ -71,6 +82,8 @@ export function metaFields(fields: PageFields, conditionField: string): Partial<
   for (const key of ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const) {
     if (fields[key] !== undefined) meta[key] = fields[key] as never;
   }
+  if (fields.cover !== undefined) meta.cover = fields.cover ?? undefined;
+  if (fields.layout !== undefined) meta.layout = fields.layout;
   if (fields.condition !== undefined) meta.if = fields.condition === '' ? undefined : checkedCondition(conditionField, fields.condition);
   return meta;
 }

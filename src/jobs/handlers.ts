@@ -6,7 +6,7 @@ import { GIT_SYNC_JOB, runGitSync } from '../services/gitSyncRun.ts';
 import { CHECK_LINKS_JOB, checkLinks } from '../services/links.ts';
 import { SEND_MAIL_JOB, sendMail } from '../services/mail.ts';
 import { PROCESS_OPENAPI_SPEC_JOB, processOpenApiSpec } from '../services/openApiSpecs.ts';
-import { PREPARE_DOCUMENTS_JOB, prepareShownSpacesDocuments } from '../services/pageDocuments.ts';
+import { PREPARE_DOCUMENTS_JOB, PREPARE_WRITTEN_DOCUMENTS_JOB, prepareShownSpacesDocuments, prepareWrittenDocuments } from '../services/pageDocuments.ts';
 import { CATCH_UP_SEARCH_JOB, catchUpStaleSpaces } from '../services/search.ts';
 import { PURGE_SPACE_JOB, purgeDeletedSpace } from '../services/spaces.ts';
 import type { JobHandler } from './queue.ts';
@@ -23,5 +23,6 @@ export const jobHandlers: Record<string, JobHandler> = {
   [PRUNE_EVENTS_JOB]: pruneEvents,
   [CATCH_UP_SEARCH_JOB]: catchUpStaleSpaces,
   [PREPARE_DOCUMENTS_JOB]: prepareShownSpacesDocuments,
+  [PREPARE_WRITTEN_DOCUMENTS_JOB]: prepareWrittenDocuments,
   [SEND_MAIL_JOB]: sendMail,
 };

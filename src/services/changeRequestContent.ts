@@ -12,6 +12,7 @@ import { updateChangeRequest } from '../db/repos/changeRequests.ts';
 import { isRevisionOfSpace } from '../db/repos/revisions.ts';
 import { lockRow } from '../db/dialect.ts';
 import { baseOf, type Db, type ChangeRequestWithAuthor, type SpaceRow } from '../db/schema.ts';
+import { enqueueJob, startJobSoon } from '../jobs/queue.ts';
 import { isoNow } from '../lib/clock.ts';
 import { presentBatchOutcome, presentConflicts } from '../presenters/changeRequestContent.ts';
 import { runSized } from '../workers/pool.ts';
@@ -20,6 +21,7 @@ import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
 import { presentChangeRequestOf, requireChangeRequest } from './changeRequests.ts';
 import { fetchFileSources } from './fileSources.ts';
+import { PREPARE_WRITTEN_DOCUMENTS_JOB, prepareWrittenDocuments, type WrittenDocuments } from './pageDocuments.ts';
 import { isPlanned, MergeNeeded, withPlannedMerge, type PlannedMerge } from './plannedMerge.ts';
 import { listsOf, presentFile, requireRevision, treeOf } from './revisionContent.ts';
 import { storeRevision } from './revisions.ts';
@@ -83,7 +85,8 @@ export async function editChangeRequestContent(
 ) {
   const written = await writeJsonDocuments(changes);
   const fetched = await fetchFileSources(ctx, changes);
-  const { presented, outcome } = await ctx.db.transaction().execute(async (trx) => {
+  const writtenMarkdown = new Set(written.values());
+  const { presented, outcome, preparing } = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
     const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
@@ -98,8 +101,14 @@ export async function editChangeRequestContent(
     const revisionId = await storeRevision(ctx, trx, { tree, files, reusables, tags }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
     await updateChangeRequest(trx, changeRequest.id, { revision_id: revisionId, updated_at: isoNow(ctx.clock) });
     await alsoInTransaction?.(trx, revisionId);
-    return { presented: await presentChangeRequestOf(ctx, trx, space, changeRequest.id), outcome };
+    const writtenBlobs = [...blobs].filter(([, markdown]) => writtenMarkdown.has(markdown)).map(([hash]) => hash);
+    const preparing =
+      writtenBlobs.length === 0
+        ? undefined
+        : await enqueueJob(trx, ctx.clock, PREPARE_WRITTEN_DOCUMENTS_JOB, { spaceId, changeRequestId: changeRequest.id, revisionId, blobs: writtenBlobs } satisfies WrittenDocuments);
+    return { presented: await presentChangeRequestOf(ctx, trx, space, changeRequest.id), outcome, preparing };
   });
+  if (preparing) startJobSoon(ctx, preparing, prepareWrittenDocuments);
   const insertedFiles = outcome.insertedFiles.map((file) => presentFile(ctx, file));
   return { changeRequest: presented, ...presentBatchOutcome(ctx.config.publicUrl, spaceId, presented.id, outcome.pages, insertedFiles) };
 }

@@ -10,6 +10,7 @@
 import type { JSONDocument } from '../content/document.ts';
 import { inReadingOrder, type FlatPage } from '../content/tree.ts';
 import { sitesShowingSpaces, spacesShownBySites } from '../db/repos/siteStructure.ts';
+import { findChangeRequest } from '../db/repos/changeRequests.ts';
 import { findPageDocument, insertPageDocument, storedDocumentHashes } from '../db/repos/pageDocuments.ts';
 import { findSpace } from '../db/repos/spaces.ts';
 import { findSetting, writeSetting } from '../db/repos/settings.ts';
@@ -27,12 +28,19 @@ import { loadRevision, markdownOf } from './revisions.ts';
 /** Inflating on libuv's threads: a large document would hold the event loop for milliseconds. */
 const inflated = promisify(inflate);
 
-async function convert(ctx: ServiceContext, page: { blob: string }, priority?: Priority): Promise<string> {
-  const markdown = await markdownOf(ctx, ctx.db, page);
-  const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, { priority });
-  await insertPageDocument(ctx.db, { hash: page.blob, document: stored, conversion: DOCUMENT_CONVERSION, created_at: isoNow(ctx.clock) });
-  ctx.revisions.documents.keep(page.blob, json);
-  return json;
+/** Converts a page's markdown and stores the document; a conversion of the same content under way is joined, not begun again. */
+function convert(ctx: ServiceContext, page: { blob: string }, priority?: Priority): Promise<string> {
+  const underWay = ctx.revisions.converting.get(page.blob);
+  if (underWay) return underWay;
+  const converting = (async () => {
+    const markdown = await markdownOf(ctx, ctx.db, page);
+    const { json, stored } = await runSized('documentAsWritten', { markdown }, markdown.length, { priority });
+    await insertPageDocument(ctx.db, { hash: page.blob, document: stored, conversion: DOCUMENT_CONVERSION, created_at: isoNow(ctx.clock) });
+    ctx.revisions.documents.keep(page.blob, json);
+    return json;
+  })().finally(() => ctx.revisions.converting.delete(page.blob));
+  ctx.revisions.converting.set(page.blob, converting);
+  return converting;
 }
 
 /** The document stored for this content, if any, kept in memory from now on. */
@@ -75,6 +83,32 @@ export async function prepareSpaceDocuments(ctx: ServiceContext, spaceId: string
 }
 
 export const PREPARE_DOCUMENTS_JOB = 'prepare-documents';
+
+export const PREPARE_WRITTEN_DOCUMENTS_JOB = 'prepare-written-documents';
+
+export interface WrittenDocuments {
+  spaceId: string;
+  changeRequestId: string;
+  /** The change request's revision the documents were written in. */
+  revisionId: string;
+  blobs: string[];
+}
+
+/**
+ * After a save of JSON documents (the editor's): the documents of the pages it wrote,
+ * made ahead, since the writer's next opening of a page reads its document, and
+ * converting the markdown of a page of 5,000 blocks took 2-4 s of that opening
+ * (bench/editor-browser.ts). A save a later one superseded before this ran is skipped:
+ * an editor saves every few seconds, and its latest content is what opens next.
+ */
+export async function prepareWrittenDocuments(ctx: ServiceContext, written: WrittenDocuments): Promise<void> {
+  const changeRequest = await findChangeRequest(ctx.db, written.spaceId, written.changeRequestId);
+  if (changeRequest?.revision_id !== written.revisionId) return;
+  const stored = await storedDocumentHashes(ctx.db, written.blobs, DOCUMENT_CONVERSION);
+  for (const blob of written.blobs) {
+    if (!stored.has(blob) && ctx.revisions.documents.get(blob) === undefined) await convert(ctx, { blob }, 'background');
+  }
+}
 
 /** The job queued when the conversion moved (followConversionChange): the documents of every space a site shows, made ahead of their readers again. */
 export async function prepareShownSpacesDocuments(ctx: ServiceContext): Promise<void> {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
 import { buildOrganization } from '../helpers/factories.ts';
 import { pdfText } from '../helpers/pdf.ts';
@@ -124,6 +124,28 @@ describe('GitBook content through the API', () => {
     const answered = (await call('GET', `/content/page/${id}`, undefined, { format: 'document' })).body.document;
     expect(answered.nodes.map((node: any) => node.type)).toEqual(['hint', 'math', 'embed']);
     expect(answered.nodes[1].data).toEqual({ formula: 'e^{i\\pi} + 1 = 0' });
+  });
+
+  it("makes a page's document ahead once an editor saves it as a JSONDocument, for the change request's latest save only", async () => {
+    const { call } = await setup();
+    const changeRequest = (await call('POST', '/change-requests', {})).body;
+    const paragraph = (text: string) => ({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] });
+    const documents = () => testApp.database.db.selectFrom('page_documents').select('hash').execute();
+    const before = new Set((await documents()).map((row) => row.hash));
+    const inserted = await call('POST', `/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Saved ahead', document: { document: paragraph('First words.') } }] }, { compat: 'false' });
+    const page = inserted.body.changes[0].page.id;
+    // Two saves in a row, as an editor makes them: the document of the last is made, whichever of the first's has run.
+    for (const text of ['Second words.', 'Last words.']) {
+      expect((await call('POST', `/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page, document: { document: paragraph(text) } }] })).status).toBe(200);
+    }
+    const markdownOfLast = (await call('GET', `/change-requests/${changeRequest.id}/content/page/${page}`, undefined, { format: 'markdown' })).body.markdown;
+    expect(markdownOfLast).toBe('Last words.\n');
+    const preparing = () => testApp.database.db.selectFrom('jobs').select('id').where('kind', '=', 'prepare-written-documents').execute();
+    await vi.waitFor(async () => expect(await preparing()).toEqual([]), { timeout: 10_000 });
+    const made = (await documents()).filter((row) => !before.has(row.hash)).map((row) => row.hash);
+    // The reading finds the document made ahead: no document is made for it.
+    expect((await call('GET', `/change-requests/${changeRequest.id}/content/page/${page}`, undefined, { format: 'document' })).body.document.nodes[0].nodes[0].leaves[0].text).toBe('Last words.');
+    expect((await documents()).filter((row) => !before.has(row.hash)).map((row) => row.hash)).toEqual(made);
   });
 
   it("refuses a malformed JSONDocument with a 400 naming where it is wrong, an emoji's code naming no character too", async () => {

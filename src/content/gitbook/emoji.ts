@@ -13,7 +13,7 @@ import { emojiToName, nameToEmoji } from 'gemoji';
 const SHORTCODE = /(?<![\p{L}\p{N}]):([a-z0-9_+-]+):(?![\p{L}\p{N}])/gu;
 
 /** An emoji's code as the document holds it: its code points in hex, joined by dashes. */
-function codeOf(glyph: string): string {
+export function codeOf(glyph: string): string {
   return [...glyph].map((char) => char.codePointAt(0)!.toString(16)).join('-');
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../../services/changeRequestContent.ts';
 import { SAFE_LINK_SCHEMES } from '../../content/gitbook/safety.ts';
 import { PAGE_SLUG_RULE } from '../../content/changes.ts';
+import type { PageCover } from '../../content/pageFields.ts';
 import { changeRequestPdfLink } from '../../services/pdf.ts';
 import { IdParam, PageQuery, UserSchema, errors, listOf } from '../schemas.ts';
 import { FileSchema } from '../content/index.ts';
@@ -48,6 +49,14 @@ const ChangeRequestSchema = Type.Object({
   urls: Type.Object({ location: Type.String(), app: Type.String() }),
 });
 
+const CoverRef = {
+  oneOf: [
+    { type: 'object', required: ['kind', 'file'], properties: { kind: { type: 'string', enum: ['file'] }, file: { type: 'string', minLength: 1, maxLength: 100 } } },
+    { type: 'object', required: ['kind', 'url'], properties: { kind: { type: 'string', enum: ['url'] }, url: { type: 'string', maxLength: 2048, pattern: '^https?://' } } },
+  ],
+};
+/** GitBook's layout options that show or hide a part of the page. */
+const LAYOUT_SWITCHES = ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions', 'anchors'] as const;
 const PageFields = {
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, format: 'page-slug', description: `The page's name in its parent's path: ${PAGE_SLUG_RULE}` })),
@@ -57,6 +66,27 @@ const PageFields = {
   hidden: Type.Optional(Type.Boolean()),
   noIndex: Type.Optional(Type.Boolean()),
   noRobotsIndex: Type.Optional(Type.Boolean()),
+  cover: Type.Optional(
+    Type.Unsafe<PageCover | null>({
+      type: 'object',
+      nullable: true,
+      additionalProperties: false,
+      required: ['ref'],
+      properties: { ref: CoverRef, refDark: CoverRef, yPos: { type: 'number' }, height: { type: 'number', minimum: 10, maximum: 700 } },
+      description: "GitBook's page cover: an image of the change request's files ({kind: 'file', file}) or a URL; null removes it",
+    }),
+  ),
+  layout: Type.Optional(
+    Type.Object(
+      {
+        width: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['default', 'wide'] })),
+        coverSize: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['hero', 'full', 'background'] })),
+        coverMask: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['none', 'radial'] })),
+        ...Object.fromEntries(LAYOUT_SWITCHES.map((option) => [option, Type.Optional(Type.Boolean())])),
+      },
+      { additionalProperties: false, description: "GitBook's layout options of a document page (which parts show); those left out take GitBook's defaults" },
+    ),
+  ),
   condition: Type.Optional(
     Type.String({ maxLength: 1000, description: "Adaptive content: readers of published content are shown the page when their claims meet it (visitor.claims.plan == \"pro\"); \"\" removes it" }),
   ),
@@ -102,6 +132,7 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       operation: Type.Literal('update_page'),
       page: IdParam('The page (or a batch ref)'),
       document: Type.Optional(DocumentSchema),
+      href: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Where a link page leads now' })),
       into: Type.Optional(Type.Unsafe<string | null>({ type: 'string', maxLength: 100, nullable: true })),
       at: Type.Optional(Type.Integer({ minimum: 0 })),
       ...PageFields,
