@@ -1,17 +1,18 @@
 // `/s/:spaceId/~/changes/:number/<page path>`: a change request read-only: its subject,
 // status and author, the pages it adds, edits or removes, and each of them as it proposes it.
-// With `?edit`, the open page in the editor (its own chunk) for the change request's writer.
-import { Alert, Anchor, Button, Container, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+// With `?edit`, the open page in the editor (its own chunk) for the change request's writer,
+// beside the change request's page tree, which they edit there too.
+import { Alert, Anchor, Box, Button, Container, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useDocumentTitle, useMediaQuery } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { LoadFailure } from '../../../components/LoadFailure.tsx';
 import type { ContentSource } from '../../pages/api/content.ts';
 import { useSession } from '../../auth/queries/authState.ts';
-import { indexPages } from '../../pages/components/pageTree.ts';
+import { indexPages, type PageIndex } from '../../pages/components/pageTree.ts';
 import { PageView } from '../../pages/components/PageView.tsx';
 import { useContent } from '../../pages/queries/content.ts';
 import { SpaceBreadcrumbs } from '../../spaces/components/SpaceBreadcrumbs.tsx';
@@ -20,9 +21,11 @@ import { useSpace } from '../../spaces/queries/spaces.ts';
 import { getChangeRequestPdf, type ChangeRequest } from '../api/changeRequests.ts';
 import { useChangeRequest } from '../queries/changeRequests.ts';
 import { changedPages } from './changedPages.ts';
+import { loadEditablePageTree, loadPageEditor } from './editing.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 
-const PageEditor = lazy(async () => ({ default: (await import('../../../editor/PageEditor.tsx')).PageEditor }));
+const EditablePageTree = lazy(async () => ({ default: (await loadEditablePageTree()).EditablePageTree }));
+const PageEditor = lazy(async () => ({ default: (await loadPageEditor()).PageEditor }));
 
 const CHANGE_LABELS = { added: 'Added', edited: 'Edited', removed: 'Removed' } as const;
 
@@ -37,7 +40,7 @@ export function ChangeRequestScreen() {
   if (!space.data || !changeRequest.data) return <FullPageLoader />;
   const cr = changeRequest.data;
   return (
-    <Container size="md" py="lg">
+    <Container size={editing ? 'xl' : 'md'} py="lg">
       <Stack gap="md">
         <SpaceBreadcrumbs space={space.data} />
         <Group gap="sm" wrap="nowrap" align="flex-start">
@@ -79,11 +82,13 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
   const index = useMemo(() => (proposed.data ? indexPages(proposed.data.pages) : undefined), [proposed.data]);
   const changes = useMemo(() => (proposed.data && initial.data ? changedPages(initial.data.pages, proposed.data.pages) : undefined), [proposed.data, initial.data]);
   const basePath = `/s/${spaceId}/~/changes/${changeRequest.number}`;
+  const writing = editing && !readOnly;
+  useFollowOpenPage(index, path, basePath, writing);
   const error = proposed.error ?? initial.error;
   if (error) return <ErrorAlert error={error} />;
   if (!changes || !index || !proposed.data) return <Skeleton height={80} aria-label="Loading the changed pages" />;
   const open = path ? index.byPath.get(path) : undefined;
-  return (
+  const screen = (
     <Stack gap="md">
       <section aria-labelledby="changed-pages">
         <Title order={2} size="h4" id="changed-pages" mb="xs">
@@ -139,6 +144,57 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
       )}
     </Stack>
   );
+  if (!writing) return screen;
+  return (
+    <Grid gutter="lg">
+      <Grid.Col span={{ base: 12, md: 3 }}>
+        <PagesPanel>
+          <Suspense fallback={<Skeleton height={120} aria-label="Loading the pages" />}>
+            <EditablePageTree spaceId={spaceId} changeRequestId={changeRequest.id} index={index} files={proposed.data.files} currentPageId={open?.page.id} basePath={basePath} />
+          </Suspense>
+        </PagesPanel>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 9 }}>{screen}</Grid.Col>
+    </Grid>
+  );
+}
+
+/** The change request's pages beside the editor; on a narrow screen folded above it, so that the page being written comes first. */
+function PagesPanel({ children }: { children: React.ReactNode }) {
+  const narrow = useMediaQuery('(max-width: 61.99em)');
+  const [shown, setShown] = useState(false);
+  return (
+    <Box component="nav" aria-label="Pages" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)', padding: '0.25rem' }}>
+      {narrow && (
+        <Button variant="subtle" color="gray" fullWidth justify="space-between" aria-expanded={shown} onClick={() => setShown(!shown)} rightSection={<span aria-hidden="true">{shown ? '▴' : '▾'}</span>}>
+          Pages
+        </Button>
+      )}
+      {/* Hidden, not unmounted: a page's settings open from the tree stay open when the screen narrows. */}
+      <Box display={narrow && !shown ? 'none' : undefined}>{children}</Box>
+    </Box>
+  );
+}
+
+/**
+ * The writer stays on the page they are writing when its address changes (a rename or a
+ * move in the page tree) and goes to the first page when it is deleted.
+ */
+function useFollowOpenPage(index: PageIndex | undefined, path: string, basePath: string, writing: boolean) {
+  const navigate = useNavigate();
+  const openId = useRef<string>(undefined);
+  useEffect(() => {
+    if (!index || !writing) return;
+    const open = path ? index.byPath.get(path) : undefined;
+    if (open) {
+      openId.current = open.page.id;
+      return;
+    }
+    if (!openId.current) return;
+    const moved = index.byId.get(openId.current)?.page.path ?? index.first?.path;
+    openId.current = undefined;
+    if (moved !== undefined) void navigate(`${basePath}/${moved}?edit`, { replace: true });
+  }, [index, path, basePath, writing, navigate]);
 }
 
 /** Exports the proposed content as a PDF: it is made when the link opens, which takes a while for a large space, so the wait is said. */

@@ -4,7 +4,7 @@ import { Anchor, Box, Text, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ancestorsOf, visibleRows, type PageIndex } from './pageTree.ts';
+import { ancestorsOf, rowAfterKey, visibleRows, type PageIndex } from './pageTree.ts';
 
 const ROW_HEIGHT = 34;
 
@@ -48,18 +48,14 @@ export function PageTree({ index, currentPageId, basePath, onNavigate }: Props) 
     if (!row) return;
     const index = Number(row.dataset.index);
     const entry = rows[index];
-    let next = index;
-    if (event.key === 'ArrowDown') next = Math.min(rows.length - 1, index + 1);
-    else if (event.key === 'ArrowUp') next = Math.max(0, index - 1);
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = rows.length - 1;
-    else if ((event.key === 'ArrowRight' || event.key === 'ArrowLeft') && entry.hasChildren && entry.page.type !== 'group') {
-      if (expanded.has(entry.page.id) !== (event.key === 'ArrowRight')) toggle(entry.page.id);
-    } else return;
+    let next = rowAfterKey(rows, index, event.key);
+    if (next === undefined) {
+      if ((event.key === 'ArrowRight' || event.key === 'ArrowLeft') && entry.hasChildren && entry.page.type !== 'group') {
+        if (expanded.has(entry.page.id) !== (event.key === 'ArrowRight')) toggle(entry.page.id);
+        next = index;
+      } else return;
+    }
     event.preventDefault();
-    // A group's title is no stop: it holds nothing to focus.
-    const step = next > index || event.key === 'Home' ? 1 : -1;
-    while (rows[next]?.page.type === 'group' && rows[next + step]) next += step;
     if (next === index || rows[next].page.type === 'group') return;
     virtualizer.scrollToIndex(next, { align: 'auto' });
     // The row is in the page once the list has rendered its new window.

@@ -1,7 +1,7 @@
-// Starts reading a space and its page tree as soon as its address is opened, and loading
-// the code of the frame and the screen, all at once rather than each after the one before
-// (the session's check, the frame, the screen, its data): for a space of thousands of
-// pages this is most of the wait (routes.tsx names this as the route's loader).
+// Starts reading a space and its page tree as soon as its address is opened, at once
+// rather than after the session's check, the frame and the screen: for a space of
+// thousands of pages this is most of the wait (routes.tsx's loadSpace, the route's
+// loader, also starts loading the frame's and the screen's code).
 import type { LoaderFunctionArgs } from 'react-router';
 import { queryClient } from '../../../api/queryClient.ts';
 import { getSpace } from '../../spaces/api/spaces.ts';
@@ -16,8 +16,5 @@ export function prefetchSpace({ params }: LoaderFunctionArgs): null {
   // Not awaited: the screen renders at once and waits on the same queries. A failure is the screen's to show.
   void queryClient.prefetchQuery({ queryKey: spaceKeys.space(spaceId), queryFn: () => getSpace(spaceId) });
   void queryClient.prefetchQuery({ queryKey: contentKeys.content(spaceId, source), queryFn: () => getContent(spaceId, source) });
-  // The same modules the routes load when shown; a failure to load shows there.
-  void import('../../../layout/AppLayout.tsx').catch(() => {});
-  void import('../components/SpaceScreen.tsx').catch(() => {});
   return null;
 }
