@@ -13,6 +13,7 @@ import { benchAppSpace } from './app-space.ts';
 import { benchContent } from './content.ts';
 import { benchConvert } from './convert.ts';
 import { benchEditor } from './editor.ts';
+import { benchEditorBrowser, GIVE_UP_MS, percentile } from './editor-browser.ts';
 import { benchEvents } from './events.ts';
 import { benchGitPush, benchGitSync, type PushPhases } from './git-sync.ts';
 import { benchHighlight } from './highlight.ts';
@@ -65,10 +66,11 @@ const benchmarks: Benchmark[] = [
     run: async () => {
       const result = await benchAppSpace();
       if (typeof result === 'string') return [result];
-      const p50 = summarize(result.interactiveMs).p50;
+      const p50 = summarize(result.readyMs).p50;
       return [
-        `${result.pages} pages (the tree ${(result.contentBytes / 1024 / 1024).toFixed(1)} MB as JSON): interactive after ${p50.toFixed(0)} ms p50, ` +
-          `${Math.max(...result.interactiveMs).toFixed(0)} ms at most (of ${result.interactiveMs.length})${p50 < 1000 ? '' : ' — over the 1 s target'}; ` +
+        `${result.pages} pages (the tree ${(result.contentBytes / 1024 / 1024).toFixed(1)} MB as JSON): interactive after ${p50.toFixed(0)} ms p50 as the page sees it, ` +
+          `${Math.max(...result.readyMs).toFixed(0)} ms at most (of ${result.readyMs.length})${p50 < 1000 ? '' : ' — over the 1 s target'}; ` +
+          `${summarize(result.interactiveMs).p50.toFixed(0)} ms p50 as the driver sees it, its own waits included; ` +
           `the tree's answer in after ${summarize(result.treeAnsweredMs).p50.toFixed(0)} ms p50; the page's main thread busy ${summarize(result.mainThreadMs).p50.toFixed(0)} ms p50; ` +
           `load average ${result.loadAverage.toFixed(1)}`,
       ];
@@ -100,6 +102,40 @@ const benchmarks: Benchmark[] = [
         `${(result.bytes / 1000).toFixed(0)} KB, ${result.blocks} top-level blocks, ${result.same ? 'given back byte for byte' : 'NOT GIVEN BACK UNCHANGED'}: ` +
           `document → ProseMirror JSON ${times(result.toJsonMs)}, → node ${times(result.toNodeMs)}; ` +
           `ProseMirror JSON → document ${times(result.fromJsonMs)}, node → document ${times(result.fromNodeMs)}; the JSON copy ${result.baselineMs.toFixed(1)} ms`,
+      ];
+    },
+  },
+  {
+    name: 'editor-browser',
+    title:
+      "The editor in Chromium on a page of 5,000 blocks: navigation to the editor focused and taking a key (target < 1 s; median of 5, nothing cached but the session), " +
+      'and 200 characters typed at a fixed rate, each key\'s interaction to next paint by the Event Timing API (target < 100 ms at p95); beside the same page read-only and a page of 50 blocks',
+    withoutDatabase: true,
+    run: async () => {
+      const result = await benchEditorBrowser();
+      if (typeof result === 'string') return [result];
+      const median = (values: number[]) => percentile(values, 0.5);
+      const load = (value: number) => `load average ${value.toFixed(1)}`;
+      const inp = (value: number) => (value === 0 ? '< 16 ms' : `${value.toFixed(0)} ms`);
+      const opening = (label: string, opened: typeof result.openBig, baseline?: number) =>
+        opened.readyMs.length === 0 ? `${label}: not ready within ${GIVE_UP_MS / 1000} s; ${load(opened.loadAverage)}` :
+        `${label}: ${median(opened.readyMs).toFixed(0)} ms p50, ${Math.max(...opened.readyMs).toFixed(0)} ms at most (of ${opened.readyMs.length})` +
+        `${opened.wholeMs.length > 0 ? `, every block drawn at ${median(opened.wholeMs).toFixed(0)} ms p50` : ''}` +
+        `${baseline ? `, ${(median(opened.readyMs) / baseline).toFixed(2)}× the 5,000-block page read-only` : ''}; ${load(opened.loadAverage)}`;
+      const typing = (label: string, typed: typeof result.typingSmall) =>
+        `${label}, ${typed.rate} keys/s offered: interaction to next paint p50 ${inp(percentile(typed.interactionMs, 0.5))}, p95 ${inp(percentile(typed.interactionMs, 0.95))}, ` +
+        `at most ${inp(Math.max(...typed.interactionMs))} (${typed.interactionMs.filter((value) => value > 0).length} of ${typed.interactionMs.length} keys 16 ms or more); ` +
+        `tasks over 50 ms: ${typed.longTasksMs.length}${typed.longTasksMs.length ? `, the longest ${Math.max(...typed.longTasksMs).toFixed(0)} ms` : ''}; ${load(typed.loadAverage)}`;
+      const readOnly = median(result.readBig.readyMs);
+      return [
+        `the big page: ${result.bigBlocks} top-level blocks, ${(result.bigBytes / 1024 / 1024).toFixed(1)} MB of JSON; the small one ${result.smallBlocks} blocks`,
+        opening('5,000 blocks, the editor ready for typing', result.openBig, readOnly) + (result.openBig.readyMs.length > 0 && median(result.openBig.readyMs) < 1000 ? '' : ' — over the 1 s target'),
+        opening('5,000 blocks read-only (baseline), its last block shown', result.readBig),
+        opening('50 blocks, the editor ready for typing (baseline)', result.openSmall, readOnly),
+        opening('5,000 blocks, a returning writer (the app\'s code cached), the editor ready for typing', result.openBigReturning) + (result.openBigReturning.readyMs.length > 0 && median(result.openBigReturning.readyMs) < 1000 ? '' : ' — over the 1 s target'),
+        opening('50 blocks, a returning writer (baseline)', result.openSmallReturning),
+        ...result.typingBig.map((typed) => typing('typing into 5,000 blocks', typed)),
+        typing('typing into 50 blocks (baseline)', result.typingSmall),
       ];
     },
   },

@@ -2,50 +2,29 @@
 // markdown shortcuts make GitBook's blocks and marks, what is typed is saved into the
 // change request (the API gives back exactly that), undo takes back the last typing,
 // and a reader is offered no Edit, reads the edit path, and is refused by the API.
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { callAsSession, describeInBrowser, expectAccessible, screenshot, useBrowser, watchPolicy } from '../helpers/browser.ts';
+import { editorBox, leaves, seedSpace, setUpOrganization, waitSaved, type Api } from '../helpers/writing.ts';
 import { runCli } from '../helpers/process.ts';
-
-const admin = { organization: 'Acme Docs', name: 'Ada Admin', email: 'ada@acme.test', password: 'correct horse battery' };
-
-/** A text's words and each leaf's marks, as GitBook writes them. */
-const leaves = (node: any) =>
-  node.nodes.flatMap((child: any) => (child.object === 'text' ? child.leaves.map((leaf: any) => ({ text: leaf.text, marks: leaf.marks.map((mark: any) => mark.type) })) : []));
 
 describeInBrowser('writing a page', () => {
   const harness = useBrowser();
   let context: BrowserContext;
   let organizationId: string;
-  let token: string;
+  let api: Api;
   const ids = { space: '', page: '' };
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${harness.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
-
   beforeAll(async () => {
-    context = await harness.newContext();
-    const setup = await context.request.post('/auth/setup', { data: admin });
-    expect(setup.status()).toBe(201);
-    organizationId = (await setup.json()).organization.id;
-    token = (await callAsSession(context, 'POST', '/v1/user/tokens', { label: 'seed', scope: 'write' })).body.token;
-    ids.space = (await api('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Handbook' })).body.id;
-    const seed = (await api('POST', `/v1/spaces/${ids.space}/change-requests`, { subject: 'First page' })).body;
-    expect((await api('POST', `/v1/spaces/${ids.space}/change-requests/${seed.id}/content`, { changes: [{ operation: 'insert_page', document: '# Guide\n\nWelcome to the handbook.' }] })).status).toBe(200);
-    expect((await api('POST', `/v1/spaces/${ids.space}/change-requests/${seed.id}/merge`)).status).toBe(200);
-    ids.page = (await api('GET', `/v1/spaces/${ids.space}/content`)).body.pages[0].id;
+    ({ context, organizationId, api } = await setUpOrganization(harness));
+    const seeded = await seedSpace(api, organizationId, 'Handbook', ['# Guide\n\nWelcome to the handbook.']);
+    ids.space = seeded.space;
+    ids.page = seeded.pages[0];
   }, 60_000);
 
   const shown = (locator: Locator) => expect.poll(() => locator.isVisible(), { timeout: 10_000 }).toBe(true);
-  const editor = (page: Page) => page.getByRole('textbox', { name: /the page's content/ });
-  /** The save status reads Saved; when saving failed, the failure says why. */
-  const saved = async (page: Page) => {
-    const status = page.getByRole('status').filter({ hasText: /^(Saved|Saving…|Not saved)$/ });
-    await expect.poll(async () => ((await status.textContent()) === 'Not saved' ? await page.getByRole('alert').allTextContents() : await status.textContent()), { timeout: 10_000 }).toBe('Saved');
-  };
+  const editor = editorBox;
+  const saved = waitSaved;
 
   it('lets a writer open Edit, write a heading and a bold word with markdown shortcuts that are saved into their change request, find every word after a reload, and undo the last typing', async () => {
     const page = await context.newPage();

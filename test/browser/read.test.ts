@@ -217,11 +217,15 @@ describeInBrowser('finding and reading', () => {
     await screenshot(page, 'read-search');
     await page.keyboard.press('ArrowDown');
     while (!(await hit.getAttribute('data-selected'))) await page.keyboard.press('ArrowDown');
+    expect(await page.getByRole('dialog', { name: 'Search' }).count()).toBe(1);
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/s/${ids.space}/getting-started/install#requirements`);
     await shown(page.locator('#requirements'));
-    // Inside a space, the same keys search that space.
+    // Inside a space, the same keys search that space. The search fades out for 200 ms with
+    // its box still focused, and a shortcut typed into a box is text, so wait until it is gone.
+    await expect.poll(() => page.getByRole('dialog', { name: 'Search' }).count()).toBe(0);
     await page.keyboard.press('Control+k');
+    await shown(page.getByRole('textbox', { name: 'Search this space' }));
     await page.getByRole('textbox', { name: 'Search this space' }).fill('npm');
     await shown(page.getByRole('button', { name: /^Install/ }));
     await page.getByRole('textbox', { name: 'Search this space' }).fill('zebra');

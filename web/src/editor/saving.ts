@@ -3,6 +3,10 @@
 // request already holds (a page opened and left unedited is not written). When the tab
 // hides or closes, what is waiting goes at once with fetch's keepalive, which outlives
 // the page; so nothing typed is lost once the status said "Saved" or while it says "Saving…".
+// A change hands over how to read the document, not the document: reading it (the
+// editor's whole state to GitBook's JSON, then to text) takes tens of milliseconds on a
+// page of thousands of blocks, too long for every key (bench/editor-browser.ts), so it
+// is done once, when the save is due or the page goes away.
 import type { JSONDocument } from '../../../src/content/gitbook/model.ts';
 import { ApiError } from '../api/client.ts';
 
@@ -16,32 +20,50 @@ export interface SaverOptions {
   /** The document the change request holds now, as the API gave it. */
   initial: JSONDocument;
   onStatus: (status: SaveStatus) => void;
+  /** The change request took a save. */
+  onWritten?: () => void;
   delay?: number;
 }
 
 // Browsers refuse a keepalive request whose body is larger (the Fetch standard's quota).
 const KEEPALIVE_LIMIT = 60_000;
 
+/** Saves sent and not answered yet, by change request and page, across editors: one closed may still be saving. */
+const sending = new Map<string, Promise<void>>();
+
+/** Resolves once no save of the page is under way (answered or failed). */
+export async function savesUnderWay(url: string, pageId: string): Promise<void> {
+  for (let underWay = sending.get(`${url} ${pageId}`); underWay; underWay = sending.get(`${url} ${pageId}`)) await underWay;
+}
+
 export class Saver {
-  private saved: string;
-  private pending: JSONDocument | undefined;
+  /** The text of the document the change request holds, made when first compared (a page of thousands of blocks is megabytes of it). */
+  private savedText: string | undefined;
+  /** How to read the document changed since the last save: the editor's state at the last change, converted only when sent. */
+  private pending: (() => JSONDocument) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
+  private status: SaveStatus = { state: 'saved' };
 
-  constructor(private readonly options: SaverOptions) {
-    this.saved = JSON.stringify(options.initial);
+  constructor(private readonly options: SaverOptions) {}
+
+  private get saved(): string {
+    return (this.savedText ??= JSON.stringify(this.options.initial));
   }
 
-  /** The editor's document changed: save it a while after the last change. */
-  change(document: JSONDocument): void {
-    this.pending = document;
+  /** Says the status when it changes: each key says "saving", and redrawing the editor's screen for each would cost every key. */
+  private report(status: SaveStatus): void {
+    const message = (of: SaveStatus) => (of.state === 'failed' ? of.message : undefined);
+    if (status.state === this.status.state && message(status) === message(this.status)) return;
+    this.status = status;
+    this.options.onStatus(status);
+  }
+
+  /** The editor's document changed: save it a while after the last change. `read` answers the document as it is after this change. */
+  change(read: () => JSONDocument): void {
+    this.pending = read;
     clearTimeout(this.timer);
-    if (JSON.stringify(document) === this.saved && !this.running) {
-      this.pending = undefined;
-      this.options.onStatus({ state: 'saved' });
-      return;
-    }
-    this.options.onStatus({ state: 'saving' });
+    this.report({ state: 'saving' });
     this.timer = setTimeout(() => void this.save(), this.options.delay ?? 800);
   }
 
@@ -49,12 +71,14 @@ export class Saver {
   async save(): Promise<void> {
     clearTimeout(this.timer);
     while (this.running) await this.running;
-    const document = this.pending;
+    const read = this.pending;
     this.pending = undefined;
-    if (!document) return;
+    if (!read) return;
+    const document = read();
     const body = JSON.stringify(document);
+    // Changed and changed back (typed, then undone): the change request holds it already.
     if (body === this.saved) {
-      this.options.onStatus({ state: 'saved' });
+      this.report({ state: 'saved' });
       return;
     }
     this.running = this.send(document, body, false).finally(() => (this.running = undefined));
@@ -65,16 +89,25 @@ export class Saver {
   /** The page is going away: send what waits with keepalive, without waiting for the answer. */
   flush(): void {
     clearTimeout(this.timer);
-    const document = this.pending;
-    if (!document) return;
+    const read = this.pending;
+    if (!read) return;
+    const document = read();
     const body = JSON.stringify(document);
-    if (body === this.saved) return;
     this.pending = undefined;
+    if (body === this.saved) return;
     void this.send(document, body, true);
   }
 
-  private async send(document: JSONDocument, body: string, leaving: boolean): Promise<void> {
-    const payload = JSON.stringify({ changes: [{ operation: 'update_page', page: this.options.pageId, document: { document } }] });
+  private send(document: JSONDocument, body: string, leaving: boolean): Promise<void> {
+    const key = `${this.options.url} ${this.options.pageId}`;
+    const sent = this.sendNow(document, body, leaving).finally(() => sending.get(key) === sent && sending.delete(key));
+    sending.set(key, sent);
+    return sent;
+  }
+
+  private async sendNow(document: JSONDocument, body: string, leaving: boolean): Promise<void> {
+    // The document's text is made once (a page of thousands of blocks is megabytes of it) and put into the request as it is.
+    const payload = `{"changes":[{"operation":"update_page","page":${JSON.stringify(this.options.pageId)},"document":{"document":${body}}}]}`;
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',
@@ -87,13 +120,14 @@ export class Saver {
         const answer = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
         throw new ApiError(response.status, answer?.error?.message ?? `Quire refused the save (error ${response.status}).`);
       }
-      this.saved = body;
-      if (!this.pending) this.options.onStatus({ state: 'saved' });
+      this.savedText = body;
+      this.options.onWritten?.();
+      if (!this.pending) this.report({ state: 'saved' });
     } catch (error) {
       // Kept to be sent again with the next change or the Retry button.
-      this.pending ??= document;
+      this.pending ??= () => document;
       const message = error instanceof ApiError ? error.message : 'Quire could not be reached. Check your connection; your changes are kept here.';
-      this.options.onStatus({ state: 'failed', message });
+      this.report({ state: 'failed', message });
     }
   }
 

@@ -1,0 +1,147 @@
+// Reusable content: GitBook's `reusable-content` block, which includes one of the
+// space's reusable contents where it stands ("Reusable content" in the slash menu, the
+// content chosen from the change request's list). The page shows it read-only, as
+// readers will see it, and says where it is edited: Quire keeps a space's reusable
+// contents in its Git repository (.gitbook/includes), not in the editor.
+import { Alert, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { Dialog } from '../../features/spaces/components/Dialog.tsx';
+import { useQuery } from '@tanstack/react-query';
+import type { Editor } from '@tiptap/core';
+import { NodeViewWrapper, ReactNodeViewRenderer, type ReactNodeViewProps } from '@tiptap/react';
+import { useMemo } from 'react';
+import type { JSONDocument } from '../../../../src/content/gitbook/model.ts';
+import { api, segment } from '../../api/client.ts';
+import { useReader } from '../../features/pages/queries/content.ts';
+import type { EditorContext, EditorPart, PartProps } from '../part.ts';
+import { contextOf } from '../part.ts';
+import { insertBlockHere, useChangeRequestContent } from '../references.ts';
+import { dialogRequests, useDialogRequest } from './link.tsx';
+
+const chooserOf = dialogRequests<{ onPick: (id: string) => void }>();
+
+function ReusableContentChooser({ editor, context }: PartProps) {
+  const dialog = chooserOf(editor);
+  const request = useDialogRequest(dialog);
+  const phone = useMediaQuery('(max-width: 36em)');
+  const { data, error, isPending } = useChangeRequestContent(context);
+  const close = () => {
+    dialog.set(undefined);
+    editor.commands.focus();
+  };
+  const contents = data?.reusableContents ?? [];
+  return (
+    <Dialog opened={request !== undefined} onClose={close} title="Reusable content" fullScreen={phone} size="lg">
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          Blocks kept once and shown in every page that includes them. Choose one to include here.
+        </Text>
+        {error && (
+          <Alert color="red" role="alert" variant="light">
+            The reusable contents could not be read: {error.message} Close this and try again.
+          </Alert>
+        )}
+        {isPending && <Text size="sm">Loading the reusable contents…</Text>}
+        {data && contents.length === 0 && (
+          <Text size="sm" role="status">
+            This space has no reusable content yet. Reusable contents are the files of its Git repository’s .gitbook/includes folder: add one there and sync the space.
+          </Text>
+        )}
+        <Stack gap={2} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="The space’s reusable contents">
+          {contents.map((content) => (
+            <li key={content.id}>
+              <UnstyledButton
+                className="quire-reference-choice"
+                style={{ display: 'block', width: '100%' }}
+                onClick={() => {
+                  request?.onPick(content.id);
+                  close();
+                }}
+              >
+                <Text size="sm" fw={500} span display="block">
+                  {content.title}
+                </Text>
+                {content.git?.path && (
+                  <Text size="xs" c="dimmed" span display="block">
+                    {content.git.path}
+                  </Text>
+                )}
+              </UnstyledButton>
+            </li>
+          ))}
+        </Stack>
+      </Stack>
+    </Dialog>
+  );
+}
+
+/** The content's document as the change request holds it. */
+const useReusableDocument = (context: EditorContext, id: string | undefined) =>
+  useQuery({
+    queryKey: ['editor', 'reusable', context.spaceId, context.changeRequestId, id],
+    queryFn: () => api.get<JSONDocument>(`${context.contentUrl}/reusable-contents/${segment(id!)}/document`),
+    enabled: id !== undefined,
+  });
+
+function ReusableContentView({ node, editor, selected }: ReactNodeViewProps) {
+  const context = contextOf(editor);
+  const id = (node.attrs.data?.ref as { reusableContent?: string; space?: string } | undefined)?.reusableContent;
+  const otherSpace = (node.attrs.data?.ref as { space?: string } | undefined)?.space;
+  const { data } = useChangeRequestContent(context);
+  const entry = data?.reusableContents?.find((content) => content.id === id);
+  const document = useReusableDocument(context, otherSpace && otherSpace !== context.spaceId ? undefined : id);
+  const reader = useReader();
+  const html = useMemo(
+    () => (reader.data && document.data ? reader.data.renderDocument(document.data, { href: (ref) => (ref.kind === 'url' ? ref.url : undefined) }) : undefined),
+    [reader.data, document.data],
+  );
+  return (
+    <NodeViewWrapper className="quire-reusable-content" data-selected={selected || undefined} contentEditable={false}>
+      <Text size="xs" c="dimmed" fw={600}>
+        Reusable content{entry ? `: ${entry.title}` : ''}
+      </Text>
+      {document.error ? (
+        <Text size="sm" className="quire-reference-problem">
+          {otherSpace ? 'This reusable content belongs to another space.' : `This reusable content could not be shown: ${document.error.message}`}
+        </Text>
+      ) : html === undefined || !reader.data ? (
+        <Skeleton height={40} aria-label="Loading the reusable content" />
+      ) : (
+        <>
+          <style>{reader.data.readerStylesheet()}</style>
+          {/* The reader's renderer writes hast out escaped (render.ts): this is the published site's own HTML. */}
+          <div className={reader.data.READER_CLASS} dangerouslySetInnerHTML={{ __html: html }} />
+        </>
+      )}
+      <Text size="xs" c="dimmed">
+        Read-only here. Edit where it lives: {entry?.git?.path ? `${entry.git.path} in the space’s Git repository` : 'the space’s Git repository'}, then sync the space.
+      </Text>
+    </NodeViewWrapper>
+  );
+}
+
+function chooseReusableContent(editor: Editor) {
+  chooserOf(editor).set({ onPick: (id) => insertBlockHere(editor, 'reusableContent', { ref: { kind: 'reusable-content', reusableContent: id } }) });
+}
+
+export const part: EditorPart = {
+  order: 71,
+  views: { reusableContent: ReactNodeViewRenderer(ReusableContentView) },
+  slash: [
+    {
+      title: 'Reusable content',
+      description: 'Blocks kept once and shown in every page that includes them',
+      keywords: ['include', 'snippet', 'reuse', 'shared'],
+      group: 'References',
+      insert: (editor, range) => {
+        editor.chain().focus().deleteRange(range).run();
+        chooseReusableContent(editor);
+      },
+    },
+  ],
+  overlay: ReusableContentChooser,
+  styles: `
+.quire-editor .quire-reusable-content { margin: 0.5rem 0; padding: 0.5rem 0.8rem; border: 1px solid var(--mantine-color-default-border); border-left: 3px solid var(--mantine-primary-color-filled); border-radius: var(--mantine-radius-md); }
+.quire-editor .quire-reusable-content[data-selected] { outline: 2px solid var(--mantine-primary-color-filled); }
+`,
+};
