@@ -146,7 +146,14 @@ describeInBrowser('the editor\'s tools', () => {
     expect(await stored()).toEqual(['One.', 'Two.', 'Two.', 'Three.']);
 
     // The keyboard: Tab from the cursor's block reaches its grip, Enter opens the menu at its first item, the arrows choose.
+    // The pointer resting on another block leaves the grip there until the Tab brings it to the cursor's.
     await blocks.nth(3).click();
+    await blocks.nth(0).hover();
+    const middle = async (locator: Locator) => {
+      const box = (await locator.boundingBox())!;
+      return box.y + box.height / 2;
+    };
+    await expect.poll(async () => Math.abs((await middle(grip)) - (await middle(blocks.nth(0))))).toBeLessThan(12);
     await page.keyboard.press('Tab');
     const focused = (locator: Locator) => expect.poll(() => locator.evaluate((element) => element === document.activeElement)).toBe(true);
     await focused(grip);

@@ -70,6 +70,8 @@ class GripState {
   /** The element the overlay draws the grip in, beside the page. */
   readonly layer = document.createElement('div');
   placeSoon: () => void = () => {};
+  /** Beside the block holding the selection, at once: where the keyboard reaches the grip from. */
+  placeAtSelection: () => void = () => {};
   private readonly listeners = new Set<() => void>();
 
   constructor() {
@@ -113,6 +115,7 @@ class GripPlacing {
     host.classList.add('quire-drag-host');
     if (this.grip.layer.parentElement !== host) host.appendChild(this.grip.layer);
     this.grip.placeSoon = () => this.placeSoon();
+    this.grip.placeAtSelection = () => this.place(true);
     view.dom.addEventListener('mousemove', this.pointerMove);
     host.addEventListener('mouseleave', this.pointerLeave);
     this.placeSoon();
@@ -154,13 +157,14 @@ class GripPlacing {
     this.frame = requestAnimationFrame(() => this.place());
   }
 
-  /** Beside the hovered block, else the selection's, else hidden; where it is while held. */
-  private place() {
-    if (this.view.isDestroyed || (this.grip.held && this.grip.place.block !== undefined)) return;
+  /** Beside the hovered block (unless `atSelection`), else the selection's, else hidden; where it is while held. */
+  private place(atSelection = false) {
+    if (this.view.isDestroyed || (this.grip.held && this.grip.place.block !== undefined && !atSelection)) return;
     const { state } = this.view;
-    const block = topLevelBlockAt(state, this.hovered ?? state.selection.from);
+    const hovered = atSelection ? undefined : this.hovered;
+    const block = topLevelBlockAt(state, hovered ?? state.selection.from);
     const dom = block === undefined ? null : this.view.nodeDOM(block);
-    if (block === undefined || !(dom instanceof HTMLElement) || (this.hovered === undefined && !this.view.hasFocus())) return this.grip.set({ ...this.grip.place, block: undefined });
+    if (block === undefined || !(dom instanceof HTMLElement) || (hovered === undefined && !this.view.hasFocus() && !atSelection)) return this.grip.set({ ...this.grip.place, block: undefined });
     const host = this.view.dom.parentElement!.getBoundingClientRect();
     const box = dom.getBoundingClientRect();
     this.grip.set({ block, top: box.top - host.top + Math.min(box.height, 28) / 2 - 11 });
@@ -226,9 +230,11 @@ function BlockHandle({ editor }: PartProps) {
   const block = menuFor ?? place.block;
   const act = (action: (state: EditorState, dispatch: (tr: Transaction) => void) => void) => () => menuFor !== undefined && onBlock(view, menuFor, action);
   const open = (opened: boolean) => {
-    setMenuFor(opened ? place.block : undefined);
+    // The grip's place as it is now: it may have moved since this render (a focus from the keyboard moves it at once).
+    const { block } = grip.place;
+    setMenuFor(opened ? block : undefined);
     grip.hold(opened);
-    if (opened && place.block !== undefined) view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, place.block)));
+    if (opened && block !== undefined) view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, block)));
     // Closed from inside it (Escape), the writer is back in the page, the block selected.
     if (!opened && grip.layer.contains(document.activeElement)) view.focus();
   };
@@ -249,7 +255,11 @@ function BlockHandle({ editor }: PartProps) {
           onMouseDown={(event) => event.stopPropagation()}
           // Escape before the menu has shown, the focus still here.
           onKeyDown={(event) => event.key === 'Escape' && menuFor !== undefined && open(false)}
-          onFocus={() => grip.hold(true)}
+          // Reached by Tab from the page, the grip is the cursor's block's, wherever the pointer rests and even before the next frame would have placed it.
+          onFocus={(event) => {
+            if (event.currentTarget.matches(':focus-visible')) grip.placeAtSelection();
+            grip.hold(true);
+          }}
           onBlur={() => menuFor === undefined && grip.hold(false)}
           onDragStart={(event) => place.block !== undefined && dragStart(view, place.block, event.nativeEvent)}
           onDragEnd={() => dragEnd(view)}
