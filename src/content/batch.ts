@@ -1,13 +1,15 @@
 // A batch of edits to a change request's content (GitBook's insert_page, update_page,
-// delete_page, revert_page and insert_files) applied to a page tree, in memory: the
-// pages' metadata and markdown, the batch's refs resolved to ids, the files described.
-// Nothing here reads or writes a store; the service stores what it answers.
+// delete_page, revert_page and insert_files, and Quire's insert_reusable_content and
+// update_reusable_content) applied to a page tree, in memory: the pages' metadata and
+// markdown, the batch's refs resolved to ids, the files described, the reusable contents
+// written. Nothing here reads or writes a store; the service stores what it answers.
 import { applyChanges, type PageChange } from './changes.ts';
 import type { FileEntry } from './files.ts';
 import { isSafeLinkUrl, SAFE_LINK_SCHEMES } from './gitbook/safety.ts';
 import type { JSONDocument } from './gitbook/model.ts';
 import { ContentError, hashOf, type Hash } from './objects.ts';
-import { FRONT_CONDITION, InvalidChange, metaFields, readDocument, type PageFields, type ReadDocument } from './pageFields.ts';
+import { FRONT_CONDITION, InvalidChange, metaFields, readDocument, readIncludeDocument, type PageFields, type ReadDocument } from './pageFields.ts';
+import type { ReusableEntry } from './reusables.ts';
 import { childrenByParent, findPageByPath, type FlatTree } from './tree.ts';
 import { newId } from '../lib/ids.ts';
 import { slugify, uniquePath } from '../lib/slugs.ts';
@@ -32,7 +34,10 @@ export type ContentChangeInput =
   | (PageFields & { operation: 'update_page'; page: string; document?: Document; into?: string | null; at?: number; href?: string })
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string }
-  | { operation: 'insert_files'; files: FileInput[] };
+  | { operation: 'insert_files'; files: FileInput[] }
+  /** Quire's: GitBook 0.202 writes reusable contents only from its own app. */
+  | { operation: 'insert_reusable_content'; title: string; document: Document }
+  | { operation: 'update_reusable_content'; reusableContent: string; title?: string; document?: Document };
 
 /** A file to insert: its bytes inline (base64), or a URL Quire fetches them from. */
 export interface FileInput {
@@ -43,10 +48,11 @@ export interface FileInput {
   ref?: string;
 }
 
-/** What a batch did, page by page in the order each was first touched, and the files it inserted. */
+/** What a batch did, page by page in the order each was first touched, the files it inserted, and the reusable contents it wrote. */
 export interface BatchOutcome {
   pages: Map<string, { object: 'created_page' | 'updated_page' | 'deleted_page'; ref?: string }>;
   insertedFiles: FileEntry[];
+  reusableContents: Map<string, { object: 'created_reusable_content' | 'updated_reusable_content' }>;
 }
 
 /** Largest file accepted in one insert_files change, decoded. */
@@ -153,7 +159,7 @@ function batchRefs(base: FlatTree, changes: ContentChangeInput[]) {
 /**
  * Applies a batch to a tree, page change by page change; any invalid change rejects the
  * whole batch (InvalidChange, saying which). New markdown and file bytes go into
- * `blobs`, inserted files onto `files`.
+ * `blobs`, inserted files onto `files`, reusable contents into `reusables`.
  */
 export function applyBatch(
   written: Map<object, string>,
@@ -164,9 +170,10 @@ export function applyBatch(
   blobs: Map<Hash, string>,
   revertTargets: Map<string, FlatTree>,
   files: FileEntry[],
+  reusables: ReusableEntry[],
 ): { tree: FlatTree; outcome: BatchOutcome } {
   const { pageRefs: refs, fileRefs, fileIds } = batchRefs(base, changes);
-  const outcome: BatchOutcome = { pages: new Map(), insertedFiles: [] };
+  const outcome: BatchOutcome = { pages: new Map(), insertedFiles: [], reusableContents: new Map() };
   /**
    * A document of this batch as markdown to store: a JSONDocument is written out, its
    * pages linked by id; either may name the batch's new pages and files by their ref.
@@ -174,6 +181,16 @@ export function applyBatch(
   const contentOf = (document: Document, where: string): ReadDocument => {
     const read = typeof document === 'object' && 'document' in document ? { front: {}, body: written.get(document)! } : readDocument(document, where);
     return { ...read, body: resolveBatchRefs(read.body, refs, fileRefs) };
+  };
+  /** A reusable content's markdown to store, as contentOf's, and the title its front matter names; a leading heading stays its content. */
+  const includeOf = (document: Document, where: string): { title?: string; body: string } => {
+    const read = typeof document === 'object' && 'document' in document ? { body: written.get(document)! } : readIncludeDocument(document, where);
+    const body = resolveBatchRefs(read.body, refs, fileRefs);
+    blobs.set(hashOf(body), body);
+    return { ...read, body };
+  };
+  const checkTitle = (title: string | undefined, where: string) => {
+    if (title !== undefined && !title.trim()) throw new InvalidChange(`${where}.title: a reusable content's title may not be empty`);
   };
   const resolve = (id: string | null | undefined) => (id ? (refs.get(id) ?? id) : id);
   /** Where a link page leads, and only a link page. */
@@ -195,6 +212,24 @@ export function applyBatch(
   changes.forEach((change, index) => {
     const where = `changes[${index}]`;
     let pageChange: PageChange;
+    if (change.operation === 'insert_reusable_content') {
+      const { title, body } = includeOf(change.document, where);
+      checkTitle(title ?? change.title, where);
+      const id = newId();
+      reusables.push({ id, title: title ?? change.title, blob: hashOf(body) });
+      outcome.reusableContents.set(id, { object: 'created_reusable_content' });
+      return;
+    }
+    if (change.operation === 'update_reusable_content') {
+      const at = reusables.findIndex((entry) => entry.id === change.reusableContent);
+      if (at < 0) throw new InvalidChange(`${where}.reusableContent: no reusable content "${change.reusableContent}" in this change request`);
+      const content = change.document !== undefined ? includeOf(change.document, where) : undefined;
+      const title = content?.title ?? change.title;
+      checkTitle(title, where);
+      reusables[at] = { ...reusables[at]!, ...(title !== undefined ? { title } : {}), ...(content ? { blob: hashOf(content.body) } : {}) };
+      if (!outcome.reusableContents.has(change.reusableContent)) outcome.reusableContents.set(change.reusableContent, { object: 'updated_reusable_content' });
+      return;
+    }
     if (change.operation === 'insert_files') {
       change.files.forEach((file, fileIndex) => {
         const entry = { ...fileEntry(file, `${where}.files[${fileIndex}]`, blobs, fetched), id: fileIds.get(file)! };

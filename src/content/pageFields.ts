@@ -73,6 +73,23 @@ export function readDocument(document: string | { markdown: string }, where: str
   return title !== undefined ? { front, heading: title, body } : { front, body };
 }
 
+/**
+ * A reusable content's markdown as sent: its front matter may name its title (as its file
+ * in .gitbook/includes does); a leading heading is content, as it is there.
+ */
+export function readIncludeDocument(document: string | { markdown: string }, where: string): { title?: string; body: string } {
+  let split;
+  try {
+    split = splitFrontMatter(typeof document === 'string' ? document : document.markdown, `${where}.document`);
+  } catch (error) {
+    if (error instanceof RepositoryFormatError) throw new InvalidChange(error.message);
+    throw error;
+  }
+  const { title } = split.front;
+  if (title !== undefined && typeof title !== 'string') throw new InvalidChange(`${where}.document: front matter "title" must be a string`);
+  return title !== undefined ? { title, body: split.body } : { body: split.body };
+}
+
 /** Where a document's own condition is named, for its error. */
 export const FRONT_CONDITION = (where: string) => `${where}.document: front matter "if"`;
 

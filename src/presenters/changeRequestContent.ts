@@ -6,15 +6,25 @@ import type { MergeConflict } from '../content/merge.ts';
 import type { ReusableConflict, ReusableEntry } from '../content/reusables.ts';
 import { pagePath, type FlatTree } from '../content/tree.ts';
 
-/** Each page the batch touched, with where to read it, and the files it inserted (presented by the caller, whose links they are). */
-export function presentBatchOutcome<File>(publicUrl: string, spaceId: string, changeRequestId: string, pages: BatchOutcome['pages'], insertedFiles: File[]) {
-  const location = (pageId: string) => `${publicUrl}/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`;
+/**
+ * Each page the batch touched, with where to read it, the files it inserted (presented by
+ * the caller, whose links they are), and the reusable contents it wrote (Quire's: GitBook
+ * has no change for them).
+ */
+export function presentBatchOutcome<File>(publicUrl: string, spaceId: string, changeRequestId: string, outcome: BatchOutcome, insertedFiles: File[]) {
+  const content = `${publicUrl}/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`;
   return {
-    changes: [...pages].map(([pageId, { object, ref }]) =>
-      object === 'deleted_page'
-        ? { object, page: pageId }
-        : { object, ...(ref !== undefined ? { ref } : {}), page: { object: 'page' as const, id: pageId, urls: { location: location(pageId) } } },
-    ),
+    changes: [
+      ...[...outcome.pages].map(([pageId, { object, ref }]) => {
+        const page = { object: 'page' as const, id: pageId, urls: { location: `${content}/page/${pageId}` } };
+        if (object === 'deleted_page') return { object, page: pageId };
+        return object === 'created_page' ? { object, ...(ref !== undefined ? { ref } : {}), page } : { object, page };
+      }),
+      ...[...outcome.reusableContents].map(([id, { object }]) => ({
+        object,
+        reusableContent: { object: 'reusable-content' as const, id, urls: { location: `${content}/reusable-contents/${id}` } },
+      })),
+    ],
     insertedFiles,
   };
 }

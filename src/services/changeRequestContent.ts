@@ -95,7 +95,7 @@ export async function editChangeRequestContent(
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
     const { files, reusables, tags } = await listsOf(trx, revision);
-    const { tree, outcome } = appliedBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files);
+    const { tree, outcome } = appliedBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files, reusables);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
     const revisionId = await storeRevision(ctx, trx, { tree, files, reusables, tags }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
@@ -110,7 +110,7 @@ export async function editChangeRequestContent(
   });
   if (preparing) startJobSoon(ctx, preparing, prepareWrittenDocuments);
   const insertedFiles = outcome.insertedFiles.map((file) => presentFile(ctx, file));
-  return { changeRequest: presented, ...presentBatchOutcome(ctx.config.publicUrl, spaceId, presented.id, outcome.pages, insertedFiles) };
+  return { changeRequest: presented, ...presentBatchOutcome(ctx.config.publicUrl, spaceId, presented.id, outcome, insertedFiles) };
 }
 
 /** applyBatch, its refusals answered as 400s. */

@@ -1,10 +1,12 @@
 // A batch of edits to a change request's content, applied in memory by the content
 // library (src/content/batch.ts), and stored and read back through the in-memory object
 // store: front matter and headings as Git Sync reads them, refs between the batch's new
-// pages and files, reverts, and a whole batch refused for one invalid change.
+// pages and files, reverts, reusable contents written, and a whole batch refused for one
+// invalid change.
 import { describe, expect, it } from 'vitest';
 import { applyBatch, InvalidChange, type BatchOutcome, type ContentChangeInput, type FetchedFile, type FileInput } from '../../src/content/batch.ts';
 import type { FileEntry } from '../../src/content/files.ts';
+import type { ReusableEntry } from '../../src/content/reusables.ts';
 import { MemoryObjectStore, type Hash } from '../../src/content/objects.ts';
 import { readDocument } from '../../src/content/pageFields.ts';
 import { pagePath, readTree, writeTree, type FlatTree } from '../../src/content/tree.ts';
@@ -16,13 +18,19 @@ interface Applied {
   outcome: BatchOutcome;
   blobs: Map<Hash, string>;
   files: FileEntry[];
+  reusables: ReusableEntry[];
 }
 
-function apply(base: FlatTree, changes: ContentChangeInput[], options: { written?: Map<object, string>; fetched?: Map<FileInput, FetchedFile>; revertTargets?: Map<string, FlatTree>; files?: FileEntry[] } = {}): Applied {
+function apply(
+  base: FlatTree,
+  changes: ContentChangeInput[],
+  options: { written?: Map<object, string>; fetched?: Map<FileInput, FetchedFile>; revertTargets?: Map<string, FlatTree>; files?: FileEntry[]; reusables?: ReusableEntry[] } = {},
+): Applied {
   const blobs = new Map<Hash, string>();
   const files = options.files ?? [];
-  const { tree, outcome } = applyBatch(options.written ?? new Map(), options.fetched ?? new Map(), base, changes, NOW, blobs, options.revertTargets ?? new Map(), files);
-  return { tree, outcome, blobs, files };
+  const reusables = options.reusables ?? [];
+  const { tree, outcome } = applyBatch(options.written ?? new Map(), options.fetched ?? new Map(), base, changes, NOW, blobs, options.revertTargets ?? new Map(), files, reusables);
+  return { tree, outcome, blobs, files, reusables };
 }
 
 /** Stores what a batch made, as the service does, and reads the tree back. */
@@ -98,6 +106,23 @@ describe('a batch of edits', () => {
     expect(applied.outcome.pages.size).toBe(0);
   });
 
+  it("writes reusable contents: a new one with its title, an existing one's blocks and title, a leading heading kept as content", () => {
+    const reusables: ReusableEntry[] = [{ id: 'kept', title: 'Support', blob: 'old', file: 'support.md', frontMatter: 'title: Support\n' }];
+    const applied = apply(new Map(), [
+      { operation: 'insert_reusable_content', title: 'Warning', document: '# Careful\n\nBack up first.' },
+      { operation: 'update_reusable_content', reusableContent: 'kept', document: '---\ntitle: Getting help\n---\nWrite to us.' },
+    ], { reusables });
+    const [support, warning] = [reusables[0]!, reusables[1]!];
+    expect(warning).toMatchObject({ title: 'Warning' });
+    expect(applied.blobs.get(warning.blob)).toBe('# Careful\n\nBack up first.');
+    // Its file and front matter stay, for Git Sync to write it where it was.
+    expect(support).toMatchObject({ id: 'kept', title: 'Getting help', file: 'support.md', frontMatter: 'title: Support\n' });
+    expect(applied.blobs.get(support.blob)).toBe('Write to us.');
+    expect([...applied.outcome.reusableContents]).toEqual([[warning.id, { object: 'created_reusable_content' }], ['kept', { object: 'updated_reusable_content' }]]);
+    apply(new Map(), [{ operation: 'update_reusable_content', reusableContent: 'kept', title: 'Only the title' }], { reusables });
+    expect(reusables[0]).toMatchObject({ title: 'Only the title', blob: support.blob });
+  });
+
   it('refuses the whole batch for one invalid change, saying which, and leaves the tree it was given as it was', () => {
     const base = apply(new Map(), [{ operation: 'insert_page', document: '# Kept' }]).tree;
     const before = [...base.values()];
@@ -110,6 +135,8 @@ describe('a batch of edits', () => {
       [[{ operation: 'insert_page', ref: 'kept', document: 'a' }], 'changes[0].ref: "kept" is the path of a page already there; choose another name'],
       [[{ operation: 'insert_page', document: '# A', into: 'nowhere' }], 'changes[0]: '],
       [[{ operation: 'insert_files', files: [{ name: 'big.bin', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }] }], 'changes[0].files[0]: files are limited to 1 MB each'],
+      [[{ operation: 'update_reusable_content', reusableContent: 'missing', title: 'x' }], 'changes[0].reusableContent: no reusable content "missing" in this change request'],
+      [[{ operation: 'insert_reusable_content', title: ' ', document: 'Text.' }], "changes[0].title: a reusable content's title may not be empty"],
     ];
     for (const [changes, message] of refusals) {
       expect(() => apply(base, changes)).toThrow(InvalidChange);

@@ -108,10 +108,12 @@ const DocumentSchema = Type.Unsafe<Document>({
     'Markdown, as a string or {markdown} (a leading "# Heading" becomes the title), or GitBook\'s JSONDocument as {document}; ' +
     'markdown and documents may use every GitBook block',
 });
+const ReusableTitle = Type.String({ minLength: 1, maxLength: 255, description: "The reusable content's title; its document's front matter title wins" });
+const ReusableDocument = Type.Unsafe<Document>({ ...DocumentSchema, description: "Its blocks: markdown as a string or {markdown} (front matter may name the title; a leading heading stays content), or GitBook's JSONDocument as {document}" });
 const ContentChange = Type.Unsafe<ContentChangeInput>({
   type: 'object',
   required: ['operation'],
-  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'] } },
+  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'insert_reusable_content', 'update_reusable_content'] } },
   discriminator: { propertyName: 'operation' },
   oneOf: [
     Type.Object({
@@ -156,9 +158,27 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       page: IdParam('The page'),
       revision: Type.Optional(IdParam("A revision of the space; omitted: the change request's base")),
     }),
+    Type.Object(
+      { operation: Type.Literal('insert_reusable_content'), title: ReusableTitle, document: ReusableDocument },
+      { description: "Quire's: a new reusable content of the space, for pages to include" },
+    ),
+    Type.Object(
+      {
+        operation: Type.Literal('update_reusable_content'),
+        reusableContent: IdParam('The reusable content'),
+        title: Type.Optional(ReusableTitle),
+        document: Type.Optional(ReusableDocument),
+      },
+      { description: "Quire's: a reusable content's title or blocks, shown anew in every page that includes it" },
+    ),
   ],
 });
 const PageReference = Type.Object({ object: Type.Literal('page'), id: Type.String(), urls: Type.Object({ location: Type.String({ description: "Where to read the page's content in the change request" }) }) });
+const ReusableContentReference = Type.Object({
+  object: Type.Literal('reusable-content'),
+  id: Type.String(),
+  urls: Type.Object({ location: Type.String({ description: "Where to read the reusable content in the change request" }) }),
+});
 const ContentUpdateSchema = Type.Object({
   changeRequest: ChangeRequestSchema,
   changes: Type.Array(
@@ -166,8 +186,9 @@ const ContentUpdateSchema = Type.Object({
       Type.Object({ object: Type.Literal('created_page'), ref: Type.Optional(Type.String({ description: 'The ref the batch gave it' })), page: PageReference }),
       Type.Object({ object: Type.Literal('updated_page'), page: PageReference }),
       Type.Object({ object: Type.Literal('deleted_page'), page: Type.String({ description: 'The id of the page removed' }) }),
+      Type.Object({ object: Type.Union([Type.Literal('created_reusable_content'), Type.Literal('updated_reusable_content')]), reusableContent: ReusableContentReference }),
     ]),
-    { description: 'Each page the batch touched, once, in the order it was first touched' },
+    { description: 'Each page the batch touched, once, in the order it was first touched; then each reusable content it wrote (Quire\'s)' },
   ),
   insertedFiles: Type.Array(FileSchema, { description: 'The files the batch inserted, in order' }),
 });

@@ -1,0 +1,88 @@
+// Reusable contents written through a change request's content batch (Quire's
+// insert_reusable_content and update_reusable_content, as the editor writes them): read
+// back where GitBook's API reads them, shown in the pages that include them, published by
+// the merge, and refused to whoever may not edit.
+import { describe, expect, it } from 'vitest';
+import { request, useTestApp } from '../helpers/app.ts';
+import { buildMember, buildOrganization } from '../helpers/factories.ts';
+
+const testApp = useTestApp();
+
+const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+const documentOf = (...nodes: object[]) => ({ object: 'document', data: {}, nodes });
+const texts = (document: { nodes: Array<{ nodes?: Array<{ leaves?: Array<{ text: string }> }> }> }) =>
+  document.nodes.map((node) => (node.nodes ?? []).flatMap((inline) => (inline.leaves ?? []).map((leaf) => leaf.text)).join(''));
+
+async function setup() {
+  const org = await buildOrganization(testApp);
+  const token = org.admin.token;
+  const space = (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token, body: { title: 'Docs' } })).body;
+  const base = `/v1/spaces/${space.id}/change-requests`;
+  const changeRequest = (await request(testApp.app, 'POST', base, { token, body: {} })).body;
+  const content = `${base}/${changeRequest.id}/content`;
+  const edit = (changes: object[], as = token) => request(testApp.app, 'POST', `${content}?compat=false`, { token: as, body: { changes } });
+  const get = (path: string) => request(testApp.app, 'GET', path, { token });
+  return { org, token, space, base, changeRequest, content, edit, get };
+}
+
+describe('reusable contents written in a change request', () => {
+  it('makes a reusable content, includes it in a page, edits it where it lives, and the page shows the edit', async () => {
+    const { content, edit, get } = await setup();
+    const made = await edit([{ operation: 'insert_reusable_content', title: 'Support', document: { document: documentOf(paragraph('Write to us.')) } }]);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const [created] = made.body.changes;
+    expect(created).toMatchObject({ object: 'created_reusable_content', reusableContent: { object: 'reusable-content', urls: { location: expect.stringContaining(`${content}/reusable-contents/`) } } });
+    const id = created.reusableContent.id as string;
+    const read = await get(`${content}/reusable-contents/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id, title: 'Support' });
+    expect(texts((await get(`${content}/reusable-contents/${id}/document`)).body)).toEqual(['Write to us.']);
+
+    const include = { object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: id } } };
+    const page = await edit([{ operation: 'insert_page', title: 'Help', document: { document: documentOf(paragraph('Before.'), include) } }]);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    const pageId = page.body.changes[0].page.id as string;
+
+    const edited = await edit([{ operation: 'update_reusable_content', reusableContent: id, title: 'Getting help', document: { document: documentOf(paragraph('Write to us, or call.')) } }]);
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.changes).toEqual([{ object: 'updated_reusable_content', reusableContent: { object: 'reusable-content', id, urls: { location: expect.stringMatching(new RegExp(`${content}/reusable-contents/${id}$`)) } } }]);
+    expect((await get(`${content}/reusable-contents/${id}`)).body).toMatchObject({ title: 'Getting help' });
+    // The page keeps its include, and shows the new blocks where it stands.
+    const stored = (await get(`${content}/page/${pageId}?format=document`)).body.document;
+    expect(stored.nodes[1]).toMatchObject({ type: 'reusable-content', data: { ref: { reusableContent: id } } });
+    const shown = (await get(`${content}/page/${pageId}?format=document&dereferenced=reusable-contents`)).body.document;
+    expect(texts(shown)).toEqual(['Before.', 'Write to us, or call.']);
+  });
+
+  it('publishes an edited reusable content with the merge, into the space every page reads', async () => {
+    const { space, base, changeRequest, edit, get, token } = await setup();
+    const id = (await edit([{ operation: 'insert_reusable_content', title: 'Notice', document: 'First words.' }])).body.changes[0].reusableContent.id as string;
+    expect((await request(testApp.app, 'POST', `${base}/${changeRequest.id}/merge`, { token })).body.result).toBe('merge');
+    const next = (await request(testApp.app, 'POST', base, { token, body: {} })).body;
+    const edited = await request(testApp.app, 'POST', `${base}/${next.id}/content`, { token, body: { changes: [{ operation: 'update_reusable_content', reusableContent: id, document: 'Second words.' }] } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    // Until the merge the space reads the first words; then the second.
+    const published = () => get(`/v1/spaces/${space.id}/content/reusable-contents/${id}/document`).then((answer) => texts(answer.body));
+    expect(await published()).toEqual(['First words.']);
+    expect((await request(testApp.app, 'POST', `${base}/${next.id}/merge`, { token })).body.result).toBe('merge');
+    expect(await published()).toEqual(['Second words.']);
+  });
+
+  it('refuses an unknown reusable content, an empty title and a reader, saying why, and changes nothing', async () => {
+    const { org, content, edit, get } = await setup();
+    const id = (await edit([{ operation: 'insert_reusable_content', title: 'Kept', document: 'Kept words.' }])).body.changes[0].reusableContent.id as string;
+    const unknown = await edit([{ operation: 'update_reusable_content', reusableContent: 'nope', document: 'x' }]);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toBe('changes[0].reusableContent: no reusable content "nope" in this change request');
+    const empty = await edit([{ operation: 'update_reusable_content', reusableContent: id, title: '' }]);
+    expect(empty.status).toBe(400);
+    // A whole batch or nothing: the edit before the bad change is not kept either.
+    const half = await edit([{ operation: 'update_reusable_content', reusableContent: id, document: 'Changed.' }, { operation: 'update_reusable_content', reusableContent: 'nope', title: 'x' }]);
+    expect(half.status).toBe(400);
+    const reader = await buildMember(testApp, org.organizationId, 'read');
+    const refused = await edit([{ operation: 'update_reusable_content', reusableContent: id, document: 'Changed by a reader.' }], reader.token);
+    expect(refused.status).toBe(403);
+    expect((await get(`${content}/reusable-contents/${id}`)).body.title).toBe('Kept');
+    expect(texts((await get(`${content}/reusable-contents/${id}/document`)).body)).toEqual(['Kept words.']);
+  });
+});
