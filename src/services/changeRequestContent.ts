@@ -19,7 +19,7 @@ import { runSized } from '../workers/pool.ts';
 import type { Actor, ServiceContext } from './context.ts';
 import { authorizeSpaceDrafts } from './contentAccess.ts';
 import { afterCommit, commitRevision } from './events.ts';
-import { presentChangeRequestOf, requireChangeRequest } from './changeRequests.ts';
+import { lockChangeRequest, presentChangeRequestOf } from './changeRequests.ts';
 import { fetchFileSources } from './fileSources.ts';
 import { PREPARE_WRITTEN_DOCUMENTS_JOB, prepareWrittenDocuments, type WrittenDocuments } from './pageDocuments.ts';
 import { isPlanned, MergeNeeded, withPlannedMerge, type PlannedMerge } from './plannedMerge.ts';
@@ -88,7 +88,7 @@ export async function editChangeRequestContent(
   const writtenMarkdown = new Set(written.values());
   const { presented, outcome, preparing } = await ctx.db.transaction().execute(async (trx) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
-    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    const changeRequest = await lockChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const revision = await requireRevision(trx, changeRequest.revision_id);
     const baseTree = await treeOf(trx, revision.root_hash);
@@ -139,7 +139,7 @@ export async function mergeChangeRequest(ctx: ServiceContext, actor: Actor, spac
   const outcome = await withPlannedMerge(ctx, async (trx, planned) => {
     await lockRow(trx, 'spaces', spaceId);
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'merge');
-    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    const changeRequest = await lockChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const base = baseOf(changeRequest);
     let merged = changeRequest.revision_id;
@@ -196,7 +196,7 @@ export async function mergeRevisionIntoSpace<T>(
 export async function updateChangeRequestFromSpace(ctx: ServiceContext, actor: Actor, spaceId: string, idOrNumber: string) {
   return withPlannedMerge(ctx, async (trx, planned) => {
     const { space } = await authorizeSpaceDrafts(trx, actor, spaceId, 'edit');
-    const changeRequest = await requireChangeRequest(trx, spaceId, idOrNumber);
+    const changeRequest = await lockChangeRequest(trx, spaceId, idOrNumber);
     assertEditable(space, changeRequest);
     const base = baseOf(changeRequest);
     if (space.revision_id === base) return { revision: changeRequest.revision_id, result: 'update' as const };

@@ -20,6 +20,18 @@ export async function requireChangeRequest(db: Db, spaceId: string, idOrNumber: 
   return changeRequest;
 }
 
+/**
+ * The change request read under its row's lock, held until the transaction ends: the
+ * batches, updates and merges that replace its content go one after another, each from
+ * what the one before left (PostgreSQL; SQLite writes one transaction at a time). Read
+ * without it, six batches at once were all answered 200 and two of them were kept.
+ */
+export async function lockChangeRequest(db: Db, spaceId: string, idOrNumber: string): Promise<ChangeRequestWithAuthor> {
+  const { id } = await requireChangeRequest(db, spaceId, idOrNumber);
+  await lockRow(db, 'change_requests', id);
+  return requireChangeRequest(db, spaceId, id);
+}
+
 export async function listChangeRequests(
   ctx: ServiceContext,
   actor: Actor,

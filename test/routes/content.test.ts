@@ -248,7 +248,7 @@ describe('writing content through change requests', () => {
     const changeRequest = await openChangeRequest();
     const cases: Array<[object, string]> = [
       [{ operation: 'insert_files', files: [{ name: 'a.png', bas64: 'AA==' }] }, 'changes[0].files[0]: give the bytes as base64 or a url to fetch them from, one of the two'],
-      [{ operation: 'rename_page' }, 'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files"'],
+      [{ operation: 'rename_page' }, 'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files", "insert_reusable_content", "update_reusable_content"'],
       [{ title: 'No operation' }, 'body.changes.0.operation is required'],
       [{ operation: 'update_page', page: 'p', title: 5 }, 'body.changes.0.title must be string'],
     ];
@@ -522,6 +522,15 @@ describe('writing content through change requests', () => {
     expect(own.body).toMatchObject({ object: 'revision', id: mine.space.revision, pages: [] });
     expect((await request(testApp.app, 'GET', `${mine.base}/content/page/nope`, { token: mine.token })).status).toBe(404);
     expect((await request(testApp.app, 'GET', `${mine.base}/content/path/nope`, { token: mine.token })).status).toBe(404);
+  });
+
+  it("never loses an edit when several batches write one change request's content at the same time", async () => {
+    const { openChangeRequest, edit, pages, base } = await setup();
+    const changeRequest = await openChangeRequest();
+    const titles = Array.from({ length: 6 }, (_, at) => `Page ${at}`);
+    const results = await Promise.all(titles.map((title) => edit(changeRequest.id, [{ operation: 'insert_page', document: `# ${title}` }])));
+    expect(results.map((result) => result.status)).toEqual(titles.map(() => 200));
+    expect((await pages(`${base}/change-requests/${changeRequest.id}/content/pages`)).map((page: any) => page.title).sort()).toEqual(titles);
   });
 
   it('never loses a merge when two change requests merge at the same time', async () => {
