@@ -302,7 +302,7 @@ describeInBrowser('references in the editor', () => {
     });
     afterAll(() => git.close());
 
-    it('includes a reusable content of the space from the slash menu, shown read-only as readers see it, with where it is edited', async () => {
+    it('includes a reusable content of the space from the slash menu, shown as readers see it, edits it where it lives, and makes a new one', async () => {
       git.commit({
         'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
         'README.md': '# Home\n\nWelcome.\n',
@@ -323,12 +323,52 @@ describeInBrowser('references in the editor', () => {
       const block = editorBox(page).locator('.quire-reusable-content');
       await shown(block);
       await expect.poll(() => block.textContent(), { timeout: 10_000 }).toContain('Stuck? Write to the support team.');
-      expect(await block.textContent()).toContain('Edit where it lives: .gitbook/includes/support.md');
       await waitSaved(page);
       const stored = (await storedDocument(api, space, number, home.id)).nodes.find((node: any) => node.type === 'reusable-content');
       expect(stored.data).toEqual({ ref: { kind: 'reusable-content', reusableContent: support.id } });
       await expectAccessible(page);
       await screenshot(page, 'references/reusable-content');
+
+      // Edit opens it where it lives, in the change request: its blocks and its title.
+      const changeRequest = `/v1/spaces/${space}/change-requests/${number}/content/reusable-contents/${support.id}`;
+      const texts = async () => JSON.stringify((await api('GET', `${changeRequest}/document`)).body);
+      await block.getByRole('link', { name: 'Edit reusable content' }).click();
+      await page.waitForURL(new RegExp(`/~reusable/${support.id}\\?edit$`));
+      const blocks = page.getByRole('textbox', { name: "Support, the reusable content's blocks" });
+      await shown(blocks);
+      await blocks.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' Or call us.');
+      await waitSaved(page);
+      await expect.poll(texts).toContain('Stuck? Write to the support team. Or call us.');
+      const title = page.getByLabel('Title of the reusable content');
+      await title.fill('Getting help');
+      await title.press('Enter');
+      await expect.poll(async () => (await api('GET', changeRequest)).body.title).toBe('Getting help');
+      await expectAccessible(page);
+      await screenshot(page, 'references/reusable-content-editor');
+      // The space reads it as it was until the change request is merged.
+      expect(JSON.stringify((await api('GET', `/v1/spaces/${space}/content/reusable-contents/${support.id}/document`)).body)).not.toContain('Or call us.');
+
+      // Back on the page, the block shows what was written.
+      await page.getByRole('link', { name: '← Back to the page' }).click();
+      await shown(block);
+      await expect.poll(() => block.textContent(), { timeout: 10_000 }).toContain('Or call us.');
+      expect(await block.textContent()).toContain('Reusable content: Getting help');
+
+      // A new one, made from the chooser and included where the cursor is.
+      await editorBox(page).click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      await slash(page, 'reusable', 'Reusable content');
+      await picker(page).getByLabel('New reusable content').fill('Warning');
+      await picker(page).getByRole('button', { name: 'Make and include' }).click();
+      await expect.poll(() => block.count()).toBe(2);
+      await waitSaved(page);
+      const made = (await api('GET', `/v1/spaces/${space}/change-requests/${number}/content`)).body.reusableContents.find((entry: any) => entry.title === 'Warning');
+      expect(made).toBeDefined();
+      const includes = (await storedDocument(api, space, number, home.id)).nodes.filter((node: any) => node.type === 'reusable-content');
+      expect(includes.map((node: any) => node.data.ref.reusableContent)).toEqual([support.id, made.id]);
     });
   });
 });

@@ -1,38 +1,64 @@
-// A page of a change request, written in: TipTap with the document model's extensions
-// (src/content/editor) and the app's shortcuts (writing.ts), loaded from the change
-// request as GitBook's document and saved back into it as the writer types (saving.ts).
-// Its own chunk: only someone who edits loads TipTap.
-import { Alert, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+// A page of a change request, or one of its reusable contents, written in: TipTap with the
+// document model's extensions (src/content/editor) and the app's shortcuts (writing.ts),
+// loaded from the change request as GitBook's document and saved back into it as the
+// writer types (saving.ts). Its own chunk: only someone who edits loads TipTap.
+import { Alert, Button, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { documentToProseMirror } from '../../../src/content/editor/toProseMirror.ts';
 import { nodeToDocument } from '../../../src/content/editor/toDocument.ts';
+import { api } from '../api/client.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { ErrorScreen } from '../components/ErrorScreen.tsx';
-import type { PageWithDocument } from '../features/pages/api/content.ts';
 import { contentKeys } from '../features/pages/queries/content.ts';
 import { fillingKey, openPage, type OpenedPage } from './filling.ts';
-import { changeRequestContentUrl, readForEditing } from './opening.ts';
-import { Saver, type SaveStatus } from './saving.ts';
+import { changeRequestContentUrl, readForEditing, type Writable } from './opening.ts';
+import { Saver, type SaveStatus, type WritingTarget } from './saving.ts';
 import { Writing } from './writing.ts';
 import { EDITOR_CLASS, editorStylesheet } from './styles.ts';
 import type { EditorContext } from './part.ts';
 import { extensionsFor, parts, partStyles } from './parts.ts';
+import { reusableDocumentsKey } from './references.ts';
 
-interface Props {
+interface Where {
   spaceId: string;
   changeRequestId: string;
-  pageId: string;
-  title: string;
+  /** The change request's screen, `/s/{space}/~/changes/{number}`. */
+  basePath: string;
   csrfToken: string;
 }
 
-export function PageEditor({ spaceId, changeRequestId, pageId, title, csrfToken }: Props) {
-  const base = changeRequestContentUrl(spaceId, changeRequestId);
-  // Never cached, as each opening starts from what the change request holds.
+export function PageEditor({ pageId, title, ...where }: Where & { pageId: string; title: string }) {
+  // The same target while the page is: the saver is made anew when it changes.
+  const target = useMemo<WritingTarget>(() => ({ kind: 'page', id: pageId }), [pageId]);
+  return (
+    <Opened target={target} where={where} loadingLabel="Loading the page">
+      {() => (
+        <Title order={2} size="h1">
+          {title}
+        </Title>
+      )}
+    </Opened>
+  );
+}
+
+/** A reusable content written where it lives: its title and its blocks, which every page that includes it shows. */
+export function ReusableContentEditor({ reusableContentId, ...where }: Where & { reusableContentId: string }) {
+  const target = useMemo<WritingTarget>(() => ({ kind: 'reusableContent', id: reusableContentId }), [reusableContentId]);
+  return (
+    <Opened target={target} where={where} loadingLabel="Loading the reusable content">
+      {(opened) => opened && <ReusableContentTitle {...where} reusableContentId={reusableContentId} title={opened.title} />}
+    </Opened>
+  );
+}
+
+/** The target read from the change request (never from a cache: each opening starts from what it holds), then its editor under `heading` (shown while it loads too). */
+function Opened({ target, where, loadingLabel, children: heading }: { target: WritingTarget; where: Where; loadingLabel: string; children: (opened: Writable | undefined) => ReactNode }) {
+  const base = changeRequestContentUrl(where.spaceId, where.changeRequestId);
   const loaded = useQuery({
-    queryKey: ['editor', spaceId, changeRequestId, pageId],
-    queryFn: () => readForEditing(base, pageId),
+    queryKey: ['editor', where.spaceId, where.changeRequestId, target.kind, target.id],
+    queryFn: () => readForEditing(base, target),
     gcTime: 0,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -40,13 +66,11 @@ export function PageEditor({ spaceId, changeRequestId, pageId, title, csrfToken 
   if (loaded.error) return <ErrorScreen error={loaded.error} onRetry={() => void loaded.refetch()} />;
   return (
     <Stack gap="xs">
-      <Title order={2} size="h1">
-        {title}
-      </Title>
+      {heading(loaded.data)}
       {loaded.data ? (
-        <Writer url={base} spaceId={spaceId} changeRequestId={changeRequestId} pageId={pageId} page={loaded.data} csrfToken={csrfToken} />
+        <Writer url={base} target={target} where={where} opened={loaded.data} />
       ) : (
-        <Stack gap="sm" aria-label="Loading the page">
+        <Stack gap="sm" aria-label={loadingLabel}>
           <Skeleton height={16} />
           <Skeleton height={16} width="70%" />
         </Stack>
@@ -55,19 +79,61 @@ export function PageEditor({ spaceId, changeRequestId, pageId, title, csrfToken 
   );
 }
 
-function Writer({ url, spaceId, changeRequestId, pageId, page, csrfToken }: { url: string; spaceId: string; changeRequestId: string; pageId: string; page: PageWithDocument; csrfToken: string }) {
+/** A reusable content's title, renamed where it is shown: saved as the field is left, if changed. */
+function ReusableContentTitle({ spaceId, changeRequestId, reusableContentId, title }: Where & { reusableContentId: string; title: string }) {
+  const client = useQueryClient();
+  const [value, setValue] = useState(title);
+  const [saved, setSaved] = useState(title);
+  const rename = useMutation({
+    mutationFn: (next: string) =>
+      api.post(`${changeRequestContentUrl(spaceId, changeRequestId)}`, { changes: [{ operation: 'update_reusable_content', reusableContent: reusableContentId, title: next }] }),
+    onSuccess: (_, next) => {
+      setSaved(next);
+      void client.invalidateQueries({ queryKey: contentKeys.content(spaceId, { kind: 'changeRequest', changeRequestId }) });
+    },
+  });
+  const leave = () => {
+    const next = value.trim();
+    if (!next) setValue(saved);
+    else if (next !== saved) rename.mutate(next);
+  };
+  return (
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+        Reusable content
+      </Text>
+      <TextInput
+        aria-label="Title of the reusable content"
+        value={value}
+        maxLength={255}
+        size="lg"
+        onChange={(event) => setValue(event.currentTarget.value)}
+        onBlur={leave}
+        onKeyDown={(event) => event.key === 'Enter' && event.currentTarget.blur()}
+        description="Every page that includes it shows these blocks where it stands; what you write here is published with this change request."
+      />
+      <ErrorAlert error={rename.error} />
+    </Stack>
+  );
+}
+
+function Writer({ url, target, where, opened: page }: { url: string; target: WritingTarget; where: Where; opened: Writable }) {
+  const { spaceId, changeRequestId, basePath, csrfToken } = where;
   const client = useQueryClient();
   const saver = useRef<Saver>(undefined);
   const opened = useRef<OpenedPage>(undefined);
   const [status, setStatus] = useState<SaveStatus>({ state: 'saved' });
-  const context = useMemo<EditorContext>(() => ({ spaceId, changeRequestId, pageId, csrfToken, contentUrl: url }), [spaceId, changeRequestId, pageId, csrfToken, url]);
+  const pageId = target.kind === 'page' ? target.id : undefined;
+  const context = useMemo<EditorContext>(() => ({ spaceId, changeRequestId, pageId, basePath, csrfToken, contentUrl: url }), [spaceId, changeRequestId, pageId, basePath, csrfToken, url]);
 
   // Once per page: converting thousands of blocks on every render (each change of the save status) held every key.
   const content = useMemo(() => documentToProseMirror(page.document), [page]);
   const editor = useEditor(
     {
       extensions: [...extensionsFor(context), Writing],
-      editorProps: { attributes: { class: EDITOR_CLASS, role: 'textbox', 'aria-multiline': 'true', 'aria-label': `${page.title}, the page's content` } },
+      editorProps: {
+        attributes: { class: EDITOR_CLASS, role: 'textbox', 'aria-multiline': 'true', 'aria-label': `${page.title}, ${target.kind === 'page' ? "the page's content" : "the reusable content's blocks"}` },
+      },
       // The state after this change, kept as it is (ProseMirror's documents are immutable) and converted only when the save is due.
       onUpdate: ({ editor: changed, transaction }) => {
         if (transaction.getMeta(fillingKey)) return;
@@ -100,7 +166,7 @@ function Writer({ url, spaceId, changeRequestId, pageId, page, csrfToken }: { ur
       written = true;
       void client.invalidateQueries({ queryKey: changeRequestContent });
     };
-    const current = new Saver({ url, pageId, csrfToken, initial: page.document, onStatus: setStatus, onWritten });
+    const current = new Saver({ url, target, csrfToken, initial: page.document, onStatus: setStatus, onWritten });
     saver.current = current;
     const leave = () => current.flush();
     const hidden = () => document.visibilityState === 'hidden' && current.flush();
@@ -115,11 +181,14 @@ function Writer({ url, spaceId, changeRequestId, pageId, page, csrfToken }: { ur
       window.removeEventListener('pagehide', leave);
       window.removeEventListener('beforeunload', beforeUnload);
       document.removeEventListener('visibilitychange', hidden);
-      // Leaving the editor inside the app: what waits is saved, then the change request's read view shows it.
-      void current.save().then(() => client.invalidateQueries({ queryKey: changeRequestContent }));
+      // Leaving the editor inside the app: what waits is saved, then the change request's read view shows it, and the pages including a reusable content written here.
+      void current.save().then(() => {
+        void client.invalidateQueries({ queryKey: changeRequestContent });
+        if (target.kind === 'reusableContent') void client.invalidateQueries({ queryKey: reusableDocumentsKey(spaceId, changeRequestId) });
+      });
       current.dispose();
     };
-  }, [url, spaceId, changeRequestId, pageId, csrfToken, page, client]);
+  }, [url, spaceId, changeRequestId, target, csrfToken, page, client]);
 
   return (
     <Stack gap="xs">

@@ -11,7 +11,10 @@ import type { ComponentType } from 'react';
 export interface EditorContext {
   spaceId: string;
   changeRequestId: string;
-  pageId: string;
+  /** The page written; undefined when it is a reusable content. */
+  pageId: string | undefined;
+  /** The change request's screen, `/s/{space}/~/changes/{number}`: links in the app lead under it. */
+  basePath: string;
   csrfToken: string;
   /** `/v1/spaces/{space}/change-requests/{changeRequest}/content`. */
   contentUrl: string;

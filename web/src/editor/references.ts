@@ -29,6 +29,9 @@ export interface ReusableContentEntry {
 export type ChangeRequestContent = RevisionContent & { reusableContents?: ReusableContentEntry[] };
 
 /** The change request's pages (indexed), files and reusable contents, as its own screen reads them. */
+/** The documents of a change request's reusable contents as the editor's blocks show them; what writes one refreshes them. */
+export const reusableDocumentsKey = (spaceId: string, changeRequestId: string) => ['editor', 'reusable', spaceId, changeRequestId] as const;
+
 export function useChangeRequestContent(context: EditorContext) {
   const content = useContent(context.spaceId, { kind: 'changeRequest', changeRequestId: context.changeRequestId });
   const data = content.data as ChangeRequestContent | undefined;
@@ -129,8 +132,8 @@ export interface KnownTargets {
   files: ReadonlySet<string>;
   /** The anchors of pages other than the open one, as far as they are loaded. */
   anchors: ReadonlyMap<string, ReadonlySet<string> | undefined>;
-  /** The open page, whose anchors the server makes as it saves (they are not checked). */
-  pageId: string;
+  /** The open page, whose anchors the server makes as it saves (they are not checked); undefined in a reusable content. */
+  pageId: string | undefined;
   /** The words that name where a reference leads (refLabel, as the change request holds it now). */
   label: (ref: unknown) => string;
 }
@@ -154,14 +157,16 @@ export function brokenReason(ref: unknown, known: KnownTargets | undefined): str
 }
 
 /** The page a reference leads to, and the heading in it if it names one (Quire reads a heading's link back as its page with an anchor). */
-function placeOf(target: ContentRef, pageId: string): { page: string; anchor?: string } | undefined {
+function placeOf(target: ContentRef, pageId: string | undefined): { page: string; anchor?: string } | undefined {
   if (target.kind === 'page') return { page: target.page, anchor: target.anchor };
-  if (target.kind === 'anchor') return { page: target.page ?? pageId, anchor: target.anchor };
-  return undefined;
+  if (target.kind !== 'anchor') return undefined;
+  // An anchor of no page named, in a reusable content: of whichever page includes it, so not checked here.
+  const page = target.page ?? pageId;
+  return page === undefined ? undefined : { page, anchor: target.anchor };
 }
 
 /** The pages other than the open one whose headings these references name. */
-export function anchorPages(refs: unknown[], pageId: string): string[] {
+export function anchorPages(refs: unknown[], pageId: string | undefined): string[] {
   const pages = new Set<string>();
   for (const ref of refs) {
     const target = ref as ContentRef | undefined;

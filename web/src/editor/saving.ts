@@ -1,4 +1,4 @@
-// Saves a page's document into its change request as the writer types: a while after
+// Saves a page's document (or a reusable content's) into its change request as the writer types: a while after
 // the last change (debounced), one save at a time, and never a document the change
 // request already holds (a page opened and left unedited is not written). When the tab
 // hides or closes, what is waiting goes at once with fetch's keepalive, which outlives
@@ -10,12 +10,15 @@
 import type { JSONDocument } from '../../../src/content/gitbook/model.ts';
 import { ApiError } from '../api/client.ts';
 
+/** What the editor writes in: a page of the change request, or one of its reusable contents (the blocks pages include). */
+export type WritingTarget = { kind: 'page'; id: string } | { kind: 'reusableContent'; id: string };
+
 export type SaveStatus = { state: 'saved' } | { state: 'saving' } | { state: 'failed'; message: string };
 
 export interface SaverOptions {
   /** `/v1/spaces/…/change-requests/…/content`. */
   url: string;
-  pageId: string;
+  target: WritingTarget;
   csrfToken: string;
   /** The document the change request holds now, as the API gave it. */
   initial: JSONDocument;
@@ -28,12 +31,12 @@ export interface SaverOptions {
 // Browsers refuse a keepalive request whose body is larger (the Fetch standard's quota).
 const KEEPALIVE_LIMIT = 60_000;
 
-/** Saves sent and not answered yet, by change request and page, across editors: one closed may still be saving. */
+/** Saves sent and not answered yet, by change request and page (or reusable content), across editors: one closed may still be saving. */
 const sending = new Map<string, Promise<void>>();
 
-/** Resolves once no save of the page is under way (answered or failed). */
-export async function savesUnderWay(url: string, pageId: string): Promise<void> {
-  for (let underWay = sending.get(`${url} ${pageId}`); underWay; underWay = sending.get(`${url} ${pageId}`)) await underWay;
+/** Resolves once no save of the page (or reusable content) `id` is under way (answered or failed). */
+export async function savesUnderWay(url: string, id: string): Promise<void> {
+  for (let underWay = sending.get(`${url} ${id}`); underWay; underWay = sending.get(`${url} ${id}`)) await underWay;
 }
 
 export class Saver {
@@ -99,7 +102,7 @@ export class Saver {
   }
 
   private send(document: JSONDocument, body: string, leaving: boolean): Promise<void> {
-    const key = `${this.options.url} ${this.options.pageId}`;
+    const key = `${this.options.url} ${this.options.target.id}`;
     const sent = this.sendNow(document, body, leaving).finally(() => sending.get(key) === sent && sending.delete(key));
     sending.set(key, sent);
     return sent;
@@ -107,7 +110,9 @@ export class Saver {
 
   private async sendNow(document: JSONDocument, body: string, leaving: boolean): Promise<void> {
     // The document's text is made once (a page of thousands of blocks is megabytes of it) and put into the request as it is.
-    const payload = `{"changes":[{"operation":"update_page","page":${JSON.stringify(this.options.pageId)},"document":{"document":${body}}}]}`;
+    const { target } = this.options;
+    const operation = target.kind === 'page' ? `"operation":"update_page","page":${JSON.stringify(target.id)}` : `"operation":"update_reusable_content","reusableContent":${JSON.stringify(target.id)}`;
+    const payload = `{"changes":[{${operation},"document":{"document":${body}}}]}`;
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',

@@ -191,10 +191,6 @@ function removeLink(editor: Editor, pos: number) {
 }
 
 /** The app's address of the change request being written (`/s/{space}/~/changes/{number}`), where its pages open. */
-function changeRequestPath(): string | undefined {
-  return /^(\/s\/[^/]+\/~\/changes\/[^/]+)\//.exec(window.location.pathname)?.[1];
-}
-
 // —— The picker ——
 
 function ReferencePicker({ editor, context }: PartProps) {
@@ -431,7 +427,7 @@ function LinkBar({ editor, context }: PartProps) {
   const ref = link.node.attrs.data?.ref as ContentRef | undefined;
   const label = refLabel(ref, data, index);
   const broken = brokenReason(ref, knownTargetsOf(editor.state));
-  const base = changeRequestPath();
+  const base = context.basePath;
   const pathOf = (pageId: string | undefined) => (pageId ? index?.byId.get(pageId)?.page.path : undefined);
   const href =
     ref?.kind === 'url' ? ref.url

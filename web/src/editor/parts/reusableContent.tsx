@@ -1,21 +1,23 @@
 // Reusable content: GitBook's `reusable-content` block, which includes one of the
 // space's reusable contents where it stands ("Reusable content" in the slash menu, the
-// content chosen from the change request's list). The page shows it read-only, as
-// readers will see it, and says where it is edited: Quire keeps a space's reusable
-// contents in its Git repository (.gitbook/includes), not in the editor.
-import { Alert, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
+// content chosen from the change request's list, or made there). The page shows it as
+// readers will see it; its Edit opens it in the editor where it lives, its own address in
+// the change request, since every page that includes it shows what is written there.
+import { Alert, Button, Group, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Dialog } from '../../features/spaces/components/Dialog.tsx';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/core';
 import { NodeViewWrapper, ReactNodeViewRenderer, type ReactNodeViewProps } from '@tiptap/react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { JSONDocument } from '../../../../src/content/gitbook/model.ts';
 import { api, segment } from '../../api/client.ts';
-import { useReader } from '../../features/pages/queries/content.ts';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { contentKeys, useReader } from '../../features/pages/queries/content.ts';
 import type { EditorContext, EditorPart, PartProps } from '../part.ts';
 import { contextOf } from '../part.ts';
-import { insertBlockHere, useChangeRequestContent } from '../references.ts';
+import { insertBlockHere, reusableDocumentsKey, useChangeRequestContent } from '../references.ts';
 import { dialogRequests, useDialogRequest } from './link.tsx';
 
 const chooserOf = dialogRequests<{ onPick: (id: string) => void }>();
@@ -30,6 +32,10 @@ function ReusableContentChooser({ editor, context }: PartProps) {
     editor.commands.focus();
   };
   const contents = data?.reusableContents ?? [];
+  const pick = (id: string) => {
+    request?.onPick(id);
+    close();
+  };
   return (
     <Dialog opened={request !== undefined} onClose={close} title="Reusable content" fullScreen={phone} size="lg">
       <Stack gap="sm">
@@ -44,7 +50,7 @@ function ReusableContentChooser({ editor, context }: PartProps) {
         {isPending && <Text size="sm">Loading the reusable contents…</Text>}
         {data && contents.length === 0 && (
           <Text size="sm" role="status">
-            This space has no reusable content yet. Reusable contents are the files of its Git repository’s .gitbook/includes folder: add one there and sync the space.
+            This space has no reusable content yet: make the first below.
           </Text>
         )}
         <Stack gap={2} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="The space’s reusable contents">
@@ -53,10 +59,7 @@ function ReusableContentChooser({ editor, context }: PartProps) {
               <UnstyledButton
                 className="quire-reference-choice"
                 style={{ display: 'block', width: '100%' }}
-                onClick={() => {
-                  request?.onPick(content.id);
-                  close();
-                }}
+                onClick={() => pick(content.id)}
               >
                 <Text size="sm" fw={500} span display="block">
                   {content.title}
@@ -70,15 +73,51 @@ function ReusableContentChooser({ editor, context }: PartProps) {
             </li>
           ))}
         </Stack>
+        {request && <NewReusableContent context={context} onMade={pick} />}
       </Stack>
     </Dialog>
+  );
+}
+
+/** Makes a reusable content of the change request, empty, under the title given; the chooser includes it, and its Edit opens it. */
+function NewReusableContent({ context, onMade }: { context: EditorContext; onMade: (id: string) => void }) {
+  const client = useQueryClient();
+  const [title, setTitle] = useState('');
+  const make = useMutation({
+    mutationFn: (named: string) =>
+      api.post<{ changes: Array<{ object: string; reusableContent?: { id: string } }> }>(`${context.contentUrl}?compat=false`, {
+        changes: [{ operation: 'insert_reusable_content', title: named, document: '' }],
+      }),
+    onSuccess: async (answer) => {
+      await client.invalidateQueries({ queryKey: contentKeys.content(context.spaceId, { kind: 'changeRequest', changeRequestId: context.changeRequestId }) });
+      const made = answer.changes.find((change) => change.object === 'created_reusable_content')?.reusableContent;
+      if (made) onMade(made.id);
+    },
+  });
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (title.trim()) make.mutate(title.trim());
+      }}
+    >
+      <Stack gap="xs">
+        <Group gap="xs" align="flex-end" wrap="nowrap">
+          <TextInput label="New reusable content" placeholder="Its title" value={title} maxLength={255} onChange={(event) => setTitle(event.currentTarget.value)} style={{ flex: 1 }} />
+          <Button type="submit" variant="default" disabled={!title.trim()} loading={make.isPending}>
+            Make and include
+          </Button>
+        </Group>
+        <ErrorAlert error={make.error} />
+      </Stack>
+    </form>
   );
 }
 
 /** The content's document as the change request holds it. */
 const useReusableDocument = (context: EditorContext, id: string | undefined) =>
   useQuery({
-    queryKey: ['editor', 'reusable', context.spaceId, context.changeRequestId, id],
+    queryKey: [...reusableDocumentsKey(context.spaceId, context.changeRequestId), id],
     queryFn: () => api.get<JSONDocument>(`${context.contentUrl}/reusable-contents/${segment(id!)}/document`),
     enabled: id !== undefined,
   });
@@ -91,6 +130,7 @@ function ReusableContentView({ node, editor, selected }: ReactNodeViewProps) {
   const entry = data?.reusableContents?.find((content) => content.id === id);
   const document = useReusableDocument(context, otherSpace && otherSpace !== context.spaceId ? undefined : id);
   const reader = useReader();
+  const here = useLocation();
   const html = useMemo(
     () => (reader.data && document.data ? reader.data.renderDocument(document.data, { href: (ref) => (ref.kind === 'url' ? ref.url : undefined) }) : undefined),
     [reader.data, document.data],
@@ -113,9 +153,16 @@ function ReusableContentView({ node, editor, selected }: ReactNodeViewProps) {
           <div className={reader.data.READER_CLASS} dangerouslySetInnerHTML={{ __html: html }} />
         </>
       )}
-      <Text size="xs" c="dimmed">
-        Read-only here. Edit where it lives: {entry?.git?.path ? `${entry.git.path} in the space’s Git repository` : 'the space’s Git repository'}, then sync the space.
-      </Text>
+      {id && !otherSpace && (
+        <Group gap="xs" mt={4}>
+          <Button component={Link} to={`${context.basePath}/~reusable/${encodeURIComponent(id)}?edit`} state={{ from: `${here.pathname}${here.search}` }} size="compact-xs" variant="default">
+            Edit reusable content
+          </Button>
+          <Text size="xs" c="dimmed">
+            Every page that includes it shows the change.
+          </Text>
+        </Group>
+      )}
     </NodeViewWrapper>
   );
 }

@@ -1,12 +1,13 @@
 // `/s/:spaceId/~/changes/:number/<page path>`: a change request read-only: its subject,
 // status and author, the pages it adds, edits or removes, and each of them as it proposes it.
 // With `?edit`, the open page in the editor (its own chunk) for the change request's writer,
-// beside the change request's page tree, which they edit there too.
+// beside the change request's page tree, which they edit there too;
+// `…/~reusable/<id>?edit`, one of its reusable contents in the editor, where it lives.
 import { Alert, Anchor, Box, Button, Container, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useMediaQuery } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
 import { LoadFailure } from '../../../components/LoadFailure.tsx';
@@ -26,6 +27,10 @@ import { StatusBadge } from './StatusBadge.tsx';
 
 const EditablePageTree = lazy(async () => ({ default: (await loadEditablePageTree()).EditablePageTree }));
 const PageEditor = lazy(async () => ({ default: (await loadPageEditor()).PageEditor }));
+const ReusableContentEditor = lazy(async () => ({ default: (await loadPageEditor()).ReusableContentEditor }));
+
+/** A reusable content's place under the change request's address: `~` is in no page's slug, so no page's path is one. */
+const REUSABLE_PATH = /^~reusable\/([^/]+)$/;
 
 const CHANGE_LABELS = { added: 'Added', edited: 'Edited', removed: 'Removed' } as const;
 
@@ -83,7 +88,10 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
   const changes = useMemo(() => (proposed.data && initial.data ? changedPages(initial.data.pages, proposed.data.pages) : undefined), [proposed.data, initial.data]);
   const basePath = `/s/${spaceId}/~/changes/${changeRequest.number}`;
   const writing = editing && !readOnly;
-  useFollowOpenPage(index, path, basePath, writing);
+  const reusableContentId = REUSABLE_PATH.exec(path)?.[1];
+  // The page whose block opened the reusable content, to go back to.
+  const cameFrom = (useLocation().state as { from?: string } | null)?.from;
+  useFollowOpenPage(index, path, basePath, writing && !reusableContentId);
   const error = proposed.error ?? initial.error;
   if (error) return <ErrorAlert error={error} />;
   if (!changes || !index || !proposed.data) return <Skeleton height={80} aria-label="Loading the changed pages" />;
@@ -119,11 +127,28 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
           </ul>
         )}
       </section>
-      {path && !open && <Text>This change request has no page at “{path}”.</Text>}
+      {path && !open && !reusableContentId && <Text>This change request has no page at “{path}”.</Text>}
+      {reusableContentId && writing && (
+        <section aria-label="Writing a reusable content" style={{ borderTop: '1px solid var(--mantine-color-default-border)', paddingTop: '1rem' }}>
+          {cameFrom && (
+            <Anchor component={Link} to={cameFrom} size="sm" mb="xs" display="inline-block">
+              ← Back to the page
+            </Anchor>
+          )}
+          <Suspense fallback={<Skeleton height={160} aria-label="Loading the editor" />}>
+            <ReusableContentEditor key={reusableContentId} spaceId={spaceId} changeRequestId={changeRequest.id} reusableContentId={reusableContentId} basePath={basePath} csrfToken={session.csrfToken} />
+          </Suspense>
+        </section>
+      )}
+      {reusableContentId && !writing && (
+        <Alert color="gray" variant="outline" title="Read only">
+          {readOnly ?? 'Reusable contents are shown in the pages that include them; choose Edit on one of those pages to write in them.'}
+        </Alert>
+      )}
       {open && editing && !readOnly && (
         <section aria-label={`Writing ${open.page.title}`} style={{ borderTop: '1px solid var(--mantine-color-default-border)', paddingTop: '1rem' }}>
           <Suspense fallback={<Skeleton height={160} aria-label="Loading the editor" />}>
-            <PageEditor key={open.page.id} spaceId={spaceId} changeRequestId={changeRequest.id} pageId={open.page.id} title={open.page.title} csrfToken={session.csrfToken} />
+            <PageEditor key={open.page.id} spaceId={spaceId} changeRequestId={changeRequest.id} pageId={open.page.id} title={open.page.title} basePath={basePath} csrfToken={session.csrfToken} />
           </Suspense>
         </section>
       )}

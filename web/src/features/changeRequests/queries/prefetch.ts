@@ -25,7 +25,7 @@ export function prefetchChangeRequest({ params, request }: LoaderFunctionArgs): 
     void queryClient.prefetchQuery({ queryKey: contentKeys.content(spaceId, initial), queryFn: () => getContent(spaceId, initial) });
     const content = await queryClient.fetchQuery({ queryKey: contentKeys.content(spaceId, proposed), queryFn: () => getContent(spaceId, proposed) });
     const open = path ? indexPages(content.pages).byPath.get(path.replace(/\/$/, '')) : undefined;
-    if (editing && open) readAhead(changeRequestContentUrl(spaceId, changeRequest.id), open.page.id);
+    if (editing && open) readAhead(changeRequestContentUrl(spaceId, changeRequest.id), { kind: 'page', id: open.page.id });
   })().catch(() => {});
   return null;
 }
