@@ -4,13 +4,21 @@
 // themes by the reader's preference, and a single column on a phone.
 import type { Element, ElementContent, Properties } from 'hast';
 import { toHtml } from 'hast-util-to-html';
+import { glyphOf } from '../content/gitbook/emoji.ts';
+import type { IconShape } from '../lib/icons.ts';
 import type { SiteFrame } from './customization.ts';
 import type { SiteTheme } from './theme.ts';
 
 /** The path of the pages' one script (copy buttons on code). */
 export const READER_SCRIPT_PATH = '/reader/reader.js';
 
-export interface NavigationItem {
+/** A page's emoji (code points in hex) or the drawing of its icon (lib/icons.ts: this module is the app's too, so it reads no file), GitBook's fields. */
+export interface PageMark {
+  emoji?: string;
+  icon?: IconShape;
+}
+
+export interface NavigationItem extends PageMark {
   title: string;
   href?: string;
   current: boolean;
@@ -45,7 +53,7 @@ export interface SitePage {
   mermaidUrl?: string;
   noIndex: boolean;
   /** The page's content as rendered by render.ts. */
-  page: { title: string; description?: string; content: ElementContent[] };
+  page: PageMark & { title: string; description?: string; content: ElementContent[] };
   navigation: NavigationItem[];
   outline: Array<{ id: string; title: string; level: number }>;
   previous?: Link;
@@ -72,6 +80,7 @@ pre{background:var(--panel);padding:1rem;overflow:auto;border-radius:var(--radiu
 figure{margin:1rem 0}figcaption{color:var(--muted);font-size:.9rem}img{max-width:100%;height:auto}
 .hint{background:var(--hint);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0;border-radius:4px}
 .hint-warning{border-color:#b26a00}.hint-danger{border-color:#c62828}.hint-success{border-color:#2e7d32}
+svg.icon{width:1em;height:1em;vertical-align:-.125em}.page-mark.icon{opacity:.8}
 .tabs{border:1px solid var(--line);border-radius:var(--radius,6px);padding:0 1rem;margin:1rem 0}.tab-title{font-weight:600;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 details{border:1px solid var(--line);border-radius:var(--radius,6px);padding:.5rem 1rem;margin:1rem 0}summary{cursor:pointer;font-weight:600}
 .columns{display:flex;gap:1.5rem}.column{flex:1 1 0;min-width:0}
@@ -111,11 +120,23 @@ function h(tagName: string, properties: Properties = {}, children: ElementConten
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
+/** A page's emoji, or else its icon drawn inline, before its title. */
+export function pageMark({ emoji, icon }: PageMark): ElementContent[] {
+  const glyph = emoji ? glyphOf(emoji) : '';
+  if (glyph) return [h('span', { className: ['page-mark', 'emoji'], ariaHidden: 'true' }, [text(glyph)]), text(' ')];
+  return icon ? [iconSvgElement(icon, ['page-mark', 'icon']), text(' ')] : [];
+}
+
+/** An icon as an inline SVG element in the text's colour. */
+export function iconSvgElement(shape: IconShape, className: string[]): Element {
+  return h('svg', { className, viewBox: shape.viewBox, ariaHidden: 'true', focusable: 'false' }, shape.paths.map((d) => h('path', { d, fill: 'currentColor' })));
+}
+
 function navigationList(items: NavigationItem[]): Element {
   return h('ul', {}, items.map((item) => {
     const label = item.href
-      ? h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, [text(item.title)])
-      : h('span', { className: ['group'] }, [text(item.title)]);
+      ? h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, [...pageMark(item), text(item.title)])
+      : h('span', { className: ['group'] }, [...pageMark(item), text(item.title)]);
     return h('li', {}, [label, ...(item.children.length ? [navigationList(item.children)] : [])]);
   }));
 }
@@ -264,7 +285,7 @@ export function sitePage(input: SitePage): string {
       h('nav', { className: ['pages'], ariaLabel: 'Pages' }, [navigationList(input.navigation)]),
       h('main', { id: 'content' }, [
         h('article', {}, [
-          h('h1', {}, [text(page.title)]),
+          h('h1', {}, [...pageMark(page), text(page.title)]),
           ...(page.description ? [h('p', { className: ['description'] }, [text(page.description)])] : []),
           ...page.content,
         ]),

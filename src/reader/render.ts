@@ -7,6 +7,8 @@ import type { Element, ElementContent, Properties, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import { glyphOf } from '../content/gitbook/emoji.ts';
+import type { IconShape } from '../lib/icons.ts';
+import { iconSvgElement } from './layout.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
 import { optionLabel, plainText } from '../content/gitbook/model.ts';
@@ -55,6 +57,8 @@ export interface RenderContext {
   search?(query: string): string;
   /** The organization's OpenAPI spec of this slug, loaded for the page (openApiSpecsOf). */
   openapi?(spec: string): OpenApiView | undefined;
+  /** The drawing of a Font Awesome icon of this name (lib/icons.ts, on the server); without it, or for a name it has not, an icon keeps its place, empty. */
+  iconShape?(name: string): IconShape | undefined;
 }
 
 type Child = ElementContent;
@@ -177,8 +181,10 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       }
       case 'emoji':
         return [h('span', { className: ['emoji'] }, [t(glyphOf(String(data.code ?? '')))])];
-      case 'icon':
-        return [h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true' })];
+      case 'icon': {
+        const shape = context.iconShape?.(String(data.icon ?? ''));
+        return [shape ? iconSvgElement(shape, ['icon', `icon-${safeToken(data.icon)}`]) : h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true' })];
+      }
       case 'inline-math':
         return [h('span', { className: ['math', 'math-inline'] }, typeset(String(data.formula ?? ''), false))];
       case 'expression':

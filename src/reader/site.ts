@@ -6,8 +6,9 @@ import { linksAsWritten, markdownToDocument } from '../content/document.ts';
 import type { FlatPage } from '../content/tree.ts';
 import { WeightBoundedCache } from '../lib/weightBoundedCache.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { frontPageSites, readPublishedView, type ReadCredentials, type SiteAddress, type SiteScript } from '../services/publishedReads.ts';
-import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type PageScripts } from './layout.ts';
+import { iconShape } from '../lib/icons.ts';
+import { frontPageSites, pageMarkOf, readPublishedView, type PublishedNavigationItem, type ReadCredentials, type SiteAddress, type SiteScript } from '../services/publishedReads.ts';
+import { READER_SCRIPT_PATH, notFoundPage, searchPage, siteIndexPage, sitePage, type NavigationItem, type PageMark, type PageScripts } from './layout.ts';
 import { siteFrame } from './customization.ts';
 import { documentToHast, loadRenderers, outlineOf } from './render.ts';
 import { OpenApiView } from './openapi.ts';
@@ -100,6 +101,7 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     href,
     search: (query) => (query ? `${base}?q=${encodeURIComponent(query)}` : base),
     pageTitle: view.pageTitle,
+    iconShape,
   });
   const body = sitePage({
     site: siteFrame(site, base, claims, href),
@@ -109,8 +111,8 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
     scripts: pageScripts(ctx, scripts, origin),
     mermaidUrl: ctx.config.mermaidUrl,
     noIndex: page.meta.noIndex === true || page.meta.noRobotsIndex === true,
-    page: { title: page.meta.title, description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
-    navigation: view.navigation,
+    page: { title: page.meta.title, ...drawnMark(pageMarkOf(page)), description: typeof page.meta.description === 'string' ? page.meta.description : undefined, content: content.children as ElementContent[] },
+    navigation: withDrawnMarks(view.navigation),
     outline: outlineOf(document),
     previous: view.previous,
     next: view.next,
@@ -118,6 +120,16 @@ export async function readPublishedPage(ctx: ServiceContext, address: SiteAddres
   renderedPages.forget(view.cacheKey);
   renderedPages.keep(view.cacheKey, { html: Buffer.from(body), specs: { slugs: specs.slugs, versions: specs.documents.map((spec) => spec?.versionId ?? null) }, expires: ctx.clock.now().getTime() + RENDERED_PAGE_MS });
   return { status: 200, body, cache: view.ready ? 'document' : 'none', scripts };
+}
+
+/** A page's emoji as it is, its icon's name as the icon's drawing. */
+function drawnMark({ emoji, icon }: { emoji?: string; icon?: string }): PageMark {
+  const shape = icon ? iconShape(icon) : undefined;
+  return { ...(emoji ? { emoji } : {}), ...(shape ? { icon: shape } : {}) };
+}
+
+function withDrawnMarks(items: PublishedNavigationItem[]): NavigationItem[] {
+  return items.map(({ emoji, icon, children, ...item }) => ({ ...item, ...drawnMark({ emoji, icon }), children: withDrawnMarks(children) }));
 }
 
 /**

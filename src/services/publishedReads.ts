@@ -47,6 +47,9 @@ export interface SiteAddress {
 /** A page of the site's navigation, with its sub-pages. */
 export interface PublishedNavigationItem {
   title: string;
+  /** The page's emoji (code points in hex) or Font Awesome icon name, shown before its title. */
+  emoji?: string;
+  icon?: string;
   href?: string;
   current: boolean;
   children: PublishedNavigationItem[];
@@ -253,6 +256,7 @@ export async function readPublishedView<Kept extends KeptPage>(
       .filter((child) => child.meta.hidden !== true && shown(child))
       .map((child) => ({
         title: navigationTitle(child),
+        ...pageMarkOf(child),
         href: child.meta.type === 'document' ? pageUrl(child) : child.meta.type === 'link' ? linkHref(child) : undefined,
         current: child.id === page.id,
         children: navigation(child.id),
@@ -283,6 +287,12 @@ export async function readPublishedView<Kept extends KeptPage>(
     previous: neighbour(order[at - 1]),
     next: neighbour(order[at + 1]),
   };
+}
+
+/** A page's emoji or icon, GitBook's fields, where it has one. */
+export function pageMarkOf(page: FlatPage): { emoji?: string; icon?: string } {
+  const { emoji, icon } = page.meta;
+  return { ...(typeof emoji === 'string' && emoji ? { emoji } : {}), ...(typeof icon === 'string' && icon ? { icon } : {}) };
 }
 
 /** A page's words in the table of contents and the pagination: its link title (SUMMARY.md's label) where it has one, as GitBook shows it. */

@@ -1,12 +1,15 @@
 // Serves the browser app (web/, built by ./build.ts): its one page at every path the
 // app answers, which are the `urls.app` the API hands out, and its hashed assets. The
 // page is the same for everyone and holds no data: the app asks the API for that, as
-// the signed-in person. Hidden from the API document: these are pages, not operations.
+// the signed-in person. Also the icons pages and inlines name (lib/icons.ts), for the app
+// to draw and pick from. Hidden from the API document: these are pages, not operations.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { errorBody } from '../errors.ts';
 import { policyHeader } from '../lib/contentSecurityPolicy.ts';
+import { iconIndexJson, iconSvg } from '../lib/icons.ts';
 import { webAppDirectory } from './build.ts';
 
 /** The app's paths (the contract in docs/app.md); every other path is the API's or a site's. */
@@ -72,5 +75,24 @@ export const webAppRoutes: FastifyPluginAsync<WebAppOptions> = async (app, optio
       .header('vary', 'accept-encoding')
       .headers(gzipped ? { 'content-encoding': 'gzip' } : {})
       .send(createReadStream(join(directory, 'assets', gzipped ? `${name}.gz` : name)));
+  });
+
+  // Font Awesome Free's, which change only with the package: a day's cache.
+  app.get<{ Params: { file: string } }>('/app/icons/:file', { schema: { hide: true } }, async (request, reply) => {
+    const svg = /^(.+)\.svg$/.exec(request.params.file) && iconSvg(request.params.file.slice(0, -4));
+    if (!svg) return reply.code(404).send(errorBody(404, `No icon ${request.params.file}: icons are Font Awesome Free's, by name, such as rocket.svg`));
+    return reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(svg);
+  });
+  let index: Buffer | undefined;
+  app.get('/app/icons.json', { schema: { hide: true } }, async (request, reply) => {
+    // 0.3 MB of JSON, a tenth of it gzipped: the picker's first opening waits for it.
+    index ??= gzipSync(iconIndexJson());
+    const gzipped = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('cache-control', 'public, max-age=86400')
+      .header('vary', 'accept-encoding')
+      .headers(gzipped ? { 'content-encoding': 'gzip' } : {})
+      .send(gzipped ? index : iconIndexJson());
   });
 };

@@ -266,9 +266,23 @@ describeInBrowser('editing the page tree of a change request', () => {
     await settings.getByRole('textbox', { name: 'Emoji', exact: true }).fill('');
     await settings.getByText('A URL', { exact: true }).click();
     await settings.getByRole('textbox', { name: 'Image URL' }).fill('https://example.com/sky.png');
+    // An icon in its place, found by a word Font Awesome gives it ("launch" is no part of "rocket").
+    await settings.getByRole('button', { name: 'Choose an icon' }).click();
+    const icons = page.getByRole('dialog', { name: 'Icons' });
+    await icons.getByRole('textbox', { name: 'Find an icon' }).fill('launch');
+    await expect.poll(() => icons.getByRole('button', { name: 'Rocket', exact: true }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'tree/icon-picker');
+    await icons.getByRole('button', { name: 'Rocket', exact: true }).click();
+    expect(await settings.getByRole('textbox', { name: 'Icon' }).inputValue()).toBe('rocket');
     await settings.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await pageTitled('Install')).cover, { timeout: 10_000 }).toEqual({ ref: { kind: 'url', url: 'https://example.com/sky.png' } });
+    expect(await pageTitled('Install')).toMatchObject({ icon: 'rocket' });
     expect((await pageTitled('Install')).emoji ?? '').toBe('');
+    // The tree draws it, Font Awesome's drawing loaded from Quire.
+    const drawn = tree(page).getByRole('link', { name: 'Install' }).locator('[data-icon="rocket"]');
+    await expect.poll(() => drawn.count()).toBe(1);
+    await expect.poll(() => drawn.evaluate((icon) => getComputedStyle(icon).maskImage)).toContain('/app/icons/rocket.svg');
   });
 
   it('shows a reader of the space the tree of a change request without any editing control', async () => {

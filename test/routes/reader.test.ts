@@ -277,6 +277,35 @@ describe('the built-in reader', () => {
     expect((await open(later)).response.headers['x-quire-cache']).toBe('page');
   });
 
+  it("draws pages' emoji and icons before their titles, and icons in the text, from Font Awesome Free; a name it has not draws nothing", async () => {
+    const { call, space, path, open } = await publishedSite();
+    const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;
+    const edited = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+      changes: [
+        { operation: 'insert_page', title: 'Launch', icon: 'rocket', document: 'Lift off <i class="fa-gear">:gear:</i> now.' },
+        { operation: 'insert_page', title: 'Party', emoji: '1f389', icon: 'rocket', document: 'Fun.' },
+        { operation: 'insert_page', title: 'Pro', icon: 'rocket-launch', document: 'Kept.' },
+      ],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+    const { document } = await open(`${path}/launch`);
+    const navLink = (title: string) => [...document.querySelectorAll('nav.pages a')].find((link) => link.textContent?.trim().endsWith(title))!;
+    // The icon in the text's colour, hidden from screen readers: the title says what the page is.
+    const drawn = navLink('Launch').querySelector('svg.page-mark.icon')!;
+    expect(drawn.getAttribute('aria-hidden')).toBe('true');
+    expect(drawn.getAttribute('viewBox')).toMatch(/^0 0 \d+ \d+$/);
+    expect(drawn.querySelector('path')!.getAttribute('fill')).toBe('currentColor');
+    expect(document.querySelector('main h1 svg.page-mark.icon')).not.toBeNull();
+    expect(document.querySelector('main h1')!.textContent!.trim()).toBe('Launch');
+    expect(document.querySelector('main svg.icon.icon-gear path')).not.toBeNull();
+    // An emoji wins over an icon, as GitBook shows it; a Pro icon's name is kept and draws nothing.
+    expect(navLink('Party').querySelector('.page-mark.emoji')!.textContent).toBe('🎉');
+    expect(navLink('Party').querySelector('svg')).toBeNull();
+    expect(navLink('Pro').querySelector('svg, .page-mark')).toBeNull();
+    expect((await call('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages.find((page: { title: string }) => page.title === 'Pro').icon).toBe('rocket-launch');
+  });
+
   it('lists link pages in the navigation by their target, a telephone number too, by the rule that checks every link', async () => {
     const { call, space, path, open } = await publishedSite();
     const changeRequest = (await call('POST', `/v1/spaces/${space.id}/change-requests`, {})).body;

@@ -71,6 +71,27 @@ describe('the browser app', () => {
     }
   });
 
+  it("serves Font Awesome Free's icons by name for pages' icons, and their index with the words that find each, for the picker", async () => {
+    const rocket = await testApp.app.inject({ method: 'GET', url: '/app/icons/rocket.svg' });
+    expect(rocket.statusCode).toBe(200);
+    expect(rocket.headers['content-type']).toBe('image/svg+xml');
+    expect(rocket.body).toMatch(/^<svg [^>]*viewBox="[\d ]+"/);
+    // Each file names its licence (CC BY 4.0), as Font Awesome ships it.
+    expect(rocket.body).toContain('License - https://fontawesome.com/license/free');
+    expect((await testApp.app.inject({ method: 'GET', url: '/app/icons/github.svg' })).statusCode).toBe(200);
+    for (const path of ['/app/icons/no-such-icon.svg', '/app/icons/..%2F..%2Fpackage.json', '/app/icons/rocket', '/app/icons/Rocket.svg']) {
+      const missing = await testApp.app.inject({ method: 'GET', url: path });
+      expect(missing.statusCode, path).toBe(404);
+      expect(missing.json().error.message, path).toContain("icons are Font Awesome Free's, by name");
+    }
+    const index = await testApp.app.inject({ method: 'GET', url: '/app/icons.json', headers: { 'accept-encoding': 'gzip' } });
+    expect(index.headers['content-encoding']).toBe('gzip');
+    const icons = (await testApp.app.inject({ method: 'GET', url: '/app/icons.json' })).json() as Array<{ name: string; label: string; terms: string[] }>;
+    expect(icons.length).toBeGreaterThan(1500);
+    expect(icons.find((icon) => icon.name === 'rocket')).toMatchObject({ label: 'Rocket', terms: expect.arrayContaining(['launch', 'space']) });
+    expect(index.rawPayload.length).toBeLessThan(JSON.stringify(icons).length / 3);
+  });
+
   it("keeps answering the API's JSON 404 at paths that are neither the app's nor a site's", async () => {
     for (const path of ['/nowhere', '/o', '/app/', '/v1/nothing']) {
       const response = await testApp.app.inject({ method: 'GET', url: path });

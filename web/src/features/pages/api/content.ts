@@ -10,6 +10,8 @@ export interface PageEntry {
   id: string;
   title: string;
   emoji?: string;
+  /** A Font Awesome icon's name (GitBook's), shown where no emoji is set. */
+  icon?: string;
   kind: 'sheet' | 'group' | 'link';
   type: 'document' | 'group' | 'link';
   path?: string;

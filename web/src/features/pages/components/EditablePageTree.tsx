@@ -14,6 +14,7 @@ import { Dialog } from '../../spaces/components/Dialog.tsx';
 import type { FileEntry } from '../api/content.ts';
 import type { PageChange, PageDetails } from '../api/pageChanges.ts';
 import { usePageChanges } from '../queries/pageChanges.ts';
+import { PageMark } from './PageMark.tsx';
 import {
   ancestorsOf,
   childrenOf,
@@ -202,7 +203,7 @@ export function EditablePageTree({ spaceId, changeRequestId, index, files, curre
             const drop = dropTarget?.id === page.id ? dropTarget.position : undefined;
             const label = (
               <>
-                {page.emoji && <span aria-hidden="true">{page.emoji} </span>}
+                <PageMark page={page} />
                 {page.title || 'Untitled'}
               </>
             );

@@ -12,6 +12,7 @@ import { isEmoji } from '../../../../../src/lib/emoji.ts';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import type { FileEntry } from '../api/content.ts';
 import type { PageCover, PageDetails, PageFieldChanges, PageLayout } from '../api/pageChanges.ts';
+import { IconPicker } from './IconPicker.tsx';
 import { slugAfterRename } from './pageTree.ts';
 
 /** GitBook's layout of a page nobody has changed: every part shown. */
@@ -130,13 +131,17 @@ export function PageSettings({ page, siblingSlugs, files, saving, error, onSave,
               placeholder="rocket"
             />
           </Group>
-          <TextInput
-            label="Icon"
-            description="The name of a Font Awesome icon, such as gear; shown where no emoji is set"
-            value={icon}
-            onChange={(event) => setIcon(event.currentTarget.value)}
-            maxLength={50}
-          />
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput
+              label="Icon"
+              description="A Font Awesome icon’s name, such as gear; shown where no emoji is set"
+              value={icon}
+              onChange={(event) => setIcon(event.currentTarget.value)}
+              maxLength={50}
+              style={{ flex: 1 }}
+            />
+            <IconPicker value={icon.trim()} onChange={setIcon} />
+          </Group>
           <Textarea label="Description" description="Shown under the title and in search results" value={description} onChange={(event) => setDescription(event.currentTarget.value)} autosize minRows={2} maxLength={1000} />
           {page.type === 'link' && <TextInput label="URL" required value={href} onChange={(event) => setHref(event.currentTarget.value)} error={hrefError} maxLength={2048} />}
           {page.type !== 'link' && (

@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ancestorsOf, rowAfterKey, visibleRows, type PageIndex } from './pageTree.ts';
+import { PageMark } from './PageMark.tsx';
 
 const ROW_HEIGHT = 34;
 
@@ -74,7 +75,7 @@ export function PageTree({ index, currentPageId, basePath, onNavigate }: Props) 
           const current = page.id === currentPageId;
           const label = (
             <>
-              {page.emoji && <span aria-hidden="true">{page.emoji} </span>}
+              <PageMark page={page} />
               {page.title || 'Untitled'}
             </>
           );
