@@ -355,6 +355,10 @@ describeInBrowser('references in the editor', () => {
       await shown(block);
       await expect.poll(() => block.textContent(), { timeout: 10_000 }).toContain('Or call us.');
       expect(await block.textContent()).toContain('Reusable content: Getting help');
+      // The change request lists it among what it changes, leading to it.
+      const listed = page.getByRole('region', { name: 'Changed reusable contents' });
+      await expect.poll(() => listed.textContent(), { timeout: 10_000 }).toBe('Changed reusable contentsEdited: Getting help');
+      expect(await listed.getByRole('link', { name: 'Getting help' }).getAttribute('href')).toMatch(new RegExp(`/~reusable/${support.id}\\?edit$`));
 
       // A new one, made from the chooser and included where the cursor is.
       await editorBox(page).click();
@@ -369,6 +373,7 @@ describeInBrowser('references in the editor', () => {
       expect(made).toBeDefined();
       const includes = (await storedDocument(api, space, number, home.id)).nodes.filter((node: any) => node.type === 'reusable-content');
       expect(includes.map((node: any) => node.data.ref.reusableContent)).toEqual([support.id, made.id]);
+      await expect.poll(() => listed.textContent(), { timeout: 10_000 }).toContain('Added: Warning');
     });
   });
 });

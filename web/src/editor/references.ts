@@ -19,22 +19,13 @@ import { useContent } from '../features/pages/queries/content.ts';
 import { useSpace } from '../features/spaces/queries/spaces.ts';
 import type { EditorContext } from './part.ts';
 
-export interface ReusableContentEntry {
-  id: string;
-  title: string;
-  git?: { path?: string };
-}
-
-/** The change request's content as the API gives it: GitBook's revision, with its reusable contents. */
-export type ChangeRequestContent = RevisionContent & { reusableContents?: ReusableContentEntry[] };
-
-/** The change request's pages (indexed), files and reusable contents, as its own screen reads them. */
 /** The documents of a change request's reusable contents as the editor's blocks show them; what writes one refreshes them. */
 export const reusableDocumentsKey = (spaceId: string, changeRequestId: string) => ['editor', 'reusable', spaceId, changeRequestId] as const;
 
+/** The change request's pages (indexed), files and reusable contents, as its own screen reads them. */
 export function useChangeRequestContent(context: EditorContext) {
   const content = useContent(context.spaceId, { kind: 'changeRequest', changeRequestId: context.changeRequestId });
-  const data = content.data as ChangeRequestContent | undefined;
+  const { data } = content;
   const index = useMemo(() => (data ? indexPages(data.pages) : undefined), [data]);
   return { ...content, data, index };
 }
@@ -177,7 +168,7 @@ export function anchorPages(refs: unknown[], pageId: string | undefined): string
 }
 
 /** The words that name where a reference leads: a page's title, a heading, a file's name, an address. */
-export function refLabel(ref: unknown, content: ChangeRequestContent | undefined, index: PageIndex | undefined): string {
+export function refLabel(ref: unknown, content: RevisionContent | undefined, index: PageIndex | undefined): string {
   const target = ref as ContentRef | undefined;
   if (!target) return 'Nothing';
   const title = (pageId: string) => index?.byId.get(pageId)?.page.title ?? 'A missing page';

@@ -29,7 +29,6 @@ import {
   refLabel,
   typedUrl,
   useChangeRequestContent,
-  type ChangeRequestContent,
   useHeadings,
   useHeadingsOf,
   type KnownTargets,
@@ -611,7 +610,7 @@ function BrokenReferences({ editor, context }: PartProps) {
   const anchorsKey = JSON.stringify([...headings].map(([page, list]) => [page, list?.map((heading) => heading.anchor)]));
   const known = useMemo((): KnownTargets | undefined => {
     if (!content.data) return undefined;
-    const data = content.data as ChangeRequestContent;
+    const { data } = content;
     // One walk of the tree: the index gives the pages' ids and the labels their titles.
     const index = indexPages(data.pages);
     const anchors = new Map((JSON.parse(anchorsKey) as Array<[string, string[] | undefined]>).map(([page, list]) => [page, list && new Set(list)]));

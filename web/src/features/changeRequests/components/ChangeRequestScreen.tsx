@@ -21,7 +21,7 @@ import type { Space } from '../../spaces/api/spaces.ts';
 import { useSpace } from '../../spaces/queries/spaces.ts';
 import { getChangeRequestPdf, type ChangeRequest } from '../api/changeRequests.ts';
 import { useChangeRequest } from '../queries/changeRequests.ts';
-import { changedPages } from './changedPages.ts';
+import { changedPages, changedReusableContents } from './changedPages.ts';
 import { loadEditablePageTree, loadPageEditor } from './editing.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 
@@ -86,6 +86,10 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
   const initial = useContent(spaceId, { kind: 'revision', revisionId: changeRequest.revisionInitial });
   const index = useMemo(() => (proposed.data ? indexPages(proposed.data.pages) : undefined), [proposed.data]);
   const changes = useMemo(() => (proposed.data && initial.data ? changedPages(initial.data.pages, proposed.data.pages) : undefined), [proposed.data, initial.data]);
+  const reusableChanges = useMemo(
+    () => (proposed.data && initial.data ? changedReusableContents(initial.data.reusableContents, proposed.data.reusableContents) : []),
+    [proposed.data, initial.data],
+  );
   const basePath = `/s/${spaceId}/~/changes/${changeRequest.number}`;
   const writing = editing && !readOnly;
   const reusableContentId = REUSABLE_PATH.exec(path)?.[1];
@@ -127,6 +131,31 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
           </ul>
         )}
       </section>
+      {reusableChanges.length > 0 && (
+        <section aria-labelledby="changed-reusable-contents">
+          <Title order={2} size="h4" id="changed-reusable-contents" mb="xs">
+            Changed reusable contents
+          </Title>
+          <ul style={{ margin: 0, paddingLeft: '1.2rem' }}>
+            {reusableChanges.map(({ change, reusableContent }) => (
+              <li key={reusableContent.id}>
+                <Text span size="sm" fw={600}>
+                  {CHANGE_LABELS[change]}:{' '}
+                </Text>
+                {writing && change !== 'removed' ? (
+                  <Anchor component={Link} to={`${basePath}/~reusable/${encodeURIComponent(reusableContent.id)}?edit`} size="sm" aria-current={reusableContentId === reusableContent.id ? 'page' : undefined}>
+                    {reusableContent.title}
+                  </Anchor>
+                ) : (
+                  <Text span size="sm">
+                    {reusableContent.title}
+                  </Text>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {path && !open && !reusableContentId && <Text>This change request has no page at “{path}”.</Text>}
       {reusableContentId && writing && (
         <section aria-label="Writing a reusable content" style={{ borderTop: '1px solid var(--mantine-color-default-border)', paddingTop: '1rem' }}>

@@ -1,5 +1,6 @@
-// What a change request changes, page by page: its content against the revision it started from.
-import type { PageEntry } from '../../pages/api/content.ts';
+// What a change request changes, page by page and reusable content by reusable content:
+// its content against the revision it started from.
+import type { PageEntry, ReusableContentEntry } from '../../pages/api/content.ts';
 
 export interface ChangedPage {
   change: 'added' | 'edited' | 'removed';
@@ -21,8 +22,26 @@ export function changedPages(before: PageEntry[], after: PageEntry[]): ChangedPa
   for (const [id, page] of now) {
     const was = old.get(id);
     if (!was) changes.push({ change: 'added', page });
-    else if (was.documentId !== page.documentId || was.title !== page.title || was.path !== page.path || was.emoji !== page.emoji) changes.push({ change: 'edited', page });
+    else if (was.documentId !== page.documentId || was.title !== page.title || was.path !== page.path || was.emoji !== page.emoji || was.icon !== page.icon) changes.push({ change: 'edited', page });
   }
   for (const [id, page] of old) if (!now.has(id)) changes.push({ change: 'removed', page });
+  return changes;
+}
+
+export interface ChangedReusableContent {
+  change: 'added' | 'edited' | 'removed';
+  reusableContent: ReusableContentEntry;
+}
+
+export function changedReusableContents(before: ReusableContentEntry[] = [], after: ReusableContentEntry[] = []): ChangedReusableContent[] {
+  const old = new Map(before.map((entry) => [entry.id, entry]));
+  const now = new Set(after.map((entry) => entry.id));
+  const changes: ChangedReusableContent[] = [];
+  for (const reusableContent of after) {
+    const was = old.get(reusableContent.id);
+    if (!was) changes.push({ change: 'added', reusableContent });
+    else if (was.document !== reusableContent.document || was.title !== reusableContent.title) changes.push({ change: 'edited', reusableContent });
+  }
+  for (const reusableContent of before) if (!now.has(reusableContent.id)) changes.push({ change: 'removed', reusableContent });
   return changes;
 }

@@ -27,9 +27,18 @@ export interface FileEntry {
   downloadURL: string;
 }
 
+/** One of a revision's reusable contents: `document` names its blocks, so it changes with them. */
+export interface ReusableContentEntry {
+  id: string;
+  title: string;
+  document?: string;
+  git?: { path?: string };
+}
+
 export interface RevisionContent {
   id: string;
   pages: PageEntry[];
+  reusableContents?: ReusableContentEntry[];
   files: FileEntry[];
   createdAt: string;
 }
