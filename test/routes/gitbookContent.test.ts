@@ -148,6 +148,22 @@ describe('GitBook content through the API', () => {
     expect((await documents()).filter((row) => !before.has(row.hash)).map((row) => row.hash)).toEqual(made);
   });
 
+  it("takes a JSONDocument whose blocks and inlines leave out their data, as GitBook's schema lets them, in table cells too", async () => {
+    const { call, publish, pageId } = await setup();
+    const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }, { object: 'inline', type: 'link', nodes: [] }] });
+    const table = {
+      object: 'block',
+      type: 'table',
+      isVoid: true,
+      data: { view: { type: 'grid', columns: ['a'] }, definition: { a: { id: 'a', title: 'Name', type: 'text' } }, records: { r: { orderIndex: 'a0', values: { a: 'cell' } } } },
+      fragments: [{ object: 'fragment', fragment: 'cell', nodes: [paragraph('In a cell.')] }],
+    };
+    // Before, the table's cell answered a 500.
+    await publish([{ operation: 'insert_page', title: 'Bare', document: { document: { object: 'document', nodes: [paragraph('Plain.'), table] } } }]);
+    const markdown = (await call('GET', `/content/page/${await pageId('Bare')}`, undefined, { format: 'markdown' })).body.markdown;
+    expect(markdown).toMatch(/^Plain\.\[\]\(\)\n\n\| Name +\|\n\| -+ \|\n\| In a cell\.\[\]\(\) +\|\n$/);
+  });
+
   it("refuses a malformed JSONDocument with a 400 naming where it is wrong, an emoji's code naming no character too", async () => {
     const { call } = await setup();
     const changeRequest = (await call('POST', '/change-requests', {})).body;

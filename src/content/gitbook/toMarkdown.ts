@@ -369,7 +369,27 @@ export interface MarkdownContext {
   openApiSpecUrl?: (spec: string) => string | undefined;
 }
 
-export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>, context: MarkdownContext): string {
+/**
+ * Each block and inline given the `data` GitBook's schema lets a client leave out (a
+ * paragraph's, an inline's), as GitBook's own documents have it: this writer reads it on
+ * every node. Without it, a table of such paragraphs answered 500.
+ */
+function withData(nodes: unknown[]): Array<Block | Inline | TextNode> {
+  return nodes.map((node) => {
+    const value = node as Record<string, unknown>;
+    if (value?.object !== 'block' && value?.object !== 'inline') return node as TextNode;
+    const fragments = Array.isArray(value.fragments) ? value.fragments.map((fragment: Record<string, unknown>) => ({ ...fragment, nodes: withData((fragment.nodes as unknown[]) ?? []) })) : undefined;
+    return {
+      ...value,
+      data: value.data ?? {},
+      ...(Array.isArray(value.nodes) ? { nodes: withData(value.nodes) } : {}),
+      ...(fragments ? { fragments } : {}),
+    } as Block | Inline;
+  });
+}
+
+export function documentToMarkdown(sent: Pick<JSONDocument, 'nodes'>, context: MarkdownContext): string {
+  const document = { nodes: withData(sent.nodes) as JSONDocument['nodes'] };
   const footnotes: md.FootnoteDefinition[] = [];
   // A document sent by a client may hold anything where a reference belongs: it writes as no target.
   const href = (ref: unknown): string =>
