@@ -55,7 +55,13 @@ async function writeJsonDocuments(changes: ContentChangeInput[]): Promise<Map<ob
     if (wrong) throw new BadRequest(`${where}: ${wrong}`);
     const size = JSON.stringify(change.document.document).length;
     if (size > MAX_JSON_DOCUMENT) throw new BadRequest(`${where}: a document holds at most ${MAX_JSON_DOCUMENT / 1_000_000} MB of JSON; this one holds ${(size / 1_000_000).toFixed(1)} MB`);
-    written.set(change.document, await runSized('documentToMarkdown', { document: change.document.document }, size));
+    try {
+      written.set(change.document, await runSized('documentToMarkdown', { document: change.document.document }, size));
+    } catch (error) {
+      // A document of GitBook's shape always writes: one that cannot holds data of another type than GitBook's somewhere.
+      if (!(error instanceof Error && error.name === 'TypeError')) throw error;
+      throw new BadRequest(`${where}: a node's data is not what GitBook's document model holds there (a hint's style as a number, a table's records as text…): ${error.message}`);
+    }
   }
   return written;
 }

@@ -182,6 +182,22 @@ describe('GitBook content through the API', () => {
     expect(fine.status).toBe(200);
   });
 
+  it("refuses with a 400, never a 500, a JSONDocument whose data is of another type than GitBook's: a table's records as text or without its columns, a list of schemas as a number", async () => {
+    const { call } = await setup();
+    const changeRequest = (await call('POST', '/change-requests', {})).body;
+    const hostile = [
+      { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns: ['a'] }, definition: { a: { id: 'a', title: 'A', type: 'text' } }, records: 'x' } },
+      { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns: ['a'] }, records: { r: { orderIndex: 'a0', values: { a: 'f' } } } } },
+      { object: 'block', type: 'openapi-schemas', isVoid: true, data: { ref: { kind: 'openapi', spec: 'pets' }, schemas: 7 } },
+    ];
+    for (const node of hostile) {
+      const refused = await call('POST', `/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Bad', document: { document: { object: 'document', nodes: [node] } } }] });
+      expect(refused.status, JSON.stringify(node)).toBe(400);
+      expect(refused.body.error.message).toMatch(/^changes\[0\]\.document\.document: a node's data is not what GitBook's document model holds there/);
+    }
+    expect((await call('GET', `/change-requests/${changeRequest.id}/content/pages`)).body.pages).toEqual([]);
+  });
+
   it('finds words inside tabs, hints, steppers, tables, expandables and captions', async () => {
     const { call } = await acmeDocs();
     const titles = async (query: string) => (await call('GET', '/search', undefined, { query })).body.items.flatMap((space: any) => space.pages?.map((page: any) => page.title) ?? [space.title]);

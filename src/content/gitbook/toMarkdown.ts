@@ -371,12 +371,16 @@ export interface MarkdownContext {
 
 /**
  * Each block and inline given the `data` GitBook's schema lets a client leave out (a
- * paragraph's, an inline's), as GitBook's own documents have it: this writer reads it on
- * every node. Without it, a table of such paragraphs answered 500.
+ * paragraph's, an inline's), and each leaf its marks, as GitBook's own documents have
+ * them: this writer reads them on every node. Without, a table of such paragraphs
+ * answered 500.
  */
 function withData(nodes: unknown[]): Array<Block | Inline | TextNode> {
   return nodes.map((node) => {
     const value = node as Record<string, unknown>;
+    if (value?.object === 'text' && Array.isArray(value.leaves)) {
+      return { ...value, leaves: value.leaves.map((leaf: Record<string, unknown>) => ({ ...leaf, marks: leaf.marks ?? [] })) } as TextNode;
+    }
     if (value?.object !== 'block' && value?.object !== 'inline') return node as TextNode;
     const fragments = Array.isArray(value.fragments) ? value.fragments.map((fragment: Record<string, unknown>) => ({ ...fragment, nodes: withData((fragment.nodes as unknown[]) ?? []) })) : undefined;
     return {
