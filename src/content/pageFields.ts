@@ -41,19 +41,23 @@ export interface ReadDocument {
 
 const FRONT_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
 
+/** A sent markdown document's front matter and body; front matter YAML cannot read is refused, saying where. */
+function frontMatterOf(document: string | { markdown: string }, where: string) {
+  try {
+    return splitFrontMatter(typeof document === 'string' ? document : document.markdown, `${where}.document`);
+  } catch (error) {
+    if (error instanceof RepositoryFormatError) throw new InvalidChange(error.message);
+    throw error;
+  }
+}
+
 /**
  * Reads a markdown document as Git Sync does: YAML front matter sets metadata and a
  * leading "# Heading" becomes the title (when the front matter names none); what
  * becomes metadata leaves the stored body.
  */
 export function readDocument(document: string | { markdown: string }, where: string): ReadDocument {
-  let split;
-  try {
-    split = splitFrontMatter(typeof document === 'string' ? document : document.markdown, `${where}.document`);
-  } catch (error) {
-    if (error instanceof RepositoryFormatError) throw new InvalidChange(error.message);
-    throw error;
-  }
+  const split = frontMatterOf(document, where);
   const front: PageFields = {};
   for (const field of FRONT_FIELDS) {
     const value = split.front[field];
@@ -78,13 +82,7 @@ export function readDocument(document: string | { markdown: string }, where: str
  * in .gitbook/includes does); a leading heading is content, as it is there.
  */
 export function readIncludeDocument(document: string | { markdown: string }, where: string): { title?: string; body: string } {
-  let split;
-  try {
-    split = splitFrontMatter(typeof document === 'string' ? document : document.markdown, `${where}.document`);
-  } catch (error) {
-    if (error instanceof RepositoryFormatError) throw new InvalidChange(error.message);
-    throw error;
-  }
+  const split = frontMatterOf(document, where);
   const { title } = split.front;
   if (title !== undefined && typeof title !== 'string') throw new InvalidChange(`${where}.document: front matter "title" must be a string`);
   return title !== undefined ? { title, body: split.body } : { body: split.body };

@@ -111,24 +111,15 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
             This change request changes no page yet.
           </Text>
         ) : (
-          <ul style={{ margin: 0, paddingLeft: '1.2rem' }}>
-            {changes.map(({ change, page }) => (
-              <li key={page.id}>
-                <Text span size="sm" fw={600}>
-                  {CHANGE_LABELS[change]}:{' '}
-                </Text>
-                {change === 'removed' || page.path === undefined ? (
-                  <Text span size="sm">
-                    {page.title}
-                  </Text>
-                ) : (
-                  <Anchor component={Link} to={`${basePath}/${page.path}`} size="sm" aria-current={open?.page.id === page.id ? 'page' : undefined}>
-                    {page.title}
-                  </Anchor>
-                )}
-              </li>
-            ))}
-          </ul>
+          <ChangeList
+            items={changes.map(({ change, page }) => ({
+              id: page.id,
+              change,
+              title: page.title,
+              to: change === 'removed' || page.path === undefined ? undefined : `${basePath}/${page.path}`,
+              current: open?.page.id === page.id,
+            }))}
+          />
         )}
       </section>
       {reusableChanges.length > 0 && (
@@ -136,24 +127,15 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
           <Title order={2} size="h4" id="changed-reusable-contents" mb="xs">
             Changed reusable contents
           </Title>
-          <ul style={{ margin: 0, paddingLeft: '1.2rem' }}>
-            {reusableChanges.map(({ change, reusableContent }) => (
-              <li key={reusableContent.id}>
-                <Text span size="sm" fw={600}>
-                  {CHANGE_LABELS[change]}:{' '}
-                </Text>
-                {writing && change !== 'removed' ? (
-                  <Anchor component={Link} to={`${basePath}/~reusable/${encodeURIComponent(reusableContent.id)}?edit`} size="sm" aria-current={reusableContentId === reusableContent.id ? 'page' : undefined}>
-                    {reusableContent.title}
-                  </Anchor>
-                ) : (
-                  <Text span size="sm">
-                    {reusableContent.title}
-                  </Text>
-                )}
-              </li>
-            ))}
-          </ul>
+          <ChangeList
+            items={reusableChanges.map(({ change, reusableContent }) => ({
+              id: reusableContent.id,
+              change,
+              title: reusableContent.title,
+              to: writing && change !== 'removed' ? `${basePath}/~reusable/${encodeURIComponent(reusableContent.id)}?edit` : undefined,
+              current: reusableContentId === reusableContent.id,
+            }))}
+          />
         </section>
       )}
       {path && !open && !reusableContentId && <Text>This change request has no page at “{path}”.</Text>}
@@ -210,6 +192,30 @@ function ChangedPages({ spaceId, space, changeRequest, path, editing }: { spaceI
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 9 }}>{screen}</Grid.Col>
     </Grid>
+  );
+}
+
+/** What the change request adds, edits or removes: each a link where it can be opened. */
+function ChangeList({ items }: { items: Array<{ id: string; change: keyof typeof CHANGE_LABELS; title: string; to?: string; current: boolean }> }) {
+  return (
+    <ul style={{ margin: 0, paddingLeft: '1.2rem' }}>
+      {items.map(({ id, change, title, to, current }) => (
+        <li key={id}>
+          <Text span size="sm" fw={600}>
+            {CHANGE_LABELS[change]}:{' '}
+          </Text>
+          {to ? (
+            <Anchor component={Link} to={to} size="sm" aria-current={current ? 'page' : undefined}>
+              {title}
+            </Anchor>
+          ) : (
+            <Text span size="sm">
+              {title}
+            </Text>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 
