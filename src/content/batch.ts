@@ -1,6 +1,6 @@
 // A batch of edits to a change request's content (GitBook's insert_page, update_page,
-// delete_page, revert_page and insert_files, and Quire's insert_reusable_content and
-// update_reusable_content) applied to a page tree, in memory: the pages' metadata and
+// delete_page, revert_page and insert_files, and Quire's insert_reusable_content,
+// update_reusable_content and delete_reusable_content) applied to a page tree, in memory: the pages' metadata and
 // markdown, the batch's refs resolved to ids, the files described, the reusable contents
 // written. Nothing here reads or writes a store; the service stores what it answers.
 import { applyChanges, type PageChange } from './changes.ts';
@@ -37,7 +37,8 @@ export type ContentChangeInput =
   | { operation: 'insert_files'; files: FileInput[] }
   /** Quire's: GitBook 0.202 writes reusable contents only from its own app. */
   | { operation: 'insert_reusable_content'; title: string; document: Document }
-  | { operation: 'update_reusable_content'; reusableContent: string; title?: string; document?: Document };
+  | { operation: 'update_reusable_content'; reusableContent: string; title?: string; document?: Document }
+  | { operation: 'delete_reusable_content'; reusableContent: string };
 
 /** A file to insert: its bytes inline (base64), or a URL Quire fetches them from. */
 export interface FileInput {
@@ -52,7 +53,7 @@ export interface FileInput {
 export interface BatchOutcome {
   pages: Map<string, { object: 'created_page' | 'updated_page' | 'deleted_page'; ref?: string }>;
   insertedFiles: FileEntry[];
-  reusableContents: Map<string, { object: 'created_reusable_content' | 'updated_reusable_content' }>;
+  reusableContents: Map<string, { object: 'created_reusable_content' | 'updated_reusable_content' | 'deleted_reusable_content' }>;
 }
 
 /** Largest file accepted in one insert_files change, decoded. */
@@ -220,9 +221,16 @@ export function applyBatch(
       outcome.reusableContents.set(id, { object: 'created_reusable_content' });
       return;
     }
-    if (change.operation === 'update_reusable_content') {
+    if (change.operation === 'update_reusable_content' || change.operation === 'delete_reusable_content') {
       const at = reusables.findIndex((entry) => entry.id === change.reusableContent);
       if (at < 0) throw new InvalidChange(`${where}.reusableContent: no reusable content "${change.reusableContent}" in this change request`);
+      if (change.operation === 'delete_reusable_content') {
+        reusables.splice(at, 1);
+        // One made in this batch and deleted in it was never there.
+        if (outcome.reusableContents.get(change.reusableContent)?.object === 'created_reusable_content') outcome.reusableContents.delete(change.reusableContent);
+        else outcome.reusableContents.set(change.reusableContent, { object: 'deleted_reusable_content' });
+        return;
+      }
       const content = change.document !== undefined ? includeOf(change.document, where) : undefined;
       const title = content?.title ?? change.title;
       checkTitle(title, where);

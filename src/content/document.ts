@@ -146,6 +146,11 @@ export function withIncludedBlocks<Document extends { nodes: unknown[] }>(
 
 const INCLUDE_TAG = /\{% include "([^"\\]+)" %\}/g;
 
+/** The reusable contents stored markdown includes, by id. */
+export function includesOf(markdown: string): string[] {
+  return [...markdown.matchAll(INCLUDE_TAG)].map((match) => match[1]!);
+}
+
 /**
  * Stored markdown with the markdown of each reusable content it includes in place of
  * the include, for readers of markdown (a page's `.md`, llms-full.txt). One level, as

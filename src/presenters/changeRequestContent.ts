@@ -20,10 +20,11 @@ export function presentBatchOutcome<File>(publicUrl: string, spaceId: string, ch
         if (object === 'deleted_page') return { object, page: pageId };
         return object === 'created_page' ? { object, ...(ref !== undefined ? { ref } : {}), page } : { object, page };
       }),
-      ...[...outcome.reusableContents].map(([id, { object }]) => ({
-        object,
-        reusableContent: { object: 'reusable-content' as const, id, urls: { location: `${content}/reusable-contents/${id}` } },
-      })),
+      ...[...outcome.reusableContents].map(([id, { object }]) =>
+        object === 'deleted_reusable_content'
+          ? { object, reusableContent: id }
+          : { object, reusableContent: { object: 'reusable-content' as const, id, urls: { location: `${content}/reusable-contents/${id}` } } },
+      ),
     ],
     insertedFiles,
   };

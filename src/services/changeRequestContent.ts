@@ -4,7 +4,8 @@
 // (content/merge.ts, planned outside the transaction by plannedMerge.ts) and a
 // conflict changes nothing.
 import { BadRequest, Conflict, Forbidden } from '../errors.ts';
-import { applyBatch, InvalidChange, type ContentChangeInput } from '../content/batch.ts';
+import { applyBatch, InvalidChange, type BatchOutcome, type ContentChangeInput } from '../content/batch.ts';
+import { includesOf } from '../content/document.ts';
 import { documentShapeError } from '../content/gitbook/shape.ts';
 import type { Hash } from '../content/objects.ts';
 import type { FlatTree } from '../content/tree.ts';
@@ -24,7 +25,7 @@ import { fetchFileSources } from './fileSources.ts';
 import { PREPARE_WRITTEN_DOCUMENTS_JOB, prepareWrittenDocuments, type WrittenDocuments } from './pageDocuments.ts';
 import { isPlanned, MergeNeeded, withPlannedMerge, type PlannedMerge } from './plannedMerge.ts';
 import { listsOf, presentFile, requireRevision, treeOf } from './revisionContent.ts';
-import { storeRevision } from './revisions.ts';
+import { markdownsOf, storeRevision } from './revisions.ts';
 
 export type { ContentChangeInput, Document, FileInput } from '../content/batch.ts';
 export { MAX_FILE_BYTES } from '../content/batch.ts';
@@ -101,7 +102,9 @@ export async function editChangeRequestContent(
     const revertTargets = await loadRevertTargets(trx, spaceId, changeRequest, changes);
     const blobs = new Map<Hash, string>();
     const { files, reusables, tags } = await listsOf(trx, revision);
+    const titles = new Map(reusables.map((reusable) => [reusable.id, reusable.title]));
     const { tree, outcome } = appliedBatch(written, fetched, baseTree, changes, isoNow(ctx.clock), blobs, revertTargets, files, reusables);
+    await assertNotIncluded(ctx, trx, tree, blobs, outcome, titles);
     // The change request's previous content is read no more, unless it is still its base (shared with the space).
     const superseded = changeRequest.revision_id === baseOf(changeRequest) ? undefined : revision.root_hash;
     const revisionId = await storeRevision(ctx, trx, { tree, files, reusables, tags }, [baseTree], blobs, [changeRequest.revision_id], actor, spaceId, superseded);
@@ -117,6 +120,22 @@ export async function editChangeRequestContent(
   if (preparing) startJobSoon(ctx, preparing, prepareWrittenDocuments);
   const insertedFiles = outcome.insertedFiles.map((file) => presentFile(ctx, file));
   return { changeRequest: presented, ...presentBatchOutcome(ctx.config.publicUrl, spaceId, presented.id, outcome, insertedFiles) };
+}
+
+/**
+ * A reusable content the batch deletes is included by no page it leaves: its blocks would
+ * vanish from them unseen. The pages are named, for the writer to take the blocks out first.
+ */
+async function assertNotIncluded(ctx: ServiceContext, trx: Db, tree: FlatTree, blobs: Map<Hash, string>, outcome: BatchOutcome, titles: Map<string, string>) {
+  const deleted = [...outcome.reusableContents].filter(([, { object }]) => object === 'deleted_reusable_content').map(([id]) => id);
+  if (deleted.length === 0) return;
+  const pages = [...tree.values()].filter((page) => page.blob !== null);
+  const stored = await markdownsOf(ctx, trx, pages.filter((page) => !blobs.has(page.blob!)));
+  const markdown = new Map(pages.filter((page) => !blobs.has(page.blob!)).map((page, at) => [page.id, stored[at]!]));
+  for (const id of deleted) {
+    const including = pages.filter((page) => includesOf(blobs.get(page.blob!) ?? markdown.get(page.id) ?? '').includes(id)).map((page) => `"${page.meta.title}"`);
+    if (including.length > 0) throw new BadRequest(`The reusable content "${titles.get(id) ?? id}" is still included by ${including.slice(0, 5).join(', ')}${including.length > 5 ? ` and ${including.length - 5} more pages` : ''}: take its blocks out of those pages first`);
+  }
 }
 
 /** applyBatch, its refusals answered as 400s. */

@@ -302,7 +302,7 @@ describeInBrowser('references in the editor', () => {
     });
     afterAll(() => git.close());
 
-    it('includes a reusable content of the space from the slash menu, shown as readers see it, edits it where it lives, and makes a new one', async () => {
+    it('includes a reusable content of the space from the slash menu, shown as readers see it, edits it where it lives, makes a new one, and deletes one no page includes', async () => {
       git.commit({
         'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
         'README.md': '# Home\n\nWelcome.\n',
@@ -374,6 +374,20 @@ describeInBrowser('references in the editor', () => {
       const includes = (await storedDocument(api, space, number, home.id)).nodes.filter((node: any) => node.type === 'reusable-content');
       expect(includes.map((node: any) => node.data.ref.reusableContent)).toEqual([support.id, made.id]);
       await expect.poll(() => listed.textContent(), { timeout: 10_000 }).toContain('Added: Warning');
+
+      // Deleting: refused, in words, while a page includes it; done once none does.
+      await block.nth(1).getByRole('link', { name: 'Edit reusable content' }).click();
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      const asking = page.getByRole('dialog', { name: 'Delete “Warning”?' });
+      await asking.getByRole('button', { name: 'Delete', exact: true }).click();
+      await expect.poll(() => asking.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('The reusable content "Warning" is still included by "Home": take its blocks out of those pages first');
+      await asking.getByRole('button', { name: 'Cancel' }).click();
+      const spare = (await api('POST', `/v1/spaces/${space}/change-requests/${number}/content?compat=false`, { changes: [{ operation: 'insert_reusable_content', title: 'Spare', document: 'Unused.' }] })).body.changes[0].reusableContent.id;
+      await page.goto(`/s/${space}/~/changes/${number}/~reusable/${spare}?edit`);
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      await page.getByRole('dialog', { name: 'Delete “Spare”?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.waitForURL(new RegExp(`/changes/${number}/\\?edit$`));
+      expect((await api('GET', `/v1/spaces/${space}/change-requests/${number}/content`)).body.reusableContents.map((entry: any) => entry.title).sort()).toEqual(['Getting help', 'Warning']);
     });
   });
 });

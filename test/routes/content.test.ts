@@ -248,7 +248,7 @@ describe('writing content through change requests', () => {
     const changeRequest = await openChangeRequest();
     const cases: Array<[object, string]> = [
       [{ operation: 'insert_files', files: [{ name: 'a.png', bas64: 'AA==' }] }, 'changes[0].files[0]: give the bytes as base64 or a url to fetch them from, one of the two'],
-      [{ operation: 'rename_page' }, 'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files", "insert_reusable_content", "update_reusable_content"'],
+      [{ operation: 'rename_page' }, 'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files", "insert_reusable_content", "update_reusable_content", "delete_reusable_content"'],
       [{ title: 'No operation' }, 'body.changes.0.operation is required'],
       [{ operation: 'update_page', page: 'p', title: 5 }, 'body.changes.0.title must be string'],
     ];

@@ -68,6 +68,34 @@ describe('reusable contents written in a change request', () => {
     expect(await published()).toEqual(['Second words.']);
   });
 
+  it('deletes a reusable content no page includes, and refuses, naming the pages, one that pages still include', async () => {
+    const { content, edit, get } = await setup();
+    const made = await edit([
+      { operation: 'insert_reusable_content', title: 'Kept', document: 'Kept words.' },
+      { operation: 'insert_reusable_content', title: 'Spare', document: 'Spare words.' },
+    ]);
+    const [kept, spare] = made.body.changes.map((change: { reusableContent: { id: string } }) => change.reusableContent.id);
+    const include = { object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: kept } } };
+    const page = await edit([{ operation: 'insert_page', title: 'Help', document: { document: documentOf(paragraph('Before.'), include) } }]);
+    const pageId = page.body.changes[0].page.id as string;
+
+    const deleted = await edit([{ operation: 'delete_reusable_content', reusableContent: spare }]);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(deleted.body.changes).toEqual([{ object: 'deleted_reusable_content', reusableContent: spare }]);
+    expect((await get(`${content}/reusable-contents/${spare}`)).status).toBe(404);
+
+    const refused = await edit([{ operation: 'delete_reusable_content', reusableContent: kept }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('The reusable content "Kept" is still included by "Help": take its blocks out of those pages first');
+    // Taken out of the page in the same batch, it goes.
+    const both = await edit([
+      { operation: 'update_page', page: pageId, document: { document: documentOf(paragraph('Before.')) } },
+      { operation: 'delete_reusable_content', reusableContent: kept },
+    ]);
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect((await get(content)).body.reusableContents).toEqual([]);
+  });
+
   it('refuses an unknown reusable content, an empty title and a reader, saying why, and changes nothing', async () => {
     const { org, content, edit, get } = await setup();
     const id = (await edit([{ operation: 'insert_reusable_content', title: 'Kept', document: 'Kept words.' }])).body.changes[0].reusableContent.id as string;

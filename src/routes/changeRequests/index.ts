@@ -113,7 +113,7 @@ const ReusableDocument = Type.Unsafe<Document>({ ...DocumentSchema, description:
 const ContentChange = Type.Unsafe<ContentChangeInput>({
   type: 'object',
   required: ['operation'],
-  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'insert_reusable_content', 'update_reusable_content'] } },
+  properties: { operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'insert_reusable_content', 'update_reusable_content', 'delete_reusable_content'] } },
   discriminator: { propertyName: 'operation' },
   oneOf: [
     Type.Object({
@@ -171,6 +171,10 @@ const ContentChange = Type.Unsafe<ContentChangeInput>({
       },
       { description: "Quire's: a reusable content's title or blocks, shown anew in every page that includes it" },
     ),
+    Type.Object(
+      { operation: Type.Literal('delete_reusable_content'), reusableContent: IdParam('The reusable content') },
+      { description: "Quire's: a reusable content no page includes any longer (refused, naming them, while pages do)" },
+    ),
   ],
 });
 const PageReference = Type.Object({ object: Type.Literal('page'), id: Type.String(), urls: Type.Object({ location: Type.String({ description: "Where to read the page's content in the change request" }) }) });
@@ -187,6 +191,7 @@ const ContentUpdateSchema = Type.Object({
       Type.Object({ object: Type.Literal('updated_page'), page: PageReference }),
       Type.Object({ object: Type.Literal('deleted_page'), page: Type.String({ description: 'The id of the page removed' }) }),
       Type.Object({ object: Type.Union([Type.Literal('created_reusable_content'), Type.Literal('updated_reusable_content')]), reusableContent: ReusableContentReference }),
+      Type.Object({ object: Type.Literal('deleted_reusable_content'), reusableContent: Type.String({ description: 'The id of the reusable content removed' }) }),
     ]),
     { description: 'Each page the batch touched, once, in the order it was first touched; then each reusable content it wrote (Quire\'s)' },
   ),

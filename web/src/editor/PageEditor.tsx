@@ -6,11 +6,13 @@ import { Alert, Button, Group, Skeleton, Stack, Text, TextInput, Title } from '@
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { documentToProseMirror } from '../../../src/content/editor/toProseMirror.ts';
 import { nodeToDocument } from '../../../src/content/editor/toDocument.ts';
 import { api } from '../api/client.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { ErrorScreen } from '../components/ErrorScreen.tsx';
+import { Dialog } from '../features/spaces/components/Dialog.tsx';
 import { contentKeys } from '../features/pages/queries/content.ts';
 import { fillingKey, openPage, type OpenedPage } from './filling.ts';
 import { changeRequestContentUrl, readForEditing, type Writable } from './opening.ts';
@@ -79,17 +81,27 @@ function Opened({ target, where, loadingLabel, children: heading }: { target: Wr
   );
 }
 
-/** A reusable content's title, renamed where it is shown: saved as the field is left, if changed. */
-function ReusableContentTitle({ spaceId, changeRequestId, reusableContentId, title }: Where & { reusableContentId: string; title: string }) {
+/** A reusable content's title, renamed where it is shown (saved as the field is left, if changed), and its deletion, once no page includes it. */
+function ReusableContentTitle({ spaceId, changeRequestId, basePath, reusableContentId, title }: Where & { reusableContentId: string; title: string }) {
   const client = useQueryClient();
+  const navigate = useNavigate();
   const [value, setValue] = useState(title);
   const [saved, setSaved] = useState(title);
+  const [deleting, setDeleting] = useState(false);
+  const write = (change: Record<string, unknown>) => api.post(changeRequestContentUrl(spaceId, changeRequestId), { changes: [{ ...change, reusableContent: reusableContentId }] });
+  const refresh = () => client.invalidateQueries({ queryKey: contentKeys.content(spaceId, { kind: 'changeRequest', changeRequestId }) });
   const rename = useMutation({
-    mutationFn: (next: string) =>
-      api.post(`${changeRequestContentUrl(spaceId, changeRequestId)}`, { changes: [{ operation: 'update_reusable_content', reusableContent: reusableContentId, title: next }] }),
+    mutationFn: (next: string) => write({ operation: 'update_reusable_content', title: next }),
     onSuccess: (_, next) => {
       setSaved(next);
-      void client.invalidateQueries({ queryKey: contentKeys.content(spaceId, { kind: 'changeRequest', changeRequestId }) });
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => write({ operation: 'delete_reusable_content' }),
+    onSuccess: async () => {
+      await refresh();
+      void navigate(`${basePath}/?edit`, { replace: true });
     },
   });
   const leave = () => {
@@ -99,9 +111,14 @@ function ReusableContentTitle({ spaceId, changeRequestId, reusableContentId, tit
   };
   return (
     <Stack gap={4}>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-        Reusable content
-      </Text>
+      <Group justify="space-between">
+        <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+          Reusable content
+        </Text>
+        <Button variant="default" size="compact-sm" onClick={() => setDeleting(true)}>
+          Delete…
+        </Button>
+      </Group>
       <TextInput
         aria-label="Title of the reusable content"
         value={value}
@@ -113,6 +130,20 @@ function ReusableContentTitle({ spaceId, changeRequestId, reusableContentId, tit
         description="Every page that includes it shows these blocks where it stands; what you write here is published with this change request."
       />
       <ErrorAlert error={rename.error} />
+      <Dialog opened={deleting} onClose={() => setDeleting(false)} title={`Delete “${saved}”?`}>
+        <Stack gap="md">
+          <Text size="sm">It leaves this change request; the space keeps it until the change request is merged. A reusable content that pages still include cannot go: take its blocks out of them first.</Text>
+          <ErrorAlert error={remove.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(false)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Dialog>
     </Stack>
   );
 }
