@@ -2,22 +2,16 @@
 // change request's content batch (update_page and insert_page) as the app's page
 // settings set them.
 import { describe, expect, it } from 'vitest';
-import { request, useTestApp } from '../helpers/app.ts';
-import { buildOrganization } from '../helpers/factories.ts';
+import { useTestApp } from '../helpers/app.ts';
+import { buildChangeRequest } from '../helpers/factories.ts';
 
 const testApp = useTestApp();
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 async function setup() {
-  const org = await buildOrganization(testApp);
-  const token = org.admin.token;
-  const space = (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token, body: { title: 'Docs' } })).body;
-  const base = `/v1/spaces/${space.id}/change-requests`;
-  const changeRequest = (await request(testApp.app, 'POST', base, { token, body: {} })).body;
-  const edit = (changes: object[]) => request(testApp.app, 'POST', `${base}/${changeRequest.id}/content?compat=false`, { token, body: { changes } });
-  const pages = async () => (await request(testApp.app, 'GET', `${base}/${changeRequest.id}/content`, { token })).body.pages;
-  return { edit, pages };
+  const { edit, get, content } = await buildChangeRequest(testApp);
+  return { edit, pages: async () => (await get(content)).body.pages };
 }
 
 describe("a page's cover and layout", () => {

@@ -4,7 +4,7 @@
 // the merge, and refused to whoever may not edit.
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
-import { buildMember, buildOrganization } from '../helpers/factories.ts';
+import { buildChangeRequest, buildMember } from '../helpers/factories.ts';
 
 const testApp = useTestApp();
 
@@ -13,17 +13,7 @@ const documentOf = (...nodes: object[]) => ({ object: 'document', data: {}, node
 const texts = (document: { nodes: Array<{ nodes?: Array<{ leaves?: Array<{ text: string }> }> }> }) =>
   document.nodes.map((node) => (node.nodes ?? []).flatMap((inline) => (inline.leaves ?? []).map((leaf) => leaf.text)).join(''));
 
-async function setup() {
-  const org = await buildOrganization(testApp);
-  const token = org.admin.token;
-  const space = (await request(testApp.app, 'POST', `/v1/orgs/${org.organizationId}/spaces`, { token, body: { title: 'Docs' } })).body;
-  const base = `/v1/spaces/${space.id}/change-requests`;
-  const changeRequest = (await request(testApp.app, 'POST', base, { token, body: {} })).body;
-  const content = `${base}/${changeRequest.id}/content`;
-  const edit = (changes: object[], as = token) => request(testApp.app, 'POST', `${content}?compat=false`, { token: as, body: { changes } });
-  const get = (path: string) => request(testApp.app, 'GET', path, { token });
-  return { org, token, space, base, changeRequest, content, edit, get };
-}
+const setup = () => buildChangeRequest(testApp);
 
 describe('reusable contents written in a change request', () => {
   it('makes a reusable content, includes it in a page, edits it where it lives, and the page shows the edit', async () => {
