@@ -80,7 +80,7 @@ pre{background:var(--panel);padding:1rem;overflow:auto;border-radius:var(--radiu
 figure{margin:1rem 0}figcaption{color:var(--muted);font-size:.9rem}img{max-width:100%;height:auto}
 .hint{background:var(--hint);border-left:4px solid var(--accent);padding:.5rem 1rem;margin:1rem 0;border-radius:4px}
 .hint-warning{border-color:#b26a00}.hint-danger{border-color:#c62828}.hint-success{border-color:#2e7d32}
-svg.icon{width:1em;height:1em;vertical-align:-.125em}.page-mark.icon{opacity:.8}
+svg.icon{width:1em;height:1em;vertical-align:-.125em}.page-mark.icon{opacity:.8}span.icon[style]{display:inline-block;width:1em;height:1em;vertical-align:-.125em;background-color:currentColor;mask:var(--icon) center/contain no-repeat}
 .tabs{border:1px solid var(--line);border-radius:var(--radius,6px);padding:0 1rem;margin:1rem 0}.tab-title{font-weight:600;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 details{border:1px solid var(--line);border-radius:var(--radius,6px);padding:.5rem 1rem;margin:1rem 0}summary{cursor:pointer;font-weight:600}
 .columns{display:flex;gap:1.5rem}.column{flex:1 1 0;min-width:0}

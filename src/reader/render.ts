@@ -59,6 +59,8 @@ export interface RenderContext {
   openapi?(spec: string): OpenApiView | undefined;
   /** The drawing of a Font Awesome icon of this name (lib/icons.ts, on the server); without it, or for a name it has not, an icon keeps its place, empty. */
   iconShape?(name: string): IconShape | undefined;
+  /** Where the app serves an icon of this name, drawn as a mask in the text's colour where no shape is known (the app's own views: their policy lets styles inline). */
+  iconUrl?(name: string): string;
 }
 
 type Child = ElementContent;
@@ -182,8 +184,11 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       case 'emoji':
         return [h('span', { className: ['emoji'] }, [t(glyphOf(String(data.code ?? '')))])];
       case 'icon': {
-        const shape = context.iconShape?.(String(data.icon ?? ''));
-        return [shape ? iconSvgElement(shape, ['icon', `icon-${safeToken(data.icon)}`]) : h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true' })];
+        const name = String(data.icon ?? '');
+        const shape = context.iconShape?.(name);
+        if (shape) return [iconSvgElement(shape, ['icon', `icon-${safeToken(data.icon)}`])];
+        const url = name && context.iconUrl?.(name);
+        return [h('span', { className: ['icon', `icon-${safeToken(data.icon)}`], ariaHidden: 'true', ...(url ? { style: `--icon:url("${url}")` } : {}) })];
       }
       case 'inline-math':
         return [h('span', { className: ['math', 'math-inline'] }, typeset(String(data.formula ?? ''), false))];

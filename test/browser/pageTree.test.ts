@@ -283,6 +283,11 @@ describeInBrowser('editing the page tree of a change request', () => {
     const drawn = tree(page).getByRole('link', { name: 'Install' }).locator('[data-icon="rocket"]');
     await expect.poll(() => drawn.count()).toBe(1);
     await expect.poll(() => drawn.evaluate((icon) => getComputedStyle(icon).maskImage)).toContain('/app/icons/rocket.svg');
+    // An emoji as GitBook's API gives it, its code points in hex, shows as the emoji.
+    const reference = (await pageTitled('Reference')).id;
+    expect((await api('POST', `/v1/spaces/${space}/change-requests/${number}/content`, { changes: [{ operation: 'update_page', page: reference, emoji: '1f389' }] })).status).toBe(200);
+    await page.reload();
+    await expect.poll(() => tree(page).getByRole('link', { name: 'Reference' }).textContent(), { timeout: 10_000 }).toBe('🎉 Reference');
   });
 
   it('shows a reader of the space the tree of a change request without any editing control', async () => {

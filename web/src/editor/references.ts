@@ -8,7 +8,6 @@ import type { Editor } from '@tiptap/core';
 import { NodeSelection, TextSelection } from '@tiptap/pm/state';
 import { useMemo } from 'react';
 import { hasScheme, type ContentRef, type JSONDocument } from '../../../src/content/gitbook/model.ts';
-import { glyphOf } from '../../../src/content/gitbook/emoji.ts';
 import { SAFE_LINK_SCHEMES } from '../../../src/content/gitbook/safety.ts';
 import { api, segment } from '../api/client.ts';
 import type { List } from '../api/types.ts';
@@ -33,11 +32,7 @@ export function useChangeRequestContent(context: EditorContext) {
 /** The pages a reference may lead to: documents, not groups or links elsewhere. */
 export const linkablePages = (index: PageIndex): IndexedPage[] => index.ordered.filter((entry) => entry.page.type === 'document');
 
-/** A page's emoji as a character (GitBook keeps its code points in hex), or nothing. */
-export function pageGlyph(emoji: string | undefined): string {
-  if (!emoji) return '';
-  return /^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(emoji) ? glyphOf(emoji) : emoji;
-}
+export { pageGlyph } from '../features/pages/components/PageMark.tsx';
 
 export interface Heading {
   anchor: string;

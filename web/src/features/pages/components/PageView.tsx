@@ -10,6 +10,7 @@ import type { ContentSource, FileEntry, PageEntry } from '../api/content.ts';
 import { usePageDocument, useReader } from '../queries/content.ts';
 import type { PageIndex } from './pageTree.ts';
 import type { RenderContext } from './readerChunk.ts';
+import { iconUrl, PageMark } from './PageMark.tsx';
 
 interface Props {
   spaceId: string;
@@ -48,6 +49,7 @@ export function PageView({ spaceId, source, page, index, files, basePath, titleO
         return undefined;
       },
       pageTitle: (pageId) => index.byId.get(pageId)?.page.title,
+      iconUrl,
     };
     return reader.data.renderDocument(loaded.data.document, context);
   }, [reader.data, loaded.data, index, files, basePath, spaceId, page.path]);
@@ -63,7 +65,7 @@ export function PageView({ spaceId, source, page, index, files, basePath, titleO
   return (
     <Stack gap="xs">
       <Title order={titleOrder} size="h1">
-        {page.emoji && <span aria-hidden="true">{page.emoji} </span>}
+        <PageMark page={page} />
         {page.title}
       </Title>
       {loaded.data?.description && (
