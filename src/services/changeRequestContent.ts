@@ -130,10 +130,12 @@ async function assertNotIncluded(ctx: ServiceContext, trx: Db, tree: FlatTree, b
   const deleted = [...outcome.reusableContents].filter(([, { object }]) => object === 'deleted_reusable_content').map(([id]) => id);
   if (deleted.length === 0) return;
   const pages = [...tree.values()].filter((page) => page.blob !== null);
-  const stored = await markdownsOf(ctx, trx, pages.filter((page) => !blobs.has(page.blob!)));
-  const markdown = new Map(pages.filter((page) => !blobs.has(page.blob!)).map((page, at) => [page.id, stored[at]!]));
+  // The batch's own markdown is not stored yet: the rest is read in one query.
+  const unwritten = pages.filter((page) => !blobs.has(page.blob!));
+  const stored = new Map((await markdownsOf(ctx, trx, unwritten)).map((markdown, at) => [unwritten[at]!.id, markdown]));
+  const includes = pages.map((page) => ({ title: page.meta.title, ids: new Set(includesOf(blobs.get(page.blob!) ?? stored.get(page.id)!)) }));
   for (const id of deleted) {
-    const including = pages.filter((page) => includesOf(blobs.get(page.blob!) ?? markdown.get(page.id) ?? '').includes(id)).map((page) => `"${page.meta.title}"`);
+    const including = includes.filter((page) => page.ids.has(id)).map((page) => `"${page.title}"`);
     if (including.length > 0) throw new BadRequest(`The reusable content "${titles.get(id) ?? id}" is still included by ${including.slice(0, 5).join(', ')}${including.length > 5 ? ` and ${including.length - 5} more pages` : ''}: take its blocks out of those pages first`);
   }
 }
