@@ -4,7 +4,7 @@
 // the merge, and refused to whoever may not edit.
 import { describe, expect, it } from 'vitest';
 import { request, useTestApp } from '../helpers/app.ts';
-import { buildChangeRequest, buildMember } from '../helpers/factories.ts';
+import { buildChangeRequest, buildMember, buildOrganization } from '../helpers/factories.ts';
 
 const testApp = useTestApp();
 
@@ -100,6 +100,14 @@ describe('reusable contents written in a change request', () => {
     const reader = await buildMember(testApp, org.organizationId, 'read');
     const refused = await edit([{ operation: 'update_reusable_content', reusableContent: id, document: 'Changed by a reader.' }], reader.token);
     expect(refused.status).toBe(403);
+    // Another organization's administrator is told of no such space, nor may read its reusable contents.
+    const outsider = (await buildOrganization(testApp, 'Outside')).admin.token;
+    for (const operation of ['update_reusable_content', 'delete_reusable_content']) {
+      const hidden = await edit([{ operation, reusableContent: id, document: 'Changed from outside.' }], outsider);
+      expect(hidden.status, operation).toBe(404);
+      expect(hidden.body.error.code).toBe(404);
+    }
+    expect((await request(testApp.app, 'GET', `${content}/reusable-contents/${id}/document`, { token: outsider })).status).toBe(404);
     expect((await get(`${content}/reusable-contents/${id}`)).body.title).toBe('Kept');
     expect(texts((await get(`${content}/reusable-contents/${id}/document`)).body)).toEqual(['Kept words.']);
   });
