@@ -7,11 +7,12 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { whenSignedOut } from './api/client.ts';
 import { queryClient } from './api/queryClient.ts';
-import { forgetSession } from './features/auth/queries/authState.ts';
+import { forgetSession, prefetchAuthState } from './features/auth/queries/authState.ts';
 import { router } from './routes.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 whenSignedOut(forgetSession);
+prefetchAuthState();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

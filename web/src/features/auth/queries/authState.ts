@@ -6,8 +6,15 @@ import { getAuthState, type AuthState, type Session } from '../api/auth.ts';
 
 export const authStateKey = ['auth', 'state'] as const;
 
+const authStateQuery = { queryKey: authStateKey, queryFn: getAuthState, staleTime: Infinity };
+
 export function useAuthState() {
-  return useQuery({ queryKey: authStateKey, queryFn: getAuthState, staleTime: Infinity });
+  return useQuery(authStateQuery);
+}
+
+/** Asked as the app starts, beside the first screen's code, not after it: every signed-in screen waits for it. */
+export function prefetchAuthState(): void {
+  void queryClient.prefetchQuery(authStateQuery);
 }
 
 /** The signed-in person's session; only under RequireSession, which waits for it. */

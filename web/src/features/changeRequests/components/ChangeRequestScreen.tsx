@@ -6,7 +6,7 @@
 import { Alert, Anchor, Box, Button, Container, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useMediaQuery } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
 import { FullPageLoader } from '../../../components/FullPageLoader.tsx';
@@ -22,12 +22,12 @@ import { useSpace } from '../../spaces/queries/spaces.ts';
 import { getChangeRequestPdf, type ChangeRequest } from '../api/changeRequests.ts';
 import { useChangeRequest } from '../queries/changeRequests.ts';
 import { changedPages, changedReusableContents } from './changedPages.ts';
-import { loadEditablePageTree, loadPageEditor } from './editing.ts';
+import { editablePageTree, pageEditor, reusableContentEditor } from './editing.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 
-const EditablePageTree = lazy(async () => ({ default: (await loadEditablePageTree()).EditablePageTree }));
-const PageEditor = lazy(async () => ({ default: (await loadPageEditor()).PageEditor }));
-const ReusableContentEditor = lazy(async () => ({ default: (await loadPageEditor()).ReusableContentEditor }));
+const EditablePageTree = editablePageTree.Component;
+const PageEditor = pageEditor.Component;
+const ReusableContentEditor = reusableContentEditor.Component;
 
 /** A reusable content's place under the change request's address: `~` is in no page's slug, so no page's path is one. */
 const REUSABLE_PATH = /^~reusable\/([^/]+)$/;
