@@ -4,6 +4,7 @@
 // title and its blocks, indented, so no words are left out.
 import type { JSONDocument } from './document.ts';
 import { plainText, type Block } from './gitbook/model.ts';
+import { orderedRecords } from './gitbook/tableCells.ts';
 
 export interface PdfPage {
   title: string;
@@ -102,8 +103,7 @@ export async function writePdf(pages: PdfPage[], images: ImageLookup, onChunk: (
           return ref?.url ?? ref?.file ?? (Array.isArray(value) ? value.join(', ') : '');
         };
         pdf.font('Helvetica-Bold').text(columns.map((column) => data.definition?.[column]?.title ?? '').join(' | '), options).font('Helvetica');
-        const records = Object.values(data.records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1));
-        for (const record of records) pdf.text(columns.map((column) => cell(record.values[column])).join(' | '), options);
+        for (const [, record] of orderedRecords(data.records)) pdf.text(columns.map((column) => cell(record.values[column])).join(' | '), options);
         pdf.moveDown(0.3);
         break;
       }

@@ -12,6 +12,7 @@ import { iconSvgElement } from './layout.ts';
 import { isSafeLinkUrl } from '../content/gitbook/safety.ts';
 import type { Block, ContentRef, Fragment, Inline, JSONDocument, Mark, TextNode } from '../content/gitbook/model.ts';
 import { optionLabel, plainText } from '../content/gitbook/model.ts';
+import { cellSpans, emptyBlocks, orderedRecords } from '../content/gitbook/tableCells.ts';
 import type { OpenApiView } from './openapi.ts';
 
 /**
@@ -261,7 +262,8 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
     };
     const fragments = new Map((node.fragments ?? []).map((item) => [item.fragment, item.nodes]));
     const columns = data.view?.columns ?? [];
-    const records = Object.values(data.records ?? {}).sort((a, b) => String(a.orderIndex).localeCompare(String(b.orderIndex)));
+    const ordered = orderedRecords(data.records);
+    const records = ordered.map(([, record]) => record);
     const cell = (value: unknown, column: string): Child[] => {
       const { type, options } = data.definition?.[column] ?? {};
       if (typeof value === 'string' && fragments.has(value)) return blocks(fragments.get(value)!);
@@ -286,7 +288,22 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       return alignment === 'center' || alignment === 'right' ? { style: `text-align:${alignment}` } : {};
     };
     const head = data.view?.hideHeader ? [] : [h('thead', {}, [h('tr', {}, columns.map((column) => h('th', { scope: 'col', ...align(column) }, [t(data.definition?.[column]?.title ?? '')])))])];
-    const rows = records.map((record) => h('tr', {}, columns.map((column) => h('td', align(column), cell(record.values?.[column], column)))));
+    const spans = cellSpans(
+      data,
+      ordered.map(([id]) => id),
+      columns,
+      (row, column) => {
+        const value = records[row].values?.[columns[column]];
+        return typeof value === 'string' ? emptyBlocks(fragments.get(value)) : value === undefined || value === null;
+      },
+    );
+    const rows = records.map((record, row) =>
+      h('tr', {}, columns.flatMap((column, index) => {
+        if (spans.covered.has(`${row},${index}`)) return [];
+        const span = spans.anchors.get(`${row},${index}`);
+        return [h('td', { ...align(column), ...(span && span.colSpan > 1 ? { colSpan: span.colSpan } : {}), ...(span && span.rowSpan > 1 ? { rowSpan: span.rowSpan } : {}) }, cell(record.values?.[column], column))];
+      })),
+    );
     return h('div', { className: ['table'] }, [h('table', {}, [...head, h('tbody', {}, rows)])]);
   };
 

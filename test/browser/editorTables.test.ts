@@ -20,6 +20,9 @@ What each plan costs.
 | Team | 10    | 40    |
 `;
 
+/** Merged cells (GitBook's cellMerges) as Quire writes them: HTML's colspan and rowspan. */
+const MERGED = '# Merged\n\nWho pays what.\n\n<table><thead><tr><th>Plan</th><th>Seats</th><th>Price</th></tr></thead><tbody><tr><td colspan="2">Wide</td><td>10</td></tr><tr><td rowspan="2">Tall</td><td>5</td><td>20</td></tr><tr><td>9</td><td>30</td></tr></tbody></table>\n';
+
 const START = `# Start
 
 Pick where to begin.
@@ -76,7 +79,7 @@ describeInBrowser('tables in the editor', () => {
     mkdirSync('/tmp/screens/tables', { recursive: true });
     let organizationId: string;
     ({ context, organizationId, api } = await setUpOrganization(harness));
-    ({ space, pages } = await seedSpace(api, organizationId, 'Tables', ['# Team\n\nWho does what.', PRICES, START, '# Notes\n\nBefore.\n\n| A | B |\n| - | - |\n| one | two |\n| three | four |\n']));
+    ({ space, pages } = await seedSpace(api, organizationId, 'Tables', ['# Team\n\nWho does what.', PRICES, START, '# Notes\n\nBefore.\n\n| A | B |\n| - | - |\n| one | two |\n| three | four |\n', MERGED]));
   }, 60_000);
 
   const markdownOf = async (changeRequest: string, pageId: string): Promise<string> =>
@@ -233,8 +236,8 @@ describeInBrowser('tables in the editor', () => {
     expect(tableShown(again).rows[4]).toEqual(['Di', 'Late', '', '']);
   });
 
-  it('opens a seeded markdown table and GitBook cards drawn, and writes them back as they were when the page around them is edited', async () => {
-    for (const [index, path, cells] of [[1, 'prices', ['Free', 'Team', '40']], [2, 'start', ['Install', 'Set it up.', 'Your first page.', 'Link: https://example.com/write']]] as const) {
+  it('opens a seeded markdown table, GitBook cards and merged cells drawn, and writes them back as they were when the page around them is edited', async () => {
+    for (const [index, path, cells] of [[1, 'prices', ['Free', 'Team', '40']], [2, 'start', ['Install', 'Set it up.', 'Your first page.', 'Link: https://example.com/write']], [4, 'merged', ['Wide', 'Tall', '30']]] as const) {
       const before = (await api('GET', `/v1/spaces/${space}/content/page/${pages[index]}?format=document`)).body.document;
       const page = await context.newPage();
       const changeRequest = await openEditor(page, space, path);
@@ -250,6 +253,13 @@ describeInBrowser('tables in the editor', () => {
         await expect.poll(() => page.getByRole('menu', { name: 'Column 1 options' }).getByRole('menuitem', { name: 'Align right' }).isVisible()).toBe(true);
         await page.keyboard.press('Escape');
         await expect.poll(() => page.getByRole('button', { name: 'Column 1 options' }).evaluate((button) => button === document.activeElement)).toBe(true);
+      }
+      if (path === 'merged') {
+        // The merged cells span their columns and rows, over the cells they cover, which are not drawn.
+        const place = (words: string) => editorBox(page).locator('.quire-table-cell', { hasText: words }).evaluate((cell) => [getComputedStyle(cell).gridColumn, getComputedStyle(cell).gridRow]);
+        expect(await place('Wide')).toEqual(['1 / span 2', '1 / span 1']);
+        expect(await place('Tall')).toEqual(['1 / span 1', '2 / span 2']);
+        expect(await editorBox(page).locator('.quire-table-cell:visible').count()).toBe(7);
       }
       // Opened and left, the page is not written.
       await page.waitForTimeout(1500);

@@ -164,6 +164,42 @@ describe('GitBook content through the API', () => {
     expect(markdown).toMatch(/^Plain\.\[\]\(\)\n\n\| Name +\|\n\| -+ \|\n\| In a cell\.\[\]\(\) +\|\n$/);
   });
 
+  it("keeps a table's merged cells (GitBook's cellMerges) sent in a JSONDocument: stored as HTML's colspan and rowspan, answered back as merges", async () => {
+    const { call, publish, pageId } = await setup();
+    const cell = (fragment: string, text: string) => ({ object: 'fragment', fragment, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] });
+    const column = (id: string, title: string) => ({ id, title, type: 'text', textAlignment: 'left' });
+    const table = {
+      object: 'block',
+      type: 'table',
+      isVoid: true,
+      data: {
+        view: { type: 'grid', columns: ['plan', 'seats', 'price'] },
+        definition: { plan: column('plan', 'Plan'), seats: column('seats', 'Seats'), price: column('price', 'Price') },
+        records: {
+          second: { orderIndex: 'a1', values: { plan: 'tall', seats: 's2', price: 'p2' } },
+          first: { orderIndex: 'a0', values: { plan: 'wide', seats: 'under', price: 'p1' } },
+          third: { orderIndex: 'a2', values: { seats: 's3', price: 'p3' } },
+        },
+        cellMerges: [
+          { anchor: { record: 'first', column: 'plan' }, rowSpan: 1, colSpan: 2 },
+          { anchor: { record: 'second', column: 'plan' }, rowSpan: 2, colSpan: 1 },
+        ],
+      },
+      fragments: [cell('wide', 'Wide'), cell('under', ''), cell('p1', '10'), cell('tall', 'Tall'), cell('s2', '5'), cell('p2', '20'), cell('s3', '9'), cell('p3', '30')],
+    };
+    await publish([{ operation: 'insert_page', title: 'Merged', document: { document: { object: 'document', nodes: [table] } } }]);
+    const id = await pageId('Merged');
+    const markdown = (await call('GET', `/content/page/${id}`, undefined, { format: 'markdown' })).body.markdown;
+    expect(markdown).toContain('<tr><td colspan="2">Wide</td><td>10</td></tr><tr><td rowspan="2">Tall</td><td>5</td><td>20</td></tr><tr><td>9</td><td>30</td></tr>');
+    const answered = (await call('GET', `/content/page/${id}`, undefined, { format: 'document' })).body.document.nodes[0];
+    const [first, second] = Object.entries(answered.data.records as Record<string, { orderIndex: string }>).sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : 1)).map(([record]) => record);
+    const [plan] = answered.data.view.columns;
+    expect(answered.data.cellMerges).toEqual([
+      { anchor: { record: first, column: plan }, rowSpan: 1, colSpan: 2 },
+      { anchor: { record: second, column: plan }, rowSpan: 2, colSpan: 1 },
+    ]);
+  });
+
   it("refuses a malformed JSONDocument with a 400 naming where it is wrong, an emoji's code naming no character too", async () => {
     const { call } = await setup();
     const changeRequest = (await call('POST', '/change-requests', {})).body;

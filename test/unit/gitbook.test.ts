@@ -457,6 +457,41 @@ describe('GitBook markdown ⇄ JSONDocument, block by block', () => {
 });
 
 describe("GitBook's HTML forms in markdown", () => {
+  it("reads merged cells (colspan, rowspan) as the table's cellMerges, the cells they cover having no value, and writes them back as written", () => {
+    const markdown = '<table><thead><tr><th>Plan</th><th>Seats</th><th>Price</th></tr></thead><tbody><tr><td colspan="2">Wide</td><td>10</td></tr><tr><td rowspan="2">Tall</td><td>5</td><td>20</td></tr><tr><td>9</td><td>30</td></tr></tbody></table>\n';
+    const table = only(markdown) as Block;
+    expect(table.data.cellMerges).toEqual([
+      { anchor: { record: 'r0', column: 'c0' }, rowSpan: 1, colSpan: 2 },
+      { anchor: { record: 'r1', column: 'c0' }, rowSpan: 2, colSpan: 1 },
+    ]);
+    const records = table.data.records as Record<string, { values: Record<string, string> }>;
+    expect(Object.keys(records.r0.values)).toEqual(['c0', 'c2']);
+    expect(Object.keys(records.r2.values)).toEqual(['c1', 'c2']);
+    expect(write(read(markdown))).toBe(markdown);
+  });
+
+  it('writes a merge only where GitBook keeps one and no words would be hidden: one covering a cell with words, overlapping another, reaching past the table or anchored on no row is left out, and the cells keep their words', () => {
+    const table = only('| A | B | C |\n| - | - | - |\n| one |  |  |\n| two | three |  |\n') as Block;
+    const [first, second] = Object.keys(table.data.records as object);
+    const merged = (cellMerges: unknown[]) => write({ nodes: [{ ...table, data: { ...table.data, cellMerges } }] });
+    // Over the empty cells beside "one": kept, in HTML.
+    expect(merged([{ anchor: { record: first, column: 'c0' }, rowSpan: 1, colSpan: 3 }])).toContain('<td colspan="3">one</td></tr>');
+    // Over "three", past the last column, on no record, of no whole span, not a merge: the pipe table as it was.
+    const plain = write({ nodes: [table] });
+    for (const cellMerges of [
+      [{ anchor: { record: second, column: 'c0' }, rowSpan: 1, colSpan: 2 }],
+      [{ anchor: { record: first, column: 'c2' }, rowSpan: 1, colSpan: 2 }],
+      [{ anchor: { record: 'gone', column: 'c1' }, rowSpan: 1, colSpan: 2 }],
+      [{ anchor: { record: first, column: 'c1' }, rowSpan: 1.5, colSpan: 2 }],
+      ['not a merge', null],
+    ]) expect(merged(cellMerges)).toBe(plain);
+    // A merge over one before it is left out; the one before is kept.
+    const overlapping = merged([{ anchor: { record: first, column: 'c1' }, rowSpan: 1, colSpan: 2 }, { anchor: { record: first, column: 'c2' }, rowSpan: 2, colSpan: 1 }]);
+    expect(overlapping).toContain('<td>one</td><td colspan="2"></td>');
+    expect(overlapping).not.toContain('rowspan');
+    expect(read(overlapping).nodes[0].data.cellMerges).toEqual([{ anchor: { record: 'r0', column: 'c1' }, rowSpan: 1, colSpan: 2 }]);
+  });
+
   it('reads a centred or right-aligned heading and paragraph, the heading one level below its type as GitBook writes it, and writes them back as written', () => {
     const markdown = '<h3 align="center">How do you want to work?</h3>\n\n<p align="right">Three ways in, <strong>one</strong> <a href="https://x.test/docs">site</a> <i class="fa-sparkles">:sparkles:</i>.</p>\n\n<h2 align="left">Start <a href="#begin" id="begin"></a></h2>\n';
     const [heading, paragraph, anchored] = expectStable(markdown).nodes;

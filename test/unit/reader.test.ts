@@ -132,6 +132,16 @@ describe('rendering documents for readers', () => {
     expect(document.querySelector('a.button.primary')!.getAttribute('href')).toBe('https://acme.test/signup');
   });
 
+  it('draws merged cells across the columns and rows they span, without the cells they cover', () => {
+    const { document } = render('<table><thead><tr><th>Plan</th><th>Seats</th><th>Price</th></tr></thead><tbody><tr><td colspan="2">Wide</td><td>10</td></tr><tr><td rowspan="2">Tall</td><td>5</td><td>20</td></tr><tr><td>9</td><td>30</td></tr></tbody></table>');
+    const rows = [...document.querySelectorAll('.table tbody tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => [cell.textContent, cell.getAttribute('colspan'), cell.getAttribute('rowspan')]));
+    expect(rows).toEqual([
+      [['Wide', '2', null], ['10', null, null]],
+      [['Tall', null, '2'], ['5', null, null], ['20', null, null]],
+      [['9', null, null], ['30', null, null]],
+    ]);
+  });
+
   it('shows adaptive content only when its condition holds, and reusable content in place', () => {
     const { document } = render('{% if visitor.claims.pro %}\nFor pros.\n{% endif %}\n\n{% if visitor.claims.free %}\nFor free users.\n{% endif %}\n\n{% include "/reusable-content/rc1" %}');
     expect(document.body.textContent).toContain('For pros.');

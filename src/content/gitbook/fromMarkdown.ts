@@ -154,6 +154,12 @@ function gridTable(columns: Array<{ title: string; textAlignment?: string }>, ro
   return voidBlock('table', { view: { type: 'grid', columns: ids, hideHeader }, definition, records }, { fragments });
 }
 
+/** An HTML cell's `colspan` or `rowspan`: a whole number above 1, else 1 (HTML caps them at 1,000 and 65,534). */
+function cellSpan(value: unknown): number {
+  const span = Number(value);
+  return Number.isInteger(span) && span > 1 ? Math.min(span, 1_000) : 1;
+}
+
 function bool(value: string | undefined): boolean | undefined {
   return value === undefined ? undefined : value !== 'false';
 }
@@ -755,7 +761,24 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       ? defined({ type: 'cards', cardSize: (table.properties.dataCardSize as string) ?? 'medium', columns, wrap: bool(table.properties.dataCardWrap as string | undefined) })
       : { type: 'grid', columns, hideHeader: table.properties.dataHeaderHidden !== undefined };
     const fragments: Fragment[] = [];
-    const width = Math.max(headerCells.length, ...bodyRows.map((row) => findElements(row, 'td').length));
+    // Each body cell's column, past the cells that merged cells above and before it cover (`rowspan`, `colspan`): GitBook's `cellMerges`.
+    const occupied = new Set<string>();
+    const cellMerges: Array<{ anchor: { record: string; column: string }; rowSpan: number; colSpan: number }> = [];
+    let width = headerCells.length;
+    const placedRows = bodyRows.map((row, rowIndex) => {
+      let column = 0;
+      return findElements(row, 'td').map((cell) => {
+        while (occupied.has(`${rowIndex},${column}`)) column++;
+        const colSpan = cellSpan(cell.properties.colSpan);
+        const rowSpan = Math.min(cellSpan(cell.properties.rowSpan), bodyRows.length - rowIndex);
+        for (let r = rowIndex; r < rowIndex + rowSpan; r++) for (let c = column; c < column + colSpan; c++) occupied.add(`${r},${c}`);
+        if (colSpan > 1 || rowSpan > 1) cellMerges.push({ anchor: { record: `r${rowIndex}`, column: `c${column}` }, rowSpan, colSpan });
+        const placed = { cell, column };
+        column += colSpan;
+        width = Math.max(width, column);
+        return placed;
+      });
+    });
     for (let column = 0; column < width; column++) {
       const cell = headerCells[column];
       const props = cell?.properties ?? {};
@@ -776,9 +799,9 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       if (props.dataCardCoverDark !== undefined) view.coverDefinitionDark = id;
     }
     const records: Record<string, unknown> = {};
-    bodyRows.forEach((row, rowIndex) => {
+    placedRows.forEach((cells, rowIndex) => {
       const values: Record<string, unknown> = {};
-      findElements(row, 'td').forEach((cell, column) => {
+      cells.forEach(({ cell, column }) => {
         const id = `c${column}`;
         const type = definition[id]?.type;
         if (type === 'select') {
@@ -800,7 +823,7 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
       records[`r${rowIndex}`] = { orderIndex: orderIndex(rowIndex), values };
     });
     const { dataFullWidth, dataSearch } = table.properties as Record<string, string | undefined>;
-    return voidBlock('table', defined({ view, definition, records, fullWidth: bool(dataFullWidth), search: bool(dataSearch) }), { fragments });
+    return voidBlock('table', defined({ view, definition, records, cellMerges: cellMerges.length > 0 ? cellMerges : undefined, fullWidth: bool(dataFullWidth), search: bool(dataSearch) }), { fragments });
   };
 
   /** A paragraph or heading GitBook writes as `<p align>` or `<h2>`–`<h4>` with `align` (toMarkdown's headingLevel), when its content is text. */

@@ -13,6 +13,7 @@ import { defaultHandlers } from 'mdast-util-to-markdown';
 import { unified, type Processor } from 'unified';
 import { emojiName, glyphOf, nameReadsAlone } from './emoji.ts';
 import { compactTags, tagOf, writeTag } from './tags.ts';
+import { cellSpans, emptyBlocks, orderedRecords } from './tableCells.ts';
 import { MARK_ORDER, hasScheme, linkName, optionLabel, writtenText, plainText, type Block, type ContentRef, type Fragment, type Inline, type JSONDocument, type Leaf, type LinkWriter, type Mark, type TextNode } from './model.ts';
 
 type UnsafePattern = { character: string; before?: string };
@@ -555,17 +556,29 @@ export function documentToMarkdown(sent: Pick<JSONDocument, 'nodes'>, context: M
       view: { type: string; columns: string[]; hideHeader?: boolean; columnWidths?: Record<string, number>; cardSize?: string; wrap?: boolean; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
       definition: Record<string, { id: string; title: string; type: string; textAlignment?: string; verticalAlignment?: string; multiple?: boolean; options?: Array<{ value: string; label: string; color: string }> }>;
       records: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
+      cellMerges?: unknown;
       fullWidth?: boolean;
       search?: boolean;
     };
     const fragments = new Map((node.fragments ?? []).map((item) => [item.fragment, item.nodes]));
-    const records = Object.values(data.records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
+    const ordered = orderedRecords(data.records);
+    const records = ordered.map(([, record]) => record);
     const visible = data.view?.columns ?? [];
     const hidden = Object.keys(data.definition ?? {}).filter((id) => !visible.includes(id));
     const columns = [...visible, ...hidden];
     const cellBlocks = (value: unknown) => (typeof value === 'string' ? (fragments.get(value) ?? []) : []);
+    const spans = cellSpans(
+      data,
+      ordered.map(([id]) => id),
+      visible,
+      (row, column) => {
+        const value = records[row].values?.[visible[column]];
+        return typeof value === 'string' ? emptyBlocks(cellBlocks(value)) : value === undefined || value === null;
+      },
+    );
     const simple =
       data.view?.type === 'grid' &&
+      spans.anchors.size === 0 &&
       hidden.length === 0 &&
       data.fullWidth === undefined &&
       data.search === undefined &&
@@ -598,11 +611,13 @@ export function documentToMarkdown(sent: Pick<JSONDocument, 'nodes'>, context: M
         ...columnAlignments(definition),
       })}>${titleHtml(definition?.title ?? '')}${definition?.type === 'select' ? selectHtml(definition) : ''}</th>`;
     });
-    const body = records.map((record) => `<tr>${columns.map((id) => {
-      const value = record.values[id];
+    const body = records.map((record, row) => `<tr>${columns.map((id, column) => {
+      if (spans.covered.has(`${row},${column}`)) return '';
+      const value = record.values?.[id];
       // GitBook repeats a column's alignments on each of its cells.
       const definition = data.definition[id];
-      const td = `<td${attributes(columnAlignments(definition))}>`;
+      const span = spans.anchors.get(`${row},${column}`);
+      const td = `<td${attributes({ colspan: span && span.colSpan > 1 ? span.colSpan : undefined, rowspan: span && span.rowSpan > 1 ? span.rowSpan : undefined, ...columnAlignments(definition) })}>`;
       if (typeof value === 'string') return `${td}${cellHtml(cellBlocks(value))}</td>`;
       if (definition?.type === 'select') return `${td}${selectedHtml(definition, value)}</td>`;
       const refs = Array.isArray(value) ? value.map((file) => ({ kind: 'file', file: String(file) })) : value && typeof value === 'object' ? [('ref' in value ? value.ref : value)] : [];

@@ -9,6 +9,7 @@ import { Decoration, DecorationSet } from '@tiptap/pm/view';
 import { FRAGMENT } from '../../../src/content/editor/kinds.ts';
 import { emptyCell, placeInCell } from './tableEditing.ts';
 import { alignmentOf, cellPlaces, cellsInOrder, isTableData, rowIds, shownColumns, viewTypeOf } from './tables.ts';
+import { cellSpans, type CellSpan } from '../../../src/content/gitbook/tableCells.ts';
 import { changedRanges } from './parts/containers.ts';
 import { knownTargetsIn } from './parts/link.tsx';
 import type { KnownTargets } from './references.ts';
@@ -16,7 +17,9 @@ import type { KnownTargets } from './references.ts';
 // Cards are laid out 1, 2 or 3 to a row by the table's width (container queries), so each cell carries its place for each.
 const CARDS_PER_ROW = [1, 2, 3];
 
-const gridPlace = (row: number, column: number) => `grid-row:${row + 1};grid-column:${column + 1}`;
+/** A grid cell's place; a merged cell's (GitBook's `cellMerges`) spans its rows and columns. */
+const gridPlace = (row: number, column: number, span?: CellSpan) =>
+  span ? `grid-row:${row + 1} / span ${span.rowSpan};grid-column:${column + 1} / span ${span.colSpan}` : `grid-row:${row + 1};grid-column:${column + 1}`;
 
 /** A card's cell's place for each number of cards to a row, as CSS variables the stylesheet picks from. */
 function cardPlace(card: number, slot: number, slots: number, span = 1): string {
@@ -50,6 +53,15 @@ function widget(position: number, kind: string, className: string, style: string
   }, { side, key: `${className}|${style}|${text}`, ignoreSelection: true, tableLayout: kind });
 }
 
+/** A cell's fragment of only empty paragraphs, as one a merge may cover. */
+const isEmptyFragment = (fragment: ProseMirrorNode): boolean => {
+  let empty = true;
+  fragment.forEach((child) => {
+    if (child.type.name !== 'paragraph' || child.childCount > 0) empty = false;
+  });
+  return empty;
+};
+
 /** The decorations that lay out one table's cells: a place for each fragment, and widgets for what is not a fragment (other kinds of cell, cards' boxes). */
 function tableDecorations(table: ProseMirrorNode, position: number, known: KnownTargets | undefined): Decoration[] {
   const data = table.attrs.data;
@@ -66,25 +78,36 @@ function tableDecorations(table: ProseMirrorNode, position: number, known: Known
   const slotCount = slots.length + 1;
   const fragments = new Set<string>();
   const start = position + 1;
+  // Merged cells as the reader shows them: an anchor over the empty cells it covers, which are not drawn.
+  const emptyFragments = new Set<string>();
+  table.forEach((child) => {
+    if (child.type.name === FRAGMENT && isEmptyFragment(child)) emptyFragments.add(child.attrs.fragment as string);
+  });
+  const spans = cards
+    ? { anchors: new Map<string, CellSpan>(), covered: new Set<string>() }
+    : cellSpans(data, rows, shown, (row, column) => {
+        const value = data.records[rows[row]].values?.[shown[column]];
+        return typeof value === 'string' ? emptyFragments.has(value) : value === undefined || value === null;
+      });
   table.forEach((child, offset) => {
     const name = child.type.name === FRAGMENT && !fragments.has(child.attrs.fragment) ? (child.attrs.fragment as string) : undefined;
     if (name !== undefined) fragments.add(name);
     const place = name !== undefined ? places.get(name) : undefined;
     const slot = place && cards ? slots.indexOf(place.column) : place ? place.columnIndex : -1;
-    const attrs = slot < 0 || !place
+    const attrs = slot < 0 || !place || (!cards && spans.covered.has(`${place.rowIndex},${slot}`))
       ? { class: 'quire-table-unplaced' }
       : cards
         ? { class: 'quire-table-cell', style: cardPlace(place.rowIndex, slot, slotCount), 'data-placeholder': data.definition[place.column]?.title || `Column ${shown.indexOf(place.column) + 1}` }
-        : { class: 'quire-table-cell', style: `${gridPlace(place.rowIndex, slot)};text-align:${alignmentOf(data, place.column)}` };
+        : { class: 'quire-table-cell', style: `${gridPlace(place.rowIndex, slot, spans.anchors.get(`${place.rowIndex},${slot}`))};text-align:${alignmentOf(data, place.column)}` };
     decorations.push(Decoration.node(start + offset, start + offset + child.nodeSize, attrs, { tableLayout: 'cell' }));
   });
   rows.forEach((row, rowIndex) => {
     const columns = cards ? slots : shown;
     columns.forEach((column, index) => {
       const value = data.records[row].values[column];
-      if (typeof value === 'string' && fragments.has(value)) return;
+      if ((typeof value === 'string' && fragments.has(value)) || spans.covered.has(`${rowIndex},${index}`)) return;
       const text = column === cover && value ? `Cover: ${valueText(value, known)}` : column === target && value ? `Link: ${valueText(value, known)}` : valueText(value, known);
-      const style = cards ? cardPlace(rowIndex, index, slotCount) : gridPlace(rowIndex, index);
+      const style = cards ? cardPlace(rowIndex, index, slotCount) : gridPlace(rowIndex, index, spans.anchors.get(`${rowIndex},${index}`));
       decorations.push(widget(start, 'value', 'quire-table-cell quire-table-value', style, text));
     });
     if (cards) {

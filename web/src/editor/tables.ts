@@ -3,7 +3,8 @@
 // the block's fragments. The editor's table part changes tables only through these pure
 // operations, so that every table it leaves is one GitBook, the reader and Git Sync
 // read: each text cell of a row names a fragment, the view lists defined columns, and
-// what the editor does not draw (widths, merges, other kinds of column) is kept.
+// what the editor does not draw (widths, other kinds of column) is kept.
+import { orderedRecords } from '../../../src/content/gitbook/tableCells.ts';
 
 export type Alignment = 'left' | 'center' | 'right';
 export type ViewType = 'grid' | 'cards';
@@ -77,13 +78,9 @@ export function allColumns(data: TableData): string[] {
   return [...shown, ...Object.keys(data.definition ?? {}).filter((id) => !shown.includes(id))];
 }
 
-const byCodePoint = (first: string, second: string) => (first < second ? -1 : first > second ? 1 : 0);
-
 /** The rows' ids in their order, as the reader and Git Sync sort them. */
 export function rowIds(data: TableData): string[] {
-  return Object.entries(data.records ?? {})
-    .sort(([, first], [, second]) => byCodePoint(String(first.orderIndex), String(second.orderIndex)))
-    .map(([id]) => id);
+  return orderedRecords(data.records).map(([id]) => id);
 }
 
 /** The fragment a cell names, if it is a text cell. */

@@ -1,0 +1,77 @@
+// A table block's cells as GitBook lays them out: its records in their order and its
+// merged cells (`cellMerges`, 0.202's model), which are positional: an anchor cell and
+// how many rows and shown columns it spans. One reading for the markdown writer and the
+// reader's renderer, so that what is written merged is what is shown merged.
+import type { Block } from './model.ts';
+
+export interface TableRecord {
+  orderIndex?: string;
+  values?: Record<string, unknown>;
+}
+
+/** The records in GitBook's order: by `orderIndex`, a fractional index, compared by code unit. */
+export function orderedRecords<Record extends TableRecord>(records: { [id: string]: Record } | undefined): Array<[string, Record]> {
+  return Object.entries(records ?? {}).sort(([, a], [, b]) => {
+    const [left, right] = [String(a.orderIndex ?? ''), String(b.orderIndex ?? '')];
+    return left < right ? -1 : left > right ? 1 : 0;
+  });
+}
+
+/** A merged cell: its anchor's row (among the ordered records) and column (among the shown ones), and its spans. */
+export interface CellSpan {
+  row: number;
+  column: number;
+  rowSpan: number;
+  colSpan: number;
+}
+
+export interface CellSpans {
+  /** By `row,column` of each merge's anchor. */
+  anchors: Map<string, CellSpan>;
+  /** `row,column` of each cell a merge covers, its anchor excepted. */
+  covered: Set<string>;
+}
+
+const MERGEABLE_TYPES = new Set(['text', 'number']);
+
+/**
+ * The merges of a table that hold, as GitBook's model keeps them: each anchored on a
+ * record and a shown column of the table, spanning whole numbers of rows and shown
+ * columns inside it, over text or number columns, and overlapping no merge before it.
+ * Also, unlike GitBook, covering only empty cells: a merged cell is written as one HTML
+ * cell (`colspan`, `rowspan`), so the words of a cell it covered would be lost; such a
+ * merge is not applied, and the cells keep their words.
+ */
+export function cellSpans(
+  data: { cellMerges?: unknown; definition?: Record<string, { type?: string }> },
+  recordIds: string[],
+  columns: string[],
+  isEmpty: (row: number, column: number) => boolean,
+): CellSpans {
+  const anchors = new Map<string, CellSpan>();
+  const covered = new Set<string>();
+  if (!Array.isArray(data.cellMerges)) return { anchors, covered };
+  const whole = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
+  for (const merge of data.cellMerges as Array<{ anchor?: { record?: unknown; column?: unknown }; rowSpan?: unknown; colSpan?: unknown } | null>) {
+    const row = recordIds.indexOf(String(merge?.anchor?.record));
+    const column = columns.indexOf(String(merge?.anchor?.column));
+    const [rowSpan, colSpan] = [whole(merge?.rowSpan), whole(merge?.colSpan)];
+    if (row < 0 || column < 0 || !rowSpan || !colSpan || (rowSpan === 1 && colSpan === 1)) continue;
+    if (row + rowSpan > recordIds.length || column + colSpan > columns.length) continue;
+    const cells: Array<[number, number]> = [];
+    for (let r = row; r < row + rowSpan; r++) for (let c = column; c < column + colSpan; c++) cells.push([r, c]);
+    const holds = cells.every(([r, c]) => {
+      const key = `${r},${c}`;
+      return !covered.has(key) && !anchors.has(key) && MERGEABLE_TYPES.has(data.definition?.[columns[c]]?.type ?? '') && (r === row && c === column ? true : isEmpty(r, c));
+    });
+    if (!holds) continue;
+    anchors.set(`${row},${column}`, { row, column, rowSpan, colSpan });
+    for (const [r, c] of cells.slice(1)) covered.add(`${r},${c}`);
+  }
+  return { anchors, covered };
+}
+
+/** A cell's blocks hold nothing: no blocks, or paragraphs of no text and no inline. */
+export function emptyBlocks(blocks: Block[] | undefined): boolean {
+  return (blocks ?? []).every((node) => node.type === 'paragraph' && (node.nodes ?? []).every((child) => child.object === 'text' && child.leaves.every((leaf) => leaf.text === '')));
+}
