@@ -8,11 +8,12 @@ import { RouterProvider } from 'react-router';
 import { whenSignedOut } from './api/client.ts';
 import { queryClient } from './api/queryClient.ts';
 import { forgetSession, prefetchAuthState } from './features/auth/queries/authState.ts';
-import { router } from './routes.tsx';
+import { createRouter } from './routes.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 whenSignedOut(forgetSession);
 prefetchAuthState();
+const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

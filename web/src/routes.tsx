@@ -17,25 +17,31 @@ import { prefetchChangeRequest } from './features/changeRequests/queries/prefetc
 const appLayout = loadable(async () => (await import('./layout/AppLayout.tsx')).AppLayout);
 const spaceScreen = loadable(async () => (await import('./features/pages/components/SpaceScreen.tsx')).SpaceScreen);
 
-/** A space's address: its data and the code of the frame and screen are fetched at once, not each after the one before. */
+/**
+ * A space's address: its data and the code of the frame and screen are fetched at once, not each after the one before.
+ * The data is asked first: the browser sends at most six requests at a time to the server, in the order they are made,
+ * and the code is some 60 files; asked after them, the first read waited 0.4 s for a connection.
+ */
 function loadSpace(args: LoaderFunctionArgs): null {
+  prefetchSpace(args);
   // Not awaited: a failure to load shows where the screen renders.
   void appLayout.preload().catch(() => {});
   void spaceScreen.preload().catch(() => {});
-  return prefetchSpace(args);
+  return null;
 }
 
 const changeRequestScreen = loadable(async () => (await import('./features/changeRequests/components/ChangeRequestScreen.tsx')).ChangeRequestScreen);
 
-/** A change request's address: as a space's, and with `?edit` the editor's code too. */
+/** A change request's address: as a space's (its data first), and with `?edit` the editor's code too. */
 function loadChangeRequest(args: LoaderFunctionArgs): null {
+  prefetchChangeRequest(args);
   void appLayout.preload().catch(() => {});
   void changeRequestScreen.preload().catch(() => {});
   if (new URL(args.request.url).searchParams.has('edit')) {
     void pageEditor.preload().catch(() => {});
     void editablePageTree.preload().catch(() => {});
   }
-  return prefetchChangeRequest(args);
+  return null;
 }
 
 const routes: RouteObject[] = [
@@ -104,4 +110,5 @@ const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/** Made once the app has asked who is signed in (main.tsx): making it runs the first address's loader, whose requests would go first. */
+export const createRouter = () => createBrowserRouter(routes);
