@@ -37,7 +37,16 @@ export interface OpeningResult {
   readyMs: number[];
   /** In the editor, from navigation to every block of the page drawn (a long page's first screen is drawn first, web/src/editor/filling.ts), per run. */
   wholeMs: number[];
+  /** In the editor, from the page's document in (its response's end) to the first key typed showing, per run: the editor's own part of the opening, the app's start and its reads before it. */
+  editorMs: number[];
   loadAverage: number;
+}
+
+/** The scripts an opening of the editor loads that the same page read in the change request does not: the editor's code, as sent. */
+export interface EditorCode {
+  scripts: number;
+  gzippedBytes: number;
+  unpackedBytes: number;
 }
 
 export interface EditorBrowserResult {
@@ -47,6 +56,9 @@ export interface EditorBrowserResult {
   openBig: OpeningResult;
   readBig: OpeningResult;
   openSmall: OpeningResult;
+  editorCode: EditorCode;
+  /** The app's sign-in form shown to a visitor with no session: the app's own start on this machine, with no data and no editor. */
+  signInForm: OpeningResult;
   /** The same openings by a returning writer, the app's code in the browser's cache. */
   openBigReturning: OpeningResult;
   openSmallReturning: OpeningResult;
@@ -93,19 +105,23 @@ async function everyBlockDrawn(page: Page, blocks: number): Promise<void> {
 }
 
 /** What the page shows once it is ready, by the run's kind; `blocks`, the page's top-level blocks. */
-type Opening = { kind: 'edit' | 'read'; url: string; blocks: number };
+type Opening = { kind: 'edit' | 'read' | 'form'; url: string; blocks: number };
 
 /**
  * Opens `url` and answers the milliseconds until it is ready: the editor taking a key, or the reader showing the page's
  * last block. In a fresh context (nothing cached), or in `returning`, whose HTTP cache holds the app's code from its
  * earlier openings, as a writer's browser does: the app's hashed files are served immutable.
  */
-async function openOnce(browser: Browser, baseUrl: string, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, opening: Opening, lastText: string, returning?: BrowserContext): Promise<{ ready: number; whole?: number }> {
-  const context = returning ?? (await browser.newContext({ baseURL: baseUrl, storageState, viewport: { width: 1280, height: 800 } }));
+async function openOnce(browser: Browser, baseUrl: string, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, opening: Opening, lastText: string, returning?: BrowserContext): Promise<{ ready: number; whole?: number; editor?: number }> {
+  const context = returning ?? (await browser.newContext({ baseURL: baseUrl, storageState: opening.kind === 'form' ? undefined : storageState, viewport: { width: 1280, height: 800 } }));
   const page = await context.newPage();
   try {
     const started = performance.now();
     await page.goto(opening.url, { waitUntil: 'commit' });
+    if (opening.kind === 'form') {
+      await page.waitForFunction(() => document.querySelector('form input[type="email"]'), undefined, { polling: 'raf', timeout: GIVE_UP_MS });
+      return { ready: performance.now() - started };
+    }
     if (opening.kind === 'read') {
       await page.getByText(lastText).first().waitFor({ state: 'attached', timeout: GIVE_UP_MS });
       return { ready: performance.now() - started };
@@ -121,10 +137,12 @@ async function openOnce(browser: Browser, baseUrl: string, storageState: Awaited
       { polling: 'raf', timeout: GIVE_UP_MS },
     );
     await page.keyboard.type('§');
-    await page.waitForFunction((editor) => document.querySelector(editor)?.firstElementChild?.textContent?.includes('§'), EDITOR, { polling: 'raf', timeout: GIVE_UP_MS });
+    const shown = await page.waitForFunction((editor) => document.querySelector(editor)?.firstElementChild?.textContent?.includes('§') && performance.now(), EDITOR, { polling: 'raf', timeout: GIVE_UP_MS });
     const ready = performance.now() - started;
+    const shownAt = Number(await shown.jsonValue());
+    const documentIn = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => entry.name.includes('/content/page/') && entry.name.includes('format=document'))?.responseEnd);
     await everyBlockDrawn(page, opening.blocks);
-    return { ready, whole: performance.now() - started };
+    return { ready, whole: performance.now() - started, editor: documentIn === undefined ? undefined : shownAt - documentIn };
   } finally {
     await page.close();
     if (!returning) await context.close();
@@ -148,6 +166,7 @@ async function measureOpening(
 ): Promise<OpeningResult> {
   const readyMs: number[] = [];
   const wholeMs: number[] = [];
+  const editorMs: number[] = [];
   const context = returning ? await browser.newContext({ baseURL: baseUrl, storageState, viewport: { width: 1280, height: 800 } }) : undefined;
   for (let run = 0; run <= RUNS; run++) {
     const measured = await openOnce(browser, baseUrl, storageState, opening, lastText, context).catch((error: Error) => {
@@ -157,10 +176,28 @@ async function measureOpening(
     if (measured === undefined) break;
     if (run > 0) readyMs.push(measured.ready);
     if (run > 0 && measured.whole !== undefined) wholeMs.push(measured.whole);
+    if (run > 0 && measured.editor !== undefined) editorMs.push(measured.editor);
     await settled();
   }
   await context?.close();
-  return { readyMs, wholeMs, loadAverage: loadavg()[0] };
+  return { readyMs, wholeMs, editorMs, loadAverage: loadavg()[0] };
+}
+
+/** The scripts each of `urls` loads, by address, as sent and unpacked, once it has shown `ready` and idled two seconds (the editor loads its paste code when idle). */
+async function scriptsLoaded(browser: Browser, baseUrl: string, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, url: string, ready: string): Promise<Map<string, { sent: number; unpacked: number }>> {
+  const context = await browser.newContext({ baseURL: baseUrl, storageState, viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction((selector) => document.querySelector(selector), ready, { polling: 'raf', timeout: GIVE_UP_MS });
+    await page.waitForTimeout(2_000);
+    const entries = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => new URL(entry.name).pathname.endsWith('.js')).map((entry) => [entry.name, entry.encodedBodySize, entry.decodedBodySize] as const),
+    );
+    return new Map(entries.map(([name, sent, unpacked]) => [name, { sent, unpacked }]));
+  } finally {
+    await context.close();
+  }
 }
 
 /** Types `count` characters at `rate` keys a second at the end of a paragraph in the page's middle, and reads each key's interaction to next paint. */
@@ -262,6 +299,10 @@ export async function benchEditorBrowser(): Promise<EditorBrowserResult | string
     const openBig = await measureOpening(browser, server.baseUrl, storageState, { kind: 'edit', url: editUrl(big.path), blocks: bigDocument.nodes.length }, '', settled(big));
     const readBig = await measureOpening(browser, server.baseUrl, storageState, { kind: 'read', url: `/s/${space.id}/${big.path}`, blocks: bigDocument.nodes.length }, lastQuote);
     const openSmall = await measureOpening(browser, server.baseUrl, storageState, { kind: 'edit', url: editUrl(small.path), blocks: smallDocument.nodes.length }, '', settled(small));
+    const read = await scriptsLoaded(browser, server.baseUrl, storageState, `/s/${space.id}/~/changes/${writing.number}/${small.path}`, 'section[aria-label$="as the change request proposes it"]');
+    const edited = [...(await scriptsLoaded(browser, server.baseUrl, storageState, editUrl(small.path), EDITOR))].filter(([name]) => !read.has(name));
+    const editorCode = { scripts: edited.length, gzippedBytes: edited.reduce((sum, [, size]) => sum + size.sent, 0), unpackedBytes: edited.reduce((sum, [, size]) => sum + size.unpacked, 0) };
+    const signInForm = await measureOpening(browser, server.baseUrl, storageState, { kind: 'form', url: '/sign-in', blocks: 0 }, '');
     const openBigReturning = await measureOpening(browser, server.baseUrl, storageState, { kind: 'edit', url: editUrl(big.path), blocks: bigDocument.nodes.length }, '', settled(big), true);
     const openSmallReturning = await measureOpening(browser, server.baseUrl, storageState, { kind: 'edit', url: editUrl(small.path), blocks: smallDocument.nodes.length }, '', settled(small), true);
 
@@ -283,6 +324,8 @@ export async function benchEditorBrowser(): Promise<EditorBrowserResult | string
       openBig,
       readBig,
       openSmall,
+      editorCode,
+      signInForm,
       openBigReturning,
       openSmallReturning,
       typingBig,

@@ -121,6 +121,7 @@ const benchmarks: Benchmark[] = [
         opened.readyMs.length === 0 ? `${label}: not ready within ${GIVE_UP_MS / 1000} s; ${load(opened.loadAverage)}` :
         `${label}: ${median(opened.readyMs).toFixed(0)} ms p50, ${Math.max(...opened.readyMs).toFixed(0)} ms at most (of ${opened.readyMs.length})` +
         `${opened.wholeMs.length > 0 ? `, every block drawn at ${median(opened.wholeMs).toFixed(0)} ms p50` : ''}` +
+        `${opened.editorMs.length > 0 ? `, from the page's document in: ${median(opened.editorMs).toFixed(0)} ms p50 (${Math.max(...opened.editorMs).toFixed(0)} at most)` : ''}` +
         `${baseline ? `, ${(median(opened.readyMs) / baseline).toFixed(2)}× the 5,000-block page read-only` : ''}; ${load(opened.loadAverage)}`;
       const typing = (label: string, typed: typeof result.typingSmall) =>
         `${label}, ${typed.rate} keys/s offered: interaction to next paint p50 ${inp(percentile(typed.interactionMs, 0.5))}, p95 ${inp(percentile(typed.interactionMs, 0.95))}, ` +
@@ -132,6 +133,9 @@ const benchmarks: Benchmark[] = [
         opening('5,000 blocks, the editor ready for typing', result.openBig, readOnly) + (result.openBig.readyMs.length > 0 && median(result.openBig.readyMs) < 1000 ? '' : ' — over the 1 s target'),
         opening('5,000 blocks read-only (baseline), its last block shown', result.readBig),
         opening('50 blocks, the editor ready for typing (baseline)', result.openSmall, readOnly),
+        opening("the app's sign-in form, no session (baseline: the app's own start on this machine)", result.signInForm),
+        `the editor's code (the scripts Edit loads that reading the same page in the change request does not): ${result.editorCode.scripts} scripts, ` +
+          `${(result.editorCode.gzippedBytes / 1024).toFixed(1)} KB gzipped as sent (${(result.editorCode.unpackedBytes / 1024).toFixed(1)} KB unpacked)${result.editorCode.gzippedBytes <= 400 * 1024 ? '' : ' — over the 400 KB target'}`,
         opening('5,000 blocks, a returning writer (the app\'s code cached), the editor ready for typing', result.openBigReturning) + (result.openBigReturning.readyMs.length > 0 && median(result.openBigReturning.readyMs) < 1000 ? '' : ' — over the 1 s target'),
         opening('50 blocks, a returning writer (baseline)', result.openSmallReturning),
         ...result.typingBig.map((typed) => typing('typing into 5,000 blocks', typed)),
