@@ -288,15 +288,7 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
       return alignment === 'center' || alignment === 'right' ? { style: `text-align:${alignment}` } : {};
     };
     const head = data.view?.hideHeader ? [] : [h('thead', {}, [h('tr', {}, columns.map((column) => h('th', { scope: 'col', ...align(column) }, [t(data.definition?.[column]?.title ?? '')])))])];
-    const spans = cellSpans(
-      data,
-      ordered.map(([id]) => id),
-      columns,
-      (row, column) => {
-        const value = records[row].values?.[columns[column]];
-        return typeof value === 'string' ? emptyBlocks(fragments.get(value)) : value === undefined || value === null;
-      },
-    );
+    const spans = cellSpans(data, ordered, columns, (name) => emptyBlocks(fragments.get(name)));
     const rows = records.map((record, row) =>
       h('tr', {}, columns.flatMap((column, index) => {
         if (spans.covered.has(`${row},${index}`)) return [];

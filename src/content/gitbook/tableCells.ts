@@ -44,10 +44,16 @@ const MERGEABLE_TYPES = new Set(['text', 'number']);
  */
 export function cellSpans(
   data: { cellMerges?: unknown; definition?: Record<string, { type?: string }> },
-  recordIds: string[],
+  records: Array<[string, TableRecord]>,
   columns: string[],
-  isEmpty: (row: number, column: number) => boolean,
+  emptyFragment: (fragment: string) => boolean,
 ): CellSpans {
+  const recordIds = records.map(([id]) => id);
+  // A text cell names its fragment; any other cell is empty without a value.
+  const isEmpty = (row: number, column: number) => {
+    const value = records[row][1].values?.[columns[column]];
+    return typeof value === 'string' ? emptyFragment(value) : value === undefined || value === null;
+  };
   const anchors = new Map<string, CellSpan>();
   const covered = new Set<string>();
   if (!Array.isArray(data.cellMerges)) return { anchors, covered };

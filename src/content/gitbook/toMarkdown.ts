@@ -567,15 +567,7 @@ export function documentToMarkdown(sent: Pick<JSONDocument, 'nodes'>, context: M
     const hidden = Object.keys(data.definition ?? {}).filter((id) => !visible.includes(id));
     const columns = [...visible, ...hidden];
     const cellBlocks = (value: unknown) => (typeof value === 'string' ? (fragments.get(value) ?? []) : []);
-    const spans = cellSpans(
-      data,
-      ordered.map(([id]) => id),
-      visible,
-      (row, column) => {
-        const value = records[row].values?.[visible[column]];
-        return typeof value === 'string' ? emptyBlocks(cellBlocks(value)) : value === undefined || value === null;
-      },
-    );
+    const spans = cellSpans(data, ordered, visible, (name) => emptyBlocks(fragments.get(name)));
     const simple =
       data.view?.type === 'grid' &&
       spans.anchors.size === 0 &&

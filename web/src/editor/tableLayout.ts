@@ -85,10 +85,7 @@ function tableDecorations(table: ProseMirrorNode, position: number, known: Known
   });
   const spans = cards
     ? { anchors: new Map<string, CellSpan>(), covered: new Set<string>() }
-    : cellSpans(data, rows, shown, (row, column) => {
-        const value = data.records[rows[row]].values?.[shown[column]];
-        return typeof value === 'string' ? emptyFragments.has(value) : value === undefined || value === null;
-      });
+    : cellSpans(data, rows.map((row) => [row, data.records[row]]), shown, (name) => emptyFragments.has(name));
   table.forEach((child, offset) => {
     const name = child.type.name === FRAGMENT && !fragments.has(child.attrs.fragment) ? (child.attrs.fragment as string) : undefined;
     if (name !== undefined) fragments.add(name);
