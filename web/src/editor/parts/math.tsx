@@ -47,27 +47,41 @@ function continueAfter(editor: Editor, getPos: () => number | undefined, size: n
   editor.view.focus();
 }
 
-function MathBlockView({ node, editor, getPos, updateAttributes, selected }: ReactNodeViewProps) {
+/**
+ * A formula's editing, the block's and the inline's: its TeX opened by a click or Enter,
+ * kept when done. `finish(moveOn)`: Done, Esc, Ctrl+Enter and leaving the field each
+ * finish, whichever comes first; `moveOn` puts the cursor after the formula, while
+ * leaving the field for elsewhere leaves the cursor where it went. In a line, an empty
+ * formula is no formula: Git Sync would write `$$$$`, which reads back as text, so it goes.
+ */
+function useFormulaEditing({ node, editor, getPos, updateAttributes, deleteNode }: ReactNodeViewProps, block: boolean) {
   const formula = formulaOf(node);
   const [editing, setEditing] = useState(formula === '');
   const [source, setSource] = useState(formula);
-  const typeset = useTypeset(editing ? source : formula, true);
-  // Done, Esc and leaving the field each finish; whichever comes first does.
   const open = useRef(editing);
-
   const start = () => {
     open.current = true;
     setSource(formula);
     setEditing(true);
   };
-  /** Keeps the formula; `moveOn` (Done, Esc, Ctrl+Enter) puts the cursor after it, while leaving the field for elsewhere leaves the cursor where it went. */
   const finish = (moveOn: boolean) => {
     if (!open.current) return;
     open.current = false;
     setEditing(false);
+    if (!block && source.trim() === '') {
+      deleteNode();
+      if (moveOn) editor.view.focus();
+      return;
+    }
     if (source !== formula) updateAttributes({ data: { ...(node.attrs.data ?? {}), formula: source } });
-    if (moveOn) continueAfter(editor, getPos, node.nodeSize, true);
+    if (moveOn) continueAfter(editor, getPos, node.nodeSize, block);
   };
+  return { formula, editing, source, setSource, start, finish };
+}
+
+function MathBlockView(props: ReactNodeViewProps) {
+  const { formula, editing, source, setSource, start, finish } = useFormulaEditing(props, true);
+  const typeset = useTypeset(editing ? source : formula, true);
   const keys = (event: KeyboardEvent) => {
     if (event.key === 'Escape' || (event.key === 'Enter' && (event.ctrlKey || event.metaKey))) {
       event.preventDefault();
@@ -76,7 +90,7 @@ function MathBlockView({ node, editor, getPos, updateAttributes, selected }: Rea
   };
 
   return (
-    <NodeViewWrapper className="quire-math" data-selected={selected || undefined}>
+    <NodeViewWrapper className="quire-math" data-selected={props.selected || undefined}>
       <div contentEditable={false}>
         {editing ? (
           <>
@@ -124,31 +138,9 @@ function MathBlockView({ node, editor, getPos, updateAttributes, selected }: Rea
   );
 }
 
-function InlineMathView({ node, editor, getPos, updateAttributes, deleteNode }: ReactNodeViewProps) {
-  const formula = formulaOf(node);
-  const [editing, setEditing] = useState(formula === '');
-  const [source, setSource] = useState(formula);
+function InlineMathView(props: ReactNodeViewProps) {
+  const { formula, editing, source, setSource, start, finish } = useFormulaEditing(props, false);
   const typeset = useTypeset(formula, false);
-  const open = useRef(editing);
-
-  const start = () => {
-    open.current = true;
-    setSource(formula);
-    setEditing(true);
-  };
-  const finish = (moveOn: boolean) => {
-    if (!open.current) return;
-    open.current = false;
-    setEditing(false);
-    // An empty formula in a line is no formula: Git Sync would write `$$$$`, which reads back as text.
-    if (source.trim() === '') {
-      deleteNode();
-      if (moveOn) editor.view.focus();
-      return;
-    }
-    if (source !== formula) updateAttributes({ data: { ...(node.attrs.data ?? {}), formula: source } });
-    if (moveOn) continueAfter(editor, getPos, node.nodeSize, false);
-  };
 
   return (
     <NodeViewWrapper as="span" className="quire-inline-math">
