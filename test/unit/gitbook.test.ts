@@ -470,6 +470,13 @@ describe("GitBook's HTML forms in markdown", () => {
     expect(write(read(markdown))).toBe(markdown);
   });
 
+  it('reads hostile spans (every cell colspan 1000 and rowspan 1000) as a table no wider than twice its cells, with merges that do not overlap', () => {
+    const row = `<tr>${'<td colspan="1000" rowspan="1000">x</td>'.repeat(20)}</tr>`;
+    const table = read(`<table><tbody>${row.repeat(10)}</tbody></table>\n`).nodes[0];
+    expect(Object.keys(table.data.definition as object).length).toBeLessThanOrEqual(40);
+    expect(table.data.cellMerges).toEqual([{ anchor: { record: 'r0', column: 'c0' }, rowSpan: 10, colSpan: 20 }]);
+  });
+
   it('writes a merge only where GitBook keeps one and no words would be hidden: one covering a cell with words, overlapping another, reaching past the table or anchored on no row is left out, and the cells keep their words', () => {
     const table = only('| A | B | C |\n| - | - | - |\n| one |  |  |\n| two | three |  |\n') as Block;
     const [first, second] = Object.keys(table.data.records as object);

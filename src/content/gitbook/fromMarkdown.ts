@@ -764,13 +764,19 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     // Each body cell's column, past the cells that merged cells above and before it cover (`rowspan`, `colspan`): GitBook's `cellMerges`.
     const occupied = new Set<string>();
     const cellMerges: Array<{ anchor: { record: string; column: string }; rowSpan: number; colSpan: number }> = [];
+    // The columns the header and the rows' cells name: a merged cell spans these, not columns of its own (a `colspan` of 1,000 makes none).
+    const named = Math.max(headerCells.length, ...bodyRows.map((row) => findElements(row, 'td').length));
     let width = headerCells.length;
+    // Spans that overlap could cover the table many times over: past a few times its area, cells span no more.
+    let spanBudget = 4 * bodyRows.length * named;
     const placedRows = bodyRows.map((row, rowIndex) => {
       let column = 0;
       return findElements(row, 'td').map((cell) => {
         while (occupied.has(`${rowIndex},${column}`)) column++;
-        const colSpan = cellSpan(cell.properties.colSpan);
-        const rowSpan = Math.min(cellSpan(cell.properties.rowSpan), bodyRows.length - rowIndex);
+        let colSpan = column < named ? Math.min(cellSpan(cell.properties.colSpan), named - column) : 1;
+        let rowSpan = column < named ? Math.min(cellSpan(cell.properties.rowSpan), bodyRows.length - rowIndex) : 1;
+        if (colSpan * rowSpan > spanBudget) [colSpan, rowSpan] = [1, 1];
+        spanBudget -= colSpan * rowSpan;
         for (let r = rowIndex; r < rowIndex + rowSpan; r++) for (let c = column; c < column + colSpan; c++) occupied.add(`${r},${c}`);
         if (colSpan > 1 || rowSpan > 1) cellMerges.push({ anchor: { record: `r${rowIndex}`, column: `c${column}` }, rowSpan, colSpan });
         const placed = { cell, column };

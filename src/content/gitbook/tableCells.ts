@@ -58,12 +58,17 @@ export function cellSpans(
   const covered = new Set<string>();
   if (!Array.isArray(data.cellMerges)) return { anchors, covered };
   const whole = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
+  // Merges that hold cover each cell once; a sent document's merges that each fail late could cost the square of the
+  // table's cells, so the cells looked at are bounded by a few times the table's, and the merges past that are left out.
+  let budget = 4 * recordIds.length * columns.length;
   for (const merge of data.cellMerges as Array<{ anchor?: { record?: unknown; column?: unknown }; rowSpan?: unknown; colSpan?: unknown } | null>) {
     const row = recordIds.indexOf(String(merge?.anchor?.record));
     const column = columns.indexOf(String(merge?.anchor?.column));
     const [rowSpan, colSpan] = [whole(merge?.rowSpan), whole(merge?.colSpan)];
     if (row < 0 || column < 0 || !rowSpan || !colSpan || (rowSpan === 1 && colSpan === 1)) continue;
     if (row + rowSpan > recordIds.length || column + colSpan > columns.length) continue;
+    if (budget < rowSpan * colSpan) break;
+    budget -= rowSpan * colSpan;
     const cells: Array<[number, number]> = [];
     for (let r = row; r < row + rowSpan; r++) for (let c = column; c < column + colSpan; c++) cells.push([r, c]);
     const holds = cells.every(([r, c]) => {
