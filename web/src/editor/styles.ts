@@ -20,4 +20,6 @@ export const editorStylesheet = `
 .${EDITOR_CLASS} div[data-type="divider"] { border-style: solid none none; border-radius: 0; padding: 0; }
 .${EDITOR_CLASS} span[data-type="opaqueInline"]::before { content: "…"; color: var(--mantine-color-dimmed); }
 .${EDITOR_CLASS} .ProseMirror-selectednode { outline: 2px solid var(--mantine-primary-color-filled); }
+.quire-caret-option { padding: 0.3rem 0.6rem; border-radius: var(--mantine-radius-sm); cursor: pointer; }
+.quire-caret-option[data-active] { background: var(--mantine-primary-color-light); }
 `;

@@ -3,13 +3,12 @@
 // is a content reference (`{kind: 'user', user}` for a person, `{kind: 'page', page}`
 // for a page). The page shows the person's name or the page's title. The list that
 // follows what is typed after a trigger character is shared with the emoji part.
-import { Paper, Portal, ScrollArea, Text } from '@mantine/core';
 import type { Editor } from '@tiptap/core';
 import { PluginKey } from '@tiptap/pm/state';
 import { NodeViewWrapper, ReactNodeViewRenderer, type ReactNodeViewProps } from '@tiptap/react';
 import Suggestion from '@tiptap/suggestion';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { besideCaret, usePlaced } from '../floating.ts';
+import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { CaretListbox } from '../caretListbox.tsx';
 import type { ContentRef } from '../../../../src/content/gitbook/model.ts';
 import type { EditorContext, EditorPart, PartProps } from '../part.ts';
 import { contextOf } from '../part.ts';
@@ -100,88 +99,28 @@ export function suggestionPlugin(editor: Editor, store: SuggestionStore, char: s
   });
 }
 
-/** The list under the typed trigger; keeps the focus in the page, naming the active choice (aria-activedescendant). */
+/** The list under the typed trigger, for the suggestion plugin's keys to move in and choose from. */
 export function SuggestionList({ editor, store, items, title, empty }: { editor: Editor; store: SuggestionStore; items: Suggested[]; title: string; empty: string }) {
   const state = useSyncExternalStore(store.subscribe, () => store.state);
-  const id = useId();
-  const paper = useRef<HTMLDivElement>(null);
-  const [position, setPosition] = useState({ top: -1000, left: 0 });
-  const optionId = (index: number) => `${id}-option-${index}`;
-
-  // The keys act on what is listed.
   useEffect(() => {
     if (state.open && store.state.items !== items) store.set({ items, active: Math.min(state.active, Math.max(items.length - 1, 0)) });
   });
-
-  useEffect(() => {
-    const page = editor.view.dom;
-    if (state.open && items.length) {
-      page.setAttribute('aria-activedescendant', optionId(state.active));
-      page.setAttribute('aria-controls', `${id}-list`);
-    }
-    return () => {
-      page.removeAttribute('aria-activedescendant');
-      page.removeAttribute('aria-controls');
-    };
-  });
-
-  usePlaced(() => setPosition(besideCaret(editor.view.coordsAtPos(state.from), paper.current)), state.open, [editor, state.from, items.length]);
-
-  if (!state.open) return null;
+  const choices = items.map((item) => ({ key: item.key, label: item.label, detail: item.detail, choose: () => item.insert(editor, { from: state.from, to: state.to }) }));
   return (
-    // In the main landmark, where axe-core wants every part of the screen.
-    <Portal target="main">
-      <Paper
-        ref={paper}
-        shadow="md"
-        withBorder
-        radius="md"
-        p={4}
-        style={{ position: 'fixed', top: position.top, left: position.left, zIndex: 300, width: 'min(18rem, calc(100vw - 1rem))' }}
-        onMouseDown={(event) => event.preventDefault()}
-      >
-        <Text id={`${id}-label`} size="xs" fw={600} c="dimmed" px="xs" pt={4}>
-          {title}
-        </Text>
-        <ScrollArea.Autosize mah="min(18rem, 40vh)" type="auto">
-          <div role="listbox" id={`${id}-list`} aria-labelledby={`${id}-label`}>
-            {items.map((item, index) => (
-              <div
-                key={item.key}
-                id={optionId(index)}
-                role="option"
-                aria-selected={index === state.active}
-                className="quire-suggestion-option"
-                data-active={index === state.active || undefined}
-                onMouseEnter={() => store.set({ active: index })}
-                onClick={() => item.insert(editor, { from: state.from, to: state.to })}
-              >
-                <Text size="sm" component="span" display="block">
-                  {item.label}
-                </Text>
-                {item.detail && (
-                  <Text size="xs" c="dimmed" component="span" display="block">
-                    {item.detail}
-                  </Text>
-                )}
-              </div>
-            ))}
-          </div>
-          {!items.length && (
-            <Text size="sm" c="dimmed" px="xs" py="xs" role="status">
-              {empty}
-            </Text>
-          )}
-        </ScrollArea.Autosize>
-      </Paper>
-    </Portal>
+    <CaretListbox
+      editor={editor}
+      open={state.open}
+      from={state.from}
+      title={title}
+      groups={[{ choices }]}
+      active={state.active}
+      onHover={(active) => store.set({ active })}
+      empty={empty}
+      width="18rem"
+      maxHeight="min(18rem, 40vh)"
+    />
   );
 }
-
-export const suggestionStyles = `
-.quire-suggestion-option { padding: 0.3rem 0.6rem; border-radius: var(--mantine-radius-sm); cursor: pointer; }
-.quire-suggestion-option[data-active] { background: var(--mantine-primary-color-light); }
-`;
 
 // —— Mentions ——
 
@@ -255,7 +194,7 @@ export const part: EditorPart = {
   views: { mention: ReactNodeViewRenderer(MentionView, { as: 'span', className: 'quire-mention-view' }) },
   plugins: (editor) => [suggestionPlugin(editor, mentionStore(editor), '@', 'mentionSuggestion')],
   overlay: MentionMenu,
-  styles: `${suggestionStyles}
+  styles: `
 .quire-editor .quire-mention { padding: 0 0.25em; border-radius: var(--mantine-radius-sm); background: var(--mantine-primary-color-light); color: var(--mantine-color-text); font-weight: 600; white-space: nowrap; }
 `,
 };

@@ -3,12 +3,11 @@
 // slash. The suggestion plugin finds the `/query`; the menu is React, fed by a small
 // store per editor, and keeps the focus in the page (aria-activedescendant), so typing
 // goes on narrowing while ArrowUp/ArrowDown move, Enter inserts and Escape closes.
-import { Paper, ScrollArea, Text } from '@mantine/core';
 import type { Editor } from '@tiptap/core';
 import { PluginKey } from '@tiptap/pm/state';
 import Suggestion from '@tiptap/suggestion';
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import { besideCaret, usePlaced } from '../floating.ts';
+import { useSyncExternalStore } from 'react';
+import { CaretListbox } from '../caretListbox.tsx';
 import type { EditorPart, PartProps, SlashItem } from '../part.ts';
 import { slashItems } from '../parts.ts';
 
@@ -102,100 +101,26 @@ function slashPlugin(editor: Editor) {
   });
 }
 
-/** Where the menu goes: under the slash, or above it when the window has no room below; kept inside the window's width. */
 function SlashMenu({ editor }: PartProps) {
   const store = storeOf(editor);
   const menu = useSyncExternalStore(store.subscribe, () => store.state);
-  const id = useId();
-  const optionId = (index: number) => `${id}-option-${index}`;
-  const paper = useRef<HTMLDivElement>(null);
-  const [position, setPosition] = useState({ top: 0, left: 0 });
-
-  // The page keeps the focus; it names the option that Enter would insert.
-  const listed = menu.open && menu.items.length > 0;
-  useEffect(() => {
-    if (!listed) return;
-    const page = editor.view.dom;
-    page.setAttribute('aria-activedescendant', `${id}-option-${menu.active}`);
-    page.setAttribute('aria-controls', `${id}-list`);
-    return () => {
-      page.removeAttribute('aria-activedescendant');
-      page.removeAttribute('aria-controls');
-    };
-  }, [editor, id, listed, menu.active]);
-
-  usePlaced(() => setPosition(besideCaret(editor.view.coordsAtPos(menu.from), paper.current)), menu.open, [editor, menu.from, menu.items.length]);
-
-  useEffect(() => {
-    if (listed) document.getElementById(`${id}-option-${menu.active}`)?.scrollIntoView({ block: 'nearest' });
-  }, [id, listed, menu.active]);
-
-  if (!menu.open) return null;
-  let index = -1;
+  const groups = GROUPS.map((name) => ({
+    name,
+    choices: menu.items.filter((item) => item.group === name).map((item) => ({ key: `${item.group}-${item.title}`, label: item.title, detail: item.description, choose: () => menu.choose(item) })),
+  }));
   return (
-    // Not in a portal: inside the page's landmark, placed by the window (position: fixed).
-    <Paper
-      ref={paper}
-      shadow="md"
-      withBorder
-      radius="md"
-      p={4}
-      style={{ position: 'fixed', top: position.top, left: position.left, zIndex: 300, width: 'min(20rem, calc(100vw - 1rem))' }}
-      // A click in the menu must not take the focus (and the typed slash) from the page.
-      onMouseDown={(event) => event.preventDefault()}
-    >
-      <Text id={`${id}-label`} size="xs" fw={600} c="dimmed" px="xs" pt={4}>
-        Insert a block{menu.query ? `: “${menu.query}”` : ''}
-      </Text>
-      <ScrollArea.Autosize mah="min(22rem, 45vh)" type="auto">
-        {menu.items.length > 0 && (
-          <div role="listbox" id={`${id}-list`} aria-labelledby={`${id}-label`}>
-            {GROUPS.map((group) => {
-              const items = menu.items.filter((item) => item.group === group);
-              if (!items.length) return null;
-              return (
-                <div key={group} role="group" aria-labelledby={`${id}-${group}`}>
-                  <Text id={`${id}-${group}`} size="xs" c="dimmed" px="xs" pt={6} pb={2} tt="uppercase" fw={600}>
-                    {group}
-                  </Text>
-                  {items.map((item) => {
-                    index += 1;
-                    const at = index;
-                    const active = at === menu.active;
-                    return (
-                      <div
-                        key={`${item.group}-${item.title}`}
-                        id={optionId(at)}
-                        role="option"
-                        // Focusable by script only (the page keeps the focus), which lets the scrolled list count as reachable.
-                        tabIndex={-1}
-                        aria-selected={active}
-                        className="quire-slash-option"
-                        data-active={active || undefined}
-                        onMouseEnter={() => store.set({ active: at })}
-                        onClick={() => menu.choose(item)}
-                      >
-                        <Text size="sm" fw={500} component="span" display="block">
-                          {item.title}
-                        </Text>
-                        <Text size="xs" c="dimmed" component="span" display="block">
-                          {item.description}
-                        </Text>
-                      </div>
-                    );
-                  })}
-                </div>
-              );
-            })}
-          </div>
-        )}
-        {!menu.items.length && (
-          <Text size="sm" c="dimmed" px="xs" py="xs" role="status">
-            No blocks match “{menu.query}”
-          </Text>
-        )}
-      </ScrollArea.Autosize>
-    </Paper>
+    <CaretListbox
+      editor={editor}
+      open={menu.open}
+      from={menu.from}
+      title={`Insert a block${menu.query ? `: “${menu.query}”` : ''}`}
+      groups={groups}
+      active={menu.active}
+      onHover={(active) => store.set({ active })}
+      empty={`No blocks match “${menu.query}”`}
+      width="20rem"
+      maxHeight="min(22rem, 45vh)"
+    />
   );
 }
 
@@ -205,8 +130,6 @@ export const part: EditorPart = {
   plugins: (editor) => [slashPlugin(editor)],
   overlay: SlashMenu,
   styles: `
-.quire-slash-option { padding: 0.3rem 0.6rem; border-radius: var(--mantine-radius-sm); cursor: pointer; }
-.quire-slash-option[data-active] { background: var(--mantine-primary-color-light); }
 .quire-editor .suggestion { color: var(--mantine-primary-color-filled); }
 `,
 };
