@@ -3,10 +3,9 @@
 // by Alt-Shift-Arrow, given sub-pages, settings, or deleted. Every change is one content
 // batch of the public API; the tree shows what the change request holds once it is read
 // again.
-import { ActionIcon, Anchor, Box, Button, Group, Menu, Stack, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Menu, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { isSafeLinkUrl, SAFE_LINK_SCHEMES } from '../../../../../src/content/gitbook/safety.ts';
 import { uniquePath } from '../../../../../src/lib/slugs.ts';
 import { ErrorAlert } from '../../../components/ErrorAlert.tsx';
@@ -14,7 +13,7 @@ import { Dialog } from '../../spaces/components/Dialog.tsx';
 import type { FileEntry } from '../api/content.ts';
 import type { PageChange, PageDetails } from '../api/pageChanges.ts';
 import { usePageChanges } from '../queries/pageChanges.ts';
-import { PageMark } from './PageMark.tsx';
+import { RowTitle, RowToggle } from './PageRow.tsx';
 import {
   ancestorsOf,
   childrenOf,
@@ -201,12 +200,6 @@ export function EditablePageTree({ spaceId, changeRequestId, index, files, curre
             const expandedRow = expanded.has(page.id);
             const current = page.id === currentPageId;
             const drop = dropTarget?.id === page.id ? dropTarget.position : undefined;
-            const label = (
-              <>
-                <PageMark page={page} />
-                {page.title || 'Untitled'}
-              </>
-            );
             return (
               <li
                 key={page.id}
@@ -264,40 +257,11 @@ export function EditablePageTree({ spaceId, changeRequestId, index, files, curre
                 <Text span c="dimmed" size="xs" aria-hidden="true" style={{ cursor: 'grab', flex: 'none', width: 12, userSelect: 'none' }}>
                   ⋮⋮
                 </Text>
-                {hasChildren && page.type !== 'group' ? (
-                  <UnstyledButton onClick={() => toggle(page.id)} aria-expanded={expandedRow} aria-label={`${expandedRow ? 'Close' : 'Open'} ${page.title}`} w={22} ta="center" c="dimmed" style={{ flex: 'none' }}>
-                    <span aria-hidden="true" style={{ display: 'inline-block', transform: expandedRow ? 'rotate(90deg)' : undefined }}>
-                      ›
-                    </span>
-                  </UnstyledButton>
-                ) : (
-                  <span style={{ width: 22, flex: 'none' }} />
-                )}
+                <RowToggle page={page} hasChildren={hasChildren} open={expandedRow} onToggle={() => toggle(page.id)} />
                 {renaming === page.id ? (
                   <RenameInput page={page} onDone={(title) => rename(page.id, title ?? page.title)} />
-                ) : page.type === 'group' ? (
-                  <Text size="xs" fw={700} tt="uppercase" c="dimmed" truncate style={{ flex: 1 }}>
-                    {label}
-                  </Text>
-                ) : page.type === 'link' ? (
-                  <Anchor href={page.href} size="sm" truncate target="_blank" rel="noreferrer" c="inherit" draggable={false} style={{ flex: 1 }}>
-                    {label} <span aria-hidden="true">↗</span>
-                  </Anchor>
                 ) : (
-                  <Anchor
-                    component={Link}
-                    to={`${basePath}/${page.path}?edit`}
-                    size="sm"
-                    truncate
-                    draggable={false}
-                    aria-current={current ? 'page' : undefined}
-                    fw={current ? 700 : undefined}
-                    c={current ? undefined : 'inherit'}
-                    underline={current ? 'always' : 'hover'}
-                    style={{ flex: 1 }}
-                  >
-                    {label}
-                  </Anchor>
+                  <RowTitle page={page} to={`${basePath}/${page.path}?edit`} current={current} draggable={false} />
                 )}
                 <Menu position="bottom-end" withinPortal>
                   <Menu.Target>

@@ -1,11 +1,10 @@
 // The side navigation of a space's pages. Only the rows in view are in the page (a space
 // may hold thousands), so it is interactive at once; the open page's ancestors start open.
-import { Anchor, Box, Text, UnstyledButton } from '@mantine/core';
+import { Box } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { ancestorsOf, rowAfterKey, visibleRows, type PageIndex } from './pageTree.ts';
-import { PageMark } from './PageMark.tsx';
+import { RowTitle, RowToggle } from './PageRow.tsx';
 
 const ROW_HEIGHT = 34;
 
@@ -73,51 +72,14 @@ export function PageTree({ index, currentPageId, basePath, onNavigate }: Props) 
           const { page, depth, hasChildren } = rows[item.index];
           const open = expanded.has(page.id);
           const current = page.id === currentPageId;
-          const label = (
-            <>
-              <PageMark page={page} />
-              {page.title || 'Untitled'}
-            </>
-          );
           return (
             <li
               key={page.id}
               data-index={item.index}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, display: 'flex', alignItems: 'center', paddingLeft: `calc(${depth} * 0.9rem + 0.5rem)`, paddingRight: '0.5rem' }}
             >
-              {hasChildren && page.type !== 'group' ? (
-                <UnstyledButton onClick={() => toggle(page.id)} aria-expanded={open} aria-label={`${open ? 'Close' : 'Open'} ${page.title}`} w={22} ta="center" c="dimmed" style={{ flex: 'none' }}>
-                  <span aria-hidden="true" style={{ display: 'inline-block', transform: open ? 'rotate(90deg)' : undefined }}>
-                    ›
-                  </span>
-                </UnstyledButton>
-              ) : (
-                <span style={{ width: 22, flex: 'none' }} />
-              )}
-              {page.type === 'group' ? (
-                <Text size="xs" fw={700} tt="uppercase" c="dimmed" truncate>
-                  {label}
-                </Text>
-              ) : page.type === 'link' ? (
-                <Anchor href={page.href} size="sm" truncate target="_blank" rel="noreferrer" c="inherit">
-                  {label} <span aria-hidden="true">↗</span>
-                </Anchor>
-              ) : (
-                <Anchor
-                  component={Link}
-                  to={`${basePath}/${page.path}`}
-                  size="sm"
-                  truncate
-                  onClick={onNavigate}
-                  aria-current={current ? 'page' : undefined}
-                  fw={current ? 700 : undefined}
-                  c={current ? undefined : 'inherit'}
-                  underline={current ? 'always' : 'hover'}
-                  style={{ flex: 1 }}
-                >
-                  {label}
-                </Anchor>
-              )}
+              <RowToggle page={page} hasChildren={hasChildren} open={open} onToggle={() => toggle(page.id)} />
+              <RowTitle page={page} to={`${basePath}/${page.path}`} current={current} onNavigate={onNavigate} />
             </li>
           );
         })}
