@@ -20,7 +20,7 @@ const spaceScreen = loadable(async () => (await import('./features/pages/compone
 /**
  * A space's address: its data and the code of the frame and screen are fetched at once, not each after the one before.
  * The data is asked first: the browser sends at most six requests at a time to the server, in the order they are made,
- * and the code is some 60 files; asked after them, the first read waited 0.4 s for a connection.
+ * and a screen's code is many files; asked after 60 of them, the first read waited 0.4 s for a connection.
  */
 function loadSpace(args: LoaderFunctionArgs): null {
   prefetchSpace(args);
