@@ -15,7 +15,9 @@ export type ConflictKind =
   | 'added-twice'
   | 'parent-deleted'
   | 'move-cycle'
-  | 'slug';
+  | 'slug'
+  /** The page, as merged, includes a reusable content the merge deletes: its blocks would vanish from it unseen. */
+  | 'includes-deleted-reusable-content';
 
 export interface LineRange {
   /** First line (1-based) and number of lines. */

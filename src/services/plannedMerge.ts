@@ -2,9 +2,10 @@
 // worker threads) and taken by the transaction that needs it if the revisions are still
 // those: the retry loop that merges, updates and Git Sync's imports share.
 import { mergeFiles } from '../content/files.ts';
-import { mergeTrees, type TextMerger } from '../content/merge.ts';
+import { includesOf } from '../content/document.ts';
+import { mergeTrees, type MergeConflict, type MergeResult, type ReadBlobs, type TextMerger } from '../content/merge.ts';
 import { getAll } from '../content/objects.ts';
-import { mergeReusables } from '../content/reusables.ts';
+import { mergeReusables, type ReusableEntry } from '../content/reusables.ts';
 import { mergeTagLibraries } from '../content/tagLibrary.ts';
 import { databaseObjectStore } from '../db/repos/contentObjects.ts';
 import type { Db } from '../db/schema.ts';
@@ -30,10 +31,11 @@ export async function mergeRevisions(db: Db, revisions: ThreeWay) {
   const mergeTextElsewhere: TextMerger = (b, o, t) => runSized('mergeText', { base: b, ours: o, theirs: t }, b.length + o.length + t.length);
   const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), mergeTextElsewhere);
   const reusables = await mergeReusables(base.reusables, ours.reusables, theirs.reusables, (hashes) => getAll(store, hashes), mergeTextElsewhere);
+  const includingDeleted = await pagesIncludingDeleted(result, [base.reusables, ours.reusables, theirs.reusables], reusables.reusables, (hashes) => store.get(hashes));
   return {
     ...result,
     blobs: new Map([...result.blobs, ...reusables.blobs]),
-    conflicts: [...result.conflicts, ...reusables.conflicts],
+    conflicts: [...result.conflicts, ...reusables.conflicts, ...includingDeleted],
     files: mergeFiles(ours.files, theirs.files),
     reusables: reusables.reusables,
     tags: mergeTagLibraries(base.tags, ours.tags, theirs.tags),
@@ -41,6 +43,22 @@ export async function mergeRevisions(db: Db, revisions: ThreeWay) {
     trees: [ours.tree, theirs.tree, base.tree],
     reusableLists: [ours.reusables, theirs.reusables, base.reusables],
   };
+}
+
+/**
+ * The pages of a merge that include a reusable content the merge deletes: one side
+ * deleted it where no page of its own included it (the batch refuses otherwise), while
+ * the other side's pages came to include it. Read only when the merge deletes one.
+ */
+async function pagesIncludingDeleted(merged: MergeResult, sides: ReusableEntry[][], kept: ReusableEntry[], readBlobs: ReadBlobs): Promise<MergeConflict[]> {
+  const keptIds = new Set(kept.map((entry) => entry.id));
+  const deleted = new Set(sides.flat().map((entry) => entry.id).filter((id) => !keptIds.has(id)));
+  if (deleted.size === 0) return [];
+  const pages = [...merged.tree.values()].filter((page) => page.blob !== null);
+  const stored = await readBlobs([...new Set(pages.map((page) => page.blob!).filter((hash) => !merged.blobs.has(hash)))]);
+  return pages
+    .filter((page) => includesOf(merged.blobs.get(page.blob!) ?? stored.get(page.blob!) ?? '').some((id) => deleted.has(id)))
+    .map((page) => ({ pageId: page.id, kind: 'includes-deleted-reusable-content' as const }));
 }
 
 export type PlannedMerge = { revisions: ThreeWay; merged: Awaited<ReturnType<typeof mergeRevisions>> };

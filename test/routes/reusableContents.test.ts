@@ -86,6 +86,31 @@ describe('reusable contents written in a change request', () => {
     expect((await get(content)).body.reusableContents).toEqual([]);
   });
 
+  it('answers a conflict, changing nothing, when a change request deletes a reusable content that a page merged into the space since has come to include', async () => {
+    const { space, base, changeRequest, edit, get, token } = await setup();
+    const id = (await edit([{ operation: 'insert_reusable_content', title: 'Notice', document: 'Read me.' }])).body.changes[0].reusableContent.id as string;
+    expect((await request(testApp.app, 'POST', `${base}/${changeRequest.id}/merge`, { token })).body.result).toBe('merge');
+    const openChangeRequest = async () => (await request(testApp.app, 'POST', base, { token, body: {} })).body as { id: string };
+    const write = (changeRequestId: string, changes: object[]) => request(testApp.app, 'POST', `${base}/${changeRequestId}/content`, { token, body: { changes } });
+    // One writer deletes it, no page including it where they write.
+    const deleting = await openChangeRequest();
+    expect((await write(deleting.id, [{ operation: 'delete_reusable_content', reusableContent: id }])).status).toBe(200);
+    // Meanwhile another's page comes to include it, and is published.
+    const including = await openChangeRequest();
+    const include = { object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: id } } };
+    expect((await write(including.id, [{ operation: 'insert_page', title: 'Help', document: { document: documentOf(paragraph('Before.'), include) } }])).status).toBe(200);
+    expect((await request(testApp.app, 'POST', `${base}/${including.id}/merge`, { token })).body.result).toBe('merge');
+
+    const spaceRevision = (await get(`/v1/spaces/${space.id}`)).body.revision;
+    const merged = await request(testApp.app, 'POST', `${base}/${deleting.id}/merge`, { token });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({ result: 'conflicts', conflicts: [{ page: { title: 'Help' }, kind: 'includes-deleted-reusable-content' }] });
+    expect((await get(`/v1/spaces/${space.id}`)).body.revision).toBe(spaceRevision);
+    expect((await get(`/v1/spaces/${space.id}/content/reusable-contents/${id}`)).status).toBe(200);
+    // Bringing the space's change into the change request meets the same conflict.
+    expect((await request(testApp.app, 'POST', `${base}/${deleting.id}/update`, { token })).body).toMatchObject({ result: 'conflicts', conflicts: [{ kind: 'includes-deleted-reusable-content' }] });
+  });
+
   it('refuses an unknown reusable content, an empty title and a reader, saying why, and changes nothing', async () => {
     const { org, content, edit, get } = await setup();
     const id = (await edit([{ operation: 'insert_reusable_content', title: 'Kept', document: 'Kept words.' }])).body.changes[0].reusableContent.id as string;
