@@ -23,7 +23,7 @@ describeInBrowser('references in the editor', () => {
     mkdirSync('/tmp/screens/references', { recursive: true });
     ({ context, organizationId, api } = await setUpOrganization(harness));
     context.on('page', (opened) => opened.on('pageerror', (error) => console.error('PAGEERROR', error.message)));
-    const seeded = await seedSpace(api, organizationId, 'Handbook', ['# Guide\n\nWelcome to the handbook.', '# Install\n\n## Steps\n\nRun it.', '# Old\n\nGoing away.']);
+    const seeded = await seedSpace(api, organizationId, 'Handbook', ['# Guide\n\nWelcome to the handbook.', '# Install\n\n## Steps\n\nRun it <i class="fa-rocket">:rocket:</i>.', '# Old\n\nGoing away.']);
     [ids.guide, ids.install, ids.old] = seeded.pages;
     ids.space = seeded.space;
     const files = (await api('POST', `/v1/spaces/${ids.space}/change-requests`, { subject: 'Logo' })).body;
@@ -223,7 +223,7 @@ describeInBrowser('references in the editor', () => {
     await option.click();
   }
 
-  it('mentions a member with @ and writes an emoji with :, shown by name and as the character', async () => {
+  it('mentions a member with @ and writes an emoji with :, shown by name and as the character, beside an icon the page had, drawn', async () => {
     const added = await runCli(['admin', 'add-user', '--org', organizationId, '--email', 'eve@acme.test', '--name', 'Eve Editor', '--role', 'edit', '--json'], harness.env);
     expect(added.code, added.stderr).toBe(0);
     const members = (await api('GET', `/v1/orgs/${organizationId}/members`)).body.items;
@@ -248,6 +248,9 @@ describeInBrowser('references in the editor', () => {
 
     await expect.poll(() => editorBox(page).locator('.quire-mention').textContent()).toBe('@Eve Editor');
     expect(await editorBox(page).getByRole('img', { name: 'tada' }).textContent()).toBe('🎉');
+    // GitBook's icon inline, drawn from Font Awesome Free's rocket in the text's colour.
+    const icon = editorBox(page).getByRole('img', { name: 'rocket icon' });
+    expect(await icon.evaluate((element) => [getComputedStyle(element).getPropertyValue('--icon'), element.getBoundingClientRect().width > 0])).toEqual(['url("/app/icons/rocket.svg")', true]);
     const nodes = (await storedDocument(api, ids.space, number, ids.install)).nodes;
     const inlines = nodes.at(-1).nodes.filter((node: any) => node.object === 'inline');
     expect(inlines.map((node: any) => ({ type: node.type, data: node.data }))).toEqual([

@@ -32,7 +32,7 @@ export function useChangeRequestContent(context: EditorContext) {
 /** The pages a reference may lead to: documents, not groups or links elsewhere. */
 export const linkablePages = (index: PageIndex): IndexedPage[] => index.ordered.filter((entry) => entry.page.type === 'document');
 
-export { pageGlyph } from '../features/pages/components/PageMark.tsx';
+export { iconUrl, pageGlyph } from '../features/pages/components/PageMark.tsx';
 
 export interface Heading {
   anchor: string;
