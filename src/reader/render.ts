@@ -291,8 +291,8 @@ export function documentToHast(document: Pick<JSONDocument, 'nodes'>, context: R
     const spans = cellSpans(data, ordered, columns, (name) => emptyBlocks(fragments.get(name)));
     const rows = records.map((record, row) =>
       h('tr', {}, columns.flatMap((column, index) => {
-        if (spans.covered.has(`${row},${index}`)) return [];
-        const span = spans.anchors.get(`${row},${index}`);
+        if (spans.covers(row, index)) return [];
+        const span = spans.anchoredAt(row, index);
         return [h('td', { ...align(column), ...(span && span.colSpan > 1 ? { colSpan: span.colSpan } : {}), ...(span && span.rowSpan > 1 ? { rowSpan: span.rowSpan } : {}) }, cell(record.values?.[column], column))];
       })),
     );

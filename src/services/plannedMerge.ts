@@ -29,9 +29,10 @@ export async function mergeRevisions(db: Db, revisions: ThreeWay) {
     }),
   );
   const mergeTextElsewhere: TextMerger = (b, o, t) => runSized('mergeText', { base: b, ours: o, theirs: t }, b.length + o.length + t.length);
-  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, (hashes) => store.get(hashes), mergeTextElsewhere);
+  const readBlobs: ReadBlobs = (hashes) => store.get(hashes);
+  const result = await mergeTrees(base.tree, ours.tree, theirs.tree, readBlobs, mergeTextElsewhere);
   const reusables = await mergeReusables(base.reusables, ours.reusables, theirs.reusables, (hashes) => getAll(store, hashes), mergeTextElsewhere);
-  const includingDeleted = await pagesIncludingDeleted(result, [base.reusables, ours.reusables, theirs.reusables], reusables.reusables, (hashes) => store.get(hashes));
+  const includingDeleted = await pagesIncludingDeleted(result, [base.reusables, ours.reusables, theirs.reusables], reusables.reusables, readBlobs);
   return {
     ...result,
     blobs: new Map([...result.blobs, ...reusables.blobs]),

@@ -765,13 +765,14 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver): JSO
     const occupied = new Set<string>();
     const cellMerges: Array<{ anchor: { record: string; column: string }; rowSpan: number; colSpan: number }> = [];
     // The columns the header and the rows' cells name: a merged cell spans these, not columns of its own (a `colspan` of 1,000 makes none).
-    const named = Math.max(headerCells.length, ...bodyRows.map((row) => findElements(row, 'td').length));
+    const bodyCells = bodyRows.map((row) => findElements(row, 'td'));
+    const named = Math.max(headerCells.length, ...bodyCells.map((cells) => cells.length));
     let width = headerCells.length;
     // Spans that overlap could cover the table many times over: past a few times its area, cells span no more.
     let spanBudget = 4 * bodyRows.length * named;
-    const placedRows = bodyRows.map((row, rowIndex) => {
+    const placedRows = bodyCells.map((cells, rowIndex) => {
       let column = 0;
-      return findElements(row, 'td').map((cell) => {
+      return cells.map((cell) => {
         while (occupied.has(`${rowIndex},${column}`)) column++;
         let colSpan = column < named ? Math.min(cellSpan(cell.properties.colSpan), named - column) : 1;
         let rowSpan = column < named ? Math.min(cellSpan(cell.properties.rowSpan), bodyRows.length - rowIndex) : 1;

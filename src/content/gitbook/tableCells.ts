@@ -26,10 +26,12 @@ export interface CellSpan {
 }
 
 export interface CellSpans {
-  /** By `row,column` of each merge's anchor. */
-  anchors: Map<string, CellSpan>;
-  /** `row,column` of each cell a merge covers, its anchor excepted. */
-  covered: Set<string>;
+  /** Whether any merge holds. */
+  any: boolean;
+  /** The merge anchored at a cell, if one is. */
+  anchoredAt(row: number, column: number): CellSpan | undefined;
+  /** Whether a merge covers a cell, its anchor excepted: a cell not drawn or written. */
+  covers(row: number, column: number): boolean;
 }
 
 const MERGEABLE_TYPES = new Set(['text', 'number']);
@@ -56,7 +58,14 @@ export function cellSpans(
   };
   const anchors = new Map<string, CellSpan>();
   const covered = new Set<string>();
-  if (!Array.isArray(data.cellMerges)) return { anchors, covered };
+  const spans: CellSpans = {
+    get any() {
+      return anchors.size > 0;
+    },
+    anchoredAt: (row, column) => anchors.get(`${row},${column}`),
+    covers: (row, column) => covered.has(`${row},${column}`),
+  };
+  if (!Array.isArray(data.cellMerges)) return spans;
   const whole = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
   // Merges that hold cover each cell once; a sent document's merges that each fail late could cost the square of the
   // table's cells, so the cells looked at are bounded by a few times the table's, and the merges past that are left out.
@@ -79,7 +88,7 @@ export function cellSpans(
     anchors.set(`${row},${column}`, { row, column, rowSpan, colSpan });
     for (const [r, c] of cells.slice(1)) covered.add(`${r},${c}`);
   }
-  return { anchors, covered };
+  return spans;
 }
 
 /** A cell's blocks hold nothing: no blocks, or paragraphs of no text and no inline. */

@@ -570,7 +570,7 @@ export function documentToMarkdown(sent: Pick<JSONDocument, 'nodes'>, context: M
     const spans = cellSpans(data, ordered, visible, (name) => emptyBlocks(fragments.get(name)));
     const simple =
       data.view?.type === 'grid' &&
-      spans.anchors.size === 0 &&
+      !spans.any &&
       hidden.length === 0 &&
       data.fullWidth === undefined &&
       data.search === undefined &&
@@ -604,11 +604,11 @@ export function documentToMarkdown(sent: Pick<JSONDocument, 'nodes'>, context: M
       })}>${titleHtml(definition?.title ?? '')}${definition?.type === 'select' ? selectHtml(definition) : ''}</th>`;
     });
     const body = records.map((record, row) => `<tr>${columns.map((id, column) => {
-      if (spans.covered.has(`${row},${column}`)) return '';
+      if (spans.covers(row, column)) return '';
       const value = record.values?.[id];
       // GitBook repeats a column's alignments on each of its cells.
       const definition = data.definition[id];
-      const span = spans.anchors.get(`${row},${column}`);
+      const span = spans.anchoredAt(row, column);
       const td = `<td${attributes({ colspan: span && span.colSpan > 1 ? span.colSpan : undefined, rowspan: span && span.rowSpan > 1 ? span.rowSpan : undefined, ...columnAlignments(definition) })}>`;
       if (typeof value === 'string') return `${td}${cellHtml(cellBlocks(value))}</td>`;
       if (definition?.type === 'select') return `${td}${selectedHtml(definition, value)}</td>`;

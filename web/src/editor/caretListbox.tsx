@@ -49,7 +49,7 @@ export function CaretListbox({ editor, open, from, title, groups, active, onHove
       page.removeAttribute('aria-activedescendant');
       page.removeAttribute('aria-controls');
     };
-  });
+  }, [editor, id, listed, active]);
 
   usePlaced(() => setPosition(besideCaret(editor.view.coordsAtPos(from), paper.current)), open, [editor, from, count]);
 

@@ -83,28 +83,27 @@ function tableDecorations(table: ProseMirrorNode, position: number, known: Known
   table.forEach((child) => {
     if (child.type.name === FRAGMENT && isEmptyFragment(child)) emptyFragments.add(child.attrs.fragment as string);
   });
-  const spans = cards
-    ? { anchors: new Map<string, CellSpan>(), covered: new Set<string>() }
-    : cellSpans(data, rows.map((row) => [row, data.records[row]]), shown, (name) => emptyFragments.has(name));
+  // Cards have no merged cells.
+  const spans = cards ? undefined : cellSpans(data, rows.map((row) => [row, data.records[row]]), shown, (name) => emptyFragments.has(name));
   table.forEach((child, offset) => {
     const name = child.type.name === FRAGMENT && !fragments.has(child.attrs.fragment) ? (child.attrs.fragment as string) : undefined;
     if (name !== undefined) fragments.add(name);
     const place = name !== undefined ? places.get(name) : undefined;
     const slot = place && cards ? slots.indexOf(place.column) : place ? place.columnIndex : -1;
-    const attrs = slot < 0 || !place || (!cards && spans.covered.has(`${place.rowIndex},${slot}`))
+    const attrs = slot < 0 || !place || spans?.covers(place.rowIndex, slot)
       ? { class: 'quire-table-unplaced' }
       : cards
         ? { class: 'quire-table-cell', style: cardPlace(place.rowIndex, slot, slotCount), 'data-placeholder': data.definition[place.column]?.title || `Column ${shown.indexOf(place.column) + 1}` }
-        : { class: 'quire-table-cell', style: `${gridPlace(place.rowIndex, slot, spans.anchors.get(`${place.rowIndex},${slot}`))};text-align:${alignmentOf(data, place.column)}` };
+        : { class: 'quire-table-cell', style: `${gridPlace(place.rowIndex, slot, spans?.anchoredAt(place.rowIndex, slot))};text-align:${alignmentOf(data, place.column)}` };
     decorations.push(Decoration.node(start + offset, start + offset + child.nodeSize, attrs, { tableLayout: 'cell' }));
   });
   rows.forEach((row, rowIndex) => {
     const columns = cards ? slots : shown;
     columns.forEach((column, index) => {
       const value = data.records[row].values[column];
-      if ((typeof value === 'string' && fragments.has(value)) || spans.covered.has(`${rowIndex},${index}`)) return;
+      if ((typeof value === 'string' && fragments.has(value)) || spans?.covers(rowIndex, index)) return;
       const text = column === cover && value ? `Cover: ${valueText(value, known)}` : column === target && value ? `Link: ${valueText(value, known)}` : valueText(value, known);
-      const style = cards ? cardPlace(rowIndex, index, slotCount) : gridPlace(rowIndex, index, spans.anchors.get(`${rowIndex},${index}`));
+      const style = cards ? cardPlace(rowIndex, index, slotCount) : gridPlace(rowIndex, index, spans?.anchoredAt(rowIndex, index));
       decorations.push(widget(start, 'value', 'quire-table-cell quire-table-value', style, text));
     });
     if (cards) {
